@@ -1,0 +1,14 @@
+// Content-based format detection: magic bytes first, size arithmetic for the headerless UE1
+// files; the file name only breaks ties (".psa" is both Unreal and 0 A.D.).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace rs {
+
+// Returns one of: "psk", "psa", "pmd", "pssa", "ue1-data", "ue1-anim", "psg", "pcx", "uc",
+// "config", "unknown".
+std::string detectFormat(const uint8_t* data, size_t size, const std::string& file);
+
+}  // namespace rs
