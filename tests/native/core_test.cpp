@@ -81,23 +81,23 @@ TEST(SkinBuilder, MergesDuplicateBonesAndRejectsBadWeights) {
 TEST(Detect, ByMagicNotExtension) {
   std::vector<uint8_t> psk(32, 0);
   std::memcpy(psk.data(), "ACTRHEAD", 8);
-  EXPECT_EQ(detectFormat(psk.data(), psk.size(), "x.psa"), "psk");
+  EXPECT_EQ(detectFormat(psk.data(), psk.size(), psk.size(), "x.psa"), "psk");
   std::vector<uint8_t> pssa = {'P', 'S', 'S', 'A', 1, 0, 0, 0, 0, 0, 0, 0};
-  EXPECT_EQ(detectFormat(pssa.data(), pssa.size(), "x.psa"), "pssa");
+  EXPECT_EQ(detectFormat(pssa.data(), pssa.size(), pssa.size(), "x.psa"), "pssa");
   std::vector<uint8_t> anim(32, 0);
   std::memcpy(anim.data(), "ANIMHEAD", 8);
-  EXPECT_EQ(detectFormat(anim.data(), anim.size(), "x.psa"), "psa");
+  EXPECT_EQ(detectFormat(anim.data(), anim.size(), anim.size(), "x.psa"), "psa");
   std::vector<uint8_t> junk(10, 0xEE);
-  EXPECT_EQ(detectFormat(junk.data(), junk.size(), "x.psk"), "unknown");
+  EXPECT_EQ(detectFormat(junk.data(), junk.size(), junk.size(), "x.psk"), "unknown");
 }
 
 TEST(Detect, Ue1BySizeArithmetic) {
   std::vector<uint8_t> data(48 + 16 * 2, 0);
   data[0] = 2;  // NumPolys
   data[2] = 4;  // NumVertices
-  EXPECT_EQ(detectFormat(data.data(), data.size(), "thing_d.3d"), "ue1-data");
+  EXPECT_EQ(detectFormat(data.data(), data.size(), data.size(), "thing_d.3d"), "ue1-data");
   std::vector<uint8_t> anim(4 + 3 * 16, 0);
   anim[0] = 3;   // NumFrames
   anim[2] = 16;  // FrameSize
-  EXPECT_EQ(detectFormat(anim.data(), anim.size(), "thing_a.3d"), "ue1-anim");
+  EXPECT_EQ(detectFormat(anim.data(), anim.size(), anim.size(), "thing_a.3d"), "ue1-anim");
 }

@@ -246,8 +246,8 @@ val decodePsg(const std::string& bytes, const std::string& file) {
   return finish(s, m);
 }
 
-std::string detectFormat(const std::string& bytes, const std::string& file) {
-  return rs::detectFormat(bytesOf(bytes), bytes.size(), file);
+std::string detectFormat(const std::string& head, double fileSize, const std::string& file) {
+  return rs::detectFormat(bytesOf(head), head.size(), size_t(fileSize), file);
 }
 
 // memcpy of the same bytes inside the same module: the bench's limit line.

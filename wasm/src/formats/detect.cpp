@@ -32,7 +32,8 @@ static bool containsNoCase(const uint8_t* d, size_t size, const char* needle) {
   return false;
 }
 
-std::string detectFormat(const uint8_t* d, size_t size, const std::string& file) {
+std::string detectFormat(const uint8_t* d, size_t headSize, size_t fileSize, const std::string& file) {
+  const size_t size = headSize;
   // ActorX files open with a 32-byte chunk header whose id names the file kind.
   if (startsWith(d, size, "ACTRHEAD")) return "psk";
   if (startsWith(d, size, "ANIMHEAD")) return "psa";
@@ -42,13 +43,14 @@ std::string detectFormat(const uint8_t* d, size_t size, const std::string& file)
   if (size >= 128 && d[0] == 0x0A && d[1] <= 5 && d[2] == 1 && d[3] == 8) return "pcx";
 
   // UE1 files have no magic: their sizes are exact multiples of their records.
-  if (size >= 48 && (size - 48) % 16 == 0 && load_u16le(d) != 0 &&
-      48 + 16 * size_t(load_u16le(d)) == size && load_u16le(d + 2) >= 3) {
+  if (size >= 48 && load_u16le(d) != 0 && 48 + 16 * uint64_t(load_u16le(d)) == fileSize &&
+      load_u16le(d + 2) >= 3) {
     if (!endsWithNoCase(file, "_a.3d")) return "ue1-data";
   }
   if (size >= 4) {
     size_t frames = load_u16le(d), frameSize = load_u16le(d + 2);
-    if (frames > 0 && frameSize > 0 && 4 + frames * frameSize == size && !endsWithNoCase(file, "_d.3d"))
+    if (frames > 0 && frameSize > 0 && 4 + uint64_t(frames) * frameSize == fileSize &&
+        !endsWithNoCase(file, "_d.3d"))
       return "ue1-anim";
   }
   if (endsWithNoCase(file, ".uc") || containsNoCase(d, size, "#exec mesh")) return "uc";

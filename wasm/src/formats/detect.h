@@ -9,6 +9,8 @@ namespace rs {
 
 // Returns one of: "psk", "psa", "pmd", "pssa", "ue1-data", "ue1-anim", "psg", "pcx", "uc",
 // "config", "unknown".
-std::string detectFormat(const uint8_t* data, size_t size, const std::string& file);
+// `head` is the start of the file (64 KiB is plenty), `fileSize` its whole size: the front end
+// sniffs a dropped file without reading all of it.
+std::string detectFormat(const uint8_t* head, size_t headSize, size_t fileSize, const std::string& file);
 
 }  // namespace rs

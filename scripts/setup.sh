@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what Rigscope needs on a fresh Debian machine, and nothing that is already there:
+# Emscripten (Debian's 3.1.6), Chromium for browser tests, CMake/GoogleTest/clang for native
+# tests and fuzzers, and the npm dependencies. Idempotent: a second run takes a second.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v emcc >/dev/null 2>&1 || need+=(emscripten)
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+command -v g++ >/dev/null 2>&1 || need+=(g++)
+command -v clang++ >/dev/null 2>&1 || need+=(clang)
+[ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
+# libFuzzer and the sanitizer runtimes for clang.
+ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# npm dependencies: reinstall when the lock file is newer than the install.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "setup: installing npm dependencies"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

@@ -1,0 +1,60 @@
+// Runs every suite — native (ctest), unit (Vitest in Node), browser (Vitest + Playwright +
+// Debian Chromium), short fuzz runs — and ends with one plain "N passed, N failed" line.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, mkdirSync } from 'node:fs';
+
+const root = new URL('..', import.meta.url).pathname;
+mkdirSync(`${root}build`, { recursive: true });
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+
+function run(cmd, args, env = {}) {
+  console.log(`\n$ ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 28 });
+  process.stdout.write(r.stdout ?? '');
+  return r;
+}
+
+function suite(name, passed, failed, skipped = 0) {
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  lines.push(`${name}: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+}
+
+// Native: GoogleTest through ctest.
+{
+  const r = run('ctest', ['--test-dir', 'build/native', '--output-on-failure', '-j2']);
+  const m = /(\d+)% tests passed, (\d+) tests? failed out of (\d+)/.exec(r.stdout ?? '');
+  if (m) {
+    const failed = Number(m[2]);
+    const skipped = (r.stdout.match(/\*\*\*Skipped/g) ?? []).length;
+    suite('native', Number(m[3]) - failed - skipped, failed, skipped);
+  } else suite('native', 0, 1);
+}
+
+function vitest(name, config, out) {
+  const r = run('npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+  if (!existsSync(`${root}${out}`)) return suite(name, 0, 1);
+  const j = JSON.parse(readFileSync(`${root}${out}`, 'utf8'));
+  // A suite that fails to load counts as a failure even when it ran no test.
+  const brokenFiles = j.testResults.filter((t) => t.status === 'failed' && t.assertionResults.length === 0).length;
+  suite(name, j.numPassedTests, j.numFailedTests + brokenFiles, j.numPendingTests + j.numTodoTests);
+  if (r.status !== 0 && j.numFailedTests + brokenFiles === 0) suite(`${name} (runner)`, 0, 1);
+}
+
+vitest('unit', 'vite.config.ts', 'build/vitest-unit.json');
+vitest('browser', 'tests/e2e/vitest.config.js', 'build/vitest-e2e.json');
+
+// Fuzzers: a short run of each, so a regression in hostile-input handling fails CI.
+if (existsSync(`${root}scripts/fuzz.sh`)) {
+  const r = run('bash', ['scripts/fuzz.sh', '--ci']);
+  const m = /fuzz: (\d+) passed, (\d+) failed/.exec(r.stdout ?? '');
+  if (m) suite('fuzz', Number(m[1]), Number(m[2]));
+  else suite('fuzz', 0, 1);
+}
+
+console.log('');
+for (const l of lines) console.log(l);
+console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
+process.exitCode = totals.failed ? 1 : 0;

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+
+// The viewer lives in web/; the WASM decoders are built into build/wasm by scripts/build.sh.
+// base './' makes the built site work from any sub-path of any static host.
+export default defineConfig({
+  root: here('./web'),
+  base: './',
+  publicDir: here('./web/public'),
+  resolve: { alias: { '@wasm': here('./build/wasm') } },
+  server: { host: '127.0.0.1', port: 5173, fs: { allow: [here('.')] } },
+  preview: { host: '127.0.0.1', port: 4173 },
+  worker: { format: 'es' },
+  build: {
+    outDir: here('./dist'),
+    emptyOutDir: true,
+    target: 'es2022',
+    rollupOptions: { input: { index: here('./web/index.html'), embed: here('./web/embed.html') } },
+  },
+  test: {
+    root: here('.'),
+    include: ['tests/unit/**/*.test.js'],
+    environment: 'node',
+    testTimeout: 30000,
+  },
+});

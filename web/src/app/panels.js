@@ -1,0 +1,93 @@
+// Side panels: clip list, info (counts, warnings, bone matches), file report, morph sliders.
+// Every string that comes from a file is set with textContent: names are untrusted.
+
+export function el(tag, props = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'class') e.className = v;
+    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else if (k in e) e[k] = v;
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) if (c != null) e.append(c instanceof Node ? c : String(c));
+  return e;
+}
+
+const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(3).replace(/\.?0+$/, ''));
+
+export function renderClipList(list, app, filter = '') {
+  list.replaceChildren();
+  const q = filter.trim().toLowerCase();
+  for (const character of app.characters) {
+    const clips = character.clips.filter((c) => !q || c.name.toLowerCase().includes(q));
+    if (!clips.length) continue;
+    if (app.characters.length > 1) list.append(el('li', { class: 'group', role: 'presentation' }, character.name));
+    for (const clip of clips) {
+      const selected = app.current?.clip === clip;
+      const li = el('li', { role: 'option', tabIndex: 0, 'aria-selected': String(selected), title: `${clip.source}` },
+        el('span', {}, clip.name),
+        el('small', {}, `${clip.frameCount} fr @ ${fmt(clip.fps)} fps`));
+      li.dataset.clip = clip.name;
+      const pick = () => app.select(character, clip);
+      li.addEventListener('click', pick);
+      li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } });
+      list.append(li);
+    }
+  }
+  if (!list.children.length) list.append(el('li', { class: 'group' }, app.characters.length ? 'No clips' : 'Nothing loaded'));
+}
+
+function countsTable(counts) {
+  const t = el('table');
+  for (const [k, v] of Object.entries(counts ?? {})) t.append(el('tr', {}, el('td', {}, k), el('td', {}, fmt(v))));
+  return t;
+}
+
+export function renderInfo(box, app) {
+  box.replaceChildren();
+  for (const character of app.characters) {
+    for (const model of character.models) {
+      box.append(el('h3', {}, `${model.file} (${model.format.toUpperCase()})`));
+      box.append(countsTable(model.counts));
+      for (const [k, v] of Object.entries(model.info ?? {})) box.append(el('div', { class: 'muted' }, `${k}: ${v}`));
+      for (const w of model.warnings) box.append(el('div', { class: 'warn' }, `⚠ ${w}`));
+    }
+    for (const r of character.matchReports) {
+      box.append(el('h3', {}, `${r.file} → ${character.name}`));
+      if (r.error) { box.append(el('div', { class: 'warn' }, r.error)); continue; }
+      box.append(el('div', { class: 'muted' }, `bones matched: ${r.matched} of ${r.total}${r.byIndex ? ' (identical lists, by index)' : ''}`));
+      if (r.missing.length) box.append(el('div', { class: 'muted' }, `mesh bones without a track (bind pose): ${r.missing.length} — ${r.missing.slice(0, 12).join(', ')}${r.missing.length > 12 ? '…' : ''}`));
+      if (r.extra.length) box.append(el('div', { class: 'muted' }, `animation bones not in the mesh: ${r.extra.length} — ${r.extra.slice(0, 12).join(', ')}${r.extra.length > 12 ? '…' : ''}`));
+    }
+    for (const clip of character.clips.filter((c) => c.source !== character.name)) void clip;
+  }
+  if (app.characters.length) {
+    box.append(el('div', { class: 'muted' }, `decode + build: ${app.lastDecodeMs.toFixed(0)} ms`));
+  }
+}
+
+export function renderFilesReport(box, app) {
+  box.replaceChildren();
+  for (const r of app.reports) {
+    box.append(el('h3', {}, `${r.files.length} file${r.files.length === 1 ? '' : 's'}`));
+    for (const p of r.pairs) box.append(el('div', { class: 'muted' }, `✓ ${p}`));
+    for (const m of r.missing) box.append(el('div', { class: 'warn' }, `missing: ${m}`));
+    for (const x of r.refused) box.append(el('div', { class: 'warn' }, `refused ${x.file}: ${x.reason}`));
+    for (const n of r.notes) box.append(el('div', { class: 'muted' }, n));
+  }
+}
+
+export function renderMorphs(box, app) {
+  box.replaceChildren();
+  for (const character of app.characters) {
+    for (const mesh of character.meshes) {
+      if (!mesh.morphTargetDictionary) continue;
+      for (const [name, i] of Object.entries(mesh.morphTargetDictionary)) {
+        const input = el('input', { type: 'range', min: 0, max: 1, step: 0.01, value: mesh.morphTargetInfluences[i] });
+        input.setAttribute('aria-label', `Morph ${name}`);
+        input.addEventListener('input', () => { mesh.morphTargetInfluences[i] = Number(input.value); });
+        box.append(el('label', {}, `${name} `, input));
+      }
+    }
+  }
+}

@@ -1,0 +1,175 @@
+// The 3D view: renderer, camera, controls, lights, helpers and the render loop. It knows
+// Characters, not formats.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js';
+
+export class Viewer {
+  constructor(container, { background = 0x23262e } = {}) {
+    this.container = container;
+    this.background = new THREE.Color(background);
+    this.renderer = new THREE.WebGLRenderer({ antialias: true });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.renderer.outputColorSpace = THREE.SRGBColorSpace;
+    container.prepend(this.renderer.domElement);
+    this.labels = new CSS2DRenderer();
+    this.labels.domElement.style.cssText = 'position:absolute;inset:0;pointer-events:none';
+    container.append(this.labels.domElement);
+
+    this.scene = new THREE.Scene();
+    this.scene.background = this.background;
+    this.camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
+    this.camera.position.set(2, 1.5, 3);
+    this.controls = new OrbitControls(this.camera, this.renderer.domElement);
+    this.controls.enableDamping = false;
+
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x444455, 1.6));
+    // A light that follows the camera keeps every side of the model readable.
+    this.keyLight = new THREE.DirectionalLight(0xffffff, 1.8);
+    this.keyLight.position.set(1, 2, 3);
+    this.camera.add(this.keyLight);
+    this.scene.add(this.camera);
+
+    this.grid = new THREE.GridHelper(10, 20, 0x555b66, 0x353a44);
+    this.scene.add(this.grid);
+
+    this.characters = [];
+    this.skeletonHelpers = [];
+    this.showSkeleton = false;
+    this.showAttachments = true;
+    this.wireframe = false;
+    this.clock = new THREE.Clock();
+    this.timeScale = 1;
+    this.onTick = null;
+
+    new ResizeObserver(() => this.resize()).observe(container);
+    this.resize();
+    this.renderer.setAnimationLoop(() => this.tick());
+  }
+
+  resize() {
+    const w = Math.max(1, this.container.clientWidth);
+    const h = Math.max(1, this.container.clientHeight);
+    this.renderer.setSize(w, h, false);
+    this.labels.setSize(w, h);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+  }
+
+  add(character) {
+    this.characters.push(character);
+    this.scene.add(character.root);
+    const helper = new THREE.SkeletonHelper(character.root);
+    helper.visible = this.showSkeleton;
+    helper.userData.character = character;
+    if (character.bones.length) {
+      this.scene.add(helper);
+      this.skeletonHelpers.push(helper);
+    }
+    for (const a of character.attachments) {
+      const marker = new THREE.AxesHelper(1);
+      marker.userData.isAttachmentMarker = true;
+      a.node.add(marker);
+      const el = document.createElement('span');
+      el.className = 'label3d';
+      el.textContent = a.name; // file text: never HTML
+      const label = new CSS2DObject(el);
+      label.userData.isAttachmentMarker = true;
+      a.node.add(label);
+    }
+    this.setWireframe(this.wireframe);
+    this.setAttachmentsVisible(this.showAttachments);
+  }
+
+  remove(character) {
+    this.characters = this.characters.filter((c) => c !== character);
+    for (const h of this.skeletonHelpers.filter((x) => x.userData.character === character)) {
+      h.removeFromParent();
+      h.dispose();
+    }
+    this.skeletonHelpers = this.skeletonHelpers.filter((x) => x.userData.character !== character);
+    character.root.traverse((o) => { if (o.isCSS2DObject) o.element.remove(); });
+    character.dispose();
+  }
+
+  clear() {
+    for (const c of [...this.characters]) this.remove(c);
+  }
+
+  setSkeletonVisible(on) {
+    this.showSkeleton = on;
+    for (const h of this.skeletonHelpers) h.visible = on;
+  }
+
+  setWireframe(on) {
+    this.wireframe = on;
+    for (const c of this.characters) for (const m of c.materials) m.wireframe = on;
+  }
+
+  setAttachmentsVisible(on) {
+    this.showAttachments = on;
+    for (const c of this.characters) {
+      c.root.traverse((o) => { if (o.userData.isAttachmentMarker) o.visible = on; });
+    }
+  }
+
+  /** Frames everything loaded: the camera looks at the bounding box from the front-right. */
+  frameAll() {
+    const box = new THREE.Box3();
+    for (const c of this.characters) {
+      c.root.updateMatrixWorld(true);
+      box.expandByObject(c.root, true);
+    }
+    if (box.isEmpty()) return;
+    const size = box.getSize(new THREE.Vector3()).length() || 1;
+    const center = box.getCenter(new THREE.Vector3());
+    this.camera.near = size / 200;
+    this.camera.far = size * 100;
+    this.camera.updateProjectionMatrix();
+    this.camera.position.copy(center).add(new THREE.Vector3(0.45, 0.3, 1).normalize().multiplyScalar(size * 1.2));
+    this.controls.target.copy(center);
+    this.controls.update();
+    const s = 10 ** Math.round(Math.log10(size));
+    this.grid.scale.setScalar(s / 5);
+    this.grid.position.set(center.x, box.min.y, center.z);
+    for (const c of this.characters) {
+      for (const a of c.attachments) a.node.children.forEach((m) => { if (m.isAxesHelper) m.scale.setScalar(size * 0.04); });
+    }
+  }
+
+  tick() {
+    const dt = Math.min(this.clock.getDelta(), 0.1);
+    for (const c of this.characters) c.mixer.update(dt * this.timeScale);
+    this.onTick?.(dt);
+    this.render();
+  }
+
+  render() {
+    for (const c of this.characters) c.update();
+    this.controls.update();
+    this.renderer.render(this.scene, this.camera);
+    this.labels.render(this.scene, this.camera);
+  }
+
+  /** Renders and counts the pixels that differ from the background (tests, and "is anything drawn"). */
+  countForegroundPixels() {
+    this.render();
+    const gl = this.renderer.getContext();
+    const w = gl.drawingBufferWidth;
+    const h = gl.drawingBufferHeight;
+    const px = new Uint8Array(w * h * 4);
+    gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
+    const bg = this.background.clone().convertLinearToSRGB();
+    const br = Math.round(bg.r * 255), bgG = Math.round(bg.g * 255), bb = Math.round(bg.b * 255);
+    let count = 0, sx = 0, sy = 0;
+    for (let i = 0; i < w * h; i++) {
+      const o = i * 4;
+      if (Math.abs(px[o] - br) + Math.abs(px[o + 1] - bgG) + Math.abs(px[o + 2] - bb) > 24) {
+        count++;
+        sx += i % w;
+        sy += Math.floor(i / w);
+      }
+    }
+    return { count, total: w * h, cx: count ? sx / count : 0, cy: count ? sy / count : 0, pixels: px, w, h };
+  }
+}

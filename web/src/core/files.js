@@ -1,0 +1,63 @@
+// File entries: whatever the user gave (File, fetched bytes, zip member) behind one small surface.
+// Names are compared case-insensitively, without folders, as modders' files rarely agree on case.
+
+/** @typedef {{ name: string, path: string, size: number, read: () => Promise<ArrayBuffer>, readHead: (n: number) => Promise<ArrayBuffer> }} FileEntry */
+
+export function entryFromBlob(blob, path = blob.name) {
+  return {
+    name: baseName(path),
+    path,
+    size: blob.size,
+    read: () => blob.arrayBuffer(),
+    readHead: (n) => blob.slice(0, n).arrayBuffer(),
+  };
+}
+
+export function entryFromBytes(path, bytes) {
+  const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  return {
+    name: baseName(path),
+    path,
+    size: u8.byteLength,
+    // Every read is a fresh copy: decoding transfers (detaches) what it is given.
+    read: async () => u8.slice().buffer,
+    readHead: async (n) => u8.slice(0, n).buffer,
+  };
+}
+
+export function baseName(path) {
+  return path.split(/[\\/]/).pop();
+}
+
+export function stem(name) {
+  const n = baseName(name);
+  const dot = n.lastIndexOf('.');
+  return dot > 0 ? n.slice(0, dot) : n;
+}
+
+export function extension(name) {
+  const n = baseName(name);
+  const dot = n.lastIndexOf('.');
+  return dot > 0 ? n.slice(dot + 1).toLowerCase() : '';
+}
+
+/**
+ * The name a texture is known by: lower case, no folder, no extension, and without 0 A.D.'s
+ * archive suffixes (`X.png.cached.dds` is `x`).
+ */
+export function textureKey(name) {
+  let n = baseName(name).toLowerCase();
+  n = n.replace(/\.cached\.[a-z0-9]+$/, '');
+  for (;;) {
+    const m = n.match(/^(.*)\.(png|jpe?g|bmp|tga|dds|pcx|gif|webp|utx|dae)$/);
+    if (!m) break;
+    n = m[1];
+  }
+  return n;
+}
+
+export const IMAGE_EXTENSIONS = new Set(['png', 'jpg', 'jpeg', 'bmp', 'gif', 'webp', 'tga', 'dds']);
+
+export async function readText(entry) {
+  return new TextDecoder('utf-8').decode(await entry.read());
+}

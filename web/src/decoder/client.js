@@ -1,0 +1,66 @@
+// Promise client for the decoder worker. Decoding never runs on the main thread, so the page stays
+// responsive; a decode that runs too long can be cancelled (the worker is replaced).
+export class DecoderClient {
+  constructor({ createWorker } = {}) {
+    this._createWorker = createWorker ?? (() => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
+    this._worker = null;
+    this._pending = new Map();
+    this._nextId = 1;
+  }
+
+  /** Calls a decoder op. ArrayBuffer arguments are transferred (the caller's copy is detached). */
+  call(op, args, { transfer = true } = {}) {
+    const worker = this._ensureWorker();
+    const id = this._nextId++;
+    return new Promise((resolve, reject) => {
+      this._pending.set(id, { resolve, reject, op });
+      const transferList = transfer ? args.filter((a) => a instanceof ArrayBuffer) : [];
+      worker.postMessage({ id, op, args }, transferList);
+    });
+  }
+
+  get busy() { return this._pending.size > 0; }
+
+  /** Stops whatever is decoding; pending calls reject with a "cancelled" error. */
+  cancel(reason = 'Decoding was cancelled') {
+    if (!this._worker) return;
+    this._worker.terminate();
+    this._worker = null;
+    for (const { reject } of this._pending.values()) reject(new Error(reason));
+    this._pending.clear();
+  }
+
+  dispose() { this.cancel('Decoder disposed'); }
+
+  _ensureWorker() {
+    if (this._worker) return this._worker;
+    const worker = this._createWorker();
+    worker.onmessage = (e) => {
+      const { id, ok, result, error, ms } = e.data;
+      const p = this._pending.get(id);
+      if (!p) return;
+      this._pending.delete(id);
+      if (ok) {
+        if (result && typeof result === 'object' && !Array.isArray(result)) result.decodeMs = ms;
+        p.resolve(result);
+      } else p.reject(new Error(error));
+    };
+    worker.onerror = (e) => {
+      e.preventDefault?.();
+      const err = new Error(`Decoder worker failed: ${e.message || 'unknown error'}`);
+      for (const { reject } of this._pending.values()) reject(err);
+      this._pending.clear();
+      this._worker?.terminate();
+      this._worker = null;
+    };
+    this._worker = worker;
+    return worker;
+  }
+}
+
+let shared = null;
+/** One decoder worker for the whole page (loaders share it, as three's loaders share a pool). */
+export function sharedDecoder() {
+  shared ??= new DecoderClient();
+  return shared;
+}

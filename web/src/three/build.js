@@ -1,0 +1,138 @@
+// Builders: decoded model (plain typed arrays, already in three.js space) -> three.js objects.
+// They know no file format and never import the decoder.
+import * as THREE from 'three';
+
+/** Track-safe, unique node names; the file's own name stays in userData.sourceName. */
+export function uniqueNodeNames(names, fallback = 'bone') {
+  const seen = new Map();
+  return names.map((raw, i) => {
+    let n = THREE.PropertyBinding.sanitizeNodeName(String(raw ?? '')) || `${fallback}_${i}`;
+    const lower = n.toLowerCase();
+    const count = seen.get(lower) ?? 0;
+    seen.set(lower, count + 1);
+    if (count > 0) n = `${n}_${count + 1}`;
+    return n;
+  });
+}
+
+export function buildSkeleton(skel) {
+  const names = uniqueNodeNames(skel.names);
+  const bones = skel.names.map((sourceName, i) => {
+    const b = new THREE.Bone();
+    b.name = names[i];
+    b.userData.sourceName = sourceName;
+    b.userData.index = i;
+    b.position.fromArray(skel.restTranslation, i * 3);
+    b.quaternion.fromArray(skel.restRotation, i * 4);
+    if (skel.restScale) b.scale.fromArray(skel.restScale, i * 3);
+    return b;
+  });
+  const roots = [];
+  bones.forEach((b, i) => {
+    const p = skel.parents[i];
+    if (p >= 0 && p < bones.length && p !== i) bones[p].add(b);
+    else roots.push(b);
+  });
+  return { bones, roots };
+}
+
+export function buildGeometry(mesh) {
+  const g = new THREE.BufferGeometry();
+  g.setAttribute('position', new THREE.BufferAttribute(mesh.positions, 3));
+  if (mesh.normals) g.setAttribute('normal', new THREE.BufferAttribute(mesh.normals, 3));
+  (mesh.uvs ?? []).forEach((uv, i) => g.setAttribute(i === 0 ? 'uv' : `uv${i}`, new THREE.BufferAttribute(uv, 2)));
+  if (mesh.colors) g.setAttribute('color', new THREE.BufferAttribute(mesh.colors, 4, true));
+  g.setIndex(new THREE.BufferAttribute(mesh.indices, 1));
+  for (const gr of mesh.groups ?? []) g.addGroup(gr.start, gr.count, gr.material);
+  if (mesh.skinIndex) {
+    g.setAttribute('skinIndex', new THREE.BufferAttribute(mesh.skinIndex, 4));
+    g.setAttribute('skinWeight', new THREE.BufferAttribute(mesh.skinWeight, 4));
+  }
+  if (mesh.morphs?.length) {
+    g.morphTargetsRelative = true;
+    g.morphAttributes.position = mesh.morphs.map((m) => {
+      const a = new THREE.BufferAttribute(m.positions, 3);
+      a.name = m.name;
+      return a;
+    });
+    if (mesh.morphs.every((m) => m.normals)) {
+      g.morphAttributes.normal = mesh.morphs.map((m) => new THREE.BufferAttribute(m.normals, 3));
+    }
+  }
+  if (!mesh.normals) g.computeVertexNormals();
+  g.computeBoundingBox();
+  g.computeBoundingSphere();
+  return g;
+}
+
+// Distinct, readable colours for untextured materials.
+const PALETTE = [0xc8b49a, 0x8fa8c8, 0xb6c88f, 0xc88f9f, 0xa38fc8, 0xc8bd8f, 0x8fc8bf, 0xc8a08f];
+
+export function buildMaterial(m, index) {
+  const mat = new THREE.MeshStandardMaterial({ color: PALETTE[index % PALETTE.length], roughness: 0.75, metalness: 0.05 });
+  mat.name = m.name;
+  mat.userData.source = m;
+  mat.side = m.twoSided ? THREE.DoubleSide : THREE.FrontSide;
+  mat.flatShading = !!m.flat;
+  mat.visible = !m.hidden;
+  switch (m.blend) {
+    case 'masked': mat.alphaTest = 0.5; break;
+    case 'translucent': mat.transparent = true; mat.blending = THREE.AdditiveBlending; mat.depthWrite = false; break;
+    case 'modulated': mat.transparent = true; mat.blending = THREE.MultiplyBlending; mat.premultipliedAlpha = true; mat.depthWrite = false; break;
+    default: break;
+  }
+  return mat;
+}
+
+/** Unlit materials become MeshBasicMaterial with the same settings. */
+export function buildMaterials(materials) {
+  const list = materials.length ? materials : [{ name: 'default', textureNames: [], blend: 'opaque' }];
+  return list.map((m, i) => {
+    const std = buildMaterial(m, i);
+    if (!m.unlit) return std;
+    const basic = new THREE.MeshBasicMaterial();
+    for (const k of ['name', 'side', 'visible', 'alphaTest', 'transparent', 'blending', 'depthWrite', 'premultipliedAlpha']) basic[k] = std[k];
+    basic.color.copy(std.color);
+    basic.userData = std.userData;
+    std.dispose();
+    return basic;
+  });
+}
+
+/**
+ * Builds one mesh: a SkinnedMesh bound to `skeleton` when the mesh has skin arrays, else a Mesh.
+ * Bind with the mesh at identity and the bones in rest pose (the decoded positions are model space).
+ */
+export function buildMesh(mesh, materials, skeleton) {
+  const geometry = buildGeometry(mesh);
+  const mats = mesh.groups?.length ? materials : materials[0];
+  let object;
+  if (mesh.skinIndex && skeleton) {
+    object = new THREE.SkinnedMesh(geometry, mats);
+    object.bind(skeleton, new THREE.Matrix4());
+    // A skinned mesh's bounds are computed once, from whatever pose it is in: never cull it.
+    object.frustumCulled = false;
+  } else {
+    object = new THREE.Mesh(geometry, mats);
+  }
+  object.name = mesh.name;
+  if (mesh.morphs?.length) object.updateMorphTargets();
+  return object;
+}
+
+/**
+ * Builds an AnimationClip from a decoded clip. `map[trackBone]` gives the skeleton bone index
+ * (identity when omitted); tracks whose bone is unmatched are dropped.
+ */
+export function buildClip(clip, bones, map = null) {
+  const tracks = [];
+  for (const tr of clip.tracks) {
+    const b = map ? map[tr.bone] : tr.bone;
+    if (b === undefined || b < 0 || b >= bones.length) continue;
+    const name = bones[b].name;
+    if (tr.translation) tracks.push(new THREE.VectorKeyframeTrack(`${name}.position`, tr.times, tr.translation));
+    if (tr.rotation) tracks.push(new THREE.QuaternionKeyframeTrack(`${name}.quaternion`, tr.times, tr.rotation));
+    if (tr.scale) tracks.push(new THREE.VectorKeyframeTrack(`${name}.scale`, tr.times, tr.scale));
+  }
+  return new THREE.AnimationClip(clip.name, clip.duration, tracks);
+}
