@@ -15,7 +15,7 @@ $('open-full').href = `./index.html${location.search}`;
 const scrub = $('scrub');
 viewer.onTick = () => {
   const cur = app.current;
-  $('play').textContent = app.playing ? '⏸' : '▶';
+  $('play').classList.toggle('playing', app.playing);
   if (!cur) return;
   scrub.max = String(cur.clip.duration || 1);
   scrub.value = String(app.time);

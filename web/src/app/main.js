@@ -78,7 +78,7 @@ const scrub = $('scrub');
 let scrubbing = false;
 function updateTimeline() {
   const cur = app.current;
-  $('play').textContent = app.playing ? '⏸' : '▶';
+  $('play').classList.toggle('playing', app.playing);
   if (!cur) { $('frame-label').textContent = 'frame –'; return; }
   scrub.max = String(cur.clip.duration || 1);
   if (!scrubbing) scrub.value = String(app.time);

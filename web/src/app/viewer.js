@@ -38,7 +38,7 @@ export class Viewer {
     this.showSkeleton = false;
     this.showAttachments = true;
     this.wireframe = false;
-    this.clock = new THREE.Clock();
+    this.timer = new THREE.Timer();
     this.timeScale = 1;
     this.onTick = null;
 
@@ -138,7 +138,8 @@ export class Viewer {
   }
 
   tick() {
-    const dt = Math.min(this.clock.getDelta(), 0.1);
+    this.timer.update();
+    const dt = Math.min(this.timer.getDelta(), 0.1);
     for (const c of this.characters) c.mixer.update(dt * this.timeScale);
     this.onTick?.(dt);
     this.render();
