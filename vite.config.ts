@@ -9,7 +9,6 @@ export default defineConfig({
   root: here('./web'),
   base: './',
   publicDir: here('./web/public'),
-  resolve: { alias: { '@wasm': here('./build/wasm') } },
   server: { host: '127.0.0.1', port: 5173, fs: { allow: [here('.')] } },
   preview: { host: '127.0.0.1', port: 4173 },
   worker: { format: 'es' },

@@ -6,3 +6,4 @@ export { VertexAnimation } from './three/vertex-animation.js';
 export { DecoderClient, sharedDecoder } from './decoder/client.js';
 export { matchBonesByName, matchBonesByCount } from './core/match.js';
 export { loadFileSet } from './core/fileset.js';
+export { exportGLB } from './three/export.js';

@@ -4,11 +4,12 @@ import { sharedDecoder } from '../decoder/client.js';
 import { App } from './app.js';
 import { entriesFromUrls } from './input.js';
 import { Viewer } from './viewer.js';
+import { applyState, readParams } from './params.js';
 
 const $ = (id) => document.getElementById(id);
-const params = new URLSearchParams(location.search);
+const params = readParams();
 const viewer = new Viewer($('stage'));
-viewer.grid.visible = params.get('grid') === '1';
+viewer.grid.visible = false;
 const app = new App(viewer, sharedDecoder());
 $('open-full').href = `./index.html${location.search}`;
 
@@ -28,16 +29,11 @@ window.__rigscope = { app, viewer, ready: false, pixels: () => { const r = viewe
 
 (async () => {
   try {
-    const files = params.getAll('file');
-    const urls = files.length ? files : ['./demo/rigscope-demo.psk', './demo/rigscope-demo.psa'].map((u) => new URL(u, location.href).href);
+    const files = params.files.length ? params.files : ['./demo/rigscope-demo.psk', './demo/rigscope-demo.psa'];
+    const urls = files.map((u) => new URL(u, location.href).href);
     const report = await app.loadFiles(await entriesFromUrls(urls));
     for (const r of report.refused) $('errors').append(Object.assign(document.createElement('p'), { textContent: `${r.file}: ${r.reason}` }));
-    const want = params.get('clip');
-    const hit = want && app.allClips.find((c) => c.clip.name.toLowerCase() === want.toLowerCase());
-    if (hit) app.select(hit.character, hit.clip);
-    if (params.has('speed')) viewer.timeScale = Number(params.get('speed')) || 1;
-    if (params.has('frame') && app.current) app.setTime(Number(params.get('frame')) / app.current.clip.fps);
-    if (params.get('autoplay') === '0' && app.current) app.current.action.paused = true;
+    applyState(app, viewer, params);
   } catch (err) {
     $('errors').append(Object.assign(document.createElement('p'), { textContent: err.message }));
   }

@@ -4,9 +4,10 @@ import { App } from './app.js';
 import { entriesFromDataTransfer, entriesFromFileList, entriesFromUrls } from './input.js';
 import { el, renderClipList, renderFilesReport, renderInfo, renderMorphs } from './panels.js';
 import { Viewer } from './viewer.js';
+import { applyState, buildQuery, currentState, readParams } from './params.js';
 
 const $ = (id) => document.getElementById(id);
-const params = new URLSearchParams(location.search);
+const params = readParams();
 const viewer = new Viewer($('stage'));
 const app = new App(viewer, sharedDecoder());
 
@@ -16,6 +17,10 @@ function showError(message) {
 }
 
 function status(text) { $('status').textContent = text; }
+
+// URLs of files that came from the web: only those can go into a shared link.
+const sourceUrls = [];
+let localFiles = 0;
 
 async function load(getEntries, label) {
   $('cancel-button').hidden = false;
@@ -45,15 +50,65 @@ addEventListener('drop', (e) => {
   const dt = e.dataTransfer;
   // The items list is only readable during the event: collect before awaiting.
   const pending = entriesFromDataTransfer(dt);
+  localFiles += dt.files.length || 1;
   load(() => pending, 'dropped files');
 });
 $('file-input').addEventListener('change', (e) => {
   const files = [...e.target.files];
   e.target.value = '';
+  localFiles += files.length;
   load(() => entriesFromFileList(files), 'files');
 });
 $('open-button').addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); $('file-input').click(); } });
-$('clear-button').addEventListener('click', () => { app.clear(); $('errors').replaceChildren(); status(''); });
+$('clear-button').addEventListener('click', () => {
+  app.clear();
+  sourceUrls.length = 0;
+  localFiles = 0;
+  $('errors').replaceChildren();
+  status('');
+});
+
+// Export, screenshot, links.
+function download(blob, name) {
+  const a = el('a', { href: URL.createObjectURL(blob), download: name });
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+$('export-button').addEventListener('click', async () => {
+  if (!app.characters.length) return showError('Nothing to export: load a model first');
+  status('Exporting GLB…');
+  try {
+    const { exportGLB } = await import('../three/export.js');
+    const glb = await exportGLB(app.characters);
+    download(new Blob([glb], { type: 'model/gltf-binary' }), `${app.characters[0].name.replace(/\.[^.]*$/, '')}.glb`);
+    status(`Exported ${(glb.byteLength / 1024).toFixed(0)} KB`);
+    if (app.current) app.select(app.current.character, app.current.clip);
+  } catch (err) {
+    showError(`Export failed: ${err.message}`);
+  }
+});
+$('screenshot-button').addEventListener('click', () => {
+  viewer.render();
+  viewer.renderer.domElement.toBlob((blob) => download(blob, 'rigscope.png'), 'image/png');
+});
+function share(kind) {
+  const query = buildQuery(currentState(app, viewer, sourceUrls));
+  const page = kind === 'embed' ? 'embed.html' : 'index.html';
+  const url = new URL(`${page}${query ? `?${query}` : ''}`, location.href).href;
+  $('share-text').value = kind === 'embed'
+    ? `<iframe src="${url}" width="640" height="480" style="border:0" allow="fullscreen" title="Rigscope player"></iframe>`
+    : url;
+  $('share-note').textContent = localFiles > 0
+    ? `${localFiles} file(s) were opened from this computer: a link can only carry files that are hosted on the web (a wiki's file server, GitHub…). Host them, then open them with ?file=URL.`
+    : 'The link reopens the same files, clip, frame and camera.';
+  $('share-title').textContent = kind === 'embed' ? 'Embed code' : 'Link to this view';
+  $('share-dialog').showModal();
+  $('share-text').select();
+}
+$('link-button').addEventListener('click', () => share('link'));
+$('embed-button').addEventListener('click', () => share('embed'));
+$('share-copy').addEventListener('click', () => navigator.clipboard?.writeText($('share-text').value).catch(() => {}));
+$('help-button').addEventListener('click', () => $('help-dialog').showModal());
 $('cancel-button').addEventListener('click', () => sharedDecoder().cancel('Decoding was cancelled; files already loaded stay'));
 
 // Panels.
@@ -101,11 +156,39 @@ viewer.onTick = () => {
   updateTimeline();
 };
 
+function selectNeighbourClip(delta) {
+  const all = app.allClips;
+  if (!all.length) return;
+  const i = all.findIndex((c) => c.clip === app.current?.clip);
+  const next = all[(i + delta + all.length) % all.length];
+  app.select(next.character, next.clip);
+}
+const toggle = (id) => { const box = $(id); box.checked = !box.checked; box.dispatchEvent(new Event('change')); };
 addEventListener('keydown', (e) => {
-  if (e.target instanceof HTMLInputElement && e.target.type !== 'range' && e.target.type !== 'checkbox') return;
-  if (e.key === ' ' && !(e.target instanceof HTMLButtonElement)) { e.preventDefault(); app.togglePlay(); }
-  else if (e.key === 'ArrowLeft' && e.target === document.body) app.step(-1);
-  else if (e.key === 'ArrowRight' && e.target === document.body) app.step(1);
+  const t = e.target;
+  if (t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement || (t instanceof HTMLInputElement && !['range', 'checkbox'].includes(t.type))) return;
+  if (e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]')) return;
+  const free = t === document.body || t === viewer.renderer.domElement || t instanceof HTMLCanvasElement;
+  const keys = {
+    ' ': () => app.togglePlay(),
+    ArrowLeft: () => app.step(-1),
+    ArrowRight: () => app.step(1),
+    ArrowUp: () => selectNeighbourClip(-1),
+    ArrowDown: () => selectNeighbourClip(1),
+    Home: () => app.current && app.setTime(0),
+    End: () => app.current && app.setTime((app.current.clip.frameCount - 1) / app.current.clip.fps),
+    s: () => toggle('show-skeleton'),
+    w: () => toggle('show-wireframe'),
+    f: () => viewer.frameAll(),
+    l: () => toggle('loop'),
+    '?': () => $('help-dialog').showModal(),
+  };
+  const action = keys[e.key];
+  // Buttons keep Space; arrows on a focused slider stay with the slider.
+  if (!action || (e.key === ' ' && t instanceof HTMLButtonElement) || (!free && e.key.startsWith('Arrow') && t.type === 'range')) return;
+  e.preventDefault();
+  if (e.key.startsWith('Arrow') || e.key === 'Home' || e.key === 'End') app.current && (app.current.action.paused = true);
+  action();
 });
 
 // Test hook: a tiny surface for the browser tests instead of scraping the UI.
@@ -116,16 +199,20 @@ window.__rigscope = {
   setTime: (t) => app.setTime(t),
   pause: () => { if (app.current) app.current.action.paused = true; },
   clipNames: () => app.allClips.map((c) => c.clip.name),
+  shareQuery: () => buildQuery(currentState(app, viewer, sourceUrls)),
 };
 
 async function start() {
-  const files = params.getAll('file');
-  if (files.length) {
-    await load(() => entriesFromUrls(files), 'links');
-  } else if (params.get('demo') !== '0') {
+  if (params.files.length) {
+    const urls = params.files.map((f) => new URL(f, location.href).href);
+    sourceUrls.push(...urls);
+    await load(() => entriesFromUrls(urls, ({ url, got, total }) => status(`Fetching ${url.split('/').pop()}: ${total ? `${Math.round((got / total) * 100)}%` : `${(got / 1e6).toFixed(1)} MB`}`)), 'links');
+  } else if (params.demo) {
     const base = new URL('./demo/', location.href);
     await load(() => entriesFromUrls([new URL('rigscope-demo.psk', base).href, new URL('rigscope-demo.psa', base).href]), 'demo');
   }
+  applyState(app, viewer, params);
+  if (params.skeleton) $('show-skeleton').checked = true;
   window.__rigscope.ready = true;
 }
 start();

@@ -96,6 +96,10 @@ export class Viewer {
     for (const c of [...this.characters]) this.remove(c);
   }
 
+  setBackground(color) {
+    this.background.set(color);
+  }
+
   setSkeletonVisible(on) {
     this.showSkeleton = on;
     for (const h of this.skeletonHelpers) h.visible = on;
@@ -118,7 +122,9 @@ export class Viewer {
     const box = new THREE.Box3();
     for (const c of this.characters) {
       c.root.updateMatrixWorld(true);
-      box.expandByObject(c.root, true);
+      // Exact skinned bounds cost a bone transform per vertex: only for meshes of modest size.
+      const vertices = c.meshes.reduce((n, m) => n + m.geometry.attributes.position.count, 0);
+      box.expandByObject(c.root, vertices < 60000);
     }
     if (box.isEmpty()) return;
     const size = box.getSize(new THREE.Vector3()).length() || 1;

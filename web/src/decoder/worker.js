@@ -1,6 +1,6 @@
 // Module worker: loads the WASM decoders once and answers {id, op, args} requests. It never
 // imports three.js; results are plain objects of typed arrays, transferred back.
-import createDecoders from '@wasm/decoders.mjs';
+import createDecoders from '../../../build/wasm/decoders.mjs';
 import { DECODER_OPS, collectTransferables, toWasmArgs } from './ops.js';
 
 let decoders = null;

@@ -11,6 +11,13 @@ const DXT = {
   dxt5: THREE.RGBA_S3TC_DXT5_Format,
 };
 
+// Decoded UVs are (u, 1 - v), made for images that three flips on upload (flipY). Compressed
+// texture blocks cannot be flipped on upload, so their texture transform flips V back instead.
+function flipCompressed(tex) {
+  tex.repeat.set(1, -1);
+  tex.offset.set(0, 1);
+}
+
 /** A decoded texture ({width, height, format, mips}) as a three.js texture. */
 export function textureFromDecoded(t) {
   let tex;
@@ -28,9 +35,9 @@ export function textureFromDecoded(t) {
       w = Math.max(1, w >> 1);
       h = Math.max(1, h >> 1);
     }
-    // Compressed textures cannot be flipped on upload; the decoder's UVs account for that.
     tex = new THREE.CompressedTexture(mipmaps, t.width, t.height, DXT[t.format]);
     tex.minFilter = mipmaps.length > 1 ? THREE.LinearMipmapLinearFilter : THREE.LinearFilter;
+    flipCompressed(tex);
   } else {
     throw new Error(`texture ${t.name}: unsupported format ${t.format}`);
   }
@@ -50,6 +57,7 @@ export async function textureFromEntry(entry) {
     const dds = new DDSLoader().parse(buffer, true);
     tex = new THREE.CompressedTexture(dds.mipmaps, dds.width, dds.height, dds.format);
     tex.minFilter = dds.mipmapCount > 1 ? THREE.LinearMipmapLinearFilter : THREE.LinearFilter;
+    flipCompressed(tex);
   } else if (ext === 'tga') {
     const data = new TGALoader().parse(buffer);
     tex = new THREE.DataTexture(data.data, data.width, data.height);

@@ -4,6 +4,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "io/error.h"
 #include "model/model.h"
@@ -12,12 +14,83 @@ namespace rs {
 
 // Vertex positions live only in the _a file, so both files are required. `uc` is the text of the
 // .uc class that imports the mesh, or empty (then one "All" sequence spans every frame).
+//
+// Output (spec §0, §5, §6, §7): positions are `RotOrigin · (Scale ⊙ (v − Origin))` mirrored into
+// three space as (−Y, Z, X) with the winding swapped; one render vertex per (vertex, U, V); UVs
+// (U/256, 1 − V/256); normals smooth per original vertex, per frame. Materials are one per
+// (TextureNum, Type & 15, flag bits 0x10/0x20/0x40), sorted as Epic's importer sorts (texture, then
+// type); the weapon triangle (Type & 15 == 8) gets a hidden material named "weapon" and an
+// Attachment "weapon" built from frame 0. textureNames, best first: the file base names (without
+// extension) of the TEXTURE IMPORTs of the slot's texture, last import first, then the texture
+// name itself; MultiSkins(n), then Skin, from defaultproperties when no SETTEXTURE names the slot.
 Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFile, const uint8_t* anim,
                  size_t animSize, const std::string& animFile, const std::string& uc,
                  const std::string& ucFile, Model& out);
 
-// 8-bit palettised, RLE PCX to an rgba8 texture. `maskIndexZero` makes palette index 0 transparent.
+// Extra facts the model does not carry (tests, CLI): which original vertex each render vertex is.
+struct Ue1Details {
+  std::vector<uint32_t> renderToVertex;  // one per render vertex
+  bool dx16 = false;
+  uint32_t frameBytesSkipped = 0;  // per-frame padding
+};
+Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFile, const uint8_t* anim,
+                 size_t animSize, const std::string& animFile, const std::string& uc,
+                 const std::string& ucFile, Model& out, Ue1Details* details);
+
+// 8-bit palettised (and 24-bit 3-plane) RLE PCX to an rgba8 texture, rows top-down (row 0 = the
+// top of the image). With the UE1 UVs (U/256, 1 − V/256) the front end uploads it with
+// flipY = true (three's default for images). `maskIndexZero` makes palette index 0 transparent.
 Status decodePcx(const uint8_t* data, size_t size, const std::string& file, bool maskIndexZero,
                  Model& out);
+
+// ---- .uc #exec parsing (spec §8) -------------------------------------------------------------
+
+struct UcSequence {
+  std::string name;
+  std::string group;
+  double startFrame = 0;  // as written: the decoder validates and clamps
+  double numFrames = 0;
+  double rate = 30;       // frames per second; 30 when RATE= is absent
+};
+
+struct UcTextureImport {
+  std::string name;  // NAME=, or the FILE base name without extension
+  std::string file;  // FILE= as written (either slash)
+  uint32_t flags = 0;  // FLAGS= (2 = masked)
+};
+
+struct UcMesh {
+  std::string name;
+  std::string dataFile, animFile;  // as written
+  bool imported = false;           // a MESH IMPORT line names it
+  bool unmirror = false;
+  int32_t unmirrorTex = -1;
+  bool zeroTex = false;
+  double origin[3] = {0, 0, 0};    // raw units
+  double rotation[3] = {0, 0, 0};  // PITCH, YAW, ROLL in 1/256 turns
+  bool hasScale = false;
+  double scale[3] = {1, 1, 1};
+  std::vector<UcSequence> sequences;                        // a repeated SEQ replaces the earlier one
+  std::vector<std::pair<uint32_t, std::string>> textures;   // MESHMAP SETTEXTURE NUM -> TEXTURE
+};
+
+struct UcScript {
+  std::vector<UcMesh> meshes;
+  std::vector<UcTextureImport> textureImports;  // in file order
+  std::string skin;                                         // defaultproperties Skin=
+  std::vector<std::pair<uint32_t, std::string>> multiSkins; // defaultproperties MultiSkins(n)=
+  std::vector<std::string> warnings;
+  size_t execLines = 0;
+};
+
+// Case-insensitive, comments (// and /* */) skipped, quoted values, either slash.
+UcScript parseUc(const std::string& text);
+
+// The mesh whose DATAFILE / ANIVFILE base name matches the given file names (case-insensitive,
+// both matching preferred over one); -1 when none matches.
+int findUcMesh(const UcScript& script, const std::string& dataFile, const std::string& animFile);
+
+// "MODELS\\scroll1.PCX" -> "scroll1.PCX"; `stem` also drops the extension.
+std::string ucBaseName(const std::string& path, bool stem);
 
 }  // namespace rs

@@ -1,0 +1,698 @@
+// RenderModelData (bones + mesh table) -> RenderOptiMeshData -> VertexDescriptor / VertexBuffer /
+// IndexBuffer / RenderMaterialData (spec §6, §7.3–§7.10, §8).
+#include <cinttypes>
+#include <cmath>
+#include <cstring>
+
+#include "convert/math.h"
+#include "convert/skin.h"
+#include "formats/psg/psg_internal.h"
+
+namespace rs {
+namespace psg {
+namespace {
+
+#define PSG_FAIL(at, ...) ::rs::fail("PSG", ctx.arena.file, size_t(at), __VA_ARGS__)
+
+// RSX vertex types (CELL_GCM_VERTEX_*), spec §7.6.
+enum : uint8_t { kS1 = 1, kF = 2, kSF = 3, kUB = 4, kS32K = 5, kCMP = 6, kUB256 = 7 };
+// Attribute slots.
+enum : uint8_t { kPosition = 0, kBlendWeight = 1, kNormal = 2, kColor0 = 3, kBlendIndices = 7, kTex0 = 8, kTex5 = 13 };
+
+const char* const kSlotNames[16] = {"XYZ",  "BLENDWEIGHT", "NORMAL", "COLOR0", "COLOR1", "FOG",
+                                    "PSIZE", "BLENDINDICES", "TEX0", "TEX1",   "TEX2",   "TEX3",
+                                    "TEX4", "TEX5",        "TANGENT", "BINORMAL"};
+const char* const kTypeNames[8] = {"?", "S1", "F32", "SF", "UB", "S32K", "CMP", "UB256"};
+
+struct Element {
+  uint8_t type = 0, count = 0, stream = 0, offset = 0, slot = 0;
+  uint16_t stride = 0;
+};
+
+uint32_t elementBytes(uint8_t type, uint8_t count) {
+  switch (type) {
+    case kF: return 4u * count;
+    case kS1: case kSF: case kS32K: return 2u * count;
+    case kCMP: return 4;
+    default: return count;  // UB, UB256
+  }
+}
+
+float halfToFloat(uint16_t h) {
+  const uint32_t e = (h >> 10) & 31, m = h & 1023;
+  float v;
+  if (e == 0) v = std::ldexp(float(m), -24);
+  else if (e == 31) v = m ? NAN : INFINITY;
+  else v = std::ldexp(float(m | 1024), int(e) - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+// Loads an element's components (CMP yields 3). `rawInts` keeps S1 and UB as plain integers
+// (positions are scaled later, palette slots are indices).
+inline void loadElement(const Element& e, const uint8_t* p, float* o, bool rawInts) {
+  switch (e.type) {
+    case kS1:
+      for (int c = 0; c < e.count; ++c) {
+        float v = float(int16_t(load_u16be(p + 2 * c)));
+        o[c] = rawInts ? v : std::fmax(v / 32767.0f, -1.0f);
+      }
+      break;
+    case kF:
+      for (int c = 0; c < e.count; ++c) o[c] = load_f32be(p + 4 * c);
+      break;
+    case kSF:
+      for (int c = 0; c < e.count; ++c) o[c] = halfToFloat(load_u16be(p + 2 * c));
+      break;
+    case kUB:
+      for (int c = 0; c < e.count; ++c) o[c] = rawInts ? float(p[c]) : p[c] / 255.0f;
+      break;
+    case kS32K:
+      for (int c = 0; c < e.count; ++c) o[c] = float(int16_t(load_u16be(p + 2 * c)));
+      break;
+    case kCMP: {
+      // RSX CMP = X11 Y11 Z10, signed-normalised, read as one big-endian word (spec §7.6, §9).
+      uint32_t w = load_u32be(p);
+      o[0] = float(int32_t(w << 21) >> 21) / 1023.0f;
+      o[1] = float(int32_t(w << 10) >> 21) / 1023.0f;
+      o[2] = float(int32_t(w) >> 22) / 511.0f;
+      break;
+    }
+    default:  // UB256
+      for (int c = 0; c < e.count; ++c) o[c] = float(p[c]);
+      break;
+  }
+}
+
+int components(const Element& e) { return e.type == kCMP ? 3 : e.count; }
+
+// ---- affine matrices, column-vector form, three.js element order (column-major) ----
+struct Affine {
+  double a[3][3];  // a[row][col]
+  double t[3];
+};
+
+// The file's 16 floats (row-vector Matrix44, translation in row 3) are, in file order, the
+// column-major elements of the equivalent column-vector matrix (spec §7.3).
+Affine fromFile(const float* f) {
+  Affine m;
+  for (int c = 0; c < 3; ++c)
+    for (int r = 0; r < 3; ++r) m.a[r][c] = f[4 * c + r];
+  for (int r = 0; r < 3; ++r) m.t[r] = f[12 + r];
+  return m;
+}
+
+double det3(const Affine& m) {
+  const double(*a)[3] = m.a;
+  return a[0][0] * (a[1][1] * a[2][2] - a[1][2] * a[2][1]) - a[0][1] * (a[1][0] * a[2][2] - a[1][2] * a[2][0]) +
+         a[0][2] * (a[1][0] * a[2][1] - a[1][1] * a[2][0]);
+}
+
+bool invert(const Affine& m, Affine& o) {
+  const double d = det3(m);
+  if (!(std::fabs(d) > 1e-20) || !std::isfinite(d)) return false;
+  const double(*a)[3] = m.a;
+  const double id = 1.0 / d;
+  o.a[0][0] = (a[1][1] * a[2][2] - a[1][2] * a[2][1]) * id;
+  o.a[0][1] = (a[0][2] * a[2][1] - a[0][1] * a[2][2]) * id;
+  o.a[0][2] = (a[0][1] * a[1][2] - a[0][2] * a[1][1]) * id;
+  o.a[1][0] = (a[1][2] * a[2][0] - a[1][0] * a[2][2]) * id;
+  o.a[1][1] = (a[0][0] * a[2][2] - a[0][2] * a[2][0]) * id;
+  o.a[1][2] = (a[0][2] * a[1][0] - a[0][0] * a[1][2]) * id;
+  o.a[2][0] = (a[1][0] * a[2][1] - a[1][1] * a[2][0]) * id;
+  o.a[2][1] = (a[0][1] * a[2][0] - a[0][0] * a[2][1]) * id;
+  o.a[2][2] = (a[0][0] * a[1][1] - a[0][1] * a[1][0]) * id;
+  for (int r = 0; r < 3; ++r) o.t[r] = -(o.a[r][0] * m.t[0] + o.a[r][1] * m.t[1] + o.a[r][2] * m.t[2]);
+  return true;
+}
+
+Affine mul(const Affine& p, const Affine& q) {
+  Affine o;
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) o.a[r][c] = p.a[r][0] * q.a[0][c] + p.a[r][1] * q.a[1][c] + p.a[r][2] * q.a[2][c];
+    o.t[r] = p.a[r][0] * q.t[0] + p.a[r][1] * q.t[1] + p.a[r][2] * q.t[2] + p.t[r];
+  }
+  return o;
+}
+
+// three.js Matrix4.decompose: a negative determinant becomes a negative X scale (the right-hand
+// finger IBPs of the skater rig are mirrored, spec §7.4).
+void decompose(const Affine& m, float* t, float* q, float* s) {
+  double sx = std::sqrt(m.a[0][0] * m.a[0][0] + m.a[1][0] * m.a[1][0] + m.a[2][0] * m.a[2][0]);
+  double sy = std::sqrt(m.a[0][1] * m.a[0][1] + m.a[1][1] * m.a[1][1] + m.a[2][1] * m.a[2][1]);
+  double sz = std::sqrt(m.a[0][2] * m.a[0][2] + m.a[1][2] * m.a[1][2] + m.a[2][2] * m.a[2][2]);
+  if (det3(m) < 0) sx = -sx;
+  for (int r = 0; r < 3; ++r) t[r] = float(m.t[r]) + 0.0f;  // no -0 from the inversion
+  s[0] = float(sx);
+  s[1] = float(sy);
+  s[2] = float(sz);
+  double r[3][3];
+  const double inv[3] = {sx != 0 ? 1 / sx : 0, sy != 0 ? 1 / sy : 0, sz != 0 ? 1 / sz : 0};
+  for (int i = 0; i < 3; ++i)
+    for (int c = 0; c < 3; ++c) r[i][c] = m.a[i][c] * inv[c];
+  const double tr = r[0][0] + r[1][1] + r[2][2];
+  double x, y, z, w;
+  if (tr > 0) {
+    double k = 0.5 / std::sqrt(tr + 1.0);
+    w = 0.25 / k;
+    x = (r[2][1] - r[1][2]) * k;
+    y = (r[0][2] - r[2][0]) * k;
+    z = (r[1][0] - r[0][1]) * k;
+  } else if (r[0][0] > r[1][1] && r[0][0] > r[2][2]) {
+    double k = 2.0 * std::sqrt(1.0 + r[0][0] - r[1][1] - r[2][2]);
+    w = (r[2][1] - r[1][2]) / k;
+    x = 0.25 * k;
+    y = (r[0][1] + r[1][0]) / k;
+    z = (r[0][2] + r[2][0]) / k;
+  } else if (r[1][1] > r[2][2]) {
+    double k = 2.0 * std::sqrt(1.0 + r[1][1] - r[0][0] - r[2][2]);
+    w = (r[0][2] - r[2][0]) / k;
+    x = (r[0][1] + r[1][0]) / k;
+    y = 0.25 * k;
+    z = (r[1][2] + r[2][1]) / k;
+  } else {
+    double k = 2.0 * std::sqrt(1.0 + r[2][2] - r[0][0] - r[1][1]);
+    w = (r[1][0] - r[0][1]) / k;
+    x = (r[0][2] + r[2][0]) / k;
+    y = (r[1][2] + r[2][1]) / k;
+    z = 0.25 * k;
+  }
+  q[0] = float(x);
+  q[1] = float(y);
+  q[2] = float(z);
+  q[3] = float(w);
+  normalizeQuat(q);
+}
+
+// ---- materials (spec §7.10) ----
+Status materialIndex(Context& ctx, const Ref& ref, size_t at, uint32_t& index) {
+  const Arena& a = ctx.arena;
+  const uint64_t key = ref.null ? ~0ull : (uint64_t(ref.row) << 32) | ref.inner;
+  for (size_t i = 0; i < ctx.materialKeys.size(); ++i)
+    if (ctx.materialKeys[i] == key) {
+      index = uint32_t(i);
+      return Status();
+    }
+  Material mat;
+  if (ref.null) {
+    mat.name = "default";
+  } else {
+    Object md = object(a, ref.row);
+    if (!md.has(0, 0x14))
+      return PSG_FAIL(md.offset, "RenderMaterialData (row %u) is %u bytes, its header needs 20", ref.row, md.size);
+    const uint32_t numMaterials = md.u32(0), pMaterials = md.u32(8);
+    if (!md.has(pMaterials, uint64_t(numMaterials) * 12))
+      return PSG_FAIL(md.offset, "RenderMaterialData declares %u materials of 12 bytes at +0x%X, object is %u bytes",
+                      numMaterials, pMaterials, md.size);
+    if (ref.inner < pMaterials || (ref.inner - pMaterials) % 12 != 0 || (ref.inner - pMaterials) / 12 >= numMaterials)
+      return PSG_FAIL(at, "m_pMaterial points at byte 0x%X of RenderMaterialData, not at one of its %u materials",
+                      ref.inner, numMaterials);
+    const uint32_t m = ref.inner;
+    const uint32_t numChannels = md.u32(m), pChannels = md.u32(m + 8);
+    if (!md.has(pChannels, uint64_t(numChannels) * 32))
+      return PSG_FAIL(md.offset + m, "material declares %u channels of 32 bytes at +0x%X, RenderMaterialData is %u bytes",
+                      numChannels, pChannels, md.size);
+    mat.name = format("material_%zu", ctx.out.materials.size());
+    std::string channels, fallbackName;
+    uint64_t diffuse = 0, fallback = 0;
+    std::string diffuseName;
+    bool haveDiffuse = false;
+    for (uint32_t c = 0; c < numChannels; ++c) {
+      const uint32_t ch = pChannels + 32 * c;
+      const std::string input = md.cstr(md.u32(ch));
+      const uint16_t flags = md.u16(ch + 4);
+      if (!channels.empty()) channels += ", ";
+      if (flags & 2) {
+        channels += format("%s=(%g %g %g %g)", input.c_str(), md.f32(ch + 16), md.f32(ch + 20), md.f32(ch + 24),
+                           md.f32(ch + 28));
+        continue;
+      }
+      const uint64_t guid = md.u64(ch + 16);
+      const std::string stream = md.cstr(md.u32(ch + 24));
+      channels += format("%s=%s %s", input.c_str(), guidHex(guid).c_str(), stream.c_str());
+      if (input == "Name") {
+        if (!stream.empty()) mat.name = stream;
+      } else if (input == "diffuse" && !haveDiffuse) {
+        haveDiffuse = true;
+        diffuse = guid;
+        diffuseName = stream;
+      } else if (input != "AttribulatorMaterialName" && guid != 0 && fallback == 0) {
+        fallback = guid;
+        fallbackName = stream;
+      }
+    }
+    if (!haveDiffuse && fallback != 0) {
+      diffuse = fallback;
+      diffuseName = fallbackName;
+      haveDiffuse = true;
+    }
+    if (haveDiffuse && diffuse != 0) {
+      mat.guid = guidHex(diffuse);
+      // Texture arenas name their TOC entries "0x<guid>.Texture" (Texture.name); CAS texture
+      // files are "0x<guid>.psg"; the stream name is the artist's name for the image.
+      mat.textureNames.push_back("0x" + mat.guid + ".Texture");
+      mat.textureNames.push_back("0x" + mat.guid + ".psg");
+      if (!diffuseName.empty()) mat.textureNames.push_back(diffuseName);
+    }
+    ctx.out.info.emplace_back(format("material %zu", ctx.out.materials.size()), channels);
+  }
+  index = uint32_t(ctx.out.materials.size());
+  ctx.out.materials.push_back(std::move(mat));
+  ctx.materialKeys.push_back(key);
+  return Status();
+}
+
+struct MeshJob {
+  uint32_t boneBase = 0;
+  uint32_t numBones = 0;
+  std::string name;
+};
+
+Status decodeOptiMesh(Context& ctx, uint32_t row, const MeshJob& job) {
+  const Arena& a = ctx.arena;
+  Model& out = ctx.out;
+  Object o = object(a, row);
+  if (!o.has(0, 0x60))
+    return PSG_FAIL(o.offset, "RenderOptiMeshData (row %u) is %u bytes, its header needs 96", row, o.size);
+  float bbMin[3], bbMax[3];
+  for (int k = 0; k < 3; ++k) {
+    bbMin[k] = o.f32(4 * k);
+    bbMax[k] = o.f32(0x10 + 4 * k);
+  }
+  Ref matRef, vdRef, ibRef, vbRef, mhRef;
+  Status s;
+  if (!(s = a.expect(o.u32(0x24), o.offset + 0x24, "RenderOptiMeshData.m_pMaterial", kRenderMaterialData, true, matRef)).ok()) return s;
+  if (!(s = a.expect(o.u32(0x28), o.offset + 0x28, "RenderOptiMeshData.m_pVertexDescriptor", kVertexDescriptor, false, vdRef)).ok()) return s;
+  if (!(s = a.expect(o.u32(0x2C), o.offset + 0x2C, "RenderOptiMeshData.m_pMeshHelper", kMeshHelper, true, mhRef)).ok()) return s;
+  if (!(s = a.expect(o.u32(0x30), o.offset + 0x30, "RenderOptiMeshData.m_pIndexBuffer", kIndexBuffer, false, ibRef)).ok()) return s;
+  if (!(s = a.expect(o.u32(0x34), o.offset + 0x34, "RenderOptiMeshData.m_pVertexBuffer", kVertexBuffer, false, vbRef)).ok()) return s;
+  const uint32_t numIslands = o.u32(0x38), pDraw = o.u32(0x44);
+  const uint32_t numRemap = o.u32(0x48), pRemap = o.u32(0x4C);
+  if (!o.has(pDraw, uint64_t(numIslands) * 12))
+    return PSG_FAIL(o.offset + 0x38, "RenderOptiMeshData declares %u islands of 12 bytes at +0x%X, object is %u bytes",
+                    numIslands, pDraw, o.size);
+  if (!o.has(pRemap, uint64_t(numRemap) * 2))
+    return PSG_FAIL(o.offset + 0x48, "RenderOptiMeshData declares %u remap indices at +0x%X, object is %u bytes",
+                    numRemap, pRemap, o.size);
+  if (o.u32(0x50) != 0)
+    out.warnings.push_back(format("%s: %u blend shapes (morph targets) are not decoded", job.name.c_str(), o.u32(0x50)));
+
+  // Vertex descriptor.
+  Object vd = object(a, vdRef.row);
+  if (!vd.has(0, 16)) return PSG_FAIL(vd.offset, "VertexDescriptor (row %u) is %u bytes, its header needs 16", vdRef.row, vd.size);
+  const uint32_t numElements = vd.u16(0x0A);
+  if (numElements == 0 || numElements > 16)
+    return PSG_FAIL(vd.offset + 0x0A, "VertexDescriptor declares %u elements (1 to 16 allowed)", numElements);
+  if (!vd.has(16, uint64_t(numElements) * 8))
+    return PSG_FAIL(vd.offset + 0x0A, "VertexDescriptor declares %u elements of 8 bytes, object is %u bytes", numElements, vd.size);
+  Element el[16];
+  int pos = -1, nrm = -1, wgt = -1, idx = -1, col = -1;
+  int uvEl[6];
+  int numUv = 0;
+  uint32_t stride = 0;
+  std::string layout;
+  for (uint32_t i = 0; i < numElements; ++i) {
+    const uint32_t at = 16 + 8 * i;
+    Element& e = el[i];
+    e.type = vd.p[at];
+    e.count = vd.p[at + 1];
+    e.stream = vd.p[at + 2];
+    e.offset = vd.p[at + 3];
+    e.stride = vd.u16(at + 4);
+    e.slot = vd.p[at + 6];
+    if (e.type < kS1 || e.type > kUB256)
+      return PSG_FAIL(vd.offset + at, "vertex element %u has unknown vertex type %u", i, e.type);
+    if (e.count < 1 || e.count > 4)
+      return PSG_FAIL(vd.offset + at + 1, "vertex element %u has %u components (1 to 4 allowed)", i, e.count);
+    if (e.slot > 15) return PSG_FAIL(vd.offset + at + 6, "vertex element %u has attribute slot %u (0 to 15 allowed)", i, e.slot);
+    if (!layout.empty()) layout += ", ";
+    if (e.type == kCMP) layout += format("%s CMP @%u", kSlotNames[e.slot], e.offset);
+    else layout += format("%s %s\xC3\x97%u @%u", kSlotNames[e.slot], kTypeNames[e.type], e.count, e.offset);
+    if (e.stream != 0) {
+      out.warnings.push_back(format("%s: vertex element %s in stream %u ignored (only stream 0 is decoded)",
+                                    job.name.c_str(), kSlotNames[e.slot], e.stream));
+      continue;
+    }
+    if (stride == 0) stride = e.stride;
+    if (e.stride != stride || stride == 0)
+      return PSG_FAIL(vd.offset + at + 4, "vertex element %u has stride %u, stream 0 stride is %u", i, e.stride, stride);
+    if (uint32_t(e.offset) + elementBytes(e.type, e.count) > stride)
+      return PSG_FAIL(vd.offset + at + 3, "vertex element %u (%u bytes at %u) overruns the %u-byte vertex", i,
+                      elementBytes(e.type, e.count), e.offset, stride);
+    switch (e.slot) {
+      case kPosition: if (pos < 0) pos = int(i); break;
+      case kNormal: if (nrm < 0) nrm = int(i); break;
+      case kBlendWeight: if (wgt < 0) wgt = int(i); break;
+      case kBlendIndices: if (idx < 0) idx = int(i); break;
+      case kColor0: if (col < 0) col = int(i); break;
+      default:
+        if (e.slot >= kTex0 && e.slot <= kTex5 && e.count >= 2) uvEl[numUv++] = int(i);
+        break;
+    }
+  }
+  if (pos < 0) return PSG_FAIL(vd.offset, "VertexDescriptor has no stream-0 position (XYZ) element");
+  // UV sets in slot order (TEX0 first).
+  for (int i = 1; i < numUv; ++i)
+    for (int j = i; j > 0 && el[uvEl[j]].slot < el[uvEl[j - 1]].slot; --j) std::swap(uvEl[j], uvEl[j - 1]);
+
+  // Vertex and index buffers.
+  Object vbo = object(a, vbRef.row), ibo = object(a, ibRef.row);
+  if (!vbo.has(0, 16)) return PSG_FAIL(vbo.offset, "VertexBuffer (row %u) is %u bytes, needs 16", vbRef.row, vbo.size);
+  if (!ibo.has(0, 20)) return PSG_FAIL(ibo.offset, "IndexBuffer (row %u) is %u bytes, needs 20", ibRef.row, ibo.size);
+  Ref vbRes, ibRes;
+  if (!(s = a.expectResource(vbo.u32(0), vbo.offset, "VertexBuffer.baseResource", vbRes)).ok()) return s;
+  if (!(s = a.expectResource(ibo.u32(0), ibo.offset, "IndexBuffer.baseResource", ibRes)).ok()) return s;
+  const uint32_t vbBytes = vbo.u32(8);
+  if (vbBytes > a.rows[vbRes.row].size)
+    return PSG_FAIL(vbo.offset + 8, "VertexBuffer declares %u bytes, its BaseResource (row %u) holds %u", vbBytes,
+                    vbRes.row, a.rows[vbRes.row].size);
+  const uint32_t numIndices = ibo.u32(8), indexSize = ibo.u32(12);
+  if (indexSize != 2 && indexSize != 4)
+    return PSG_FAIL(ibo.offset + 12, "IndexBuffer index size is %u bytes (2 or 4 expected)", indexSize);
+  if (uint64_t(numIndices) * indexSize > a.rows[ibRes.row].size)
+    return PSG_FAIL(ibo.offset + 8, "IndexBuffer declares %u indices of %u bytes, its BaseResource (row %u) holds %u bytes",
+                    numIndices, indexSize, ibRes.row, a.rows[ibRes.row].size);
+  const uint32_t vertexCount = vbBytes / stride;
+  if (vbBytes % stride != 0)
+    out.warnings.push_back(format("%s: vertex buffer of %u bytes is not a multiple of the %u-byte stride; %u trailing bytes ignored",
+                                  job.name.c_str(), vbBytes, stride, vbBytes % stride));
+  const uint8_t* vb = a.data + a.rows[vbRes.row].offset;
+  const uint8_t* ib = a.data + a.rows[ibRes.row].offset;
+
+  // Islands (draw params) -> groups.
+  uint64_t islandIndices = 0;
+  for (uint32_t i = 0; i < numIslands; ++i) {
+    const uint32_t d = pDraw + 12 * i;
+    const uint32_t start = o.u32(d), count = o.u32(d + 4);
+    const uint8_t prim = o.p[d + 8];
+    if (prim != 5)
+      return PSG_FAIL(o.offset + d + 8, "island %u primitive type is %u; only triangle lists (5) occur in Skate arenas", i, prim);
+    if (uint64_t(start) + count > numIndices)
+      return PSG_FAIL(o.offset + d, "island %u draws indices %u..%" PRIu64 ", the index buffer has %u", i, start,
+                      uint64_t(start) + count, numIndices);
+    islandIndices += count;
+  }
+  if (islandIndices > uint64_t(numIndices) * 4)
+    return PSG_FAIL(o.offset + 0x38, "%u islands draw %" PRIu64 " indices from a %u-index buffer", numIslands, islandIndices, numIndices);
+  if (numIslands > 0 && islandIndices != numIndices)
+    out.warnings.push_back(format("%s: islands draw %" PRIu64 " indices, the index buffer has %u", job.name.c_str(),
+                                  islandIndices, numIndices));
+
+  uint32_t material = 0;
+  if (!(s = materialIndex(ctx, matRef, o.offset + 0x24, material)).ok()) return s;
+
+  // Palette: local slot -> global bone (spec §7.5, §8.5).
+  int32_t palette[256];
+  const uint32_t paletteSize = numRemap < 256 ? numRemap : 256;
+  uint32_t badPalette = 0;
+  for (uint32_t i = 0; i < paletteSize; ++i) {
+    uint16_t b = o.u16(pRemap + 2 * i);
+    if (b < job.numBones) palette[i] = int32_t(job.boneBase + b);
+    else {
+      palette[i] = -1;
+      ++badPalette;
+    }
+  }
+  if (badPalette)
+    out.warnings.push_back(format("%s: %u palette entries name bones beyond the %u in RenderModelData; their weights are dropped",
+                                  job.name.c_str(), badPalette, job.numBones));
+
+  out.meshes.emplace_back();
+  Mesh& mesh = out.meshes.back();
+  mesh.name = job.name;
+  const size_t n = vertexCount;
+  mesh.positions.resize(n * 3);
+  if (nrm >= 0) mesh.normals.resize(n * 3);
+  mesh.uvs.resize(size_t(numUv));
+  for (int u = 0; u < numUv; ++u) mesh.uvs[size_t(u)].resize(n * 2);
+  if (col >= 0) mesh.colors.resize(n * 4);
+  const bool skinned = (wgt >= 0 || idx >= 0) && job.numBones > 0 && numRemap > 0;
+  if ((wgt >= 0 || idx >= 0) && !skinned)
+    out.warnings.push_back(format("%s: skin elements present but no bones/palette; drawn unskinned", job.name.c_str()));
+  SkinBuilder skin(skinned ? n : 0);
+
+  const Element& ep = el[pos];
+  const bool intPositions = ep.type == kS1 || ep.type == kS32K;
+  float rawMin[3] = {INFINITY, INFINITY, INFINITY}, rawMax[3] = {-INFINITY, -INFINITY, -INFINITY};
+  uint32_t droppedInfluences = 0;
+  for (size_t v = 0; v < n; ++v) {
+    const uint8_t* vert = vb + v * stride;
+    float c[4] = {0, 0, 0, 0};
+    loadElement(ep, vert + ep.offset, c, true);
+    float* P = &mesh.positions[v * 3];
+    P[0] = c[0];
+    P[1] = c[1];
+    P[2] = c[2];
+    if (intPositions)
+      for (int k = 0; k < 3; ++k) {
+        rawMin[k] = std::fmin(rawMin[k], c[k]);
+        rawMax[k] = std::fmax(rawMax[k], c[k]);
+      }
+    if (nrm >= 0) {
+      float q[4] = {0, 0, 0, 0};
+      loadElement(el[nrm], vert + el[nrm].offset, q, false);
+      float len = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+      float inv = len > 1e-12f && std::isfinite(len) ? 1.0f / len : 0.0f;
+      float* N = &mesh.normals[v * 3];
+      if (inv == 0.0f) {
+        N[0] = 0, N[1] = 1, N[2] = 0;
+      } else {
+        N[0] = q[0] * inv, N[1] = q[1] * inv, N[2] = q[2] * inv;
+      }
+    }
+    for (int u = 0; u < numUv; ++u) {
+      const Element& e = el[uvEl[u]];
+      float q[4];
+      loadElement(e, vert + e.offset, q, false);
+      float* T = &mesh.uvs[size_t(u)][v * 2];
+      T[0] = q[0];
+      T[1] = 1.0f - q[1];  // the PS3 samples top-down images with v down
+    }
+    if (col >= 0) {
+      const Element& e = el[col];
+      uint8_t* C = &mesh.colors[v * 4];
+      if (e.type == kUB || e.type == kUB256) {
+        for (int k = 0; k < 4; ++k) C[k] = k < e.count ? vert[e.offset + k] : 255;
+      } else {
+        float q[4] = {1, 1, 1, 1};
+        loadElement(e, vert + e.offset, q, false);
+        for (int k = 0; k < 4; ++k) {
+          float x = k < components(e) ? q[k] : 1.0f;
+          x = x < 0 ? 0 : (x > 1 ? 1 : x);
+          C[k] = uint8_t(std::lround(x * 255.0f));
+        }
+      }
+    }
+    if (skinned) {
+      float w[4] = {1, 0, 0, 0}, slot[4] = {0, 1, 2, 3};
+      int count = 4;
+      if (wgt >= 0) {
+        w[0] = 0;
+        loadElement(el[wgt], vert + el[wgt].offset, w, false);
+        count = components(el[wgt]);
+      } else if (idx >= 0) {
+        count = 1;
+      }
+      if (idx >= 0) loadElement(el[idx], vert + el[idx].offset, slot, true);
+      for (int k = 0; k < count; ++k) {
+        if (!(w[k] > 0.0f)) continue;
+        const float sl = slot[k];
+        if (!(sl >= 0.0f) || sl >= float(paletteSize) || palette[uint32_t(sl)] < 0) {
+          ++droppedInfluences;
+          continue;
+        }
+        skin.add(v, uint16_t(palette[uint32_t(sl)]), w[k]);
+      }
+    }
+  }
+
+  // 16-bit positions: scale from the optimesh AABB (spec §8.2), snapped to a power of two.
+  if (intPositions && n > 0) {
+    double best = 0, ratio = 0;
+    for (int k = 0; k < 3; ++k) {
+      double raw = double(rawMax[k]) - double(rawMin[k]);
+      double ext = double(bbMax[k]) - double(bbMin[k]);
+      if (raw > best && ext > 0 && std::isfinite(ext)) {
+        best = raw;
+        ratio = ext / raw;
+      }
+    }
+    double scale = 1.0 / 256.0;
+    if (ratio > 0) {
+      scale = std::exp2(std::round(std::log2(ratio)));
+      ctx.out.info.emplace_back(job.name + " position scale",
+                                format("%g (AABB extent / raw extent = %g, snapped to a power of two)", scale, ratio));
+    } else {
+      out.warnings.push_back(format("%s: 16-bit positions but the mesh AABB is empty; assuming raw/256", job.name.c_str()));
+    }
+    const float k = float(scale);
+    for (float& x : mesh.positions) x *= k;
+  }
+  size_t nonFinite = 0;
+  for (float& x : mesh.positions)
+    if (!std::isfinite(x)) {
+      x = 0;
+      ++nonFinite;
+    }
+  if (nonFinite) out.warnings.push_back(format("%s: %zu non-finite position components set to 0", job.name.c_str(), nonFinite));
+
+  if (skinned) {
+    const uint16_t fallback = uint16_t(paletteSize > 0 && palette[0] >= 0 ? palette[0] : int32_t(job.boneBase));
+    SkinStats st = skin.finish(fallback);
+    if (droppedInfluences)
+      out.warnings.push_back(format("%s: %u influences name palette slots outside the %u-entry palette; dropped",
+                                    job.name.c_str(), droppedInfluences, numRemap));
+    if (st.unweighted)
+      out.warnings.push_back(format("%s: %zu vertices without weight bound to bone %u", job.name.c_str(), st.unweighted, fallback));
+    if (st.renormalised)
+      out.warnings.push_back(format("%s: %zu vertices had weights not summing to 1; renormalised", job.name.c_str(), st.renormalised));
+    mesh.skinIndex = std::move(skin.index);
+    mesh.skinWeight = std::move(skin.weight);
+  }
+
+  // Indices: islands are triangle lists, counter-clockwise front faces like three (verified on
+  // the sky-dome: its triangles face the inside of the dome), so they are copied as they are.
+  mesh.indices.reserve(size_t(numIslands ? islandIndices : numIndices));
+  uint32_t dropped = 0;
+  auto emit = [&](uint32_t start, uint32_t count) {
+    Group g;
+    g.start = uint32_t(mesh.indices.size());
+    g.material = material;
+    const uint32_t tris = count / 3;
+    for (uint32_t t = 0; t < tris; ++t) {
+      uint32_t i3[3];
+      for (int k = 0; k < 3; ++k) {
+        const size_t at = size_t(start) + 3 * size_t(t) + size_t(k);
+        i3[k] = indexSize == 2 ? load_u16be(ib + 2 * at) : load_u32be(ib + 4 * at);
+      }
+      if (i3[0] >= vertexCount || i3[1] >= vertexCount || i3[2] >= vertexCount) {
+        ++dropped;
+        continue;
+      }
+      mesh.indices.insert(mesh.indices.end(), i3, i3 + 3);
+    }
+    g.count = uint32_t(mesh.indices.size()) - g.start;
+    mesh.groups.push_back(g);
+    if (count % 3) out.warnings.push_back(format("%s: island of %u indices is not a whole number of triangles", job.name.c_str(), count));
+  };
+  if (numIslands == 0) {
+    out.warnings.push_back(format("%s: no islands; drawing the whole index buffer", job.name.c_str()));
+    emit(0, numIndices);
+  }
+  for (uint32_t i = 0; i < numIslands; ++i) emit(o.u32(pDraw + 12 * i), o.u32(pDraw + 12 * i + 4));
+  if (dropped)
+    out.warnings.push_back(format("%s: %u triangles with indices beyond the %u vertices dropped", job.name.c_str(), dropped, vertexCount));
+
+  ctx.out.info.emplace_back(job.name + " layout", layout);
+  ctx.vertices += n;
+  ctx.indices += mesh.indices.size();
+  ctx.triangles += mesh.indices.size() / 3;
+  ctx.islands += numIslands;
+  return Status();
+}
+
+}  // namespace
+
+Status decodeModelData(Context& ctx, uint32_t row) {
+  const Arena& a = ctx.arena;
+  Model& out = ctx.out;
+  Object m = object(a, row);
+  if (!m.has(0, 0x40))
+    return PSG_FAIL(m.offset, "RenderModelData (row %u) is %u bytes, its header needs 64", row, m.size);
+  const uint32_t pIBP = m.u32(0x20), pMeshTable = m.u32(0x24), pNameTable = m.u32(0x28);
+  const uint32_t numMeshes = m.u16(0x32), numBones = m.u16(0x34);
+  if (!m.has(pIBP, uint64_t(numBones) * 64))
+    return PSG_FAIL(m.offset + 0x34, "RenderModelData declares %u bones (64-byte matrices at +0x%X), object is %u bytes",
+                    numBones, pIBP, m.size);
+  if (!m.has(pNameTable, uint64_t(numBones) * 4))
+    return PSG_FAIL(m.offset + 0x28, "RenderModelData bone name table (%u entries at +0x%X) overruns the %u-byte object",
+                    numBones, pNameTable, m.size);
+  if (!m.has(pMeshTable, uint64_t(numMeshes) * 8))
+    return PSG_FAIL(m.offset + 0x32, "RenderModelData declares %u meshes (8-byte rows at +0x%X), object is %u bytes",
+                    numMeshes, pMeshTable, m.size);
+
+  // Name: the TOC entry's; else a static model's single "bone", which is the model/root name
+  // (spec §7.3); else the file name without its extension.
+  const TocEntry* toc = ctx.tocFor(row);
+  std::string modelName;
+  if (toc && !toc->name.empty()) {
+    modelName = toc->name;
+  } else if (numBones == 1 && m.u32(pNameTable) < m.size && !m.cstr(m.u32(pNameTable)).empty()) {
+    modelName = m.cstr(m.u32(pNameTable));
+  } else {
+    modelName = a.file.substr(a.file.find_last_of("/\\") + 1);
+    modelName = modelName.substr(0, modelName.find_last_of('.'));
+    if (modelName.empty()) modelName = format("model%u", row);
+  }
+  if (out.name.empty()) out.name = modelName;
+
+  // Bones.
+  Skeleton& sk = out.skeleton;
+  const uint32_t boneBase = uint32_t(sk.names.size());
+  std::vector<std::string> names(numBones);
+  for (uint32_t b = 0; b < numBones; ++b) {
+    uint32_t at = m.u32(pNameTable + 4 * b);
+    if (at >= m.size)
+      return PSG_FAIL(m.offset + pNameTable + 4 * b, "bone %u name offset 0x%X is outside the %u-byte RenderModelData", b, at, m.size);
+    names[b] = m.cstr(at);
+  }
+  std::vector<int32_t> parents;
+  std::vector<std::string> unmatched;
+  size_t found = skaterParents(names, parents, unmatched);
+  if (numBones > 1 && found == 0) {
+    out.warnings.push_back(format("%s: bone names are not the Skate 3 skater rig and the arena stores no hierarchy; the %u bones are flat",
+                                  modelName.c_str(), numBones));
+  } else if (numBones > 1 && !unmatched.empty()) {
+    std::string list;
+    for (size_t i = 0; i < unmatched.size() && i < 5; ++i) list += (i ? ", " : "") + unmatched[i];
+    if (unmatched.size() > 5) list += ", ...";
+    out.warnings.push_back(format("%s: %zu bones are not in the Skate 3 skater rig table and became roots: %s", modelName.c_str(),
+                                  unmatched.size(), list.c_str()));
+  }
+  std::vector<Affine> ibp(numBones);
+  for (uint32_t b = 0; b < numBones; ++b) {
+    float f[16];
+    for (int k = 0; k < 16; ++k) f[k] = m.f32(pIBP + 64 * b + 4 * k);
+    ibp[b] = fromFile(f);
+  }
+  sk.names.reserve(boneBase + numBones);
+  sk.parents.reserve(boneBase + numBones);
+  sk.restTranslation.reserve(3 * (boneBase + numBones));
+  sk.restRotation.reserve(4 * (boneBase + numBones));
+  sk.restScale.reserve(3 * (boneBase + numBones));
+  uint32_t singular = 0;
+  for (uint32_t b = 0; b < numBones; ++b) {
+    Affine world;
+    if (!invert(ibp[b], world)) {
+      ++singular;
+      world = Affine{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}, {0, 0, 0}};
+    }
+    const Affine local = parents[b] >= 0 ? mul(ibp[uint32_t(parents[b])], world) : world;
+    float t[3], q[4], sc[3];
+    decompose(local, t, q, sc);
+    sk.names.push_back(names[b]);
+    sk.parents.push_back(parents[b] >= 0 ? int32_t(boneBase) + parents[b] : -1);
+    sk.restTranslation.insert(sk.restTranslation.end(), t, t + 3);
+    sk.restRotation.insert(sk.restRotation.end(), q, q + 4);
+    sk.restScale.insert(sk.restScale.end(), sc, sc + 3);
+  }
+  if (singular)
+    out.warnings.push_back(format("%s: %u inverse bind matrices are singular; those bones rest at the origin", modelName.c_str(), singular));
+  if (numBones > 0) out.hasSkeleton = true;
+
+  // Meshes.
+  for (uint32_t k = 0; k < numMeshes; ++k) {
+    const uint32_t at = pMeshTable + 8 * k;
+    Ref opti;
+    Status s = a.expect(m.u32(at), m.offset + at, "RenderModelData mesh table entry", kRenderOptiMeshData, false, opti);
+    if (!s.ok()) return s;
+    MeshJob job;
+    job.boneBase = boneBase;
+    job.numBones = numBones;
+    job.name = numMeshes == 1 ? modelName : format("%s_%u", modelName.c_str(), k);
+    if (!(s = decodeOptiMesh(ctx, opti.row, job)).ok()) return s;
+  }
+  return Status();
+}
+
+}  // namespace psg
+}  // namespace rs

@@ -1,0 +1,437 @@
+// .uc #exec parsing (spec §8): only the directives that shape a vertex mesh, plus the
+// defaultproperties skin fallbacks. Epic's parser looks keys up as "KEY=" anywhere in the line, in
+// any case, so keys are matched case-insensitively in any order and unknown ones are ignored.
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+#include "formats/ue1/ue1.h"
+#include "io/byte_reader.h"
+
+namespace rs {
+namespace {
+
+inline char lower(char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
+inline bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+bool equalsNoCase(const std::string& a, const char* b) {
+  size_t n = std::strlen(b);
+  if (a.size() != n) return false;
+  for (size_t i = 0; i < n; ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
+bool equalsNoCase(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
+bool startsWithNoCase(const char* s, size_t n, const char* prefix) {
+  size_t k = std::strlen(prefix);
+  if (n < k) return false;
+  for (size_t i = 0; i < k; ++i)
+    if (lower(s[i]) != prefix[i]) return false;
+  return true;
+}
+
+// Names are untrusted text: cp1252/Latin-1 bytes become valid UTF-8, NULs end the name.
+std::string cleanName(const std::string& s) {
+  return fixedName(reinterpret_cast<const uint8_t*>(s.data()), s.size());
+}
+
+// Comments become spaces (newlines kept, so line numbers stay right). Double-quoted strings are
+// skipped whole so "http://..." is not a comment; single quotes (Texture'Pkg.Name', "Epic's")
+// are not tracked.
+std::string stripComments(const std::string& in) {
+  std::string out(in);
+  size_t n = out.size();
+  size_t i = 0;
+  while (i < n) {
+    char c = out[i];
+    if (c == '"') {
+      ++i;
+      while (i < n && out[i] != '"' && out[i] != '\n') ++i;
+      if (i < n && out[i] == '"') ++i;
+    } else if (c == '/' && i + 1 < n && out[i + 1] == '/') {
+      while (i < n && out[i] != '\n') out[i++] = ' ';
+    } else if (c == '/' && i + 1 < n && out[i + 1] == '*') {
+      out[i++] = ' ';
+      out[i++] = ' ';
+      while (i < n && !(out[i] == '*' && i + 1 < n && out[i + 1] == '/')) {
+        if (out[i] != '\n') out[i] = ' ';
+        ++i;
+      }
+      if (i < n) {
+        out[i++] = ' ';
+        if (i < n) out[i++] = ' ';
+      }
+    } else {
+      ++i;
+    }
+  }
+  return out;
+}
+
+struct Arg {
+  std::string key;  // empty for a plain word
+  std::string value;
+};
+
+// Splits a directive's text into words and KEY=value pairs (also "KEY = value").
+void tokenize(const char* s, size_t n, std::vector<Arg>& args) {
+  args.clear();
+  size_t i = 0;
+  auto readValue = [&](std::string& v) {
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) ++i;
+    if (i < n && s[i] == '"') {
+      size_t b = ++i;
+      while (i < n && s[i] != '"') ++i;
+      v.assign(s + b, i - b);
+      if (i < n) ++i;
+    } else {
+      size_t b = i;
+      while (i < n && !isSpace(s[i])) ++i;
+      v.assign(s + b, i - b);
+    }
+  };
+  while (i < n) {
+    while (i < n && isSpace(s[i])) ++i;
+    if (i >= n) break;
+    Arg a;
+    if (s[i] == '"') {
+      readValue(a.value);
+      args.push_back(a);
+      continue;
+    }
+    size_t b = i;
+    while (i < n && !isSpace(s[i]) && s[i] != '=') ++i;
+    std::string word(s + b, i - b);
+    size_t save = i;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) ++i;
+    if (i < n && s[i] == '=') {
+      ++i;
+      a.key = word;
+      readValue(a.value);
+    } else {
+      i = save;
+      a.value = word;
+    }
+    args.push_back(a);
+  }
+}
+
+const std::string* findArg(const std::vector<Arg>& args, const char* key) {
+  for (const Arg& a : args)
+    if (!a.key.empty() && equalsNoCase(a.key, key)) return &a.value;
+  return nullptr;
+}
+
+// Lenient like Epic's atof, but NaN and infinities are refused.
+bool parseNumber(const std::string& s, double& out) {
+  if (s.empty() || s.size() > 64) return false;
+  char buf[72];
+  std::memcpy(buf, s.data(), s.size());
+  buf[s.size()] = 0;
+  char* end = nullptr;
+  double v = std::strtod(buf, &end);
+  if (end == buf || !std::isfinite(v)) return false;
+  out = v;
+  return true;
+}
+
+bool parseBool(const std::string& s) {
+  double v = 0;
+  if (parseNumber(s, v)) return v != 0;
+  return equalsNoCase(s, "true");
+}
+
+struct MeshmapSettings {
+  std::string name;
+  std::string mesh;  // from MESHMAP NEW ... MESH=
+  bool hasScale = false;
+  double scale[3] = {1, 1, 1};
+  std::vector<std::pair<uint32_t, std::string>> textures;
+};
+
+class Parser {
+ public:
+  UcScript script;
+
+  void number(const std::vector<Arg>& list, const char* key, double& dst, size_t line) {
+    const std::string* v = findArg(list, key);
+    if (!v) return;
+    double d = 0;
+    if (parseNumber(*v, d)) {
+      dst = d;
+    } else {
+      script.warnings.push_back(format("line %zu: %s=%s is not a finite number, ignored", line, key,
+                                       cleanName(*v).c_str()));
+    }
+  }
+
+  UcMesh& mesh(const std::string& name) {
+    for (UcMesh& m : script.meshes)
+      if (equalsNoCase(m.name, name)) return m;
+    script.meshes.emplace_back();
+    script.meshes.back().name = name;
+    return script.meshes.back();
+  }
+
+  MeshmapSettings& meshmap(const std::string& name) {
+    for (MeshmapSettings& m : meshmaps)
+      if (equalsNoCase(m.name, name)) return m;
+    meshmaps.emplace_back();
+    meshmaps.back().name = name;
+    return meshmaps.back();
+  }
+
+  void directive(const char* s, size_t n, size_t line) {
+    tokenize(s, n, args);
+    const std::string* words[2] = {nullptr, nullptr};
+    int w = 0;
+    for (const Arg& a : args) {
+      if (a.key.empty() && w < 2) words[w++] = &a.value;
+    }
+    if (w < 2) return;
+    const std::string& cmd = *words[0];
+    const std::string& sub = *words[1];
+    ++script.execLines;
+    if (equalsNoCase(cmd, "MESH")) {
+      const std::string* name = findArg(args, "MESH");
+      if (!name || name->empty()) {
+        script.warnings.push_back(format("line %zu: MESH %s without MESH=, ignored", line, cleanName(sub).c_str()));
+        return;
+      }
+      if (equalsNoCase(sub, "IMPORT")) {
+        UcMesh& m = mesh(cleanName(*name));
+        m.imported = true;
+        if (const std::string* v = findArg(args, "DATAFILE")) m.dataFile = cleanName(*v);
+        if (const std::string* v = findArg(args, "ANIVFILE")) m.animFile = cleanName(*v);
+        if (const std::string* v = findArg(args, "UNMIRROR")) m.unmirror = parseBool(*v);
+        if (const std::string* v = findArg(args, "ZEROTEX")) m.zeroTex = parseBool(*v);
+        double t = -1;
+        number(args, "UNMIRRORTEX", t, line);
+        m.unmirrorTex = (t >= 0 && t < 256) ? int32_t(t) : -1;
+      } else if (equalsNoCase(sub, "ORIGIN")) {
+        UcMesh& m = mesh(cleanName(*name));
+        number(args, "X", m.origin[0], line);
+        number(args, "Y", m.origin[1], line);
+        number(args, "Z", m.origin[2], line);
+        number(args, "PITCH", m.rotation[0], line);
+        number(args, "YAW", m.rotation[1], line);
+        number(args, "ROLL", m.rotation[2], line);
+      } else if (equalsNoCase(sub, "SEQUENCE")) {
+        UcMesh& m = mesh(cleanName(*name));
+        const std::string* seq = findArg(args, "SEQ");
+        if (!seq || seq->empty()) {
+          script.warnings.push_back(format("line %zu: MESH SEQUENCE without SEQ=, ignored", line));
+          return;
+        }
+        UcSequence q;
+        q.name = cleanName(*seq);
+        if (const std::string* g = findArg(args, "GROUP")) q.group = cleanName(*g);
+        number(args, "STARTFRAME", q.startFrame, line);
+        number(args, "NUMFRAMES", q.numFrames, line);
+        number(args, "RATE", q.rate, line);
+        for (UcSequence& e : m.sequences) {
+          if (equalsNoCase(e.name, q.name)) {
+            e = q;  // a repeated SEQ replaces the earlier one, keeping its place
+            return;
+          }
+        }
+        m.sequences.push_back(q);
+      } else if (equalsNoCase(sub, "DROPFRAMES")) {
+        script.warnings.push_back(format("line %zu: MESH DROPFRAMES is not supported; frame numbers may be off", line));
+      }
+    } else if (equalsNoCase(cmd, "MESHMAP")) {
+      const std::string* name = findArg(args, "MESHMAP");
+      if (!name || name->empty()) return;
+      MeshmapSettings& mm = meshmap(cleanName(*name));
+      if (equalsNoCase(sub, "NEW")) {
+        if (const std::string* v = findArg(args, "MESH")) mm.mesh = cleanName(*v);
+      } else if (equalsNoCase(sub, "SCALE")) {
+        mm.hasScale = true;
+        number(args, "X", mm.scale[0], line);
+        number(args, "Y", mm.scale[1], line);
+        number(args, "Z", mm.scale[2], line);
+      } else if (equalsNoCase(sub, "SETTEXTURE")) {
+        double num = -1;
+        number(args, "NUM", num, line);
+        const std::string* tex = findArg(args, "TEXTURE");
+        if (!(num >= 0 && num < 256) || !tex) {
+          script.warnings.push_back(format("line %zu: MESHMAP SETTEXTURE needs NUM=0..255 and TEXTURE=, ignored", line));
+          return;
+        }
+        uint32_t slot = uint32_t(num);
+        std::string t = cleanName(*tex);
+        for (auto& e : mm.textures) {
+          if (e.first == slot) {
+            e.second = t;
+            return;
+          }
+        }
+        mm.textures.emplace_back(slot, t);
+      }
+    } else if (equalsNoCase(cmd, "TEXTURE") && equalsNoCase(sub, "IMPORT")) {
+      UcTextureImport t;
+      if (const std::string* f = findArg(args, "FILE")) t.file = cleanName(*f);
+      if (const std::string* nm = findArg(args, "NAME")) t.name = cleanName(*nm);
+      if (t.name.empty()) t.name = ucBaseName(t.file, true);
+      double flags = 0;
+      number(args, "FLAGS", flags, line);
+      t.flags = (flags >= 0 && flags < 4294967296.0) ? uint32_t(flags) : 0;
+      if (!t.name.empty() || !t.file.empty()) script.textureImports.push_back(t);
+    }
+  }
+
+  // Resolves MESHMAP settings onto the meshes they name (MESHMAP NEW aliases, else same name).
+  void finish() {
+    for (const MeshmapSettings& mm : meshmaps) {
+      const std::string& target = mm.mesh.empty() ? mm.name : mm.mesh;
+      if (!mm.hasScale && mm.textures.empty()) continue;
+      bool found = false;
+      for (UcMesh& m : script.meshes) {
+        if (!equalsNoCase(m.name, target)) continue;
+        found = true;
+        if (mm.hasScale) {
+          m.hasScale = true;
+          for (int k = 0; k < 3; ++k) m.scale[k] = mm.scale[k];
+        }
+        for (const auto& t : mm.textures) {
+          bool replaced = false;
+          for (auto& e : m.textures)
+            if (e.first == t.first) e.second = t.second, replaced = true;
+          if (!replaced) m.textures.push_back(t);
+        }
+      }
+      if (!found) {
+        UcMesh m;
+        m.name = target;
+        m.hasScale = mm.hasScale;
+        for (int k = 0; k < 3; ++k) m.scale[k] = mm.scale[k];
+        m.textures = mm.textures;
+        script.meshes.push_back(m);
+      }
+    }
+  }
+
+  std::vector<MeshmapSettings> meshmaps;
+  std::vector<Arg> args;
+};
+
+// "Texture'Pkg.Group.Name'" -> "Pkg.Group.Name"; quotes and a trailing ';' removed.
+std::string propertyValue(const char* s, size_t n) {
+  while (n > 0 && (isSpace(s[n - 1]) || s[n - 1] == ';')) --n;
+  while (n > 0 && isSpace(*s)) ++s, --n;
+  const char* q = static_cast<const char*>(std::memchr(s, '\'', n));
+  if (q) {
+    const char* e = q + 1;
+    const char* end = s + n;
+    while (e < end && *e != '\'') ++e;
+    return std::string(q + 1, size_t(e - q - 1));
+  }
+  if (n >= 2 && s[0] == '"' && s[n - 1] == '"') return std::string(s + 1, n - 2);
+  return std::string(s, n);
+}
+
+void parseDefaultProperties(const std::string& text, size_t from, UcScript& script) {
+  size_t open = text.find('{', from);
+  if (open == std::string::npos) return;
+  size_t i = open + 1;
+  const size_t n = text.size();
+  while (i < n) {
+    size_t eol = i;
+    while (eol < n && text[eol] != '\n' && text[eol] != '}') ++eol;
+    const char* s = text.data() + i;
+    size_t len = eol - i;
+    while (len > 0 && isSpace(*s)) ++s, --len;
+    if (startsWithNoCase(s, len, "multiskins")) {
+      const char* p = s + 10;
+      const char* end = s + len;
+      while (p < end && isSpace(*p)) ++p;
+      if (p < end && (*p == '(' || *p == '[')) {
+        ++p;
+        uint32_t slot = 0;
+        bool digits = false;
+        while (p < end && *p >= '0' && *p <= '9') {
+          if (slot < 100000) slot = slot * 10 + uint32_t(*p - '0');
+          ++p;
+          digits = true;
+        }
+        while (p < end && *p != '=') ++p;
+        if (digits && p < end && slot < 256) {
+          std::string v = cleanName(propertyValue(p + 1, size_t(end - p - 1)));
+          bool replaced = false;
+          for (auto& e : script.multiSkins)
+            if (e.first == slot) e.second = v, replaced = true;
+          if (!replaced) script.multiSkins.emplace_back(slot, v);
+        }
+      }
+    } else if (startsWithNoCase(s, len, "skin")) {
+      const char* p = s + 4;
+      const char* end = s + len;
+      while (p < end && isSpace(*p)) ++p;
+      if (p < end && *p == '=') script.skin = cleanName(propertyValue(p + 1, size_t(end - p - 1)));
+    }
+    if (eol >= n || text[eol] == '}') break;
+    i = eol + 1;
+  }
+}
+
+}  // namespace
+
+std::string ucBaseName(const std::string& path, bool stem) {
+  size_t b = path.find_last_of("/\\");
+  std::string base = b == std::string::npos ? path : path.substr(b + 1);
+  if (stem) {
+    size_t dot = base.find_last_of('.');
+    if (dot != std::string::npos && dot > 0) base.resize(dot);
+  }
+  return base;
+}
+
+UcScript parseUc(const std::string& raw) {
+  Parser p;
+  std::string text = stripComments(raw);
+  const size_t n = text.size();
+  size_t i = 0, line = 1;
+  size_t defaults = std::string::npos;
+  while (i < n) {
+    size_t eol = i;
+    while (eol < n && text[eol] != '\n') ++eol;
+    const char* s = text.data() + i;
+    size_t len = eol - i;
+    while (len > 0 && (*s == ' ' || *s == '\t')) ++s, --len;
+    if (startsWithNoCase(s, len, "#exec")) {
+      p.directive(s + 5, len - 5, line);
+    } else if (startsWithNoCase(s, len, "#forceexec")) {
+      p.directive(s + 10, len - 10, line);
+    } else if (defaults == std::string::npos && startsWithNoCase(s, len, "defaultproperties")) {
+      defaults = size_t(s - text.data()) + 17;
+    }
+    i = eol + 1;
+    ++line;
+  }
+  p.finish();
+  if (defaults != std::string::npos) parseDefaultProperties(text, defaults, p.script);
+  return p.script;
+}
+
+int findUcMesh(const UcScript& script, const std::string& dataFile, const std::string& animFile) {
+  std::string d = ucBaseName(dataFile, false), a = ucBaseName(animFile, false);
+  int one = -1;
+  for (size_t i = 0; i < script.meshes.size(); ++i) {
+    const UcMesh& m = script.meshes[i];
+    if (!m.imported) continue;
+    bool dm = !m.dataFile.empty() && equalsNoCase(ucBaseName(m.dataFile, false), d);
+    bool am = !m.animFile.empty() && equalsNoCase(ucBaseName(m.animFile, false), a);
+    if (dm && am) return int(i);
+    if ((dm || am) && one < 0) one = int(i);
+  }
+  return one;
+}
+
+}  // namespace rs
