@@ -5,6 +5,10 @@ cd "$(dirname "$0")/.."
 # Debian's emcc needs Debian's node modules (acorn) for optimised links.
 export NODE_PATH=/usr/share/nodejs
 jobs=$(nproc)
+# One build at a time in this tree (several people or tools may call it at once).
+mkdir -p build
+exec 9>build/.build.lock
+flock 9
 
 cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/native -j"$jobs" >/dev/null

@@ -1,6 +1,6 @@
 import { startServer } from '../tests/e2e/server.js';
 import { chromium } from 'playwright-core';
-const { server, url } = await startServer(0);
+const { server, url } = await startServer(0, { site: process.env.SITE ?? 'dist/' });
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
 const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
 page.on('console', (m) => console.log('console:', m.type(), m.text()));

@@ -9,9 +9,9 @@ const root = new URL('../..', import.meta.url).pathname;
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png' };
 export const SUB_PATH = '/wiki/files/rigscope/';
 
-function resolve(url) {
+function resolve(url, site) {
   const path = decodeURIComponent(new URL(url, 'http://x').pathname);
-  const mounts = [[SUB_PATH, 'dist/'], ['/samples/', '../shared/samples/'], ['/fixtures/', 'build/fixtures/'], ['/', 'dist/']];
+  const mounts = [[SUB_PATH, site], ['/samples/', '../shared/samples/'], ['/fixtures/', 'build/fixtures/'], ['/', site]];
   for (const [prefix, dir] of mounts) {
     if (!path.startsWith(prefix)) continue;
     const rel = normalize(path.slice(prefix.length)).replace(/^(\.\.[/\\])+/, '');
@@ -22,9 +22,9 @@ function resolve(url) {
   return null;
 }
 
-export function startServer(port = 0, { cors = true } = {}) {
+export function startServer(port = 0, { cors = true, site = 'dist/' } = {}) {
   const server = createServer((req, res) => {
-    const file = resolve(req.url);
+    const file = resolve(req.url, site);
     if (!file || !existsSync(file)) { res.writeHead(404); res.end('not found'); return; }
     const headers = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': statSync(file).size };
     if (cors) headers['Access-Control-Allow-Origin'] = '*';
