@@ -5,6 +5,7 @@ import { entriesFromDataTransfer, entriesFromFileList, entriesFromUrls } from '.
 import { el, renderClipList, renderFilesReport, renderInfo, renderMorphs } from './panels.js';
 import { Viewer } from './viewer.js';
 import { applyState, buildQuery, currentState, readParams } from './params.js';
+import { Inspector } from './inspect.js';
 
 const $ = (id) => document.getElementById(id);
 const params = readParams();
@@ -17,6 +18,12 @@ function showError(message) {
 }
 
 function status(text) { $('status').textContent = text; }
+function progress(done, total) {
+  const bar = $('progress');
+  bar.hidden = !(total > 0) || done >= total;
+  bar.max = total || 1;
+  bar.value = done;
+}
 
 // URLs of files that came from the web: only those can go into a shared link.
 const sourceUrls = [];
@@ -28,7 +35,7 @@ async function load(getEntries, label) {
   try {
     const entries = await getEntries();
     const report = await app.loadFiles(entries, {
-      onProgress: ({ done, total, name }) => status(`Decoding ${done}/${total}: ${name}`),
+      onProgress: ({ done, total, name }) => { status(`Decoding ${done}/${total}: ${name}`); progress(done, total); },
     });
     for (const r of report.refused) showError(`${r.file}: ${r.reason}`);
     status(`${entries.length} file${entries.length === 1 ? '' : 's'} read`);
@@ -37,6 +44,7 @@ async function load(getEntries, label) {
     status('');
   } finally {
     $('cancel-button').hidden = true;
+    progress(0, 0);
   }
 }
 
@@ -113,6 +121,7 @@ $('cancel-button').addEventListener('click', () => sharedDecoder().cancel('Decod
 
 // Panels.
 const refreshClips = () => renderClipList($('clip-list'), app, $('clip-search').value);
+const inspector = new Inspector(app, viewer, { tree: $('bone-tree'), detail: $('bone-detail'), materials: $('materials'), stats: $('stats') });
 $('clip-search').addEventListener('input', refreshClips);
 app.on((what) => {
   refreshClips();
@@ -120,13 +129,23 @@ app.on((what) => {
     renderInfo($('info'), app);
     renderFilesReport($('files-report'), app);
     renderMorphs($('morphs'), app);
+    inspector.refresh();
+    if ($('show-bone-names').checked) viewer.setBoneNamesVisible(true);
+    if ($('show-normals').checked) viewer.setNormalsVisible(true);
   }
+  if (what === 'clip') { $('range-from').value = ''; $('range-to').value = ''; }
   updateTimeline();
 });
 $('show-skeleton').addEventListener('change', (e) => viewer.setSkeletonVisible(e.target.checked));
 $('show-wireframe').addEventListener('change', (e) => viewer.setWireframe(e.target.checked));
 $('show-grid').addEventListener('change', (e) => { viewer.grid.visible = e.target.checked; });
 $('show-attachments').addEventListener('change', (e) => viewer.setAttachmentsVisible(e.target.checked));
+$('show-bone-names').addEventListener('change', (e) => viewer.setBoneNamesVisible(e.target.checked));
+$('show-normals').addEventListener('change', (e) => viewer.setNormalsVisible(e.target.checked));
+$('bind-pose').addEventListener('change', (e) => viewer.setBindPose(e.target.checked));
+$('lighting').addEventListener('change', (e) => viewer.setLighting(e.target.value));
+$('background').addEventListener('input', (e) => viewer.setBackground(e.target.value));
+$('range-clear').addEventListener('click', () => { $('range-from').value = ''; $('range-to').value = ''; });
 
 // Timeline.
 const scrub = $('scrub');
@@ -146,8 +165,19 @@ $('step-back').addEventListener('click', () => app.step(-1));
 $('step-forward').addEventListener('click', () => app.step(1));
 $('speed').addEventListener('change', (e) => { viewer.timeScale = Number(e.target.value); });
 $('loop').addEventListener('change', (e) => app.setLoop(e.target.checked));
-viewer.onTick = () => {
+let statsAge = 0;
+viewer.onTick = (dt) => {
   const cur = app.current;
+  // Loop range, in the file's own frame numbers.
+  const from = $('range-from').value, to = $('range-to').value;
+  if (cur && app.loop && (from !== '' || to !== '') && !cur.action.paused) {
+    const first = cur.clip.firstFrame;
+    const a = Math.max(0, (from === '' ? first : Number(from)) - first) / cur.clip.fps;
+    const b = Math.min(cur.clip.frameCount - 1, (to === '' ? first + cur.clip.frameCount - 1 : Number(to)) - first) / cur.clip.fps;
+    if (b > a && (cur.action.time > b || cur.action.time < a)) app.setTime(a);
+  }
+  inspector.update();
+  if ((statsAge += dt) > 0.5) { statsAge = 0; inspector.renderStats(); }
   // Play once holds the last file frame (the clip's extra wrap key is for looping only).
   if (cur && !app.loop && cur.clip.frameCount > 1) {
     const last = (cur.clip.frameCount - 1) / cur.clip.fps;

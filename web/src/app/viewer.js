@@ -3,6 +3,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js';
+import { VertexNormalsHelper } from 'three/addons/helpers/VertexNormalsHelper.js';
 
 export class Viewer {
   constructor(container, { background = 0x23262e } = {}) {
@@ -23,7 +24,8 @@ export class Viewer {
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = false;
 
-    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x444455, 1.6));
+    this.hemi = new THREE.HemisphereLight(0xffffff, 0x444455, 1.6);
+    this.scene.add(this.hemi);
     // A light that follows the camera keeps every side of the model readable.
     this.keyLight = new THREE.DirectionalLight(0xffffff, 1.8);
     this.keyLight.position.set(1, 2, 3);
@@ -41,6 +43,10 @@ export class Viewer {
     this.timer = new THREE.Timer();
     this.timeScale = 1;
     this.onTick = null;
+    this.bindPose = false;
+    this.showBoneNames = false;
+    this.normalHelpers = [];
+    this.fps = 0;
 
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
@@ -82,6 +88,7 @@ export class Viewer {
   }
 
   remove(character) {
+    this.setNormalsVisible(false);
     this.characters = this.characters.filter((c) => c !== character);
     for (const h of this.skeletonHelpers.filter((x) => x.userData.character === character)) {
       h.removeFromParent();
@@ -94,6 +101,54 @@ export class Viewer {
 
   clear() {
     for (const c of [...this.characters]) this.remove(c);
+  }
+
+  /** Lighting presets: studio (sky + key light), flat (even, no shading cues), rim (dark, back-lit). */
+  setLighting(preset) {
+    const p = { studio: [1.6, 1.8, [1, 2, 3]], flat: [3.0, 0, [0, 0, 1]], rim: [0.4, 3.0, [-2, 1, -3]] }[preset] ?? [1.6, 1.8, [1, 2, 3]];
+    this.hemi.intensity = p[0];
+    this.keyLight.intensity = p[1];
+    this.keyLight.position.set(...p[2]);
+  }
+
+  setBindPose(on) {
+    this.bindPose = on;
+    for (const c of this.characters) {
+      if (on) c.skeleton?.pose();
+      else c.mixer.update(0);
+    }
+  }
+
+  setBoneNamesVisible(on) {
+    this.showBoneNames = on;
+    for (const c of this.characters) {
+      for (const b of c.bones) {
+        let label = b.children.find((o) => o.isCSS2DObject && o.userData.isBoneLabel);
+        if (!label && on) {
+          const span = document.createElement('span');
+          span.className = 'label3d bone';
+          span.textContent = b.userData.sourceName; // file text: never HTML
+          label = new CSS2DObject(span);
+          label.userData.isBoneLabel = true;
+          b.add(label);
+        }
+        if (label) label.visible = on;
+      }
+    }
+  }
+
+  setNormalsVisible(on) {
+    for (const h of this.normalHelpers) { h.removeFromParent(); h.dispose(); }
+    this.normalHelpers = [];
+    if (!on) return;
+    for (const c of this.characters) {
+      for (const m of c.meshes) {
+        const size = m.geometry.boundingSphere?.radius ?? 1;
+        const h = new VertexNormalsHelper(m, size * 0.03, 0x55ddff);
+        this.scene.add(h);
+        this.normalHelpers.push(h);
+      }
+    }
   }
 
   setBackground(color) {
@@ -146,13 +201,18 @@ export class Viewer {
   tick() {
     this.timer.update();
     const dt = Math.min(this.timer.getDelta(), 0.1);
-    for (const c of this.characters) c.mixer.update(dt * this.timeScale);
+    if (dt > 0) this.fps = this.fps * 0.95 + (1 / dt) * 0.05;
+    for (const c of this.characters) {
+      if (this.bindPose) c.skeleton?.pose();
+      else c.mixer.update(dt * this.timeScale);
+    }
     this.onTick?.(dt);
     this.render();
   }
 
   render() {
     for (const c of this.characters) c.update();
+    for (const h of this.normalHelpers) h.update();
     this.controls.update();
     this.renderer.render(this.scene, this.camera);
     this.labels.render(this.scene, this.camera);
