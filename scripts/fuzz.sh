@@ -5,19 +5,23 @@
 #   npm run fuzz                 10 minutes per target
 #   npm run fuzz -- --seconds N  N seconds per target
 #   scripts/fuzz.sh --ci         a short run per target (what npm test does)
+#   --only "fuzz_psk fuzz_psa"   just these targets;  --build DIR  another build directory
 # A crash is copied to tests/fuzz-regressions/<target>/ to be committed as a regression input.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=600
+only=""
+build=build/fuzz
 while [ $# -gt 0 ]; do
   case "$1" in
     --ci) seconds=${FUZZ_SECONDS:-15} ;;
     --seconds) seconds="$2"; shift ;;
+    --only) only="$2"; shift ;;
+    --build) build="$2"; shift ;;
   esac
   shift
 done
 
-build=build/fuzz
 if ! CXX=clang++ cmake -S . -B $build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_FUZZ=ON >/dev/null \
    || ! cmake --build $build -j"$(nproc)" >/dev/null; then
   echo "fuzz: 0 passed, 1 failed (build)"
@@ -47,6 +51,7 @@ passed=0; failed=0
 for bin in $build/fuzz_*; do
   [ -x "$bin" ] || continue
   name=$(basename "$bin")
+  if [ -n "$only" ] && [[ " $only " != *" $name "* ]]; then continue; fi
   corpus=$build/corpus/$name
   regressions=tests/fuzz-regressions/$name
   mkdir -p "$corpus" "$regressions"

@@ -43,10 +43,9 @@ export async function inspect(entries, decoder) {
   }
   for (const t of set.textures) {
     const r = records.get(t.file);
-    if (r && !r.format) {
-      r.format = t.decoded ? (t.file.toLowerCase().endsWith('.pcx') ? 'pcx' : 'psg') : 'image';
-      if (t.decoded) (r.textures ??= []).push({ name: t.name, guid: t.guid, width: t.decoded.width, height: t.decoded.height, format: t.decoded.format, mips: t.decoded.mips.length });
-    }
+    if (!r) continue;
+    r.format ??= t.decoded ? (t.file.toLowerCase().endsWith('.pcx') ? 'pcx' : 'psg') : 'image';
+    if (t.decoded) (r.textures ??= []).push({ name: t.name, guid: t.guid, width: t.decoded.width, height: t.decoded.height, format: t.decoded.format, mips: t.decoded.mips.length });
   }
   for (const x of set.report.refused) {
     const r = records.get(x.file);
@@ -89,6 +88,20 @@ export async function inspect(entries, decoder) {
   return [...records.values()];
 }
 
+// UE1 triangle Type byte: render type (low nibble) and flag bits (spec §2.3).
+const UE1_TYPES = { 0: 'normal', 1: 'two-sided', 2: 'translucent', 3: 'masked', 4: 'modulated', 5: 'alpha blend', 8: 'weapon' };
+const UE1_FLAGS = [[16, 'unlit'], [32, 'flat'], [64, 'environment'], [128, 'no smooth']];
+
+function ue1Types(histogram) {
+  return histogram.split(' ').map((pair) => {
+    const [type, count] = pair.split(':').map(Number);
+    const names = [UE1_TYPES[type & 15] ?? `type ${type & 15} (drawn as normal)`, ...UE1_FLAGS.filter(([bit]) => type & bit).map(([, n]) => n)];
+    return `${type} ${names.join('+')} ×${count}`;
+  }).join(', ');
+}
+
+const INFO_LABELS = { types: 'triangle types', textureNumbers: 'texture numbers', ucMesh: 'script mesh' };
+
 export function formatText(records) {
   const lines = [];
   for (const r of records) {
@@ -96,9 +109,15 @@ export function formatText(records) {
     if (r.error) lines.push(`  error: ${r.error}`);
     if (r.counts) lines.push(`  ${Object.entries(r.counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     if (r.bounds) lines.push(`  bounds min (${r.bounds.min.map((x) => x.toFixed(3)).join(', ')}) max (${r.bounds.max.map((x) => x.toFixed(3)).join(', ')})`);
-    for (const [k, v] of Object.entries(r.info ?? {})) lines.push(`  ${k}: ${v}`);
-    for (const s of r.sequences ?? []) lines.push(`  sequence ${s.name}: ${s.frames} frames @ ${+s.fps.toFixed(3)} fps, ${s.duration.toFixed(3)} s`);
-    for (const t of r.textures ?? []) lines.push(`  texture ${t.name}${t.guid ? ` guid ${t.guid}` : ''}: ${t.width}x${t.height} ${t.format}, ${t.mips} mips`);
+    for (const [k, v] of Object.entries(r.info ?? {})) {
+      lines.push(`  ${INFO_LABELS[k] ?? k}: ${r.format === 'ue1' && k === 'types' ? ue1Types(v) : v}`);
+    }
+    for (const s of r.sequences ?? []) {
+      const at = s.startFrame === undefined ? '' : s.frames > 1 ? `frames ${s.startFrame}–${s.startFrame + s.frames - 1}, ` : `frame ${s.startFrame}, `;
+      lines.push(`  sequence ${s.name}: ${at}${s.frames} frames @ ${+s.fps.toFixed(3)} fps, ${s.duration.toFixed(3)} s${s.group ? `, group ${s.group}` : ''}`);
+    }
+    if (r.textures?.length > 1) lines.push(`  textures: ${r.textures.length}`);
+    for (const t of r.textures ?? []) lines.push(`  texture ${t.name}${t.guid ? ` guid ${t.guid}` : ''}: ${t.width}x${t.height} ${t.format}, ${t.mips} mip${t.mips === 1 ? '' : 's'}`);
     for (const p of r.pairing ?? []) {
       lines.push(p.error ? `  pairing with ${p.mesh}: refused — ${p.error}`
         : `  pairing with ${p.mesh}: ${p.matched}/${p.total} bones matched${p.byIndex ? ' (by index)' : ''}; ${p.missing.length} mesh bones without a track; ${p.extra.length} animation bones not in the mesh`);

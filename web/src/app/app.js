@@ -4,6 +4,7 @@ import * as THREE from 'three';
 import { loadFileSet } from '../core/fileset.js';
 import { Character } from '../three/character.js';
 import { assignTexture, findTexture, textureFromDecoded, textureFromEntry } from '../three/textures.js';
+import { textureKey } from '../core/files.js';
 
 export class App {
   constructor(viewer, decoder) {
@@ -86,20 +87,93 @@ export class App {
   }
 
   async _applyTextures(report) {
+    // What arrived with this call: the file-order fallback pairs a mesh only with textures dropped with it.
+    this._settled ??= new WeakSet();
+    const fresh = [...this.textures.values()].filter((r) => !this._settled.has(r));
+    const freshCharacters = this.characters.filter((c) => !this._settled.has(c));
+    const apply = async (character, material, record, how = '') => {
+      try {
+        record.texture ??= record.decoded ? textureFromDecoded(record.decoded) : await textureFromEntry(record.entry);
+        assignTexture(material, record.texture);
+        report.pairs.push(`${record.file} → material ${material.name} of ${character.name}${how}`);
+      } catch (err) {
+        report.refused.push({ file: record.file, reason: err.message });
+      }
+    };
     for (const character of this.characters) {
       for (const material of character.materials) {
         if (material.map) continue;
         const record = findTexture(material.userData.source ?? {}, this.textures);
-        if (!record) continue;
-        try {
-          record.texture ??= record.decoded ? textureFromDecoded(record.decoded) : await textureFromEntry(record.entry);
-          assignTexture(material, record.texture);
-          report.pairs.push(`${record.file} → material ${material.name} of ${character.name}`);
-        } catch (err) {
-          report.refused.push({ file: record.file, reason: err.message });
-        }
+        if (record) await apply(character, material, record);
       }
     }
+    // UE1 meshes with no script naming their textures: texture number N gets the N-th texture file
+    // (counting from the mesh's first number) in sorted file-name order, among the files dropped with
+    // it whose names start with the mesh's name, else among all of them when it came alone.
+    const lower = (r) => r.file.toLowerCase();
+    const files = fresh.filter((r) => !r.guid).sort((a, b) => (lower(a) < lower(b) ? -1 : lower(a) > lower(b) ? 1 : 0));
+    const unscripted = freshCharacters.filter((c) => c.models[0].format === 'ue1' && c.materials.every((m) => !m.userData.source?.textureNames?.length));
+    for (const character of unscripted) {
+      const slots = character.materials.map((m) => Number(/^tex(\d+)_/.exec(m.name)?.[1] ?? -1));
+      const first = Math.min(...slots.filter((n) => n >= 0));
+      const base = character.name.replace(/_d\.3d$/i, '').toLowerCase();
+      const named = files.filter((r) => textureKey(r.file).startsWith(base));
+      const pool = named.length ? named : unscripted.length === 1 ? files : [];
+      for (const [i, material] of character.materials.entries()) {
+        const record = slots[i] >= 0 && !material.map ? pool[slots[i] - first] : null;
+        if (record) await apply(character, material, record, ' (by file-name order: no script names it)');
+      }
+    }
+    if (fresh.length && this.characters.every((c) => c.textureBoard)) await this._showTextureBoard(fresh, report);
+    for (const x of [...fresh, ...this.characters]) this._settled.add(x);
+  }
+
+  /** A set of textures alone (texture arenas, PCX, images): one textured quad per texture, in a row, named. */
+  async _showTextureBoard(records, report) {
+    const loaded = [];
+    for (const record of records) {
+      try {
+        record.texture ??= record.decoded ? textureFromDecoded(record.decoded) : await textureFromEntry(record.entry);
+        loaded.push(record);
+      } catch (err) {
+        report.refused.push({ file: record.file, reason: err.message });
+      }
+    }
+    if (!loaded.length) return;
+    const n = loaded.length;
+    const positions = new Float32Array(n * 12), normals = new Float32Array(n * 12), uv = new Float32Array(n * 8);
+    const indices = new Uint32Array(n * 6);
+    const groups = [], materials = [], attachments = [], info = {};
+    let x = this._boardX ?? 0;
+    loaded.forEach((record, i) => {
+      // Each texture fits a 1 × 1 square, keeping its aspect; bottom edges on y = 0.
+      const { width = 1, height = 1 } = record.texture.image ?? {};
+      const w = width >= height ? 1 : width / height, h = width >= height ? height / width : 1;
+      positions.set([x, 0, 0, x + w, 0, 0, x + w, h, 0, x, h, 0], i * 12);
+      for (let k = 0; k < 4; k++) normals[i * 12 + k * 3 + 2] = 1;
+      uv.set([0, 0, 1, 0, 1, 1, 0, 1], i * 8);
+      indices.set([0, 1, 2, 0, 2, 3].map((k) => i * 4 + k), i * 6);
+      groups.push({ start: i * 6, count: 6, material: i });
+      materials.push({ name: record.name, textureNames: [], blend: 'opaque', twoSided: true, unlit: true });
+      attachments.push({ name: record.name, bone: -1, translation: [x + w / 2, -0.08, 0], rotation: [0, 0, 0, 1] });
+      const d = record.decoded;
+      info[record.name] = `${width}×${height}${d ? ` ${d.format}, ${d.mips.length} mip${d.mips.length === 1 ? '' : 's'}` : ''}${record.guid ? `, GUID ${record.guid}` : ''}`;
+      x += w + 0.25;
+    });
+    this._boardX = x;
+    const files = [...new Set(loaded.map((r) => r.file))];
+    const board = new Character({
+      file: files.join(', '), name: files.join(', '), format: 'textures', warnings: [], counts: { textures: n }, info,
+      meshes: [{ name: 'textures', positions, normals, uvs: [uv], indices, groups }], materials, attachments,
+    });
+    board.textureBoard = true;
+    board.materials.forEach((m, i) => assignTexture(m, loaded[i].texture));
+    this.characters.push(board);
+    this.viewer.add(board);
+    // The names are labels; the axes markers of attachment points mean nothing here.
+    for (const a of board.attachments) for (const o of [...a.node.children]) if (o.isAxesHelper) o.removeFromParent();
+    this.viewer.frameAll();
+    report.notes.push(`only textures: ${n} shown side by side`);
   }
 
   /** Assigns a texture by hand (material panel) when nothing matched. */

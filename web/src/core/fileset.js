@@ -75,7 +75,9 @@ export async function loadFileSet(entries, decoder, { onProgress } = {}) {
   const anims = byKind('ue1-anim');
   const scripts = byKind('uc');
   const scriptTexts = await Promise.all(scripts.map((s) => readText(s.entry)));
-  for (const item of byKind('ue1-data')) {
+  const names = (base) => new RegExp(`\\b${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}_d\\.3d\\b`, 'i');
+  const datas = byKind('ue1-data');
+  for (const item of datas) {
     const base = ue1Base(item.entry.name);
     const anim = anims.find((a) => ue1Base(a.entry.name) === base);
     if (!anim) {
@@ -84,9 +86,11 @@ export async function loadFileSet(entries, decoder, { onProgress } = {}) {
       continue;
     }
     anim.used = true;
-    const re = new RegExp(`\\b${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}_d\\.3d\\b`, 'i');
-    let s = scripts.findIndex((_, i) => re.test(scriptTexts[i]));
-    if (s < 0 && scripts.length === 1) s = 0;
+    // The script that imports it; else one of the same name (Deus Ex classes without #exec lines);
+    // else a lone script, unless that one imports another mesh dropped here.
+    let s = scripts.findIndex((_, i) => names(base).test(scriptTexts[i]));
+    if (s < 0) s = scripts.findIndex((c) => stem(c.entry.name).toLowerCase() === base);
+    if (s < 0 && scripts.length === 1 && !datas.some((d) => d !== item && names(ue1Base(d.entry.name)).test(scriptTexts[0]))) s = 0;
     const ucText = s >= 0 ? scriptTexts[s] : '';
     const ucName = s >= 0 ? scripts[s].entry.name : '';
     const model = await decode(item, 'decodeUe1',

@@ -76,22 +76,31 @@ export function buildMaterial(m, index) {
   mat.flatShading = !!m.flat;
   mat.visible = !m.hidden;
   switch (m.blend) {
+    // Texture alpha only matters here: opaque materials are drawn with alpha forced to 1.
     case 'masked': mat.alphaTest = 0.5; break;
-    case 'translucent': mat.transparent = true; mat.blending = THREE.AdditiveBlending; mat.depthWrite = false; break;
-    case 'modulated': mat.transparent = true; mat.blending = THREE.MultiplyBlending; mat.premultipliedAlpha = true; mat.depthWrite = false; break;
+    // UE1 "translucent" is additive-ish: (ONE, ONE_MINUS_SRC_COLOR), no depth write.
+    case 'translucent':
+      Object.assign(mat, { transparent: true, blending: THREE.CustomBlending, blendSrc: THREE.OneFactor, blendDst: THREE.OneMinusSrcColorFactor, depthWrite: false });
+      break;
+    // UE1 "modulated" is a 2× modulate of what is behind: (DST_COLOR, SRC_COLOR), no depth write.
+    case 'modulated':
+      Object.assign(mat, { transparent: true, blending: THREE.CustomBlending, blendSrc: THREE.DstColorFactor, blendDst: THREE.SrcColorFactor, depthWrite: false });
+      break;
     default: break;
   }
   return mat;
 }
 
-/** Unlit materials become MeshBasicMaterial with the same settings. */
+const SHARED_KEYS = ['name', 'side', 'visible', 'alphaTest', 'transparent', 'blending', 'blendSrc', 'blendDst', 'blendEquation', 'depthWrite', 'premultipliedAlpha'];
+
+/** Unlit materials (and modulated ones, which the engine never lights) become MeshBasicMaterial with the same settings. */
 export function buildMaterials(materials) {
   const list = materials.length ? materials : [{ name: 'default', textureNames: [], blend: 'opaque' }];
   return list.map((m, i) => {
     const std = buildMaterial(m, i);
-    if (!m.unlit) return std;
+    if (!m.unlit && m.blend !== 'modulated') return std;
     const basic = new THREE.MeshBasicMaterial();
-    for (const k of ['name', 'side', 'visible', 'alphaTest', 'transparent', 'blending', 'depthWrite', 'premultipliedAlpha']) basic[k] = std[k];
+    for (const k of SHARED_KEYS) basic[k] = std[k];
     basic.color.copy(std.color);
     basic.userData = std.userData;
     std.dispose();

@@ -18,12 +18,19 @@ function flipCompressed(tex) {
   tex.offset.set(0, 1);
 }
 
+// Masked texels (PCX palette index 0) keep their key colour (often magenta), which filtering would
+// bleed into the edges of masked triangles: make them black, as the engine's masked textures are.
+function clearMaskedTexels(rgba) {
+  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] === 0) rgba[i - 3] = rgba[i - 2] = rgba[i - 1] = 0;
+  return rgba;
+}
+
 /** A decoded texture ({width, height, format, mips}) as a three.js texture. */
 export function textureFromDecoded(t) {
   let tex;
   if (t.format === 'rgba8') {
     // Decoders emit rows top first, like an image file: flip as three does for images.
-    tex = new THREE.DataTexture(t.mips[0], t.width, t.height, THREE.RGBAFormat);
+    tex = new THREE.DataTexture(clearMaskedTexels(t.mips[0]), t.width, t.height, THREE.RGBAFormat);
     tex.flipY = true;
     tex.generateMipmaps = true;
     tex.minFilter = THREE.LinearMipmapLinearFilter;
