@@ -141,6 +141,23 @@ int main(int argc, char** argv) {
 
   ok &= write(dir + "static.pskx", psk::writePsk(cube()));
 
+  // two_bone_cap.psk: a separate part (a cap on top of the strip) whose only bone is "Bone1":
+  // dropped with two_bone.psk it must play on the strip's skeleton.
+  psk::Mesh cap;
+  cap.points = {2, 0, 20, -2, 0, 20, 2, 0, 24, -2, 0, 24};
+  for (uint32_t i = 0; i < 4; ++i) cap.wedges.push_back({i, i % 2 ? 0.0f : 1.0f, i < 2 ? 0.0f : 1.0f, 0});
+  psk::Face c0, c1;
+  c0.wedge[0] = 0; c0.wedge[1] = 1; c0.wedge[2] = 3;
+  c1.wedge[0] = 0; c1.wedge[1] = 3; c1.wedge[2] = 2;
+  cap.faces = {c0, c1};
+  cap.materials = {{"Cap", 0, 0}};
+  psk::Bone capBone = two.bones[1];
+  capBone.parent = 0;
+  capBone.position[2] = 10;
+  cap.bones = {capBone};
+  cap.weights = {{1, 0, 0}, {1, 1, 0}, {1, 2, 0}, {1, 3, 0}};
+  ok &= write(dir + "two_bone_cap.psk", psk::writePsk(cap));
+
   psk::Mesh morph = twoBoneMesh();
   psk::MorphTarget stretch;
   stretch.name = "Stretch";

@@ -12,7 +12,7 @@ export async function entriesFromDataTransfer(dt) {
   return expandZips(out);
 }
 
-async function walk(fsEntry, out) {
+export async function walk(fsEntry, out) {
   if (fsEntry.isFile) {
     const file = await new Promise((resolve, reject) => fsEntry.file(resolve, reject));
     out.push(entryFromBlob(file, fsEntry.fullPath.replace(/^\//, '')));

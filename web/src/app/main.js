@@ -67,6 +67,13 @@ $('file-input').addEventListener('change', (e) => {
   localFiles += files.length;
   load(() => entriesFromFileList(files), 'files');
 });
+$('folder-input').addEventListener('change', (e) => {
+  const files = [...e.target.files];
+  e.target.value = '';
+  localFiles += files.length;
+  load(() => entriesFromFileList(files), 'folder');
+});
+$('folder-button').addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); $('folder-input').click(); } });
 $('open-button').addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); $('file-input').click(); } });
 $('clear-button').addEventListener('click', () => {
   app.clear();

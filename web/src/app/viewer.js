@@ -187,7 +187,11 @@ export class Viewer {
     this.camera.near = size / 200;
     this.camera.far = size * 100;
     this.camera.updateProjectionMatrix();
-    this.camera.position.copy(center).add(new THREE.Vector3(0.45, 0.3, 1).normalize().multiplyScalar(size * 1.2));
+    // Distance at which the bounding sphere fits the narrower of the two fields of view.
+    const vfov = THREE.MathUtils.degToRad(this.camera.fov);
+    const hfov = 2 * Math.atan(Math.tan(vfov / 2) * this.camera.aspect);
+    const distance = (size / 2 / Math.sin(Math.min(vfov, hfov) / 2)) * 1.05;
+    this.camera.position.copy(center).add(new THREE.Vector3(0.45, 0.3, 1).normalize().multiplyScalar(distance));
     this.controls.target.copy(center);
     this.controls.update();
     const s = 10 ** Math.round(Math.log10(size));

@@ -1,0 +1,208 @@
+// The viewer as a product: zip drop, folders, multi-part characters, frame stepping, manual
+// texture assignment, GLB export, share links, the embed page, sub-path hosting, CORS failures.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { zipSync } from 'fflate';
+import { crc32, deflateSync } from 'node:zlib';
+import { validateBytes } from 'gltf-validator';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { chooseFiles, filePayload, FIXTURES, launch, openPage, pixels } from './browser.js';
+import { SUB_PATH } from './server.js';
+
+let browser;
+beforeAll(async () => { browser = await launch(); });
+afterAll(async () => { await browser?.close(); });
+
+/** Drops files on the page the way a browser does (a DragEvent carrying a DataTransfer). */
+async function dropFiles(page, files) {
+  const before = await page.evaluate(() => window.__rigscope.app.reports.length);
+  await page.evaluate((list) => {
+    const dt = new DataTransfer();
+    for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
+    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, files.map(([name, bytes]) => ({ name, b64: Buffer.from(bytes).toString('base64') })));
+  await page.waitForFunction((n) => window.__rigscope.app.reports.length > n, before, { timeout: 60000 });
+}
+
+const fixture = (n) => readFileSync(`${FIXTURES}${n}`);
+
+/** A small solid-colour PNG, written here so the test needs no image file. */
+function solidPng(w, h, [r, g, b]) {
+  const chunk = (type, data) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc32(body), 8 + data.length);
+    return out;
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const rows = Buffer.alloc(h * (1 + w * 3));
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) rows.set([r, g, b], y * (1 + w * 3) + 1 + x * 3);
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+describe('input', () => {
+  it('opens a dropped zip with a mesh and its animation in a folder', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    const zip = zipSync({ 'MyMod/Meshes/two_bone.psk': fixture('two_bone.psk'), 'MyMod/Anims/two_bone.psa': fixture('two_bone.psa') });
+    await dropFiles(page, [['mymod.zip', zip]]);
+    expect(await page.evaluate(() => window.__rigscope.clipNames())).toEqual(['Bend']);
+    expect(await page.locator('#files-report').textContent()).toContain('two_bone.psa → two_bone.psk');
+    expect((await pixels(page)).count).toBeGreaterThan(100);
+    await page.close();
+  });
+
+  it('opens a whole folder from the folder button', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rigscope-'));
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'two_bone.psk'), fixture('two_bone.psk'));
+    writeFileSync(join(dir, 'sub', 'two_bone.psa'), fixture('two_bone.psa'));
+    writeFileSync(join(dir, 'notes.txt'), 'not a model');
+    const page = await openPage(browser, '/?demo=0');
+    const before = await page.evaluate(() => window.__rigscope.app.reports.length);
+    await page.setInputFiles('#folder-input', dir);
+    await page.waitForFunction((n) => window.__rigscope.app.reports.length > n, before);
+    expect(await page.evaluate(() => window.__rigscope.clipNames())).toEqual(['Bend']);
+    expect(await page.locator('#files-report').textContent()).toMatch(/refused notes\.txt: not a format Rigscope reads/);
+    await page.close();
+  });
+});
+
+describe('characters and timeline', () => {
+  it('plays a second mesh part on the first one’s skeleton', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`), filePayload(`${FIXTURES}two_bone_cap.psk`), filePayload(`${FIXTURES}two_bone.psa`)]);
+    const r = await page.evaluate(() => {
+      const { app } = window.__rigscope;
+      const c = app.characters;
+      const cap = c[0].meshes[1];
+      window.__rigscope.pause();
+      app.setTime(0);
+      const v = new cap.position.constructor();
+      const at0 = cap.getVertexPosition(2, v).clone();
+      app.setTime(app.current.clip.duration * 0.5);
+      c[0].root.updateMatrixWorld(true);
+      const atHalf = cap.getVertexPosition(2, v).clone();
+      return { characters: c.length, meshes: c[0].meshes.length, sameSkeleton: cap.skeleton.bones[0] === c[0].bones[1], moved: at0.distanceTo(atHalf) };
+    });
+    expect(r).toMatchObject({ characters: 1, meshes: 2, sameSkeleton: true });
+    expect(r.moved).toBeGreaterThan(0.5);
+    expect(await page.locator('#files-report').textContent()).toContain('two_bone_cap.psk → shares the skeleton of two_bone.psk');
+    await page.close();
+  });
+
+  it('steps frame by frame in the file’s own frames, with the keyboard too', async () => {
+    const page = await openPage(browser, '/');
+    await page.evaluate(() => { const { app } = window.__rigscope; const w = app.allClips.find((c) => c.clip.name === 'Walk'); app.select(w.character, w.clip); window.__rigscope.pause(); app.setTime(0); });
+    await page.click('#step-forward');
+    await page.click('#step-forward');
+    expect(await page.locator('#frame-label').innerText()).toBe('frame 2 / 29');
+    await page.locator('body').focus();
+    await page.keyboard.press('ArrowLeft');
+    expect(await page.locator('#frame-label').innerText()).toBe('frame 1 / 29');
+    await page.keyboard.press('End');
+    expect(await page.locator('#frame-label').innerText()).toBe('frame 29 / 29');
+    await page.keyboard.press('ArrowRight'); // looping: wraps to the first frame
+    expect(await page.locator('#frame-label').innerText()).toBe('frame 0 / 29');
+    await page.keyboard.press('?');
+    expect(await page.locator('#help-dialog').isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it('assigns a texture by hand when nothing matched', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    // A pure red PNG whose name matches no material.
+    const png = solidPng(8, 8, [255, 0, 0]);
+    await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`), { name: 'unrelated.png', mimeType: 'image/png', buffer: png }]);
+    await page.evaluate(() => { for (const d of document.querySelectorAll('#side details')) d.open = true; });
+    const select = page.locator('#materials select').first();
+    await select.selectOption({ label: 'unrelated.png' });
+    await page.waitForFunction(() => !!window.__rigscope.app.characters[0].materials[0].map);
+    // The strip now shows red.
+    const red = await page.evaluate(() => {
+      const r = window.__rigscope.viewer.countForegroundPixels();
+      let n = 0;
+      for (let i = 0; i < r.pixels.length; i += 4) if (r.pixels[i] > 150 && r.pixels[i + 1] < 60 && r.pixels[i + 2] < 60) n++;
+      return n;
+    });
+    expect(red).toBeGreaterThan(100);
+    await page.close();
+  });
+});
+
+describe('export, links, embedding, hosting', () => {
+  it('exports a GLB that validates and re-imports with the same bones and clips', async () => {
+    const page = await openPage(browser, '/');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-button')]);
+    const bytes = readFileSync(await download.path());
+    const report = await validateBytes(new Uint8Array(bytes));
+    expect(report.issues.numErrors).toBe(0);
+    const gltf = await new Promise((ok, fail) => new GLTFLoader().parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), '', ok, fail));
+    let joints = 0;
+    gltf.scene.traverse((o) => { if (o.isSkinnedMesh) joints = Math.max(joints, o.skeleton.bones.length); });
+    expect(joints).toBe(19);
+    expect(gltf.animations.map((a) => a.name).sort()).toEqual(['Idle', 'Walk', 'Wave']);
+    await page.close();
+  });
+
+  it('restores clip, frame and camera from a share link', async () => {
+    const base = inject('baseUrl');
+    const file = `${base}/fixtures/two_bone.psk`;
+    const anim = `${base}/fixtures/two_bone.psa`;
+    const page = await openPage(browser, `/?file=${encodeURIComponent(file)}&file=${encodeURIComponent(anim)}&clip=Bend&frame=1&autoplay=0&camera=10,20,30,0,5,0`);
+    const state = await page.evaluate(() => {
+      const { app, viewer } = window.__rigscope;
+      return { clip: app.current.clip.name, frame: app.frame, playing: app.playing, cam: viewer.camera.position.toArray(), query: window.__rigscope.shareQuery() };
+    });
+    expect(state).toMatchObject({ clip: 'Bend', frame: 1, playing: false });
+    state.cam.forEach((v, i) => expect(v).toBeCloseTo([10, 20, 30][i], 6));
+    // The link the page would share carries the same state back.
+    const again = await openPage(browser, `/?${state.query}`);
+    expect(await again.evaluate(() => [window.__rigscope.app.current.clip.name, window.__rigscope.app.frame])).toEqual(['Bend', 1]);
+    await page.close();
+    await again.close();
+  });
+
+  it('says a link needs hosted files when files came from this computer', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`)]);
+    await page.click('#link-button');
+    expect(await page.locator('#share-note').innerText()).toMatch(/hosted/);
+    await page.keyboard.press('Escape');
+    await page.click('#embed-button');
+    expect(await page.locator('#share-text').inputValue()).toMatch(/^<iframe src="http:\/\/.*embed\.html/);
+    await page.close();
+  });
+
+  it('embed page autoplays the clip its parameters name', async () => {
+    const page = await openPage(browser, '/embed.html?clip=Walk&speed=2');
+    const s = await page.evaluate(() => ({ clip: window.__rigscope.app.current.clip.name, playing: window.__rigscope.app.playing, speed: window.__rigscope.viewer.timeScale }));
+    expect(s).toEqual({ clip: 'Walk', playing: true, speed: 2 });
+    expect((await pixels(page)).count).toBeGreaterThan(500);
+    expect(await page.locator('#open-full').getAttribute('href')).toContain('index.html?clip=Walk');
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('works when the built site is served from a sub-path', async () => {
+    const page = await openPage(browser, `${SUB_PATH}index.html`);
+    expect(await page.evaluate(() => window.__rigscope.clipNames())).toContain('Walk');
+    expect((await pixels(page)).count).toBeGreaterThan(500);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('explains a file on a site that does not allow cross-origin reads', async () => {
+    const foreign = inject('foreignUrl');
+    const page = await openPage(browser, `/?file=${encodeURIComponent(`${foreign}/fixtures/two_bone.psk`)}`);
+    expect(await page.locator('#errors').innerText()).toMatch(/CORS/);
+    await page.close();
+  });
+});
