@@ -31,7 +31,7 @@ function sequences(model) {
 export async function inspect(entries, decoder) {
   const kinds = new Map();
   const set = await loadFileSet(entries, decoder);
-  const records = new Map(entries.map((e) => [e.name, { file: e.path, format: undefined, counts: {}, sequences: [], warnings: [] }]));
+  const records = new Map(entries.map((e) => [e.name, { file: e.path, format: undefined, counts: {}, sequences: [], warnings: [], error: null }]));
   for (const model of [...set.models, ...set.animations]) {
     const r = records.get(model.file);
     if (!r) continue;
