@@ -86,6 +86,32 @@ describe('viewer page', () => {
   });
 });
 
+describe('security', () => {
+  it('sends a strict Content-Security-Policy from both pages and runs no inline script', async () => {
+    for (const path of ['/', '/embed.html']) {
+      const page = await openPage(browser, path);
+      const policy = await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]').content);
+      expect(policy).toMatch(/script-src 'self' 'wasm-unsafe-eval'/);
+      expect(policy).not.toMatch(/'unsafe-eval'|script-src[^;]*'unsafe-inline'/);
+      expect(await page.evaluate(() => [...document.scripts].filter((s) => !s.src).length)).toBe(0);
+      expect(page.errors).toEqual([]);
+      await page.close();
+    }
+  });
+
+  it('never sends dropped files anywhere', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    const requests = [];
+    page.on('request', (r) => requests.push({ url: r.url(), method: r.method(), body: r.postData() }));
+    await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`), filePayload(`${FIXTURES}two_bone.psa`)]);
+    await page.click('#export-button');
+    await page.waitForTimeout(500);
+    const origin = new URL(page.url()).origin;
+    expect(requests.filter((r) => r.method !== 'GET' || r.body || !(r.url.startsWith(origin) || r.url.startsWith('blob:') || r.url.startsWith('data:')))).toEqual([]);
+    await page.close();
+  });
+});
+
 describe.skipIf(!existsSync(SAMPLES))('real Unreal files', () => {
   it('shows the spider and plays its sequences', async () => {
     const page = await openPage(browser, '/?demo=0');
