@@ -702,6 +702,7 @@ TEST(ZeroadHostile, NaNFloatsNeverReachTheOutput) {
   EXPECT_TRUE(hasWarning(m, "rest bone states hold NaN"));
   EXPECT_TRUE(hasWarning(m, "vertex positions hold NaN"));
   EXPECT_TRUE(hasWarning(m, "vertex normals hold NaN"));
+  EXPECT_TRUE(hasWarning(m, "1 prop points have a non-finite translation"));
   expectSkinSane(m.meshes[0], 2);
   for (float v : m.skeleton.restTranslation) EXPECT_TRUE(std::isfinite(v));
   for (float v : m.skeleton.restRotation) EXPECT_TRUE(std::isfinite(v));

@@ -171,7 +171,7 @@ export class App {
     this.characters.push(board);
     this.viewer.add(board);
     // The names are labels; the axes markers of attachment points mean nothing here.
-    for (const a of board.attachments) for (const o of [...a.node.children]) if (o.isAxesHelper) o.removeFromParent();
+    for (const a of board.attachments) for (const o of [...a.node.children]) if (o.type === 'AxesHelper') o.removeFromParent();
     this.viewer.frameAll();
     report.notes.push(`only textures: ${n} shown side by side`);
   }

@@ -198,7 +198,7 @@ export class Viewer {
     this.grid.scale.setScalar(s / 5);
     this.grid.position.set(center.x, box.min.y, center.z);
     for (const c of this.characters) {
-      for (const a of c.attachments) a.node.children.forEach((m) => { if (m.isAxesHelper) m.scale.setScalar(size * 0.04); });
+      for (const a of c.attachments) a.node.children.forEach((m) => { if (m.type === 'AxesHelper') m.scale.setScalar(size * 0.04); });
     }
   }
 

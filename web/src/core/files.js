@@ -14,7 +14,9 @@ export function entryFromBlob(blob, path = blob.name) {
 }
 
 export function entryFromBytes(path, bytes) {
-  const u8 = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+  // A plain Uint8Array view: Node's Buffer.slice() would share memory (and small Buffers live
+  // inside a larger pool), while Uint8Array.prototype.slice copies exactly these bytes.
+  const u8 = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
   return {
     name: baseName(path),
     path,
