@@ -5,6 +5,7 @@
 #include <emscripten/val.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "formats/detect.h"
@@ -19,9 +20,52 @@ using emscripten::val;
 
 namespace {
 
+// Typed array constructors, looked up once per type (a global lookup per array adds up over
+// thousands of tracks).
+template <typename T> const val& arrayCtor();
+template <> const val& arrayCtor<float>() { static const val c = val::global("Float32Array"); return c; }
+template <> const val& arrayCtor<uint32_t>() { static const val c = val::global("Uint32Array"); return c; }
+template <> const val& arrayCtor<int32_t>() { static const val c = val::global("Int32Array"); return c; }
+template <> const val& arrayCtor<uint16_t>() { static const val c = val::global("Uint16Array"); return c; }
+template <> const val& arrayCtor<uint8_t>() { static const val c = val::global("Uint8Array"); return c; }
+
+// One memcpy: `new TypedArray(view of the heap)` copies the elements into a fresh JS-owned buffer.
 template <typename T>
-val copyOut(const char* arrayType, const std::vector<T>& v) {
-  return val::global(arrayType).new_(emscripten::typed_memory_view(v.size(), v.data()));
+val copyOut(const std::vector<T>& v) {
+  return arrayCtor<T>().new_(emscripten::typed_memory_view(v.size(), v.data()));
+}
+
+// Input bytes in the WASM heap. Embind's std::string parameter copies a Uint8Array into the heap
+// one byte at a time in JavaScript (the largest cost of a 64 MB decode); a typed array's set()
+// over a view of the heap is one memcpy. Accepts Uint8Array (and Node Buffer), any other typed
+// array or DataView (its bytes), ArrayBuffer, a string (its UTF-8 bytes), null/undefined (empty).
+struct Bytes {
+  std::unique_ptr<uint8_t[]> p;
+  size_t size = 0;
+  const uint8_t* data() const { return p.get(); }
+};
+
+Bytes bytesIn(const val& v) {
+  Bytes b;
+  if (v.isNull() || v.isUndefined()) return b;
+  if (v.isString()) {
+    std::string s = v.as<std::string>();
+    b.size = s.size();
+    b.p.reset(new uint8_t[b.size ? b.size : 1]);
+    std::memcpy(b.p.get(), s.data(), s.size());
+    return b;
+  }
+  static const val u8 = val::global("Uint8Array"), arrayBuffer = val::global("ArrayBuffer");
+  val src = v;
+  if (v.instanceof(arrayBuffer)) {
+    src = u8.new_(v);
+  } else if (!v.instanceof(u8)) {
+    src = u8.new_(v["buffer"], v["byteOffset"], v["byteLength"]);
+  }
+  b.size = src["length"].as<size_t>();
+  b.p.reset(new uint8_t[b.size ? b.size : 1]);  // not zero-filled: set() writes every byte
+  if (b.size) val(emscripten::typed_memory_view(b.size, b.p.get())).call<void>("set", src);
+  return b;
 }
 
 val strings(const std::vector<std::string>& v) {
@@ -42,13 +86,13 @@ const char* blendName(rs::Blend b) {
 val meshToVal(const rs::Mesh& m) {
   val o = val::object();
   o.set("name", m.name);
-  o.set("positions", copyOut("Float32Array", m.positions));
-  if (!m.normals.empty()) o.set("normals", copyOut("Float32Array", m.normals));
+  o.set("positions", copyOut(m.positions));
+  if (!m.normals.empty()) o.set("normals", copyOut(m.normals));
   val uvs = val::array();
-  for (size_t i = 0; i < m.uvs.size(); ++i) uvs.set(i, copyOut("Float32Array", m.uvs[i]));
+  for (size_t i = 0; i < m.uvs.size(); ++i) uvs.set(i, copyOut(m.uvs[i]));
   o.set("uvs", uvs);
-  if (!m.colors.empty()) o.set("colors", copyOut("Uint8Array", m.colors));
-  o.set("indices", copyOut("Uint32Array", m.indices));
+  if (!m.colors.empty()) o.set("colors", copyOut(m.colors));
+  o.set("indices", copyOut(m.indices));
   val groups = val::array();
   for (size_t i = 0; i < m.groups.size(); ++i) {
     val g = val::object();
@@ -59,15 +103,15 @@ val meshToVal(const rs::Mesh& m) {
   }
   o.set("groups", groups);
   if (!m.skinIndex.empty()) {
-    o.set("skinIndex", copyOut("Uint16Array", m.skinIndex));
-    o.set("skinWeight", copyOut("Float32Array", m.skinWeight));
+    o.set("skinIndex", copyOut(m.skinIndex));
+    o.set("skinWeight", copyOut(m.skinWeight));
   }
   val morphs = val::array();
   for (size_t i = 0; i < m.morphs.size(); ++i) {
     val mo = val::object();
     mo.set("name", m.morphs[i].name);
-    mo.set("positions", copyOut("Float32Array", m.morphs[i].positions));
-    if (!m.morphs[i].normals.empty()) mo.set("normals", copyOut("Float32Array", m.morphs[i].normals));
+    mo.set("positions", copyOut(m.morphs[i].positions));
+    if (!m.morphs[i].normals.empty()) mo.set("normals", copyOut(m.morphs[i].normals));
     morphs.set(i, mo);
   }
   o.set("morphs", morphs);
@@ -100,10 +144,10 @@ val clipToVal(const rs::Clip& c) {
     const rs::Track& t = c.tracks[i];
     val to = val::object();
     to.set("bone", t.bone);
-    to.set("times", copyOut("Float32Array", t.times));
-    if (!t.translation.empty()) to.set("translation", copyOut("Float32Array", t.translation));
-    if (!t.rotation.empty()) to.set("rotation", copyOut("Float32Array", t.rotation));
-    if (!t.scale.empty()) to.set("scale", copyOut("Float32Array", t.scale));
+    to.set("times", copyOut(t.times));
+    if (!t.translation.empty()) to.set("translation", copyOut(t.translation));
+    if (!t.rotation.empty()) to.set("rotation", copyOut(t.rotation));
+    if (!t.scale.empty()) to.set("scale", copyOut(t.scale));
     tracks.set(i, to);
   }
   o.set("tracks", tracks);
@@ -119,7 +163,7 @@ val textureToVal(const rs::Texture& t) {
   o.set("format", t.format);
   o.set("cube", t.cube);
   val mips = val::array();
-  for (size_t i = 0; i < t.mips.size(); ++i) mips.set(i, copyOut("Uint8Array", t.mips[i]));
+  for (size_t i = 0; i < t.mips.size(); ++i) mips.set(i, copyOut(t.mips[i]));
   o.set("mips", mips);
   return o;
 }
@@ -145,10 +189,10 @@ val modelToVal(const rs::Model& m) {
     const rs::Skeleton& s = m.skeleton;
     val so = val::object();
     so.set("names", strings(s.names));
-    so.set("parents", copyOut("Int32Array", s.parents));
-    so.set("restTranslation", copyOut("Float32Array", s.restTranslation));
-    so.set("restRotation", copyOut("Float32Array", s.restRotation));
-    if (!s.restScale.empty()) so.set("restScale", copyOut("Float32Array", s.restScale));
+    so.set("parents", copyOut(s.parents));
+    so.set("restTranslation", copyOut(s.restTranslation));
+    so.set("restRotation", copyOut(s.restRotation));
+    if (!s.restScale.empty()) so.set("restScale", copyOut(s.restScale));
     o.set("skeleton", so);
   }
   val clips = val::array();
@@ -159,8 +203,8 @@ val modelToVal(const rs::Model& m) {
     val vo = val::object();
     vo.set("frameCount", va.frameCount);
     vo.set("vertexCount", va.vertexCount);
-    vo.set("frames", copyOut("Float32Array", va.frames));
-    if (!va.normals.empty()) vo.set("normals", copyOut("Float32Array", va.normals));
+    vo.set("frames", copyOut(va.frames));
+    if (!va.normals.empty()) vo.set("normals", copyOut(va.normals));
     val seqs = val::array();
     for (size_t i = 0; i < va.sequences.size(); ++i) {
       val so = val::object();
@@ -194,69 +238,76 @@ val modelToVal(const rs::Model& m) {
   return o;
 }
 
-const uint8_t* bytesOf(const std::string& s) { return reinterpret_cast<const uint8_t*>(s.data()); }
-
 val finish(const rs::Status& status, const rs::Model& model) {
   if (!status.ok()) val::global("Error").new_(status.error).throw_();
   return modelToVal(model);
 }
 
-// Embind's std::string parameter accepts a Uint8Array and copies it into the heap once.
-val decodePsk(const std::string& bytes, const std::string& file) {
+val decodePsk(const val& bytes, const std::string& file) {
+  Bytes in = bytesIn(bytes);
   rs::Model m;
-  rs::Status s = rs::decodePsk(bytesOf(bytes), bytes.size(), file, m);
+  rs::Status s = rs::decodePsk(in.data(), in.size, file, m);
   return finish(s, m);
 }
 
-val decodePsa(const std::string& bytes, const std::string& file, const std::string& config) {
+val decodePsa(const val& bytes, const std::string& file, const std::string& config) {
+  Bytes in = bytesIn(bytes);
   rs::Model m;
-  rs::Status s = rs::decodePsa(bytesOf(bytes), bytes.size(), file, config, m);
+  rs::Status s = rs::decodePsa(in.data(), in.size, file, config, m);
   return finish(s, m);
 }
 
-val decodePmd(const std::string& bytes, const std::string& file) {
+val decodePmd(const val& bytes, const std::string& file) {
+  Bytes in = bytesIn(bytes);
   rs::Model m;
-  rs::Status s = rs::decodePmd(bytesOf(bytes), bytes.size(), file, m);
+  rs::Status s = rs::decodePmd(in.data(), in.size, file, m);
   return finish(s, m);
 }
 
-val decodePssa(const std::string& bytes, const std::string& file) {
+val decodePssa(const val& bytes, const std::string& file) {
+  Bytes in = bytesIn(bytes);
   rs::Model m;
-  rs::Status s = rs::decodePssa(bytesOf(bytes), bytes.size(), file, m);
+  rs::Status s = rs::decodePssa(in.data(), in.size, file, m);
   return finish(s, m);
 }
 
-val decodeUe1(const std::string& data, const std::string& dataFile, const std::string& anim,
-              const std::string& animFile, const std::string& uc, const std::string& ucFile) {
+val decodeUe1(const val& data, const std::string& dataFile, const val& anim, const std::string& animFile,
+              const std::string& uc, const std::string& ucFile) {
+  Bytes d = bytesIn(data), a = bytesIn(anim);
   rs::Model m;
-  rs::Status s = rs::decodeUe1(bytesOf(data), data.size(), dataFile, bytesOf(anim), anim.size(), animFile,
-                               uc, ucFile, m);
+  rs::Status s = rs::decodeUe1(d.data(), d.size, dataFile, a.data(), a.size, animFile, uc, ucFile, m);
   return finish(s, m);
 }
 
-val decodePcx(const std::string& bytes, const std::string& file, bool maskIndexZero) {
+val decodePcx(const val& bytes, const std::string& file, bool maskIndexZero) {
+  Bytes in = bytesIn(bytes);
   rs::Model m;
-  rs::Status s = rs::decodePcx(bytesOf(bytes), bytes.size(), file, maskIndexZero, m);
+  rs::Status s = rs::decodePcx(in.data(), in.size, file, maskIndexZero, m);
   return finish(s, m);
 }
 
-val decodePsg(const std::string& bytes, const std::string& file) {
+val decodePsg(const val& bytes, const std::string& file) {
+  Bytes in = bytesIn(bytes);
   rs::Model m;
-  rs::Status s = rs::decodePsg(bytesOf(bytes), bytes.size(), file, m);
+  rs::Status s = rs::decodePsg(in.data(), in.size, file, m);
   return finish(s, m);
 }
 
-std::string detectFormat(const std::string& head, double fileSize, const std::string& file) {
-  return rs::detectFormat(bytesOf(head), head.size(), size_t(fileSize), file);
+std::string detectFormat(const val& head, double fileSize, const std::string& file) {
+  Bytes in = bytesIn(head);
+  return rs::detectFormat(in.data(), in.size, size_t(fileSize), file);
 }
 
 // memcpy of the same bytes inside the same module: the bench's limit line.
-double copyBytes(const std::string& bytes, int repeats) {
-  std::string dst(bytes.size(), '\0');
+// The input arrives as the decoders' inputs do; the bench subtracts that and times the copies.
+double copyBytes(const val& bytes, int repeats) {
+  Bytes in = bytesIn(bytes);
+  if (!in.size) return 0;
+  std::unique_ptr<uint8_t[]> dst(new uint8_t[in.size]);
   double sum = 0;
   for (int i = 0; i < repeats; ++i) {
-    std::memcpy(&dst[0], bytes.data(), bytes.size());
-    sum += static_cast<unsigned char>(dst[dst.size() / 2 + (i % 2)]);
+    std::memcpy(dst.get(), in.data(), in.size);
+    sum += dst[(in.size / 2 + size_t(i % 2)) % in.size];
   }
   return sum;
 }

@@ -108,6 +108,9 @@ export function buildMaterials(materials) {
   });
 }
 
+/** Above this many vertices, skinned bounds come from the bind pose (no per-vertex skinning on the CPU). */
+export const LARGE_SKINNED_VERTICES = 60000;
+
 /**
  * Builds one mesh: a SkinnedMesh bound to `skeleton` when the mesh has skin arrays, else a Mesh.
  * Bind with the mesh at identity and the bones in rest pose (the decoded positions are model space).
@@ -121,6 +124,13 @@ export function buildMesh(mesh, materials, skeleton) {
     object.bind(skeleton, new THREE.Matrix4());
     // A skinned mesh's bounds are computed once, from whatever pose it is in: never cull it.
     object.frustumCulled = false;
+    // three computes a SkinnedMesh's own bounds by skinning every vertex on the CPU (Box3.expandByObject
+    // asks for them even when not precise): 230 ms for 1M vertices. Large meshes get the bind-pose
+    // bounds of the geometry instead, which is the pose they are built in (the viewer's 60k limit).
+    if (geometry.attributes.position.count >= LARGE_SKINNED_VERTICES) {
+      object.boundingBox = geometry.boundingBox.clone();
+      object.boundingSphere = geometry.boundingSphere.clone();
+    }
   } else {
     object = new THREE.Mesh(geometry, mats);
   }

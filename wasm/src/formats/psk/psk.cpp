@@ -96,7 +96,8 @@ class PskDecoder {
   // The rest of the file is unreadable: keep what we have if the mesh itself was read.
   Status stop(size_t offset, const std::string& what) {
     if (essentialsRead()) {
-      warn(format("%s at byte %zu; the rest of the file was ignored", what.c_str(), offset));
+      warn(format("file cut short or damaged: %s at byte %zu; the mesh was read, the rest of the file was ignored",
+                  what.c_str(), offset));
       return Status();
     }
     return fail("PSK", file_, offset, "%s", what.c_str());
@@ -420,34 +421,41 @@ Status PskDecoder::build() {
     }
   } else {
     // Face normals (area weighted) from the CCW, converted triangles.
-    std::vector<float> fn(kept * 3);
-    bool uniform = true;
-    const uint32_t sg0 = kept ? faces[0].sg : 0;
-    for (size_t f = 0; f < kept; ++f) {
+    auto faceNormal = [&](size_t f, float* o) {
       const float* a = &pointPos[size_t(wedgePoint[faces[f].w[0]]) * 3];
       const float* b = &pointPos[size_t(wedgePoint[faces[f].w[1]]) * 3];
       const float* c = &pointPos[size_t(wedgePoint[faces[f].w[2]]) * 3];
       float e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
       float e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-      fn[f * 3] = e1[1] * e2[2] - e1[2] * e2[1];
-      fn[f * 3 + 1] = e1[2] * e2[0] - e1[0] * e2[2];
-      fn[f * 3 + 2] = e1[0] * e2[1] - e1[1] * e2[0];
-      uniform &= faces[f].sg == sg0;
-    }
+      o[0] = e1[1] * e2[2] - e1[2] * e2[1];
+      o[1] = e1[2] * e2[0] - e1[0] * e2[2];
+      o[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    };
+    bool uniform = true;
+    const uint32_t sg0 = kept ? faces[0].sg : 0;
+    for (size_t f = 0; f < kept; ++f) uniform &= faces[f].sg == sg0;
+    std::vector<float> fn;
     if (uniform && sg0 != 0) {
-      // Every face in one smoothing group (UE Viewer, CUE4Parse write 1): plain per-point average.
+      // Every face in one smoothing group (UE Viewer, CUE4Parse write 1): plain per-point average,
+      // accumulated straight from the faces (no per-face array), normalised once per point.
       std::vector<float> pn(P * 3, 0.0f);
-      for (size_t f = 0; f < kept; ++f)
+      for (size_t f = 0; f < kept; ++f) {
+        float n3[3];
+        faceNormal(f, n3);
         for (int k = 0; k < 3; ++k) {
           float* d = &pn[size_t(wedgePoint[faces[f].w[k]]) * 3];
-          d[0] += fn[f * 3];
-          d[1] += fn[f * 3 + 1];
-          d[2] += fn[f * 3 + 2];
+          d[0] += n3[0];
+          d[1] += n3[1];
+          d[2] += n3[2];
         }
+      }
+      normalizeNormals(pn.data(), P);
       for (size_t i = 0; i < W; ++i) std::memcpy(&mesh.normals[i * 3], &pn[size_t(wedgePoint[i]) * 3], 12);
     } else {
       // General case (ActorX smoothing bitmasks): a wedge averages the faces around its point that
       // share a bit with the faces using the wedge; group-0 faces are flat (only their own normal).
+      fn.resize(kept * 3);
+      for (size_t f = 0; f < kept; ++f) faceNormal(f, &fn[f * 3]);
       std::vector<uint32_t> wedgeMask(W, 0);
       float* n = mesh.normals.data();
       for (size_t f = 0; f < kept; ++f)
@@ -510,8 +518,8 @@ Status PskDecoder::build() {
           d[2] += s3[2];
         }
       }
+      normalizeNormals(mesh.normals.data(), W);
     }
-    normalizeNormals(mesh.normals.data(), W);
   }
 
   // Extra UV sets, appended in file order.

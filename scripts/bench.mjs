@@ -1,0 +1,250 @@
+// npm run bench: decoding speed and memory of every decoder on the same large inputs, WASM (Node)
+// against native and against memcpy inside the same module, plus the viewer in headless Chromium
+// (first frame of a 1M-wedge PSK + PSA, longest main-thread block) and gzipped bundle sizes.
+// Prints a table with the targets and writes build/bench/results.json. Timings are medians.
+//
+// Environment: BENCH_RUNS (default 5), BENCH_NATIVE (directory holding bench_native and
+// write_bench_inputs, default build/native), BENCH_WASM (default build/wasm), BENCH_SKIP_BROWSER=1.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const root = new URL('..', import.meta.url).pathname;
+const benchDir = join(root, 'build/bench');
+const nativeDir = join(root, process.env.BENCH_NATIVE ?? 'build/native');
+const wasmDir = join(root, process.env.BENCH_WASM ?? 'build/wasm');
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+
+const INPUTS = {
+  psk: ['bench.psk'],
+  psa: ['bench.psa'],
+  psa_big: ['bench_big.psa'],
+  ue1: ['bench_d.3d', 'bench_a.3d', 'bench.uc'],
+  pmd: ['bench.pmd'],
+  pssa: ['bench_pssa.psa'],
+  psg: ['bench.psg'],
+};
+const LABEL = {
+  psk: 'PSK 1M wedges, 250 bones', psa: 'PSA (3 seq, matches PSK)', psa_big: 'PSA 52.8 MB', ue1: 'UE1 800 fr x 2048 v',
+  pmd: 'PMD v4 200k v', pssa: 'PSSA 100 b x 2000 fr', psg: 'PSG 500k v skinned',
+};
+
+const median = (a) => { const s = [...a].sort((x, y) => x - y); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
+const mb = (bytes) => bytes / 1e6;
+const log = (...a) => console.error('[bench]', ...a);
+
+// ---- inputs ---------------------------------------------------------------------------------
+mkdirSync(benchDir, { recursive: true });
+const allFiles = Object.values(INPUTS).flat();
+if (!allFiles.every((f) => existsSync(join(benchDir, f)))) {
+  log('writing inputs into build/bench/');
+  execFileSync(join(nativeDir, 'write_bench_inputs'), [benchDir], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+const bytesOf = Object.fromEntries(allFiles.map((f) => [f, readFileSync(join(benchDir, f))]));
+const sizeOf = (key) => INPUTS[key].reduce((n, f) => n + bytesOf[f].length, 0);
+
+// ---- native -----------------------------------------------------------------------------------
+log('native decoders');
+const native = JSON.parse(execFileSync(join(nativeDir, 'bench_native'), [benchDir, String(Math.max(RUNS, 5))], { encoding: 'utf8' })).inputs;
+
+// ---- WASM in Node -----------------------------------------------------------------------------
+const { default: createDecoders } = await import(join(wasmDir, 'decoders.mjs'));
+const wasmBinary = readFileSync(join(wasmDir, 'decoders.wasm'));
+const u8 = (f) => new Uint8Array(bytesOf[f].buffer, bytesOf[f].byteOffset, bytesOf[f].length);
+const CALLS = {
+  psk: (M) => M.decodePsk(u8('bench.psk'), 'bench.psk'),
+  psa: (M) => M.decodePsa(u8('bench.psa'), 'bench.psa', ''),
+  psa_big: (M) => M.decodePsa(u8('bench_big.psa'), 'bench_big.psa', ''),
+  ue1: (M) => M.decodeUe1(u8('bench_d.3d'), 'bench_d.3d', u8('bench_a.3d'), 'bench_a.3d', bytesOf['bench.uc'].toString('latin1'), 'bench.uc'),
+  pmd: (M) => M.decodePmd(u8('bench.pmd'), 'bench.pmd'),
+  pssa: (M) => M.decodePssa(u8('bench_pssa.psa'), 'bench_pssa.psa'),
+  psg: (M) => M.decodePsg(u8('bench.psg'), 'bench.psg'),
+};
+const heapBytes = (M) => (M.HEAP8 ?? M.wasmMemory?.buffer)?.length ?? M.HEAP8.byteLength;
+
+// memcpy of the same bytes inside the module: (copyBytes(x, 1 + R) - copyBytes(x, 1)) / R removes
+// the copy into the heap and the allocation from the per-copy figure.
+function memcpyMs(M, data) {
+  const R = Math.max(8, Math.ceil(4e8 / data.length)), per = [];
+  for (let i = 0; i < 3; i++) {
+    let t = performance.now(); M.copyBytes(data, 1); const one = performance.now() - t;
+    t = performance.now(); M.copyBytes(data, 1 + R); const many = performance.now() - t;
+    per.push(Math.max(0, (many - one) / R));
+  }
+  return median(per);
+}
+
+const wasm = {};
+for (const key of Object.keys(INPUTS)) {
+  log(`wasm ${key}`);
+  const M = await createDecoders({ wasmBinary });  // fresh instance: memory peaks are per input
+  const before = heapBytes(M);
+  let t = performance.now();
+  const first = CALLS[key](M);
+  const firstMs = performance.now() - t;
+  const peak = heapBytes(M);
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    t = performance.now();
+    CALLS[key](M);
+    times.push(performance.now() - t);
+  }
+  const concat = INPUTS[key].length === 1 ? u8(INPUTS[key][0]) : Buffer.concat(INPUTS[key].map((f) => bytesOf[f]));
+  wasm[key] = {
+    bytes: sizeOf(key), decodeMs: median(times), firstMs, memcpyMs: memcpyMs(M, concat),
+    heapBefore: before, heapPeak: peak, heapGrowth: peak - before, warnings: first.warnings,
+    counts: first.counts,
+  };
+}
+
+// ---- browser ----------------------------------------------------------------------------------
+let browser = null;
+if (process.env.BENCH_SKIP_BROWSER !== '1') {
+  log('vite build -> build/bench-site');
+  const site = join(root, 'build/bench-site');
+  execFileSync('npx', ['vite', 'build', '--outDir', site, '--emptyOutDir', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
+  browser = await browserBench(site);
+  browser.gzip = gzipSizes(site);
+}
+
+async function browserBench(site) {
+  const { startServer } = await import('../tests/e2e/server.js');
+  const { chromium } = await import('playwright-core');
+  const { server, url } = await startServer(0, { site: 'build/bench-site/' });
+  const b = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update',
+      '--no-first-run', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  });
+  const runs = [];
+  try {
+    for (let run = 0; run < 3; run++) {
+      log(`chromium: PSK + PSA load, run ${run + 1}/3`);
+      const page = await b.newPage({ viewport: { width: 960, height: 640 } });
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.addInitScript(() => {
+        window.__longtasks = [];
+        new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) window.__longtasks.push({ start: e.startTime, duration: e.duration });
+        }).observe({ type: 'longtask', buffered: true });
+      });
+      await page.goto(`${url}/?demo=0`);
+      await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 60000 });
+      // Instrument: when decodes resolve, how long building, framing and the first render take.
+      await page.evaluate(() => {
+        const { app, viewer } = window.__rigscope;
+        const B = (window.__bench = { marks: [], t0: 0, tRender: 0, tFrame: 0, renderMs: 0 });
+        const mark = (name, extra = {}) => B.marks.push({ name, t: performance.now(), ...extra });
+        const call = app.decoder.call.bind(app.decoder);
+        app.decoder.call = async (op, args, o) => {
+          const r = await call(op, args, o);
+          mark(`decoded ${op}`, { workerMs: r?.decodeMs });
+          return r;
+        };
+        const add = viewer.add.bind(viewer);
+        viewer.add = (c) => { mark('character built'); const t = performance.now(); add(c); mark('viewer.add', { ms: performance.now() - t }); };
+        const frameAll = viewer.frameAll.bind(viewer);
+        viewer.frameAll = () => { const t = performance.now(); frameAll(); mark('frameAll', { ms: performance.now() - t }); };
+        const render = viewer.render.bind(viewer);
+        viewer.render = () => {
+          const t = performance.now();
+          render();
+          if (!B.tRender && B.t0 && app.characters.length && viewer.renderer.info.render.triangles > 0) {
+            B.tRender = performance.now();
+            B.renderMs = B.tRender - t;
+            mark('first render with the mesh', { ms: B.renderMs });
+            // The frame is on screen when the next frame starts.
+            requestAnimationFrame(() => { B.tFrame = performance.now(); mark('next frame'); });
+          }
+        };
+        window.__longtasks.length = 0;
+        B.t0 = performance.now();
+      });
+      await page.setInputFiles('#file-input', [join(benchDir, 'bench.psk'), join(benchDir, 'bench.psa')]);
+      await page.waitForFunction(() => window.__bench.tFrame > 0, null, { timeout: 180000, polling: 50 });
+      await page.waitForTimeout(300);  // let a long task that ended the load be reported
+      const r = await page.evaluate(() => {
+        const B = window.__bench;
+        const tasks = window.__longtasks.filter((t) => t.start + t.duration >= B.t0 && t.start <= B.tFrame);
+        return {
+          firstFrameMs: B.tFrame - B.t0, firstRenderCallMs: B.renderMs,
+          longestTaskMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0),
+          longTasks: tasks.map((t) => ({ at: Math.round(t.start - B.t0), ms: Math.round(t.duration) })),
+          marks: B.marks.map((m) => ({ ...m, t: Math.round(m.t - B.t0) })),
+          characters: window.__rigscope.app.characters.length,
+          clips: window.__rigscope.clipNames().length,
+        };
+      });
+      r.pixels = (await page.evaluate(() => window.__rigscope.pixels())).count;
+      r.errors = errors;
+      runs.push(r);
+      await page.close();
+    }
+  } finally {
+    await b.close();
+    server.close();
+  }
+  const pick = runs.map((r) => r.firstFrameMs);
+  const mid = runs[pick.indexOf(median(pick))] ?? runs[0];
+  return { runs, firstFrameMs: median(pick), longestTaskMs: median(runs.map((r) => r.longestTaskMs)), median: mid };
+}
+
+function gzipSizes(site) {
+  const assets = join(site, 'assets');
+  const files = readdirSync(assets);
+  const gz = (names) => names.reduce((n, f) => n + gzipSync(readFileSync(join(assets, f)), { level: 9 }).length, 0);
+  const html = readFileSync(join(site, 'index.html'), 'utf8');
+  const pageJs = [...html.matchAll(/(?:src|href)="\.\/assets\/([^"]+\.js)"/g)].map((m) => m[1]);
+  return {
+    wasm: gz(files.filter((f) => f.endsWith('.wasm'))),
+    worker: gz(files.filter((f) => /^worker.*\.js$/.test(f))),
+    page: gz([...new Set(pageJs)]),
+    pageFiles: [...new Set(pageJs)],
+  };
+}
+
+// ---- table ------------------------------------------------------------------------------------
+const rows = [];
+const targets = [];
+const fmt = (x, d = 1) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d));
+for (const key of Object.keys(INPUTS)) {
+  const w = wasm[key], n = native[key];
+  const mbs = (ms) => mb(w.bytes) / (ms / 1000);
+  rows.push({
+    input: LABEL[key], MB: fmt(mb(w.bytes), 1),
+    'wasm MB/s': fmt(mbs(w.decodeMs), 0), 'native MB/s': fmt(n.decodeMBps, 0), 'memcpy MB/s': fmt(mbs(w.memcpyMs), 0),
+    'wasm/native': fmt(w.decodeMs / n.decodeMs, 2), 'decode/memcpy': fmt(w.decodeMs / w.memcpyMs, 1),
+    'peak mem/input': fmt(w.heapGrowth / w.bytes, 2),
+  });
+  w.nativeMs = n.decodeMs;
+  w.ratioNative = w.decodeMs / n.decodeMs;
+  w.ratioMemcpy = w.decodeMs / w.memcpyMs;
+  w.peakRatio = w.heapGrowth / w.bytes;
+  targets.push({ target: `${key}: WASM <= 1.5x native`, value: `${fmt(w.ratioNative, 2)}x`, pass: w.ratioNative <= 1.5 });
+  targets.push({ target: `${key}: peak WASM memory <= 3x input`, value: `${fmt(w.peakRatio, 2)}x`, pass: w.peakRatio <= 3 });
+}
+targets.push({ target: 'PSA (52.8 MB) <= 3x memcpy', value: `${fmt(wasm.psa_big.ratioMemcpy, 2)}x`, pass: wasm.psa_big.ratioMemcpy <= 3 });
+targets.push({ target: 'PSK incl. normals + weight limiting <= 6x memcpy', value: `${fmt(wasm.psk.ratioMemcpy, 2)}x`, pass: wasm.psk.ratioMemcpy <= 6 });
+if (browser) {
+  targets.push({ target: 'no main-thread block over 50 ms (PSK + PSA load)', value: `${fmt(browser.longestTaskMs, 0)} ms`, pass: browser.longestTaskMs <= 50 });
+  targets.push({ target: 'first frame of PSK + PSA <= 2 s', value: `${fmt(browser.firstFrameMs, 0)} ms`, pass: browser.firstFrameMs <= 2000 });
+  targets.push({ target: '.wasm < 150 KB gzipped', value: `${fmt(browser.gzip.wasm / 1024, 1)} KB`, pass: browser.gzip.wasm < 150 * 1024 });
+}
+
+console.log('\nDecoding (same bytes, one run; MB = 1e6 bytes, medians)');
+console.table(rows);
+console.log('Targets');
+console.table(targets.map((t) => ({ ...t, pass: t.pass ? 'pass' : 'MISS' })));
+if (browser) {
+  const g = browser.gzip;
+  console.log(`gzipped: .wasm ${fmt(g.wasm / 1024)} KB, worker ${fmt(g.worker / 1024)} KB, page ${fmt(g.page / 1024)} KB`);
+  console.log(`browser (median of ${browser.runs.length}): first frame ${fmt(browser.firstFrameMs, 0)} ms, longest main-thread block ${fmt(browser.longestTaskMs, 0)} ms`);
+  console.log('  marks (ms after the files were chosen):', browser.median.marks.map((m) => `${m.name} @${m.t}${m.ms !== undefined ? ` (${Math.round(m.ms)} ms)` : ''}${m.workerMs !== undefined ? ` (worker ${Math.round(m.workerMs)} ms)` : ''}`).join('; '));
+  console.log('  long tasks:', JSON.stringify(browser.median.longTasks));
+}
+
+const results = { date: new Date().toISOString(), cores: (await import('node:os')).cpus().length, runs: RUNS, rows, targets, wasm, native, browser };
+writeFileSync(join(benchDir, 'results.json'), JSON.stringify(results, null, 2));
+console.log(`\nwrote ${join('build/bench', 'results.json')}`);
