@@ -1,6 +1,6 @@
 // `rigscope inspect`: what each file is, its counts, sequences, bounds and warnings; files given
 // together are paired as in the viewer (PSA against PSK, PSSA against PMD by bone count).
-import { loadFileSet } from '../src/core/fileset.js';
+import { loadFileSet, plainName } from '../src/core/fileset.js';
 import { matchBonesByCount, matchBonesByName } from '../src/core/match.js';
 
 function bounds(model) {
@@ -32,6 +32,8 @@ export async function inspect(entries, decoder) {
   const kinds = new Map();
   const set = await loadFileSet(entries, decoder);
   const records = new Map(entries.map((e) => [e.name, { file: e.path, format: undefined, counts: {}, sequences: [], warnings: [], error: null }]));
+  // 0 A.D. archive names (X.dae.cached.pmd) are known by their plain names (X.pmd) too.
+  for (const e of entries) if (!records.has(plainName(e.name))) records.set(plainName(e.name), records.get(e.name));
   for (const model of [...set.models, ...set.animations]) {
     const r = records.get(model.file);
     if (!r) continue;
@@ -39,6 +41,7 @@ export async function inspect(entries, decoder) {
     const b = bounds(model);
     if (b) r.bounds = b;
     if (Object.keys(model.info ?? {}).length) r.info = { ...model.info };
+    if (model.format === 'pmd') r.props = (model.attachments ?? []).map((a) => ({ name: a.name, bone: a.bone }));
     kinds.set(model.file, model);
   }
   for (const t of set.textures) {
@@ -85,7 +88,7 @@ export async function inspect(entries, decoder) {
     if (!Object.keys(r.counts).length) delete r.counts;
     if (!r.sequences.length) delete r.sequences;
   }
-  return [...records.values()];
+  return [...new Set(records.values())];
 }
 
 // UE1 triangle Type byte: render type (low nibble) and flag bits (spec §2.3).
@@ -110,12 +113,14 @@ export function formatText(records) {
     if (r.counts) lines.push(`  ${Object.entries(r.counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
     if (r.bounds) lines.push(`  bounds min (${r.bounds.min.map((x) => x.toFixed(3)).join(', ')}) max (${r.bounds.max.map((x) => x.toFixed(3)).join(', ')})`);
     for (const [k, v] of Object.entries(r.info ?? {})) {
+      if (r.counts && String(r.counts[k]) === String(v)) continue; // already on the counts line
       lines.push(`  ${INFO_LABELS[k] ?? k}: ${r.format === 'ue1' && k === 'types' ? ue1Types(v) : v}`);
     }
     for (const s of r.sequences ?? []) {
       const at = s.startFrame === undefined ? '' : s.frames > 1 ? `frames ${s.startFrame}–${s.startFrame + s.frames - 1}, ` : `frame ${s.startFrame}, `;
       lines.push(`  sequence ${s.name}: ${at}${s.frames} frames @ ${+s.fps.toFixed(3)} fps, ${s.duration.toFixed(3)} s${s.group ? `, group ${s.group}` : ''}`);
     }
+    if (r.props?.length) lines.push(`  props: ${r.props.map((p) => `${p.name} (${p.bone >= 0 ? `bone ${p.bone}` : 'model origin'})`).join(', ')}`);
     if (r.textures?.length > 1) lines.push(`  textures: ${r.textures.length}`);
     for (const t of r.textures ?? []) lines.push(`  texture ${t.name}${t.guid ? ` guid ${t.guid}` : ''}: ${t.width}x${t.height} ${t.format}, ${t.mips} mip${t.mips === 1 ? '' : 's'}`);
     for (const p of r.pairing ?? []) {

@@ -152,6 +152,17 @@ $('show-normals').addEventListener('change', (e) => viewer.setNormalsVisible(e.t
 $('bind-pose').addEventListener('change', (e) => viewer.setBindPose(e.target.checked));
 $('lighting').addEventListener('change', (e) => viewer.setLighting(e.target.value));
 $('background').addEventListener('input', (e) => viewer.setBackground(e.target.value));
+// 0 A.D. player_trans materials: one colour for all of them, shown only when one is loaded.
+const playerColors = () => app.characters.flatMap((c) => c.materials.map((m) => m.userData.playerColor).filter(Boolean));
+const applyPlayerColor = () => { for (const u of playerColors()) u.value.set($('player-color').value); };
+$('player-color').addEventListener('input', applyPlayerColor);
+app.on((what) => {
+  if (what !== 'loaded' && what !== 'cleared') return;
+  const row = $('player-color-row');
+  row.hidden = !playerColors().length;
+  row.style.display = row.hidden ? 'none' : '';
+  applyPlayerColor();
+});
 $('range-clear').addEventListener('click', () => { $('range-from').value = ''; $('range-to').value = ''; });
 
 // Timeline.

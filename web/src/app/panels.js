@@ -52,6 +52,16 @@ export function renderInfo(box, app) {
       for (const [k, v] of Object.entries(model.info ?? {})) box.append(el('div', { class: 'muted' }, `${k}: ${v}`));
       for (const w of model.warnings) box.append(el('div', { class: 'warn' }, `⚠ ${w}`));
     }
+    if (character.attachments.length && !character.textureBoard) {
+      // Prop points (0 A.D.), sockets: name, the bone they follow, what hangs on them.
+      const props = el('ul', { class: 'muted props' });
+      for (const a of character.attachments) {
+        const bone = a.bone >= 0 ? character.bones[a.bone]?.userData.sourceName ?? `bone ${a.bone}` : 'model origin';
+        const on = a.node.children.filter((o) => o.isGroup && o.name).map((o) => o.name);
+        props.append(el('li', {}, `${a.name} — ${bone}${on.length ? ` — holds ${on.join(', ')}` : ''}`));
+      }
+      box.append(el('div', { class: 'muted' }, `attachment points: ${character.attachments.length}`), props);
+    }
     for (const r of character.matchReports) {
       box.append(el('h3', {}, `${r.file} → ${character.name}`));
       if (r.error) { box.append(el('div', { class: 'warn' }, r.error)); continue; }

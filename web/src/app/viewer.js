@@ -5,6 +5,30 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js';
 import { VertexNormalsHelper } from 'three/addons/helpers/VertexNormalsHelper.js';
 
+/** Points at bone world positions, refreshed every frame like THREE.SkeletonHelper's lines. */
+class JointsHelper extends THREE.Points {
+  constructor(bones) {
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(bones.length * 3), 3));
+    super(geometry, new THREE.PointsMaterial({ color: 0x44ddff, size: 7, sizeAttenuation: false, depthTest: false, depthWrite: false, transparent: true }));
+    this.bones = bones;
+    this.renderOrder = 999;
+    this.frustumCulled = false;
+  }
+
+  updateMatrixWorld(force) {
+    const p = this.geometry.attributes.position, v = new THREE.Vector3();
+    this.bones.forEach((b, i) => p.setXYZ(i, ...v.setFromMatrixPosition(b.matrixWorld).toArray()));
+    p.needsUpdate = true;
+    super.updateMatrixWorld(force);
+  }
+
+  dispose() {
+    this.geometry.dispose();
+    this.material.dispose();
+  }
+}
+
 export class Viewer {
   constructor(container, { background = 0x23262e } = {}) {
     this.container = container;
@@ -71,6 +95,15 @@ export class Viewer {
     if (character.bones.length) {
       this.scene.add(helper);
       this.skeletonHelpers.push(helper);
+    }
+    // Flat skeletons (0 A.D.: every bone a child of the root) have no parent-child lines to draw:
+    // show a point at each joint instead.
+    if (character.bones.length && character.bones.every((b) => !b.parent?.isBone)) {
+      const joints = new JointsHelper(character.bones.filter((b) => b.userData.sourceName !== 'bind shape'));
+      joints.visible = this.showSkeleton;
+      joints.userData.character = character;
+      this.scene.add(joints);
+      this.skeletonHelpers.push(joints);
     }
     for (const a of character.attachments) {
       const marker = new THREE.AxesHelper(1);

@@ -24,6 +24,16 @@ export async function classify(entries, decoder) {
   return out;
 }
 
+/**
+ * 0 A.D. archive and cache names to the plain name the game's actors use: `X.dae.cached.pmd` (release
+ * archives) and `X.dae.0123456789abcdef.pmd` (loose cache) are `X.pmd`; `X.png.cached.dds` is `X.png`.
+ */
+export function plainName(name) {
+  return baseName(name)
+    .replace(/\.dae\.(?:cached|[0-9a-f]{16})\.(pmd|psa)$/i, '.$1')
+    .replace(/\.cached\.dds$/i, '');
+}
+
 const ue1Base = (name) => stem(name).replace(/_[ad]$/i, '').toLowerCase();
 
 /**
@@ -42,7 +52,8 @@ export async function loadFileSet(entries, decoder, { onProgress } = {}) {
   const decode = async (item, op, args, sink) => {
     try {
       const model = await decoder.call(op, args);
-      model.file = item.entry.name;
+      model.file = plainName(item.entry.name);
+      if (model.file !== item.entry.name) model.archiveName = item.entry.name;
       model.path = item.entry.path;
       sink.push(model);
       return model;
@@ -69,7 +80,11 @@ export async function loadFileSet(entries, decoder, { onProgress } = {}) {
   for (const c of configs) if (!c.used) report.notes.push(`${c.entry.name}: no .psa of the same name to apply it to`);
 
   for (const item of byKind('pmd')) await decode(item, 'decodePmd', [await item.entry.read(), item.entry.name], result.models);
-  for (const item of byKind('pssa')) await decode(item, 'decodePssa', [await item.entry.read(), item.entry.name], result.animations);
+  for (const item of byKind('pssa')) {
+    // The engine ignores the PSSA name field ("God Knows", "test_anim"): clips go by file name.
+    const anim = await decode(item, 'decodePssa', [await item.entry.read(), item.entry.name], result.animations);
+    if (anim) for (const c of anim.clips) c.name = stem(anim.file);
+  }
 
   // UE1: a mesh is its _d.3d and _a.3d; the .uc that imports it brings sequences and textures.
   const anims = byKind('ue1-anim');

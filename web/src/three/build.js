@@ -88,7 +88,28 @@ export function buildMaterial(m, index) {
       break;
     default: break;
   }
+  if (m.playerColor) usePlayerColor(mat);
   return mat;
+}
+
+/**
+ * 0 A.D. player_trans materials: the base texture's alpha is not transparency but a mask, and the
+ * engine's shader multiplies the colour by mix(playerColor, 1, alpha). `material.userData.playerColor`
+ * is the uniform (a THREE.Color in .value) to change the colour.
+ */
+export function usePlayerColor(mat, color = 0x2a5bd7) {
+  const uniform = { value: new THREE.Color(color) };
+  mat.userData.playerColor = uniform;
+  mat.onBeforeCompile = (shader) => {
+    shader.uniforms.playerColor = uniform;
+    shader.fragmentShader = `uniform vec3 playerColor;\n${shader.fragmentShader.replace('#include <map_fragment>', `#include <map_fragment>
+#ifdef USE_MAP
+  diffuseColor.rgb *= mix(playerColor, vec3(1.0), sampledDiffuseColor.a);
+  diffuseColor.a = 1.0;
+#endif`)}`;
+  };
+  mat.customProgramCacheKey = () => 'player_trans';
+  return uniform;
 }
 
 const SHARED_KEYS = ['name', 'side', 'visible', 'alphaTest', 'transparent', 'blending', 'blendSrc', 'blendDst', 'blendEquation', 'depthWrite', 'premultipliedAlpha'];

@@ -97,6 +97,8 @@ export class Character {
   /** True when every bone of `model` exists here by name: a body part of this character. */
   canShare(model) {
     if (!this.skeleton || !model.skeleton || model.format !== this.models[0].format) return false;
+    // 0 A.D. bones have no names (they are bone_<i>): two models never share by name.
+    if (model.format === 'pmd') return false;
     const mine = new Set(this.boneSourceNames.map(key));
     return model.skeleton.names.every((n) => mine.has(key(n)));
   }

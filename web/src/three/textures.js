@@ -72,9 +72,10 @@ export async function textureFromEntry(entry) {
     tex.generateMipmaps = true;
     tex.minFilter = THREE.LinearMipmapLinearFilter;
   } else {
-    const bitmap = await createImageBitmap(new Blob([buffer]), { imageOrientation: 'flipY' });
+    const bitmap = await createImageBitmap(new Blob([buffer]), { imageOrientation: 'flipY', premultiplyAlpha: 'none' });
     tex = new THREE.Texture(bitmap);
     tex.flipY = false; // already flipped by createImageBitmap
+    // Colour and alpha kept apart: 0 A.D. player_trans textures keep their colour where alpha is 0.
   }
   tex.name = entry.name;
   tex.colorSpace = THREE.SRGBColorSpace;
