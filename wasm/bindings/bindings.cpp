@@ -4,6 +4,8 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -83,9 +85,41 @@ const char* blendName(rs::Blend b) {
   }
 }
 
+// Bounds computed here, in one tight pass, spare the main thread two JS passes over every vertex.
+val boundsOf(const std::vector<float>& p) {
+  float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  if (p.size() >= 3) {
+    for (int k = 0; k < 3; ++k) lo[k] = hi[k] = p[k];
+    for (size_t i = 3; i + 2 < p.size(); i += 3) {
+      for (int k = 0; k < 3; ++k) {
+        lo[k] = std::min(lo[k], p[i + k]);
+        hi[k] = std::max(hi[k], p[i + k]);
+      }
+    }
+  }
+  float c[3] = {(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2};
+  float r2 = 0;
+  for (size_t i = 0; i + 2 < p.size(); i += 3) {
+    float dx = p[i] - c[0], dy = p[i + 1] - c[1], dz = p[i + 2] - c[2];
+    r2 = std::max(r2, dx * dx + dy * dy + dz * dz);
+  }
+  val b = val::object(), mn = val::array(), mx = val::array(), ce = val::array();
+  for (int k = 0; k < 3; ++k) {
+    mn.set(k, lo[k]);
+    mx.set(k, hi[k]);
+    ce.set(k, c[k]);
+  }
+  b.set("min", mn);
+  b.set("max", mx);
+  b.set("center", ce);
+  b.set("radius", std::sqrt(r2));
+  return b;
+}
+
 val meshToVal(const rs::Mesh& m) {
   val o = val::object();
   o.set("name", m.name);
+  o.set("bounds", boundsOf(m.positions));
   o.set("positions", copyOut(m.positions));
   if (!m.normals.empty()) o.set("normals", copyOut(m.normals));
   val uvs = val::array();

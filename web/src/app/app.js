@@ -33,6 +33,7 @@ export class App {
     const started = performance.now();
     const set = await loadFileSet(entries, this.decoder, { onProgress });
     this.lastDecodeMs = performance.now() - started;
+    performance.mark('rigscope:decoded');
     const report = { files: entries.map((e) => e.path), ...set.report };
 
     for (const t of set.textures) this.textures.set(t.guid ?? t.key, t);
@@ -50,16 +51,28 @@ export class App {
       this.viewer.add(character);
       added.push(character);
     }
+    performance.mark('rigscope:built');
+    // Shaders compile off the main thread where the browser can (KHR_parallel_shader_compile);
+    // the render loop holds meanwhile, so no frame waits for a compile.
+    this.viewer.hold = true;
+    try {
+      await this.viewer.renderer.compileAsync(this.viewer.scene, this.viewer.camera);
+    } finally {
+      this.viewer.hold = false;
+    }
     this.animations.push(...set.animations);
     this._bindAnimations(report);
     await this._applyTextures(report);
     this.reports.push(report);
     if (added.length) this.viewer.frameAll();
+    performance.mark('rigscope:framed');
     if (!this.current || added.length) {
       const first = this.allClips.find((c) => added.includes(c.character)) ?? this.allClips[0];
       if (first && (!this.current || !this.current.action?.isRunning())) this.select(first.character, first.clip);
     }
+    performance.mark('rigscope:selected');
     this.emit('loaded');
+    performance.mark('rigscope:panels');
     return report;
   }
 

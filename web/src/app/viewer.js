@@ -236,6 +236,7 @@ export class Viewer {
   }
 
   tick() {
+    if (this.hold) return;
     this.timer.update();
     const dt = Math.min(this.timer.getDelta(), 0.1);
     if (dt > 0) this.fps = this.fps * 0.95 + (1 / dt) * 0.05;

@@ -60,8 +60,15 @@ export function buildGeometry(mesh) {
     }
   }
   if (!mesh.normals) g.computeVertexNormals();
-  g.computeBoundingBox();
-  g.computeBoundingSphere();
+  if (mesh.bounds && !mesh.morphs?.length) {
+    // The decoder measured them (no JS pass over a million vertices on the main thread).
+    const { min, max, center, radius } = mesh.bounds;
+    g.boundingBox = new THREE.Box3(new THREE.Vector3(...min), new THREE.Vector3(...max));
+    g.boundingSphere = new THREE.Sphere(new THREE.Vector3(...center), radius);
+  } else {
+    g.computeBoundingBox();
+    g.computeBoundingSphere();
+  }
   return g;
 }
 

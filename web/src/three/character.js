@@ -50,6 +50,7 @@ export class Character {
       if (model.vertexAnimation && model.vertexAnimation.vertexCount === m.positions.length / 3) {
         // The clip's track finds the mesh by name: give it one that is safe and unique.
         object.name = `vertex_mesh_${this.meshes.length}`;
+        object.frustumCulled = false; // its bounds are frame 0's; later frames may reach further
         this.vertexAnimations.push(new VertexAnimation(object, model.vertexAnimation));
       }
     }
