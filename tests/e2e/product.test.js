@@ -75,6 +75,56 @@ describe('input', () => {
   });
 });
 
+describe('layout and keyboard', () => {
+  it('fits a phone screen: no sideways scrolling, the view and the timeline visible', async () => {
+    const page = await openPage(browser, '/', { viewport: { width: 390, height: 844 } });
+    const m = await page.evaluate(() => {
+      const box = (id) => document.getElementById(id).getBoundingClientRect();
+      return { scrollW: document.documentElement.scrollWidth, stage: box('stage'), timeline: box('timeline'), side: box('side') };
+    });
+    expect(m.scrollW).toBeLessThanOrEqual(390);
+    expect(m.stage.width).toBeGreaterThan(380);
+    expect(m.stage.height).toBeGreaterThan(250);
+    expect(m.timeline.bottom).toBeLessThanOrEqual(844);
+    expect(m.side.top).toBeGreaterThanOrEqual(m.stage.bottom - 1);
+    expect((await pixels(page)).count).toBeGreaterThan(300);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('reaches every control with the keyboard', async () => {
+    const page = await openPage(browser, '/');
+    const controls = await page.evaluate(() => [...document.querySelectorAll('button, select, input:not([hidden]), label.button, summary, #clip-list li[role=option]')]
+      .filter((e) => e.offsetParent !== null || e.closest('details'))
+      .map((e) => e.id || e.textContent.trim().slice(0, 20)));
+    const reached = new Set();
+    for (let i = 0; i < 80; i++) {
+      await page.keyboard.press('Tab');
+      reached.add(await page.evaluate(() => document.activeElement.id || document.activeElement.textContent.trim().slice(0, 20)));
+    }
+    for (const id of ['open-button', 'folder-button', 'url-button', 'clear-button', 'export-button', 'screenshot-button', 'link-button', 'embed-button', 'help-button', 'clip-search', 'show-skeleton', 'show-wireframe', 'play', 'step-back', 'step-forward', 'scrub', 'speed', 'loop']) {
+      expect(reached, id).toContain(id);
+    }
+    expect(controls.length).toBeGreaterThan(20);
+    // Enter on the focused "Open URL…" opens its dialog.
+    await page.focus('#url-button');
+    await page.keyboard.press('Enter');
+    expect(await page.locator('#url-dialog').isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it('opens files from URLs typed into the Open URL dialog', async () => {
+    const base = inject('baseUrl');
+    const page = await openPage(browser, '/?demo=0');
+    await page.click('#url-button');
+    await page.fill('#url-text', `${base}/fixtures/two_bone.psk\n${base}/fixtures/two_bone.psa`);
+    await page.click('#url-form button[value=open]');
+    await page.waitForFunction(() => window.__rigscope.app.reports.length > 0);
+    expect(await page.evaluate(() => window.__rigscope.clipNames())).toEqual(['Bend']);
+    await page.close();
+  });
+});
+
 describe('characters and timeline', () => {
   it('plays a second mesh part on the first one’s skeleton', async () => {
     const page = await openPage(browser, '/?demo=0');

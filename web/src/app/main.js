@@ -18,6 +18,10 @@ function showError(message) {
 }
 
 function status(text) { $('status').textContent = text; }
+function fetchProgress({ url, got, total }) {
+  status(`Fetching ${url.split('/').pop()}: ${total ? `${Math.round((got / total) * 100)}%` : `${(got / 1e6).toFixed(1)} MB`}`);
+  progress(got, total);
+}
 function progress(done, total) {
   const bar = $('progress');
   bar.hidden = !(total > 0) || done >= total;
@@ -124,6 +128,14 @@ $('link-button').addEventListener('click', () => share('link'));
 $('embed-button').addEventListener('click', () => share('embed'));
 $('share-copy').addEventListener('click', () => navigator.clipboard?.writeText($('share-text').value).catch(() => {}));
 $('help-button').addEventListener('click', () => $('help-dialog').showModal());
+$('url-button').addEventListener('click', () => $('url-dialog').showModal());
+$('url-dialog').addEventListener('close', () => {
+  if ($('url-dialog').returnValue !== 'open') return;
+  const urls = $('url-text').value.split(/\s+/).filter(Boolean).map((u) => new URL(u, location.href).href);
+  if (!urls.length) return;
+  sourceUrls.push(...urls);
+  load(() => entriesFromUrls(urls, fetchProgress), 'links');
+});
 $('cancel-button').addEventListener('click', () => sharedDecoder().cancel('Decoding was cancelled; files already loaded stay'));
 
 // Panels.
@@ -146,6 +158,7 @@ app.on((what) => {
 $('show-skeleton').addEventListener('change', (e) => viewer.setSkeletonVisible(e.target.checked));
 $('show-wireframe').addEventListener('change', (e) => viewer.setWireframe(e.target.checked));
 $('show-grid').addEventListener('change', (e) => { viewer.grid.visible = e.target.checked; });
+$('show-ground').addEventListener('change', (e) => { viewer.ground.visible = e.target.checked; });
 $('show-attachments').addEventListener('change', (e) => viewer.setAttachmentsVisible(e.target.checked));
 $('show-bone-names').addEventListener('change', (e) => viewer.setBoneNamesVisible(e.target.checked));
 $('show-normals').addEventListener('change', (e) => viewer.setNormalsVisible(e.target.checked));
@@ -254,7 +267,7 @@ async function start() {
   if (params.files.length) {
     const urls = params.files.map((f) => new URL(f, location.href).href);
     sourceUrls.push(...urls);
-    await load(() => entriesFromUrls(urls, ({ url, got, total }) => status(`Fetching ${url.split('/').pop()}: ${total ? `${Math.round((got / total) * 100)}%` : `${(got / 1e6).toFixed(1)} MB`}`)), 'links');
+    await load(() => entriesFromUrls(urls, fetchProgress), 'links');
   } else if (params.demo) {
     const base = new URL('./demo/', location.href);
     await load(() => entriesFromUrls([new URL('rigscope-demo.psk', base).href, new URL('rigscope-demo.psa', base).href]), 'demo');

@@ -58,6 +58,11 @@ export class Viewer {
 
     this.grid = new THREE.GridHelper(10, 20, 0x555b66, 0x353a44);
     this.scene.add(this.grid);
+    // A ground disc under the model, sized and placed with the grid.
+    this.ground = new THREE.Mesh(new THREE.CircleGeometry(5, 64).rotateX(-Math.PI / 2),
+      new THREE.MeshStandardMaterial({ color: 0x3a3f4a, roughness: 1, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 }));
+    this.ground.visible = false;
+    this.scene.add(this.ground);
 
     this.characters = [];
     this.skeletonHelpers = [];
@@ -230,6 +235,8 @@ export class Viewer {
     const s = 10 ** Math.round(Math.log10(size));
     this.grid.scale.setScalar(s / 5);
     this.grid.position.set(center.x, box.min.y, center.z);
+    this.ground.scale.copy(this.grid.scale);
+    this.ground.position.copy(this.grid.position);
     for (const c of this.characters) {
       for (const a of c.attachments) a.node.children.forEach((m) => { if (m.type === 'AxesHelper') m.scale.setScalar(size * 0.04); });
     }
