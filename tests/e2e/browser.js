@@ -2,6 +2,7 @@
 import { chromium } from 'playwright-core';
 import { inject } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { crc32, deflateSync } from 'node:zlib';
 
 export const SAMPLES = new URL('../../../shared/samples/', import.meta.url).pathname;
 export const FIXTURES = new URL('../../build/fixtures/', import.meta.url).pathname;
@@ -40,3 +41,61 @@ export async function chooseFiles(page, payloads) {
 }
 
 export const pixels = (page) => page.evaluate(() => { window.__rigscope.viewer.grid.visible = false; return window.__rigscope.pixels(); });
+
+/**
+ * The picture at `t` seconds into the current clip, paused, without grid and markers: the
+ * foreground count and every 2nd pixel (each way) as RGB, for masks and colour counts in the test.
+ */
+export async function frameAt(page, t) {
+  const f = await page.evaluate((time) => {
+    const rs = window.__rigscope;
+    rs.viewer.grid.visible = false;
+    rs.viewer.setAttachmentsVisible(false);
+    if (time !== undefined) { rs.pause(); rs.app.setTime(time); }
+    const r = rs.viewer.countForegroundPixels();
+    const rgb = [];
+    for (let y = 0; y < r.h; y += 2) for (let x = 0; x < r.w; x += 2) {
+      const o = (y * r.w + x) * 4;
+      rgb.push(r.pixels[o], r.pixels[o + 1], r.pixels[o + 2]);
+    }
+    const bg = rs.viewer.background.clone().convertLinearToSRGB();
+    return { count: r.count, rgb, bg: [bg.r * 255, bg.g * 255, bg.b * 255], label: document.getElementById('frame-label')?.textContent };
+  }, t);
+  f.mask = [];
+  for (let i = 0; i < f.rgb.length; i += 3) {
+    f.mask.push(Math.abs(f.rgb[i] - f.bg[0]) + Math.abs(f.rgb[i + 1] - f.bg[1]) + Math.abs(f.rgb[i + 2] - f.bg[2]) > 24 ? 1 : 0);
+  }
+  return f;
+}
+
+/** How many sampled pixels changed between foreground and background. */
+export const maskDifference = (a, b) => a.mask.filter((v, i) => v !== b.mask[i]).length;
+
+/** Sampled pixels whose colour passes `test(r, g, b)`. */
+export function countColour(frame, test) {
+  let n = 0;
+  for (let i = 0; i < frame.rgb.length; i += 3) if (test(frame.rgb[i], frame.rgb[i + 1], frame.rgb[i + 2])) n++;
+  return n;
+}
+
+/** A PNG of w × h RGBA pixels from `pixel(x, y)` (rows top first), so tests need no image files. */
+export function png(w, h, pixel) {
+  const chunk = (type, data) => {
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    out.write(type, 4, 'ascii');
+    data.copy(out, 8);
+    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
+    return out;
+  };
+  const raw = Buffer.alloc(h * (1 + w * 4));
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) raw.set(pixel(x, y), y * (1 + w * 4) + 1 + x * 4);
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 6;
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+export const fixtureBytes = (name) => readFileSync(`${FIXTURES}${name}`);

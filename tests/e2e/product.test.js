@@ -6,10 +6,9 @@ import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { zipSync } from 'fflate';
-import { crc32, deflateSync } from 'node:zlib';
 import { validateBytes } from 'gltf-validator';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
-import { chooseFiles, filePayload, FIXTURES, launch, openPage, pixels } from './browser.js';
+import { chooseFiles, filePayload, FIXTURES, fixtureBytes, launch, openPage, pixels, png } from './browser.js';
 import { SUB_PATH } from './server.js';
 
 let browser;
@@ -27,26 +26,7 @@ async function dropFiles(page, files) {
   await page.waitForFunction((n) => window.__rigscope.app.reports.length > n, before, { timeout: 60000 });
 }
 
-const fixture = (n) => readFileSync(`${FIXTURES}${n}`);
-
-/** A small solid-colour PNG, written here so the test needs no image file. */
-function solidPng(w, h, [r, g, b]) {
-  const chunk = (type, data) => {
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc32(body), 8 + data.length);
-    return out;
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2, 0, 0, 0], 8);
-  const rows = Buffer.alloc(h * (1 + w * 3));
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) rows.set([r, g, b], y * (1 + w * 3) + 1 + x * 3);
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
+const fixture = fixtureBytes;
 
 describe('input', () => {
   it('opens a dropped zip with a mesh and its animation in a folder', async () => {
@@ -169,20 +149,20 @@ describe('characters and timeline', () => {
   it('assigns a texture by hand when nothing matched', async () => {
     const page = await openPage(browser, '/?demo=0');
     // A pure red PNG whose name matches no material.
-    const png = solidPng(8, 8, [255, 0, 0]);
-    await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`), { name: 'unrelated.png', mimeType: 'image/png', buffer: png }]);
+    const red = png(8, 8, () => [255, 0, 0, 255]);
+    await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`), { name: 'unrelated.png', mimeType: 'image/png', buffer: red }]);
     await page.evaluate(() => { for (const d of document.querySelectorAll('#side details')) d.open = true; });
     const select = page.locator('#materials select').first();
     await select.selectOption({ label: 'unrelated.png' });
     await page.waitForFunction(() => !!window.__rigscope.app.characters[0].materials[0].map);
     // The strip now shows red.
-    const red = await page.evaluate(() => {
+    const redPixels = await page.evaluate(() => {
       const r = window.__rigscope.viewer.countForegroundPixels();
       let n = 0;
       for (let i = 0; i < r.pixels.length; i += 4) if (r.pixels[i] > 150 && r.pixels[i + 1] < 60 && r.pixels[i + 2] < 60) n++;
       return n;
     });
-    expect(red).toBeGreaterThan(100);
+    expect(redPixels).toBeGreaterThan(100);
     await page.close();
   });
 });

@@ -1,34 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { chooseFiles, filePayload, FIXTURES, launch, openPage, SAMPLES } from './browser.js';
+import { chooseFiles, countColour, filePayload, FIXTURES, frameAt, launch, maskDifference, openPage, SAMPLES } from './browser.js';
 
 let browser;
 beforeAll(async () => { browser = await launch(); });
 afterAll(async () => { await browser?.close(); });
 
-/** Paused at `t` seconds of the current clip: foreground count and a coarse signature of the picture. */
-const shot = (page, t) => page.evaluate((time) => {
-  const rs = window.__rigscope;
-  rs.viewer.grid.visible = false;
-  rs.viewer.setAttachmentsVisible(false);
-  rs.pause();
-  rs.app.setTime(time);
-  const r = rs.viewer.countForegroundPixels();
-  const cells = [];
-  for (let y = 0; y < r.h; y += 16) for (let x = 0; x < r.w; x += 16) {
-    const o = (y * r.w + x) * 4;
-    cells.push(r.pixels[o] + r.pixels[o + 1] + r.pixels[o + 2]);
-  }
-  // Pixels near a colour of the texture: reddish (the flag's top), bluish (its bottom).
-  let red = 0, blue = 0;
-  for (let i = 0; i < r.w * r.h; i++) {
-    const [R, G, B] = [r.pixels[i * 4], r.pixels[i * 4 + 1], r.pixels[i * 4 + 2]];
-    if (R > 120 && G < 80 && B < 90) red++;
-    if (B > 100 && R < 80 && G < 110) blue++;
-  }
-  return { count: r.count, cells, red, blue, frame: document.getElementById('frame-label').textContent };
-}, t);
-const differingCells = (a, b) => a.cells.filter((v, i) => Math.abs(v - b.cells[i]) > 30).length;
+/** Paused at `t` seconds: the frame with counts of the flag texture's reddish and bluish pixels. */
+async function shot(page, t) {
+  const f = await frameAt(page, t);
+  f.red = countColour(f, (R, G, B) => R > 120 && G < 80 && B < 90);
+  f.blue = countColour(f, (R, G, B) => B > 100 && R < 80 && G < 110);
+  f.frame = f.label;
+  return f;
+}
 
 /** Drops files on the page as a real drag and drop of a folder does (webkitGetAsEntry directory entries). */
 async function dropFolder(page, folder, files) {
@@ -61,12 +46,12 @@ describe('UE1 fixtures in the viewer', () => {
     const a = await shot(page, 0);
     expect(a.count).toBeGreaterThan(2000);
     // Textured: the PCX's red top half and blue bottom half both appear, red above blue.
-    expect(a.red).toBeGreaterThan(300);
-    expect(a.blue).toBeGreaterThan(300);
+    expect(a.red).toBeGreaterThan(75); // sampled: every 2nd pixel each way
+    expect(a.blue).toBeGreaterThan(75);
     expect(a.frame).toBe('frame 1 / 23');
     const b = await shot(page, 4 / 12);
     expect(b.frame).toBe('frame 5 / 23');
-    expect(differingCells(a, b)).toBeGreaterThan(3);
+    expect(maskDifference(a, b)).toBeGreaterThan(40);
     expect(page.errors).toEqual([]);
     await page.close();
   });
@@ -115,7 +100,7 @@ describe('UE1 fixtures in the viewer', () => {
     expect(r.pairs).toContain('flag_d.3d ↔ flag_a.3d ↔ flag.uc');
     expect(r.pairs.join('\n')).toMatch(/flag\.pcx → material tex0_twosided/);
     const a = await shot(page, 0);
-    expect(a.red).toBeGreaterThan(300);
+    expect(a.red).toBeGreaterThan(75); // sampled: every 2nd pixel each way
     await page.close();
   });
 });
@@ -140,7 +125,7 @@ describe.skipIf(!existsSync(SAMPLES))('real UE1 files in the viewer', () => {
     const b = await shot(page, 0.5);
     expect(b.frame).toBe('frame 15 / 29');
     // The rifle's 30 frames hold the same pose (checked in Node): the picture stays; the flag fixture shows motion.
-    expect(differingCells(a, b)).toBeLessThan(3);
+    expect(maskDifference(a, b)).toBeLessThan(3);
     expect(page.errors).toEqual([]);
     await page.close();
   });

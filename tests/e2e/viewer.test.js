@@ -1,25 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { chooseFiles, filePayload, FIXTURES, launch, openPage, pixels, SAMPLES } from './browser.js';
+import { chooseFiles, filePayload, FIXTURES, frameAt, launch, maskDifference, openPage, pixels, SAMPLES } from './browser.js';
 
 let browser;
 beforeAll(async () => { browser = await launch(); });
 afterAll(async () => { await browser?.close(); });
 
-// The picture as a mask of foreground pixels (every 2nd pixel each way), to compare two frames.
-const snapshot = (page) => page.evaluate(() => {
-  window.__rigscope.viewer.grid.visible = false;
-  const r = window.__rigscope.viewer.countForegroundPixels();
-  const bg = window.__rigscope.viewer.background.clone().convertLinearToSRGB();
-  const ref = [bg.r * 255, bg.g * 255, bg.b * 255];
-  const mask = [];
-  for (let y = 0; y < r.h; y += 2) for (let x = 0; x < r.w; x += 2) {
-    const o = (y * r.w + x) * 4;
-    mask.push(Math.abs(r.pixels[o] - ref[0]) + Math.abs(r.pixels[o + 1] - ref[1]) + Math.abs(r.pixels[o + 2] - ref[2]) > 24 ? 1 : 0);
-  }
-  return { count: r.count, cx: r.cx, cy: r.cy, mask };
-});
-const differingCells = (a, b) => a.mask.filter((v, i) => v !== b.mask[i]).length;
 const still = (page, t = 0) => page.evaluate((time) => { window.__rigscope.pause(); window.__rigscope.app.setTime(time); }, t);
 
 describe('viewer page', () => {
@@ -37,10 +23,10 @@ describe('viewer page', () => {
       window.__rigscope.pause();
       app.setTime(0);
     });
-    const a = await snapshot(page);
+    const a = await frameAt(page);
     await page.evaluate(() => window.__rigscope.app.setTime(window.__rigscope.app.current.clip.duration * 0.5));
-    const b = await snapshot(page);
-    expect(differingCells(a, b)).toBeGreaterThan(100);
+    const b = await frameAt(page);
+    expect(maskDifference(a, b)).toBeGreaterThan(100);
     expect(page.errors).toEqual([]);
     await page.close();
   });
@@ -121,11 +107,11 @@ describe.skipIf(!existsSync(SAMPLES))('real Unreal files', () => {
     expect(await page.locator('#clip-list li[role=option]').count()).toBe(12);
     await page.locator('#clip-list li', { hasText: 'webattack' }).click();
     await page.evaluate(() => { window.__rigscope.pause(); window.__rigscope.app.setTime(0); });
-    const a = await snapshot(page);
+    const a = await frameAt(page);
     expect(a.count).toBeGreaterThan(1000);
     await page.evaluate(() => window.__rigscope.app.setTime(1.2));
-    const b = await snapshot(page);
-    expect(differingCells(a, b)).toBeGreaterThan(100);
+    const b = await frameAt(page);
+    expect(maskDifference(a, b)).toBeGreaterThan(100);
     expect(await page.locator('#frame-label').innerText()).toBe('frame 36 / 71');
     expect(page.errors).toEqual([]);
     await page.close();

@@ -1,52 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { deflateSync } from 'node:zlib';
-import { chooseFiles, filePayload, FIXTURES, launch, openPage, SAMPLES } from './browser.js';
+import { chooseFiles, countColour, filePayload, FIXTURES, frameAt, launch, maskDifference, openPage, png, SAMPLES } from './browser.js';
 
 let browser;
 beforeAll(async () => { browser = await launch(); });
 afterAll(async () => { await browser?.close(); });
 
-/** Paused at `t` seconds of the current clip: foreground mask (every 4th pixel) and colour counts. */
-const shot = (page, t) => page.evaluate((time) => {
-  const rs = window.__rigscope;
-  rs.viewer.grid.visible = false;
-  rs.viewer.setAttachmentsVisible(false);
-  rs.pause();
-  rs.app.setTime(time);
-  const r = rs.viewer.countForegroundPixels();
-  const bg = rs.viewer.background.clone().convertLinearToSRGB();
-  const ref = [bg.r * 255, bg.g * 255, bg.b * 255];
-  const mask = [];
-  let red = 0, blue = 0;
-  for (let y = 0; y < r.h; y += 4) for (let x = 0; x < r.w; x += 4) {
-    const o = (y * r.w + x) * 4;
-    const [R, G, B] = [r.pixels[o], r.pixels[o + 1], r.pixels[o + 2]];
-    mask.push(Math.abs(R - ref[0]) + Math.abs(G - ref[1]) + Math.abs(B - ref[2]) > 24 ? 1 : 0);
-    if (R > 110 && G < 70 && B < 70) red++;
-    if (B > 90 && B > R + 40 && B > G + 20) blue++;
-  }
-  return { count: r.count, mask, red, blue };
-}, t);
-const differing = (a, b) => a.mask.filter((v, i) => v !== b.mask[i]).length;
-
-/** A PNG of w × h RGBA pixels from `pixel(x, y)` (rows top first), written with zlib and a CRC table. */
-function png(w, h, pixel) {
-  const crcTable = Array.from({ length: 256 }, (_, n) => { let c = n; for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1; return c >>> 0; });
-  const crc = (buf) => { let c = 0xffffffff; for (const b of buf) c = crcTable[(c ^ b) & 255] ^ (c >>> 8); return (c ^ 0xffffffff) >>> 0; };
-  const chunk = (type, data) => {
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    out.write(type, 4, 'ascii');
-    data.copy(out, 8);
-    out.writeUInt32BE(crc(out.subarray(4, 8 + data.length)), 8 + data.length);
-    return out;
-  };
-  const raw = Buffer.alloc(h * (1 + w * 4));
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) raw.set(pixel(x, y), y * (1 + w * 4) + 1 + x * 4);
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0); ihdr.writeUInt32BE(h, 4); ihdr[8] = 8; ihdr[9] = 6;
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+/** Paused at `t` seconds: the frame with its red and blue (player colour) pixel counts. */
+async function shot(page, t) {
+  const f = await frameAt(page, t);
+  f.red = countColour(f, (R, G, B) => R > 110 && G < 70 && B < 70);
+  f.blue = countColour(f, (R, G, B) => B > 90 && B > R + 40 && B > G + 20);
+  return f;
 }
 const text = (name, s) => ({ name, mimeType: 'text/xml', buffer: Buffer.from(s) });
 
@@ -54,7 +19,7 @@ async function expectMoves(page, later, min = 40) {
   const a = await shot(page, 0);
   const b = await shot(page, later);
   expect(a.count).toBeGreaterThan(500);
-  expect(differing(a, b)).toBeGreaterThan(min);
+  expect(maskDifference(a, b)).toBeGreaterThan(min);
 }
 
 describe('0 A.D. models in the viewer', () => {

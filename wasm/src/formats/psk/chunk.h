@@ -47,5 +47,17 @@ struct Span {
   bool present = false;
 };
 
+// Records the block of the chunk at `pos` in `slot`. Returns false, leaving the slot alone, when
+// it already holds an earlier chunk: repeated single chunks keep the first (the caller warns).
+inline bool keepSpan(Span& slot, const uint8_t* data, const ChunkHeader& h, size_t pos) {
+  if (slot.present) return false;
+  slot.p = data + pos + kHeaderSize;
+  slot.stride = uint32_t(h.dataSize);
+  slot.count = uint32_t(h.dataCount);
+  slot.offset = pos;
+  slot.present = true;
+  return true;
+}
+
 }  // namespace actorx
 }  // namespace rs

@@ -105,15 +105,8 @@ class PskDecoder {
 
   // Records one chunk's block. Repeated single chunks keep the first and say so.
   void keep(Span& slot, const ChunkHeader& h, size_t pos) {
-    if (slot.present) {
+    if (!actorx::keepSpan(slot, data_, h, pos))
       warn(format("chunk %s at byte %zu repeats an earlier one; ignored", h.id, pos));
-      return;
-    }
-    slot.p = data_ + pos + actorx::kHeaderSize;
-    slot.stride = uint32_t(h.dataSize);
-    slot.count = uint32_t(h.dataCount);
-    slot.offset = pos;
-    slot.present = true;
   }
 
   Status scan() {
