@@ -23,8 +23,10 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-# npm dependencies: reinstall when the lock file is newer than the install.
+# npm dependencies, as pinned by package-lock.json, when missing or older than the lock file.
+# `npm install --no-save` rather than `npm ci`: npm 11 leaves other platforms' optional packages
+# (rollup's native builds) out of the lock file, and `npm ci` then refuses it as out of sync.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "setup: installing npm dependencies"
-  npm ci --no-audit --no-fund --loglevel=error
+  npm install --no-save --no-audit --no-fund --loglevel=error
 fi
