@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
-import { chooseFiles, filePayload, FIXTURES, fixtureBytes, launch, openPage, pixels, png } from './browser.js';
+import { chooseFiles, countColour, filePayload, FIXTURES, fixtureBytes, frameAt, launch, openPage, pixels, png } from './browser.js';
 import { SUB_PATH } from './server.js';
 
 let browser;
@@ -235,4 +235,56 @@ describe('export, links, embedding, hosting', () => {
     expect(await page.locator('#errors').innerText()).toMatch(/CORS/);
     await page.close();
   });
+});
+
+/** An uncompressed 24-bit TGA (bottom-up rows, BGR) of one colour. */
+function solidTga(w, h, [r, g, b]) {
+  const header = Buffer.alloc(18);
+  header[2] = 2; // uncompressed true-colour
+  header.writeUInt16LE(w, 12);
+  header.writeUInt16LE(h, 14);
+  header[16] = 24;
+  const body = Buffer.alloc(w * h * 3);
+  for (let i = 0; i < w * h; i++) body.set([b, g, r], i * 3);
+  return Buffer.concat([header, body]);
+}
+
+/** A DXT1 DDS of one colour: every 4×4 block has both endpoints at that colour (RGB565). */
+function solidDds(w, h, [r, g, b]) {
+  const header = Buffer.alloc(128);
+  header.write('DDS ', 0, 'latin1');
+  header.writeUInt32LE(124, 4);
+  header.writeUInt32LE(0x1 | 0x2 | 0x4 | 0x1000 | 0x80000, 8); // caps, height, width, pixelformat, linear size
+  header.writeUInt32LE(h, 12);
+  header.writeUInt32LE(w, 16);
+  header.writeUInt32LE((w / 4) * (h / 4) * 8, 20);
+  header.writeUInt32LE(1, 28); // mip count
+  header.writeUInt32LE(32, 76); // pixel format size
+  header.writeUInt32LE(0x4, 80); // FOURCC
+  header.write('DXT1', 84, 'latin1');
+  header.writeUInt32LE(0x1000, 108); // texture
+  const c565 = ((r >> 3) << 11) | ((g >> 2) << 5) | (b >> 3);
+  const block = Buffer.alloc(8);
+  block.writeUInt16LE(c565, 0);
+  block.writeUInt16LE(c565, 2);
+  const blocks = Buffer.concat(Array.from({ length: (w / 4) * (h / 4) }, () => block));
+  return Buffer.concat([header, blocks]);
+}
+
+describe('textures from every image format', () => {
+  for (const [name, make, colour, test] of [
+    ['skin.tga', solidTga, [230, 20, 20], (R, G, B) => R > 150 && G < 80 && B < 80],
+    ['Skin.DDS', solidDds, [20, 20, 230], (R, G, B) => B > 150 && R < 80 && G < 80],
+    ['SKIN.png', (w, h, c) => png(w, h, () => [...c, 255]), [20, 200, 20], (R, G, B) => G > 130 && R < 80 && B < 80],
+  ]) {
+    it(`matches ${name} to the material "Skin" by name and shows it`, async () => {
+      const page = await openPage(browser, '/?demo=0');
+      await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`), { name, mimeType: 'application/octet-stream', buffer: make(16, 16, colour) }]);
+      expect(await page.evaluate(() => window.__rigscope.app.characters[0].materials[0].map?.name)).toBe(name);
+      const f = await frameAt(page);
+      expect(countColour(f, test)).toBeGreaterThan(50);
+      expect(page.errors).toEqual([]);
+      await page.close();
+    });
+  }
 });
