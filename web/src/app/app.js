@@ -52,14 +52,7 @@ export class App {
       added.push(character);
     }
     performance.mark('rigscope:built');
-    // Shaders compile off the main thread where the browser can (KHR_parallel_shader_compile);
-    // the render loop holds meanwhile, so no frame waits for a compile.
-    this.viewer.hold = true;
-    try {
-      await this.viewer.renderer.compileAsync(this.viewer.scene, this.viewer.camera);
-    } finally {
-      this.viewer.hold = false;
-    }
+    await this.viewer.prepare?.();
     this.animations.push(...set.animations);
     this._bindAnimations(report);
     await this._applyTextures(report);

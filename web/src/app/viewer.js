@@ -125,6 +125,19 @@ export class Viewer {
     this.setAttachmentsVisible(this.showAttachments);
   }
 
+  /**
+   * Compiles the shaders of what was just added off the main thread where the browser can
+   * (KHR_parallel_shader_compile); the render loop holds meanwhile, so no frame waits for it.
+   */
+  async prepare() {
+    this.hold = true;
+    try {
+      await this.renderer.compileAsync(this.scene, this.camera);
+    } finally {
+      this.hold = false;
+    }
+  }
+
   remove(character) {
     this.setNormalsVisible(false);
     this.characters = this.characters.filter((c) => c !== character);
