@@ -50,16 +50,18 @@ const native = JSON.parse(execFileSync(join(nativeDir, 'bench_native'), [benchDi
 
 // ---- WASM in Node -----------------------------------------------------------------------------
 const { default: createDecoders } = await import(join(wasmDir, 'decoders.mjs'));
+const { unpackClips } = await import('../web/src/decoder/ops.js');
 const wasmBinary = readFileSync(join(wasmDir, 'decoders.wasm'));
 const u8 = (f) => new Uint8Array(bytesOf[f].buffer, bytesOf[f].byteOffset, bytesOf[f].length);
+// Each call ends as the worker's does: with the packed clip tracks unpacked into the contract.
 const CALLS = {
-  psk: (M) => M.decodePsk(u8('bench.psk'), 'bench.psk'),
-  psa: (M) => M.decodePsa(u8('bench.psa'), 'bench.psa', ''),
-  psa_big: (M) => M.decodePsa(u8('bench_big.psa'), 'bench_big.psa', ''),
-  ue1: (M) => M.decodeUe1(u8('bench_d.3d'), 'bench_d.3d', u8('bench_a.3d'), 'bench_a.3d', bytesOf['bench.uc'].toString('latin1'), 'bench.uc'),
-  pmd: (M) => M.decodePmd(u8('bench.pmd'), 'bench.pmd'),
-  pssa: (M) => M.decodePssa(u8('bench_pssa.psa'), 'bench_pssa.psa'),
-  psg: (M) => M.decodePsg(u8('bench.psg'), 'bench.psg'),
+  psk: (M) => unpackClips(M.decodePsk(u8('bench.psk'), 'bench.psk')),
+  psa: (M) => unpackClips(M.decodePsa(u8('bench.psa'), 'bench.psa', '')),
+  psa_big: (M) => unpackClips(M.decodePsa(u8('bench_big.psa'), 'bench_big.psa', '')),
+  ue1: (M) => unpackClips(M.decodeUe1(u8('bench_d.3d'), 'bench_d.3d', u8('bench_a.3d'), 'bench_a.3d', bytesOf['bench.uc'].toString('latin1'), 'bench.uc')),
+  pmd: (M) => unpackClips(M.decodePmd(u8('bench.pmd'), 'bench.pmd')),
+  pssa: (M) => unpackClips(M.decodePssa(u8('bench_pssa.psa'), 'bench_pssa.psa')),
+  psg: (M) => unpackClips(M.decodePsg(u8('bench.psg'), 'bench.psg')),
 };
 const heapBytes = (M) => (M.HEAP8 ?? M.wasmMemory?.buffer)?.length ?? M.HEAP8.byteLength;
 

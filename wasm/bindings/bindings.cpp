@@ -166,6 +166,10 @@ val materialToVal(const rs::Material& m) {
   return o;
 }
 
+// A clip's tracks travel packed: one Float32Array with every key array and one Int32Array
+// layout of 6 ints per track (bone, keys, times, translation, rotation, scale offsets; -1 = none).
+// A PSA of 750 tracks then costs a handful of Embind calls instead of thousands; unpackClips()
+// in web/src/decoder/ops.js turns it back into the contract's tracks (views, no copies).
 val clipToVal(const rs::Clip& c) {
   val o = val::object();
   o.set("name", c.name);
@@ -173,18 +177,34 @@ val clipToVal(const rs::Clip& c) {
   o.set("frameCount", c.frameCount);
   o.set("duration", c.duration);
   o.set("loop", c.loop);
-  val tracks = val::array();
-  for (size_t i = 0; i < c.tracks.size(); ++i) {
-    const rs::Track& t = c.tracks[i];
-    val to = val::object();
-    to.set("bone", t.bone);
-    to.set("times", copyOut(t.times));
-    if (!t.translation.empty()) to.set("translation", copyOut(t.translation));
-    if (!t.rotation.empty()) to.set("rotation", copyOut(t.rotation));
-    if (!t.scale.empty()) to.set("scale", copyOut(t.scale));
-    tracks.set(i, to);
+  size_t total = 0;
+  for (const rs::Track& t : c.tracks) total += t.times.size() + t.translation.size() + t.rotation.size() + t.scale.size();
+  std::vector<float> pool;
+  pool.reserve(total);
+  std::vector<int32_t> layout;
+  layout.reserve(c.tracks.size() * 6);
+  const auto put = [&pool](const std::vector<float>& v) -> int32_t {
+    if (v.empty()) return -1;
+    int32_t at = int32_t(pool.size());
+    pool.insert(pool.end(), v.begin(), v.end());
+    return at;
+  };
+  int32_t sharedTimes = -1;  // tracks of one clip usually share their key times: store them once
+  const std::vector<float>* firstTimes = nullptr;
+  for (const rs::Track& t : c.tracks) {
+    int32_t times;
+    if (firstTimes && t.times == *firstTimes) {
+      times = sharedTimes;
+    } else {
+      times = put(t.times);
+      if (!firstTimes) firstTimes = &t.times, sharedTimes = times;
+    }
+    layout.insert(layout.end(), {t.bone, int32_t(t.times.size()), times, put(t.translation), put(t.rotation), put(t.scale)});
   }
-  o.set("tracks", tracks);
+  val packed = val::object();
+  packed.set("layout", copyOut(layout));
+  packed.set("data", copyOut(pool));
+  o.set("packedTracks", packed);
   return o;
 }
 

@@ -1,7 +1,7 @@
 // Node host for the same WASM module (CLI and unit tests): the module is built for web/worker,
 // so Node hands it the .wasm bytes directly instead of letting it fetch.
 import { readFile } from 'node:fs/promises';
-import { DECODER_OPS, toWasmArgs } from './ops.js';
+import { DECODER_OPS, toWasmArgs, unpackClips } from './ops.js';
 
 const wasmDir = new URL('../../../build/wasm/', import.meta.url);
 
@@ -14,7 +14,7 @@ export async function loadNodeDecoders() {
     module: M,
     async call(op, args) {
       if (!DECODER_OPS.has(op)) throw new Error(`unknown decoder operation ${op}`);
-      return M[op](...toWasmArgs(args));
+      return unpackClips(M[op](...toWasmArgs(args)));
     },
     cancel() {},
   };

@@ -1,7 +1,7 @@
 // Module worker: loads the WASM decoders once and answers {id, op, args} requests. It never
 // imports three.js; results are plain objects of typed arrays, transferred back.
 import createDecoders from '../../../build/wasm/decoders.mjs';
-import { DECODER_OPS, collectTransferables, toWasmArgs } from './ops.js';
+import { DECODER_OPS, collectTransferables, toWasmArgs, unpackClips } from './ops.js';
 
 let decoders = null;
 
@@ -12,7 +12,7 @@ self.onmessage = async (event) => {
     decoders ??= createDecoders();
     const M = await decoders;
     const started = performance.now();
-    const result = M[op](...toWasmArgs(args));
+    const result = unpackClips(M[op](...toWasmArgs(args)));
     const ms = performance.now() - started;
     self.postMessage({ id, ok: true, result, ms }, [...collectTransferables(result)]);
   } catch (err) {
