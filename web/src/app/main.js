@@ -42,7 +42,8 @@ async function load(getEntries, label) {
       onProgress: ({ done, total, name }) => { status(`Decoding ${done}/${total}: ${name}`); progress(done, total); },
     });
     for (const r of report.refused) showError(`${r.file}: ${r.reason}`);
-    status(`${entries.length} file${entries.length === 1 ? '' : 's'} read`);
+    const missing = report.missing.length ? `; ${report.missing.length} missing (see Files)` : '';
+    status(`${entries.length} file${entries.length === 1 ? '' : 's'} read${missing}`);
   } catch (err) {
     showError(err.message);
     status('');
