@@ -17,7 +17,7 @@ struct Group {
 
 struct Morph {
   std::string name;
-  std::vector<float> positions;  // absolute-free: deltas, 3 per vertex (three's morphTargetsRelative)
+X
   std::vector<float> normals;    // deltas, optional
 };
 
