@@ -17,7 +17,7 @@ struct Group {
 
 struct Morph {
   std::string name;
-X
+  std::vector<float> positions;  // deltas from the base mesh, 3 per vertex (three's morphTargetsRelative)
   std::vector<float> normals;    // deltas, optional
 };
 
