@@ -3,7 +3,7 @@
 import * as THREE from 'three';
 import { loadFileSet } from '../core/fileset.js';
 import { Character } from '../three/character.js';
-import { assignTexture, findTexture, textureFromDecoded, textureFromEntry } from '../three/textures.js';
+import { assignTexture, findTexture, textureOfRecord } from '../three/textures.js';
 import { textureKey } from '../core/files.js';
 import { assembleActors } from './actors.js';
 
@@ -100,8 +100,7 @@ export class App {
     const freshCharacters = this.characters.filter((c) => !this._settled.has(c));
     const apply = async (character, material, record, how = '') => {
       try {
-        record.texture ??= record.decoded ? textureFromDecoded(record.decoded) : await textureFromEntry(record.entry);
-        assignTexture(material, record.texture);
+        assignTexture(material, await textureOfRecord(record));
         report.pairs.push(`${record.file} → material ${material.name} of ${character.name}${how}`);
       } catch (err) {
         report.refused.push({ file: record.file, reason: err.message });
@@ -140,7 +139,7 @@ export class App {
     const loaded = [];
     for (const record of records) {
       try {
-        record.texture ??= record.decoded ? textureFromDecoded(record.decoded) : await textureFromEntry(record.entry);
+        await textureOfRecord(record);
         loaded.push(record);
       } catch (err) {
         report.refused.push({ file: record.file, reason: err.message });
@@ -187,8 +186,7 @@ export class App {
   async assignTextureByHand(material, key) {
     const record = this.textures.get(key);
     if (!record) return;
-    record.texture ??= record.decoded ? textureFromDecoded(record.decoded) : await textureFromEntry(record.entry);
-    assignTexture(material, record.texture);
+    assignTexture(material, await textureOfRecord(record));
     this.emit('textures');
   }
 

@@ -105,3 +105,9 @@ export function assignTexture(material, texture) {
   material.color.set(0xffffff);
   material.needsUpdate = true;
 }
+
+/** The three.js texture of a file-set texture record, made once and kept on the record. */
+export async function textureOfRecord(record) {
+  record.texture ??= record.decoded ? textureFromDecoded(record.decoded) : await textureFromEntry(record.entry);
+  return record.texture;
+}
