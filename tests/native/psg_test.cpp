@@ -14,7 +14,12 @@
 #include "formats/psg/psg.h"
 #include "writers/psg_writer.h"
 
+#include "test_support.h"
+
 using namespace rs;
+using rs::test::countOf;
+using rs::test::infoOf;
+
 
 namespace {
 
@@ -49,17 +54,6 @@ Model decode(const std::vector<uint8_t>& b, Status* status = nullptr, const char
   if (status) *status = s;
   else EXPECT_TRUE(s.ok()) << s.error;
   return m;
-}
-
-double countOf(const Model& m, const char* key) {
-  for (auto& c : m.counts)
-    if (c.first == key) return c.second;
-  return -1;
-}
-std::string infoOf(const Model& m, const std::string& key) {
-  for (auto& c : m.info)
-    if (c.first == key) return c.second;
-  return "";
 }
 
 // The synthetic skinned quad of spec §10 (shared/samples/psg/synthetic/skinned_quad_*.psg).

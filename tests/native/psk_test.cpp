@@ -19,36 +19,19 @@
 #include "writers/psk_writer.h"
 #include "writers/writer_bytes.h"
 
+#include "test_support.h"
+
 using namespace rs;
+using rs::test::countOf;
+using rs::test::infoOf;
+using rs::test::hasWarning;
+using rs::test::allWarnings;
+
 
 namespace {
 
 Status decode(const std::vector<uint8_t>& bytes, Model& m, const std::string& name = "t.psk") {
   return decodePsk(bytes.data(), bytes.size(), name, m);
-}
-
-double countOf(const Model& m, const char* key) {
-  for (const auto& c : m.counts)
-    if (c.first == key) return c.second;
-  return -1;
-}
-
-std::string infoOf(const Model& m, const char* key) {
-  for (const auto& c : m.info)
-    if (c.first == key) return c.second;
-  return "";
-}
-
-bool hasWarning(const Model& m, const char* needle) {
-  for (const std::string& w : m.warnings)
-    if (w.find(needle) != std::string::npos) return true;
-  return false;
-}
-
-std::string allWarnings(const Model& m) {
-  std::string s;
-  for (const std::string& w : m.warnings) s += w + "\n";
-  return s;
 }
 
 // A quad (2 faces) on two materials and a 2-bone chain, in the file frame.

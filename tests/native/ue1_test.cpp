@@ -16,7 +16,11 @@
 #include "io/bytes.h"
 #include "writers/ue1_writer.h"
 
+#include "test_support.h"
+
 using namespace rs;
+using rs::test::hasWarning;
+
 
 namespace {
 
@@ -43,12 +47,6 @@ double count(const Model& m, const char* key) {
   for (const auto& e : m.counts)
     if (e.first == key) return e.second;
   return -1;
-}
-
-bool hasWarning(const Model& m, const char* needle) {
-  for (const std::string& w : m.warnings)
-    if (w.find(needle) != std::string::npos) return true;
-  return false;
 }
 
 // Three space position of original vertex `v` at frame `f` (first render vertex using it).

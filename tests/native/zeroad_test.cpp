@@ -16,29 +16,17 @@
 #include "io/bytes.h"
 #include "writers/zeroad_writer.h"
 
+#include "test_support.h"
+
 using namespace rs;
+using rs::test::countOf;
+using rs::test::hasWarning;
+using rs::test::allWarnings;
+
 
 namespace {
 
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
-
-double countOf(const Model& m, const char* key) {
-  for (const auto& c : m.counts)
-    if (c.first == key) return c.second;
-  return -1;
-}
-
-bool hasWarning(const Model& m, const char* part) {
-  for (const auto& w : m.warnings)
-    if (w.find(part) != std::string::npos) return true;
-  return false;
-}
-
-std::string allWarnings(const Model& m) {
-  std::string s;
-  for (const auto& w : m.warnings) s += w + "\n";
-  return s;
-}
 
 Model pmd(const std::vector<uint8_t>& b, const char* name = "t.pmd") {
   Model m;
