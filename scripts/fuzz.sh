@@ -55,7 +55,8 @@ for bin in $build/fuzz_*; do
   corpus=$build/corpus/$name
   regressions=tests/fuzz-regressions/$name
   mkdir -p "$corpus" "$regressions"
-  for s in $(seed_for "$name"); do cp "$s" "$corpus/"; done
+  # Small seeds only: libFuzzer explores far faster from a 1 KB file than from a 150 KB one.
+  for s in $(seed_for "$name"); do [ "$(stat -c %s "$s")" -le 65536 ] && cp "$s" "$corpus/"; done
   ok=1
   # Committed crash inputs must stay fixed.
   if ls "$regressions"/* >/dev/null 2>&1; then
