@@ -680,17 +680,10 @@ TEST(PskHostile, WedgePointsPastTheEndClampedAndPointlessWedgesRefused) {
 
 namespace {
 
-std::string samplesDir() {
-  const char* env = std::getenv("RIGSCOPE_SAMPLES");
-  std::string dir = env ? env : RIGSCOPE_SAMPLES;
-  return dir + "/psk/";
-}
+std::string samplesDir() { return rs::test::samplesDir("psk"); }
 
 bool readSample(const std::string& name, std::vector<uint8_t>& out) {
-  std::ifstream f(samplesDir() + name, std::ios::binary);
-  if (!f) return false;
-  out.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  return true;
+  return rs::test::readBytes(samplesDir() + name, out);
 }
 
 #define LOAD_SAMPLE(name, model)                                                        \
