@@ -3,9 +3,10 @@ import * as THREE from 'three';
 import { App } from '../../web/src/app/app.js';
 import { Character } from '../../web/src/three/character.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
+import { describeRecord } from '../../web/src/core/report.js';
 import { decode, decoder, fixture, HAVE_SAMPLES, sample } from './helpers.js';
 
-const fakeViewer = () => ({ add() {}, frameAll() {}, setWireframe() {}, wireframe: false });
+const fakeViewer = () => ({ add() {}, remove() {}, frameAll() {}, setWireframe() {}, wireframe: false });
 const appWith = async () => new App(fakeViewer(), await decoder());
 
 // Independent posing: a rotation by `a` radians about +Z around `pivot`.
@@ -33,7 +34,7 @@ describe('PSG fixtures through the WASM module', () => {
     expect(material.map.mipmaps.map((m) => m.data.length)).toEqual([2048, 512, 128, 32, 8, 8, 8]);
     // Decoded UVs are (u, 1 − v): compressed textures flip V back through their transform.
     expect([material.map.repeat.y, material.map.offset.y]).toEqual([-1, 1]);
-    expect(report.pairs.join('\n')).toMatch(/box_textures\.psg → material material_0 of skinned_box\.psg/);
+    expect(report.records.map((r) => describeRecord(r))).toContain('box_textures.psg → material material_0 of skinned_box.psg (GUID)');
   });
 
   it('binds the skinned box to the right bones', async () => {
@@ -92,9 +93,9 @@ describe.skipIf(!HAVE_SAMPLES)('PSG samples', () => {
     const [material] = app.characters[0].materials;
     const source = material.userData.source;
     expect(source.guid).toBe('0a950eac2dfefc7b'); // the diffuse channel
-    expect(material.map).toBe(app.textures.get('0a950eac2dfefc7b').texture);
+    expect(material.map).toBe(app.textures.find((r) => r.guid === '0a950eac2dfefc7b').texture);
     expect([material.map.image.width, material.map.image.height]).toEqual([2048, 512]);
-    expect(app.textures.size).toBe(3);
+    expect(app.textures.length).toBe(3);
   });
 
   it.each(['f32', 's16'])('skins the synthetic quad (%s) with the palette resolved', async (kind) => {

@@ -5,6 +5,7 @@ import { App } from '../../web/src/app/app.js';
 import { Character } from '../../web/src/three/character.js';
 import { VertexAnimation } from '../../web/src/three/vertex-animation.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
+import { describeRecord } from '../../web/src/core/report.js';
 import { bytes, decode, decoder, fixture, FIXTURES, HAVE_SAMPLES, sample, SAMPLES } from './helpers.js';
 
 const text = (path) => readFileSync(path, 'utf8');
@@ -13,7 +14,8 @@ const ue1 = (dir, base, uc = '', ucName = '') => decode('decodeUe1',
 const flag = () => ue1(FIXTURES, 'flag', text(`${FIXTURES}flag.uc`), 'flag.uc');
 
 /** A viewer that draws nothing: App logic in Node. */
-const fakeViewer = () => ({ add() {}, frameAll() {}, setWireframe() {}, wireframe: false });
+const fakeViewer = () => ({ add() {}, remove() {}, frameAll() {}, setWireframe() {}, wireframe: false });
+const lines = (report) => report.records.map((r) => describeRecord(r));
 const appWith = async () => new App(fakeViewer(), await decoder());
 
 /** Shows `seqName` at `frame` (the file's own frame number) the way the viewer does. */
@@ -50,7 +52,7 @@ describe('UE1 fixtures through the WASM module', () => {
     const m = await flag();
     expect(m.format).toBe('ue1');
     expect(m.counts).toMatchObject({ polygons: 64, vertices: 45, renderVertices: 45, triangles: 64, frames: 24 });
-    expect(m.info).toMatchObject({ encoding: 'packed', types: '1:64', textureNumbers: '0', scale: '0.1 0.1 0.2' });
+    expect(m.info).toMatchObject({ encoding: 'packed', types: 'two-sided ×64', textureNumbers: '0', scale: '0.1 0.1 0.2' });
     expect(m.materials.map((x) => [x.name, x.twoSided, x.blend, x.textureNames])).toEqual([['tex0_twosided', true, 'opaque', ['flag', 'FlagTex']]]);
     expect(m.vertexAnimation.sequences.map((s) => [s.name, s.startFrame, s.frameCount, s.rate])).toEqual([['Still', 0, 1, 12], ['Wave', 1, 23, 12]]);
     const va = m.vertexAnimation;
@@ -122,7 +124,7 @@ describe('UE1 fixtures through the WASM module', () => {
     app.step(-30);
     expect(fileFrame()).toBe(1);
     // The flag's texture came from its script.
-    expect(wave.character.materials[0].map).toBe(app.textures.get('flag').texture);
+    expect(wave.character.materials[0].map).toBe(app.textures.find((r) => r.key === 'flag').texture);
   });
 
   it('gives texture number N the N-th texture file in name order when no script names it', async () => {
@@ -134,7 +136,7 @@ describe('UE1 fixtures through the WASM module', () => {
     ]);
     const maps = Object.fromEntries(app.characters[0].materials.map((m) => [m.name, m.map?.name]));
     expect(maps).toEqual({ tex0_normal: 'alpha', weapon: undefined, tex1_normal: 'beta' });
-    expect(report.pairs.join('\n')).toMatch(/alpha\.PCX → material tex0_normal of dx_box_d\.3d \(by file-name order/);
+    expect(lines(report)).toContain('alpha.PCX → material tex0_normal of dx_box_d.3d (file-name order)');
   });
 
   it('shows a set of textures alone as named quads', async () => {
@@ -147,7 +149,8 @@ describe('UE1 fixtures through the WASM module', () => {
     expect(board.attachments.map((a) => a.name)).toEqual(['flag.pcx']);
     const box = new THREE.Box3().setFromBufferAttribute(board.meshes[0].geometry.attributes.position);
     expect(box.getSize(new THREE.Vector3()).toArray()).toEqual([1, 0.5, 0]);
-    expect(report.notes.join()).toMatch(/only textures/);
+    expect(app.scene.boards).toHaveLength(1);
+    expect(report.records.filter((r) => r.kind !== 'texture')).toEqual([]);
   });
 });
 
@@ -195,31 +198,31 @@ describe('vertex animation performance', () => {
 
 // Expected facts from shared/samples/README.md (vertex3d section).
 const PAIRS = [
-  ['assimp-mar_rifle/mar_rifle', 572, 421, 30, 'packed', '0:572', '1'],
-  ['firetrucks/Models/FlatSheet', 2, 4, 1, 'packed', '0:2', '1'],
-  ['firetrucks/Models/bottle', 72, 40, 1, 'packed', '0:34 34:38', '1,2'],
-  ['firetrucks/Models/key', 88, 44, 1, 'packed', '0:88', '1'],
-  ['firetrucks/Models/tankard', 92, 46, 1, 'packed', '0:92', '1'],
-  ['partystuff/Models/kebab', 412, 264, 1, 'dx16', '0:412', '0,1'],
-  ['partystuff/Models/redbull', 28, 16, 1, 'dx16', '0:28', '0,1,2'],
-  ['partystuff/Models/sandwich', 62, 45, 1, 'dx16', '0:62', '0,1'],
-  ['trashbag/Models/BoozeDeco2', 638, 322, 1, 'packed', '0:12 64:626', '1,2'],
-  ['trashbag/Models/Hamburger01', 378, 217, 1, 'packed', '0:358 1:18 3:2', '1,2,3,4,5,6,7'],
-  ['trashbag/Models/coin1', 24, 14, 1, 'packed', '0:24', '1'],
-  ['trashbag/Models/coin5', 120, 70, 1, 'packed', '0:120', '1'],
-  ['trashbag/Models/coin10', 120, 70, 1, 'packed', '0:120', '1'],
-  ['trashbag/Models/coin20', 120, 70, 1, 'packed', '0:120', '1'],
-  ['trashbag/Models/coin50', 468, 292, 1, 'packed', '0:468', '1,2'],
-  ['trashbag/Models/coin100', 900, 516, 1, 'packed', '0:900', '1,2,3'],
-  ['trashbag/Models/corndog', 378, 200, 1, 'packed', '0:348 1:30', '1'],
-  ['trashbag/Models/hairclip', 16, 14, 1, 'packed', '0:8 3:8', '1'],
-  ['trashbag/Models/lavender', 351, 191, 1, 'packed', '0:96 3:255', '1'],
-  ['trashbag/Models/openscroll', 88, 54, 1, 'packed', '0:80 1:8', '1,2,3,4'],
-  ['trashbag/Models/plaque2a', 92, 48, 1, 'packed', '0:92', '1'],
-  ['trashbag/Models/rollychair', 283, 168, 1, 'packed', '0:283', '1'],
-  ['trashbag/Models/scroll', 86, 50, 1, 'packed', '0:82 1:4', '1'],
-  ['trashbag/Models/steak', 68, 36, 1, 'packed', '0:68', '1'],
-  ['trashbag/Models/trashbag', 116, 60, 1, 'packed', '0:116', '1'],
+  ['assimp-mar_rifle/mar_rifle', 572, 421, 30, 'packed', 'normal ×572', '1'],
+  ['firetrucks/Models/FlatSheet', 2, 4, 1, 'packed', 'normal ×2', '1'],
+  ['firetrucks/Models/bottle', 72, 40, 1, 'packed', 'normal ×34, translucent+flat ×38', '1,2'],
+  ['firetrucks/Models/key', 88, 44, 1, 'packed', 'normal ×88', '1'],
+  ['firetrucks/Models/tankard', 92, 46, 1, 'packed', 'normal ×92', '1'],
+  ['partystuff/Models/kebab', 412, 264, 1, 'dx16', 'normal ×412', '0,1'],
+  ['partystuff/Models/redbull', 28, 16, 1, 'dx16', 'normal ×28', '0,1,2'],
+  ['partystuff/Models/sandwich', 62, 45, 1, 'dx16', 'normal ×62', '0,1'],
+  ['trashbag/Models/BoozeDeco2', 638, 322, 1, 'packed', 'normal ×12, normal+environment ×626', '1,2'],
+  ['trashbag/Models/Hamburger01', 378, 217, 1, 'packed', 'normal ×358, two-sided ×18, masked ×2', '1,2,3,4,5,6,7'],
+  ['trashbag/Models/coin1', 24, 14, 1, 'packed', 'normal ×24', '1'],
+  ['trashbag/Models/coin5', 120, 70, 1, 'packed', 'normal ×120', '1'],
+  ['trashbag/Models/coin10', 120, 70, 1, 'packed', 'normal ×120', '1'],
+  ['trashbag/Models/coin20', 120, 70, 1, 'packed', 'normal ×120', '1'],
+  ['trashbag/Models/coin50', 468, 292, 1, 'packed', 'normal ×468', '1,2'],
+  ['trashbag/Models/coin100', 900, 516, 1, 'packed', 'normal ×900', '1,2,3'],
+  ['trashbag/Models/corndog', 378, 200, 1, 'packed', 'normal ×348, two-sided ×30', '1'],
+  ['trashbag/Models/hairclip', 16, 14, 1, 'packed', 'normal ×8, masked ×8', '1'],
+  ['trashbag/Models/lavender', 351, 191, 1, 'packed', 'normal ×96, masked ×255', '1'],
+  ['trashbag/Models/openscroll', 88, 54, 1, 'packed', 'normal ×80, two-sided ×8', '1,2,3,4'],
+  ['trashbag/Models/plaque2a', 92, 48, 1, 'packed', 'normal ×92', '1'],
+  ['trashbag/Models/rollychair', 283, 168, 1, 'packed', 'normal ×283', '1'],
+  ['trashbag/Models/scroll', 86, 50, 1, 'packed', 'normal ×82, two-sided ×4', '1'],
+  ['trashbag/Models/steak', 68, 36, 1, 'packed', 'normal ×68', '1'],
+  ['trashbag/Models/trashbag', 116, 60, 1, 'packed', 'normal ×116', '1'],
 ];
 
 describe.skipIf(!HAVE_SAMPLES)('UE1 samples', () => {
@@ -288,8 +291,8 @@ describe.skipIf(!HAVE_SAMPLES)('UE1 samples', () => {
     const app = await appWith();
     const dir = `${V}assimp-mar_rifle/`;
     const report = await app.loadFiles(['mar_rifle_d.3d', 'mar_rifle_a.3d', 'mar_rifle.uc'].map((n) => entryFromBytes(n, bytes(dir + n))));
-    expect(report.pairs).toContain('mar_rifle_d.3d ↔ mar_rifle_a.3d ↔ mar_rifle.uc');
-    expect(app.textures.size).toBe(0);
+    expect(lines(report)).toContain('mar_rifle_d.3d ↔ mar_rifle_a.3d ↔ mar_rifle.uc (script)');
+    expect(app.textures.length).toBe(0);
     expect(app.allClips.map((x) => x.clip.name)).toEqual(['All']);
   });
 });

@@ -4,8 +4,9 @@ import * as THREE from 'three';
 import { App } from '../../web/src/app/app.js';
 import { Character } from '../../web/src/three/character.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
-import { plainName } from '../../web/src/core/fileset.js';
-import { fileKey, parseXml, readActor } from '../../web/src/core/actor.js';
+import { plainName } from '../../web/src/families/zeroad.js';
+import { describeRecord } from '../../web/src/core/report.js';
+import { fileKey, parseXml, readActor } from '../../web/src/families/zeroad-actor.js';
 import { decode, decoder, fixture, HAVE_SAMPLES, sample, SAMPLES } from './helpers.js';
 import { readPmd, readPssa, skinnedVertex, toThree } from './reference/zeroad.js';
 
@@ -22,7 +23,8 @@ function pose(character, name, t) {
   return character.meshes[0];
 }
 
-const fakeViewer = () => ({ add() {}, frameAll() {}, setWireframe() {}, wireframe: false });
+const fakeViewer = () => ({ add() {}, remove() {}, frameAll() {}, setWireframe() {}, wireframe: false });
+const lines = (report, kind) => report.records.filter((r) => !kind || r.kind === kind).map((r) => describeRecord(r));
 const appWith = async () => new App(fakeViewer(), await decoder());
 const entries = (files) => Object.entries(files).map(([name, data]) => entryFromBytes(name, typeof data === 'string' ? new TextEncoder().encode(data) : data));
 
@@ -49,7 +51,7 @@ describe('0 A.D. fixtures through the WASM module', () => {
   it('refuses a PSSA with another bone count, naming both counts', async () => {
     const c = new Character(await pmd(fixture('arm.pmd'), 'arm.pmd'));
     const r = c.addAnimation(await psa(fixture('arm_bad.psa'), 'arm_bad.psa'));
-    expect(r.error).toBe('animation arm_bad.psa has 4 bones, model arm.pmd has 3');
+    expect(r.error).toBe('animation arm_bad.psa: 4 bones, arm.pmd has 3');
     expect(c.clips).toEqual([]);
   });
 
@@ -59,9 +61,9 @@ describe('0 A.D. fixtures through the WASM module', () => {
     expect(plainName('skins/arm.png.cached.dds')).toBe('arm.png');
     const app = await appWith();
     const report = await app.loadFiles(entries({ 'arm.dae.cached.pmd': fixture('arm.pmd'), 'arm_wave.dae.cached.psa': fixture('arm_wave.psa') }));
-    expect(app.characters.map((c) => c.name)).toEqual(['arm.pmd']);
+    expect(app.characters.map((c) => c.name)).toEqual(['arm.dae.cached.pmd']);
     expect(app.allClips.map((c) => c.clip.name)).toEqual(['arm_wave']);
-    expect(report.pairs).toContain('arm_wave.psa → arm.pmd (3/3 bones, by index)');
+    expect(lines(report)).toContain('arm_wave.dae.cached.psa → arm.dae.cached.pmd (3/3 bones, by index)');
   });
 });
 
@@ -150,17 +152,20 @@ describe('0 A.D. actor XML', () => {
       'arm_wave.dae.cached.psa': fixture('arm_wave.psa'),
       'old_v1.pmd': fixture('old_v1.pmd'),
     }));
-    const [unit, cap, pin] = app.characters;
-    expect(app.characters.map((c) => c.name)).toEqual(['arm_unit.xml', 'cap.xml', 'pin.xml']);
+    const [unit] = app.characters;
+    const [cap] = unit.props;
+    const [pin] = cap.props;
+    expect(app.characters.map((c) => c.name)).toEqual(['arm_unit.xml']);
+    expect([cap.name, pin.name]).toEqual(['cap.xml', 'pin.xml']);
     expect(unit.clips.map((c) => [c.name, c.speed])).toEqual([['wave', 0.5]]);
     expect(unit.materials[0].userData.playerColor).toBeDefined();
     // cap hangs on prop_hand (bone 2), pin on cap's implied root prop.
     expect(cap.root.parent).toBe(unit.attachments.find((a) => a.name === 'prop_hand').node);
     expect(pin.root.parent).toBe(cap.attachments.find((a) => a.name === 'root').node);
-    expect(report.missing).toEqual(expect.arrayContaining([
-      'arm_unit.xml: texture skins/arm.png',
-      'arm_unit.xml: animation run (biped/arm_run.dae)',
-      'arm_unit.xml: prop actor props/lost.xml',
+    expect(lines(report, 'missing')).toEqual(expect.arrayContaining([
+      'arm_unit.xml: missing texture skins/arm.png',
+      'arm_unit.xml: missing animation run (biped/arm_run.dae)',
+      'arm_unit.xml: missing prop actor props/lost.xml',
     ]));
     // Played at the actor's speed, the cap follows the waving hand.
     app.select(unit, unit.clips[0]);
@@ -233,12 +238,13 @@ describe.skipIf(!HAVE_SAMPLES)('0 A.D. samples', () => {
   });
 
   it.each([
-    ['rich-man.pmd', 'rich-man_idle.psa', 'animation rich-man_idle.psa has 29 bones, model rich-man.pmd has 25'],
-    ['synthetic/test_minimal.pmd', 'synthetic/test_minimal.psa', 'animation test_minimal.psa has 1 bones, model test_minimal.pmd has 2'],
+    ['rich-man.pmd', 'rich-man_idle.psa', '29 bones, rich-man.pmd has 25'],
+    ['synthetic/test_minimal.pmd', 'synthetic/test_minimal.psa', '1 bones, test_minimal.pmd has 2'],
   ])('refuses %s + %s, and the model stays loaded', async (model, anim, message) => {
     const app = await appWith();
     const report = await app.loadFiles([model, anim].map((f) => entryFromBytes(f.split('/').pop(), sample(`zeroad/${f}`))));
-    expect(report.refused).toEqual([{ file: anim.split('/').pop(), reason: message }]);
+    const name = (p) => p.split('/').pop();
+    expect(report.records.filter((r) => r.kind === 'unbound')).toEqual([{ kind: 'unbound', files: [name(anim)], best: name(model), reason: message }]);
     expect(app.characters).toHaveLength(1);
     expect(app.characters[0].clips).toEqual([]);
   });
@@ -270,7 +276,6 @@ describe.skipIf(!HAVE_SAMPLES)('0 A.D. samples', () => {
   it('notes a skeleton XML that is not an actor, without failing', async () => {
     const app = await appWith();
     const report = await app.loadFiles([entryFromBytes('cube_5bones.xml', sample('zeroad/synthetic/cube_5bones.xml'))]);
-    expect(report.notes).toContain('cube_5bones.xml: not an actor (only actor XML is read)');
-    expect(report.refused).toEqual([]);
+    expect(lines(report)).toEqual(['cube_5bones.xml: not used — not an actor (only actor XML is read)']);
   });
 });

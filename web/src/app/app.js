@@ -1,22 +1,36 @@
-// Application state: what is loaded, which clip plays, and how new files join the scene.
-// Adding files adds to the scene; a failing file is reported and never removes what is loaded.
+// Application state: everything decoded so far, the scene assembled from it, the three.js
+// characters built from that scene, and which clip plays. Each drop is decoded, the scene is
+// assembled again over every drop, and only characters whose make-up changed are rebuilt. A
+// failing file is reported and never removes what is loaded.
 import * as THREE from 'three';
-import { loadFileSet } from '../core/fileset.js';
+import { decodeFiles } from '../core/fileset.js';
+import { assembleScene } from '../core/scene.js';
 import { Character } from '../three/character.js';
-import { assignTexture, findTexture, textureOfRecord } from '../three/textures.js';
-import { textureKey } from '../core/files.js';
-import { assembleActors } from './actors.js';
+import { assignTexture, textureOfRecord } from '../three/textures.js';
+import { buildTextureBoard } from '../three/board.js';
+
+/** What makes a character: rebuilt only when this changes. */
+function signature(sc) {
+  const props = sc.props.map((p) => `${p.point}:${signature(p.character)}`).join(',');
+  return `${sc.id}|${sc.models.map((m) => m.file).join(',')}|${sc.clips.map((c) => `${c.file}:${c.name}`).join(',')}|${props}`;
+}
+
+const emptyDecoded = () => ({ models: [], animations: [], textures: [], texts: [], records: [] });
 
 export class App {
   constructor(viewer, decoder) {
     this.viewer = viewer;
     this.decoder = decoder;
-    this.characters = [];
-    this.animations = [];      // decoded animations not yet bound (no character yet)
-    this.textures = new Map(); // key -> { name, file, texture? , record }
-    this.reports = [];         // one per loadFiles call: { files, pairs, missing, refused, notes }
-    this.current = null;       // { character, clip, action }
+    this.decoded = emptyDecoded();
+    this.drops = 0;
+    this.manual = new Map();  // `${model file}#${material index}` -> texture record id
+    this.scene = null;
+    this.characters = [];     // built from this.scene, in its order (texture boards last)
+    this.built = new Map();   // signature -> Character
+    this.reports = [];        // one per drop: { files, records }
+    this.current = null;      // { character, clip, action }
     this.loop = true;
+    this.demo = false;
     this.listeners = new Set();
     this.lastDecodeMs = 0;
   }
@@ -28,40 +42,35 @@ export class App {
     return this.characters.flatMap((character) => character.clips.map((clip, index) => ({ character, clip, index })));
   }
 
-  /** Decodes and adds a set of files. Resolves to the file-set report. */
-  async loadFiles(entries, { onProgress } = {}) {
+  /** Every decoded texture record, for the manual assignment list. */
+  get textures() { return this.decoded.textures; }
+
+  /**
+   * Decodes and adds a set of files. `replace` clears what is loaded first (the demo is always
+   * replaced by the first drop). Resolves to this drop's report: { files, records }.
+   */
+  async loadFiles(entries, { onProgress, replace = false, demo = false, isCancelled } = {}) {
+    if (replace || (this.demo && !demo)) this.clear();
+    this.demo = demo;
     const started = performance.now();
-    const set = await loadFileSet(entries, this.decoder, { onProgress });
+    const drop = ++this.drops;
+    const set = await decodeFiles(entries, this.decoder, { onProgress, drop, isCancelled });
     this.lastDecodeMs = performance.now() - started;
     performance.mark('rigscope:decoded');
-    const report = { files: entries.map((e) => e.path), ...set.report };
-
-    for (const t of set.textures) this.textures.set(t.guid ?? t.key, t);
-    const added = await assembleActors(this, set, report);
-    for (const model of set.models) {
-      const host = this.characters.find((c) => c.canShare(model));
-      if (host) {
-        host.addPart(model);
-        report.pairs.push(`${model.file} → shares the skeleton of ${host.name}`);
-        this.viewer.setWireframe(this.viewer.wireframe);
-        continue;
-      }
-      const character = new Character(model);
-      this.characters.push(character);
-      this.viewer.add(character);
-      added.push(character);
-    }
+    for (const k of Object.keys(this.decoded)) this.decoded[k].push(...set[k]);
+    const added = await this._assemble();
     performance.mark('rigscope:built');
-    await this.viewer.prepare?.();
-    this.animations.push(...set.animations);
-    this._bindAnimations(report);
-    await this._applyTextures(report);
+    const files = new Set(entries.map((e) => e.path));
+    const report = { files: [...files], records: this.scene.records.filter((r) => r.files.some((f) => files.has(f))) };
     this.reports.push(report);
     if (added.length) this.viewer.frameAll();
     performance.mark('rigscope:framed');
-    if (!this.current || added.length) {
-      const first = this.allClips.find((c) => added.includes(c.character)) ?? this.allClips[0];
-      if (first && (!this.current || !this.current.action?.isRunning())) this.select(first.character, first.clip);
+    if (!this.current || !this.characters.includes(this.current.character) || added.length) {
+      const pool = this.allClips.filter((c) => added.includes(c.character));
+      const pick = (list) => list.find((c) => c.clip.frameCount > 2) ?? list[0];
+      const first = pick(pool) ?? pick(this.allClips);
+      if (first && (!this.current || !this.characters.includes(this.current.character) || !this.current.action?.isRunning())) this.select(first.character, first.clip);
+      else if (!first) this.current = null;
     }
     performance.mark('rigscope:selected');
     this.emit('loaded');
@@ -69,131 +78,75 @@ export class App {
     return report;
   }
 
-  _bindAnimations(report) {
-    const pending = [];
-    for (const anim of this.animations) {
-      const targets = this.characters.filter((c) => c.bones.length > 0 && (anim.format === 'pssa') === (c.models[0].format === 'pmd'));
-      if (targets.length === 0) {
-        pending.push(anim);
-        report.missing.push(`${anim.file}: no ${anim.format === 'pssa' ? '.pmd model' : 'skinned mesh'} to play it on yet (drop the mesh too)`);
-        continue;
+  /** Assembles the scene over everything decoded and brings the three.js side in line with it. */
+  async _assemble() {
+    this.scene = await assembleScene(this.decoded, { manual: this.manual });
+    const next = new Map();
+    const added = [];
+    for (const sc of this.scene.characters) {
+      const sig = signature(sc);
+      let character = this.built.get(sig);
+      if (!character) {
+        character = new Character(sc);
+        this.viewer.add(character);
+        added.push(character);
       }
-      let bound = false;
-      for (const character of targets) {
-        const r = character.addAnimation(anim);
-        if (r.error) {
-          report.refused.push({ file: anim.file, reason: r.error });
-        } else {
-          bound = true;
-          report.pairs.push(`${anim.file} → ${character.name} (${r.matched}/${r.total} bones${r.byIndex ? ', by index' : ''})`);
+      character.scene = sc;
+      next.set(sig, character);
+    }
+    for (const b of this.scene.boards) {
+      let board = this.built.get(b.id);
+      if (!board) {
+        board = await buildTextureBoard(b.textures, this.scene.records, this.decoder);
+        if (!board) continue;
+        this.viewer.add(board);
+        added.push(board);
+      }
+      next.set(b.id, board);
+    }
+    for (const [sig, character] of this.built) if (!next.has(sig)) this.viewer.remove(character);
+    this.built = next;
+    this.characters = [...next.values()];
+    if (added.length) await this.viewer.prepare?.();
+    await this._applyTextures();
+    return added;
+  }
+
+  /** Puts each scene material's texture on its three.js material (decoded once per record). */
+  async _applyTextures() {
+    for (const top of this.characters) {
+      if (top.textureBoard) continue;
+      for (const character of top.tree()) {
+        for (const entry of character.scene.materials) {
+          const material = character.materials.find((m) => m.userData.model === entry.model && m.userData.index === entry.index);
+          if (!material || !entry.texture || material.userData.record === entry.texture) continue;
+          try {
+            assignTexture(material, await textureOfRecord(entry.texture, this.decoder));
+            material.userData.record = entry.texture;
+          } catch (err) {
+            this.scene.records.push({ kind: 'refused', files: [entry.texture.path], reason: err.message });
+          }
         }
       }
-      if (!bound) report.notes.push(`${anim.file}: matched no loaded mesh`);
     }
-    this.animations = pending;
+    this.viewer.setWireframe(this.viewer.wireframe);
   }
 
-  async _applyTextures(report) {
-    // What arrived with this call: the file-order fallback pairs a mesh only with textures dropped with it.
-    this._settled ??= new WeakSet();
-    const fresh = [...this.textures.values()].filter((r) => !this._settled.has(r));
-    const freshCharacters = this.characters.filter((c) => !this._settled.has(c));
-    const apply = async (character, material, record, how = '') => {
-      try {
-        assignTexture(material, await textureOfRecord(record));
-        report.pairs.push(`${record.file} → material ${material.name} of ${character.name}${how}`);
-      } catch (err) {
-        report.refused.push({ file: record.file, reason: err.message });
-      }
-    };
-    for (const character of this.characters) {
-      for (const material of character.materials) {
-        if (material.map) continue;
-        const record = findTexture(material.userData.source ?? {}, this.textures);
-        if (record) await apply(character, material, record);
-      }
-    }
-    // UE1 meshes with no script naming their textures: texture number N gets the N-th texture file
-    // (counting from the mesh's first number) in sorted file-name order, among the files dropped with
-    // it whose names start with the mesh's name, else among all of them when it came alone.
-    const lower = (r) => r.file.toLowerCase();
-    const files = fresh.filter((r) => !r.guid).sort((a, b) => (lower(a) < lower(b) ? -1 : lower(a) > lower(b) ? 1 : 0));
-    const unscripted = freshCharacters.filter((c) => c.models[0].format === 'ue1' && c.materials.every((m) => !m.userData.source?.textureNames?.length));
-    for (const character of unscripted) {
-      const slots = character.materials.map((m) => Number(/^tex(\d+)_/.exec(m.name)?.[1] ?? -1));
-      const first = Math.min(...slots.filter((n) => n >= 0));
-      const base = character.name.replace(/_d\.3d$/i, '').toLowerCase();
-      const named = files.filter((r) => textureKey(r.file).startsWith(base));
-      const pool = named.length ? named : unscripted.length === 1 ? files : [];
-      for (const [i, material] of character.materials.entries()) {
-        const record = slots[i] >= 0 && !material.map ? pool[slots[i] - first] : null;
-        if (record) await apply(character, material, record, ' (by file-name order: no script names it)');
-      }
-    }
-    if (fresh.length && this.characters.every((c) => c.textureBoard)) await this._showTextureBoard(fresh, report);
-    for (const x of [...fresh, ...this.characters]) this._settled.add(x);
-  }
-
-  /** A set of textures alone (texture arenas, PCX, images): one textured quad per texture, in a row, named. */
-  async _showTextureBoard(records, report) {
-    const loaded = [];
-    for (const record of records) {
-      try {
-        await textureOfRecord(record);
-        loaded.push(record);
-      } catch (err) {
-        report.refused.push({ file: record.file, reason: err.message });
-      }
-    }
-    if (!loaded.length) return;
-    const n = loaded.length;
-    const positions = new Float32Array(n * 12), normals = new Float32Array(n * 12), uv = new Float32Array(n * 8);
-    const indices = new Uint32Array(n * 6);
-    const groups = [], materials = [], attachments = [], info = {};
-    let x = this._boardX ?? 0;
-    loaded.forEach((record, i) => {
-      // Each texture fits a 1 × 1 square, keeping its aspect; bottom edges on y = 0.
-      const { width = 1, height = 1 } = record.texture.image ?? {};
-      const w = width >= height ? 1 : width / height, h = width >= height ? height / width : 1;
-      positions.set([x, 0, 0, x + w, 0, 0, x + w, h, 0, x, h, 0], i * 12);
-      for (let k = 0; k < 4; k++) normals[i * 12 + k * 3 + 2] = 1;
-      uv.set([0, 0, 1, 0, 1, 1, 0, 1], i * 8);
-      indices.set([0, 1, 2, 0, 2, 3].map((k) => i * 4 + k), i * 6);
-      groups.push({ start: i * 6, count: 6, material: i });
-      materials.push({ name: record.name, textureNames: [], blend: 'opaque', twoSided: true, unlit: true });
-      attachments.push({ name: record.name, bone: -1, translation: [x + w / 2, -0.08, 0], rotation: [0, 0, 0, 1] });
-      const d = record.decoded;
-      info[record.name] = `${width}×${height}${d ? ` ${d.format}, ${d.mips.length} mip${d.mips.length === 1 ? '' : 's'}` : ''}${record.guid ? `, GUID ${record.guid}` : ''}`;
-      x += w + 0.25;
-    });
-    this._boardX = x;
-    const files = [...new Set(loaded.map((r) => r.file))];
-    const board = new Character({
-      file: files.join(', '), name: files.join(', '), format: 'textures', warnings: [], counts: { textures: n }, info,
-      meshes: [{ name: 'textures', positions, normals, uvs: [uv], indices, groups }], materials, attachments,
-    });
-    board.textureBoard = true;
-    board.materials.forEach((m, i) => assignTexture(m, loaded[i].texture));
-    this.characters.push(board);
-    this.viewer.add(board);
-    // The names are labels; the axes markers of attachment points mean nothing here.
-    for (const a of board.attachments) for (const o of [...a.node.children]) if (o.type === 'AxesHelper') o.removeFromParent();
-    this.viewer.frameAll();
-    report.notes.push(`only textures: ${n} shown side by side`);
-  }
-
-  /** Assigns a texture by hand (material panel) when nothing matched. */
-  async assignTextureByHand(material, key) {
-    const record = this.textures.get(key);
-    if (!record) return;
-    assignTexture(material, await textureOfRecord(record));
+  /** Assigns a texture by hand (material panel): it wins over every rule from then on. */
+  async assignTextureByHand(material, recordId) {
+    const { model, index } = material.userData;
+    if (!model || !this.decoded.textures.some((r) => r.id === recordId)) return;
+    this.manual.set(`${model.file}#${index}`, recordId);
+    material.userData.record = null;
+    await this._assemble();
     this.emit('textures');
   }
 
   select(character, clip) {
     const prev = this.current;
+    if (prev?.clip !== clip) this.loop = clip.loop;
     clip.select?.(this.loop);
-    const action = character.mixer.clipAction(clip.build());
+    const action = character.mixer.clipAction(clip.build(this.loop));
     action.reset();
     action.timeScale = clip.speed ?? 1; // 0 A.D. actors: <animation speed="…"> / 100
     this._applyLoop(action);
@@ -212,12 +165,24 @@ export class App {
     action.clampWhenFinished = !this.loop;
   }
 
+  /** Loop or play once: a clip is built per mode (a loop has a wrap key), so the action is swapped. */
   setLoop(on) {
     this.loop = on;
-    if (this.current) {
-      this.current.clip.select?.(on);
-      this._applyLoop(this.current.action);
-    }
+    const cur = this.current;
+    if (!cur) return;
+    const { character, clip, action } = cur;
+    const time = action.time, paused = action.paused;
+    clip.select?.(on);
+    const next = character.mixer.clipAction(clip.build(on));
+    if (next !== action) action.stop();
+    next.reset();
+    next.timeScale = clip.speed ?? 1;
+    this._applyLoop(next);
+    next.play();
+    this.current = { character, clip, action: next };
+    this.setTime(time);
+    next.paused = paused;
+    this.emit('clip');
   }
 
   get playing() { return !!this.current && !this.current.action.paused && this.current.action.isRunning(); }
@@ -238,7 +203,7 @@ export class App {
     if (!this.current) return;
     const { clip, action, character } = this.current;
     // At t = duration a looping action shows frame 0 again: stay just short of the end.
-    const limit = clip.kind === 'vertex' || !this.loop ? clip.duration : clip.duration - 1e-6;
+    const limit = this.loop ? clip.duration - 1e-6 : clip.lastTime;
     action.time = Math.min(Math.max(t, 0), Math.max(0, limit));
     action.enabled = true;
     character.mixer.update(0);
@@ -264,12 +229,15 @@ export class App {
 
   clear() {
     this.viewer.clear();
-    for (const r of this.textures.values()) r.texture?.dispose();
+    for (const r of this.decoded.textures) r.texture?.dispose();
+    this.decoded = emptyDecoded();
+    this.manual.clear();
+    this.scene = null;
+    this.built = new Map();
     this.characters = [];
-    this.animations = [];
-    this.textures.clear();
     this.reports = [];
     this.current = null;
+    this.demo = false;
     this.emit('cleared');
   }
 }

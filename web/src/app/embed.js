@@ -2,6 +2,7 @@
 // same parameters as the full viewer (file=, clip=, frame=, speed=, autoplay=).
 import { sharedDecoder } from '../decoder/client.js';
 import { App } from './app.js';
+import { describeRecord } from '../core/report.js';
 import { entriesFromUrls } from './input.js';
 import { Viewer } from './viewer.js';
 import { applyState, readParams } from './params.js';
@@ -32,7 +33,7 @@ window.__rigscope = { app, viewer, ready: false, pixels: () => { const r = viewe
     const files = params.files.length ? params.files : ['./demo/rigscope-demo.psk', './demo/rigscope-demo.psa'];
     const urls = files.map((u) => new URL(u, location.href).href);
     const report = await app.loadFiles(await entriesFromUrls(urls));
-    for (const r of report.refused) $('errors').append(Object.assign(document.createElement('p'), { textContent: `${r.file}: ${r.reason}` }));
+    for (const r of report.records.filter((x) => x.kind === 'refused')) $('errors').append(Object.assign(document.createElement('p'), { textContent: describeRecord(r) }));
     applyState(app, viewer, params);
   } catch (err) {
     $('errors').append(Object.assign(document.createElement('p'), { textContent: err.message }));

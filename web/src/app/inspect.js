@@ -55,7 +55,7 @@ export class Inspector {
 
   _renderMaterials() {
     this.materials.replaceChildren();
-    const keys = [...this.app.textures.entries()];
+    const keys = this.app.textures.map((t) => [t.id, t]);
     for (const c of this.app.characters) {
       for (const m of c.materials) {
         const select = el('select', { 'aria-label': `Texture for ${m.name}` },

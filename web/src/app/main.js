@@ -2,6 +2,7 @@
 import { sharedDecoder } from '../decoder/client.js';
 import { App } from './app.js';
 import { entriesFromDataTransfer, entriesFromFileList, entriesFromUrls } from './input.js';
+import { describeRecord } from '../core/report.js';
 import { el, renderClipList, renderFilesReport, renderInfo, renderMorphs } from './panels.js';
 import { Viewer } from './viewer.js';
 import { applyState, buildQuery, currentState, readParams } from './params.js';
@@ -33,16 +34,18 @@ function progress(done, total) {
 const sourceUrls = [];
 let localFiles = 0;
 
-async function load(getEntries, label) {
+async function load(getEntries, label, { demo = false } = {}) {
   $('cancel-button').hidden = false;
   status(`Reading ${label}…`);
   try {
     const entries = await getEntries();
     const report = await app.loadFiles(entries, {
+      demo,
       onProgress: ({ done, total, name }) => { status(`Decoding ${done}/${total}: ${name}`); progress(done, total); },
     });
-    for (const r of report.refused) showError(`${r.file}: ${r.reason}`);
-    const missing = report.missing.length ? `; ${report.missing.length} missing (see Files)` : '';
+    for (const r of report.records.filter((x) => x.kind === 'refused')) showError(describeRecord(r));
+    const missingCount = report.records.filter((x) => x.kind === 'missing').length;
+    const missing = missingCount ? `; ${missingCount} missing (see Files)` : '';
     status(`${entries.length} file${entries.length === 1 ? '' : 's'} read${missing}`);
   } catch (err) {
     showError(err.message);
@@ -153,7 +156,7 @@ app.on((what) => {
     if ($('show-bone-names').checked) viewer.setBoneNamesVisible(true);
     if ($('show-normals').checked) viewer.setNormalsVisible(true);
   }
-  if (what === 'clip') { $('range-from').value = ''; $('range-to').value = ''; }
+  if (what === 'clip') { $('range-from').value = ''; $('range-to').value = ''; $('loop').checked = app.loop; }
   updateTimeline();
 });
 $('show-skeleton').addEventListener('change', (e) => viewer.setSkeletonVisible(e.target.checked));
@@ -210,11 +213,6 @@ viewer.onTick = (dt) => {
   }
   inspector.update();
   if ((statsAge += dt) > 0.5) { statsAge = 0; inspector.renderStats(); }
-  // Play once holds the last file frame (the clip's extra wrap key is for looping only).
-  if (cur && !app.loop && cur.clip.frameCount > 1) {
-    const last = (cur.clip.frameCount - 1) / cur.clip.fps;
-    if (cur.action.time >= last && !cur.action.paused) { cur.action.paused = true; app.setTime(last); }
-  }
   updateTimeline();
 };
 
@@ -271,7 +269,7 @@ async function start() {
     await load(() => entriesFromUrls(urls, fetchProgress), 'links');
   } else if (params.demo) {
     const base = new URL('./demo/', location.href);
-    await load(() => entriesFromUrls([new URL('rigscope-demo.psk', base).href, new URL('rigscope-demo.psa', base).href]), 'demo');
+    await load(() => entriesFromUrls([new URL('rigscope-demo.psk', base).href, new URL('rigscope-demo.psa', base).href]), 'demo', { demo: true });
   }
   applyState(app, viewer, params);
   if (params.skeleton) $('show-skeleton').checked = true;

@@ -1,5 +1,7 @@
 // Side panels: clip list, info (counts, warnings, bone matches), file report, morph sliders.
 // Every string that comes from a file is set with textContent: names are untrusted.
+import { baseName } from '../core/files.js';
+import { describeRecord, isProblem } from '../core/report.js';
 
 export function el(tag, props = {}, ...children) {
   const e = document.createElement(tag);
@@ -47,7 +49,7 @@ export function renderInfo(box, app) {
   box.replaceChildren();
   for (const character of app.characters) {
     for (const model of character.models) {
-      box.append(el('h3', {}, `${model.file} (${model.format.toUpperCase()})`));
+      box.append(el('h3', {}, `${baseName(model.file)} (${model.format.toUpperCase()})`));
       box.append(countsTable(model.counts));
       for (const [k, v] of Object.entries(model.info ?? {})) box.append(el('div', { class: 'muted' }, `${k}: ${v}`));
       for (const w of model.warnings) box.append(el('div', { class: 'warn' }, `⚠ ${w}`));
@@ -62,14 +64,13 @@ export function renderInfo(box, app) {
       }
       box.append(el('div', { class: 'muted' }, `attachment points: ${character.attachments.length}`), props);
     }
-    for (const r of character.matchReports) {
-      box.append(el('h3', {}, `${r.file} → ${character.name}`));
-      if (r.error) { box.append(el('div', { class: 'warn' }, r.error)); continue; }
-      box.append(el('div', { class: 'muted' }, `bones matched: ${r.matched} of ${r.total}${r.byIndex ? ' (identical lists, by index)' : ''}`));
-      if (r.missing.length) box.append(el('div', { class: 'muted' }, `mesh bones without a track (bind pose): ${r.missing.length} — ${r.missing.slice(0, 12).join(', ')}${r.missing.length > 12 ? '…' : ''}`));
-      if (r.extra.length) box.append(el('div', { class: 'muted' }, `animation bones not in the mesh: ${r.extra.length} — ${r.extra.slice(0, 12).join(', ')}${r.extra.length > 12 ? '…' : ''}`));
+    for (const a of character.scene?.animations ?? []) {
+      if (!a.anim) continue; // the mesh's own vertex animation
+      box.append(el('h3', {}, `${baseName(a.file)} → ${character.name}`));
+      box.append(el('div', { class: 'muted' }, `bones matched: ${a.matched} of ${a.total} (by ${a.by})`));
+      if (a.missing.length) box.append(el('div', { class: 'muted' }, `mesh bones without a track (bind pose): ${a.missing.length} — ${a.missing.slice(0, 12).join(', ')}${a.missing.length > 12 ? '…' : ''}`));
+      if (a.extra.length) box.append(el('div', { class: 'muted' }, `animation bones not in the mesh: ${a.extra.length} — ${a.extra.slice(0, 12).join(', ')}${a.extra.length > 12 ? '…' : ''}`));
     }
-    for (const clip of character.clips.filter((c) => c.source !== character.name)) void clip;
   }
   if (app.characters.length) {
     box.append(el('div', { class: 'muted' }, `decode + build: ${app.lastDecodeMs.toFixed(0)} ms`));
@@ -80,10 +81,9 @@ export function renderFilesReport(box, app) {
   box.replaceChildren();
   for (const r of app.reports) {
     box.append(el('h3', {}, `${r.files.length} file${r.files.length === 1 ? '' : 's'}`));
-    for (const p of r.pairs) box.append(el('div', { class: 'muted' }, `✓ ${p}`));
-    for (const m of r.missing) box.append(el('div', { class: 'warn' }, `missing: ${m}`));
-    for (const x of r.refused) box.append(el('div', { class: 'warn' }, `refused ${x.file}: ${x.reason}`));
-    for (const n of r.notes) box.append(el('div', { class: 'muted' }, n));
+    for (const x of r.records) {
+      box.append(el('div', { class: isProblem(x) ? 'warn' : 'muted' }, `${isProblem(x) ? '' : '✓ '}${describeRecord(x)}`));
+    }
   }
 }
 

@@ -103,17 +103,19 @@ export class Viewer {
     }
     // Flat skeletons (0 A.D.: every bone a child of the root) have no parent-child lines to draw:
     // show a point at each joint instead.
-    if (character.bones.length && character.bones.every((b) => !b.parent?.isBone)) {
-      const joints = new JointsHelper(character.bones.filter((b) => b.userData.sourceName !== 'bind shape'));
+    if (character.bones.length && character.flat) {
+      const joints = new JointsHelper(character.bones.filter((b) => !b.userData.helper));
       joints.visible = this.showSkeleton;
       joints.userData.character = character;
       this.scene.add(joints);
       this.skeletonHelpers.push(joints);
     }
-    for (const a of character.attachments) {
-      const marker = new THREE.AxesHelper(1);
-      marker.userData.isAttachmentMarker = true;
-      a.node.add(marker);
+    for (const a of [...character.tree()].flatMap((c) => c.attachments)) {
+      if (!character.labelsOnly) {
+        const marker = new THREE.AxesHelper(1);
+        marker.userData.isAttachmentMarker = true;
+        a.node.add(marker);
+      }
       const el = document.createElement('span');
       el.className = 'label3d';
       el.textContent = a.name; // file text: never HTML
@@ -262,7 +264,7 @@ export class Viewer {
     if (dt > 0) this.fps = this.fps * 0.95 + (1 / dt) * 0.05;
     for (const c of this.characters) {
       if (this.bindPose) c.skeleton?.pose();
-      else c.mixer.update(dt * this.timeScale);
+      else c.advance(dt * this.timeScale);
     }
     this.onTick?.(dt);
     this.render();

@@ -1,149 +1,104 @@
-// Turns a set of dropped files into decoded models, animations and textures, with a report of
-// what was paired with what, what is missing and what was refused. Formats are detected by
-// content; names only pair companions (foo_d.3d ↔ foo_a.3d, anim.psa ↔ anim.config).
-import { baseName, extension, IMAGE_EXTENSIONS, readText, stem, textureKey } from './files.js';
+// Turns a set of dropped files into decoded items and report records. Formats are detected by
+// content (or claimed by name for images and text); each family of the registry pairs its
+// companions and names its decoder operation. Files are known by their path in the drop.
+//
+// Result: { models, animations, textures, texts, records }, where models and animations are the
+// decoders' output plus `file` (path), `files` (every input path), `family` and `drop`; textures
+// are records { id, path, key, guid?, decoded?, entry? }; texts are { path, entry } (actor XML and
+// other text a family reads later); records are { kind, files, via?, reason, needs? }.
+import { baseName, readText, textureKey } from './files.js';
+import { claimByName, familyOfKind, FAMILIES } from '../families/index.js';
 
 const HEAD_BYTES = 65536;
+/** At most this many files are read from one drop; the rest are listed once as refused. */
+export const MAX_FILES_PER_DROP = 20000;
 
-export function emptyReport() {
-  return { pairs: [], missing: [], refused: [], notes: [] };
+/** Why a file could not be read, in a sentence (browsers say NotReadableError, Node ENOENT…). */
+function unreadable(err) {
+  const why = err?.name === 'NotReadableError' ? 'the browser could not read it (moved, deleted or too large to read)' : err?.message ?? String(err);
+  return `could not be read: ${why}`;
 }
 
-/** Detects each entry's kind from its first bytes (and size, for headerless UE1 files). */
-export async function classify(entries, decoder) {
+/** Detects each entry's kind: claimed by name (images, text), else by its first bytes and size. */
+async function classify(entries, decoder, records) {
   const out = [];
   for (const entry of entries) {
-    const ext = extension(entry.name);
-    let kind;
-    if (IMAGE_EXTENSIONS.has(ext)) kind = 'image';
-    else if (ext === 'xml') kind = 'xml';
-    else if (entry.size === 0) kind = 'empty';
-    else kind = await decoder.call('detectFormat', [await entry.readHead(HEAD_BYTES), entry.size, entry.name]);
-    out.push({ entry, kind });
+    const claimed = claimByName(entry.name);
+    if (claimed) { out.push({ entry, kind: claimed }); continue; }
+    if (entry.size === 0) { records.push({ kind: 'refused', files: [entry.path], reason: 'the file is empty' }); continue; }
+    let head;
+    try {
+      head = await entry.readHead(HEAD_BYTES);
+    } catch (err) {
+      records.push({ kind: 'refused', files: [entry.path], reason: unreadable(err) });
+      continue;
+    }
+    const kind = await decoder.call('detectFormat', [head, entry.size, entry.name]);
+    if (familyOfKind(kind)) out.push({ entry, kind });
+    else records.push({ kind: 'refused', files: [entry.path], reason: 'not a format Rigscope reads (detected by content, not extension)' });
   }
   return out;
 }
 
 /**
- * 0 A.D. archive and cache names to the plain name the game's actors use: `X.dae.cached.pmd` (release
- * archives) and `X.dae.0123456789abcdef.pmd` (loose cache) are `X.pmd`; `X.png.cached.dds` is `X.png`.
- */
-export function plainName(name) {
-  return baseName(name)
-    .replace(/\.dae\.(?:cached|[0-9a-f]{16})\.(pmd|psa)$/i, '.$1')
-    .replace(/\.cached\.dds$/i, '');
-}
-
-const ue1Base = (name) => stem(name).replace(/_[ad]$/i, '').toLowerCase();
-
-/**
  * Decodes a whole file set.
- * @returns {Promise<{ models: object[], animations: object[], textures: object[], xml: object[], report: object }>}
+ * @param {import('./files.js').FileEntry[]} entries
+ * @param {{ call(op: string, args: any[]): Promise<any> }} decoder
+ * @param {{ onProgress?: Function, drop?: number, isCancelled?: () => boolean }} options
  */
-export async function loadFileSet(entries, decoder, { onProgress } = {}) {
-  const items = await classify(entries, decoder);
-  const result = { models: [], animations: [], textures: [], xml: [], report: emptyReport() };
-  const { report } = result;
+export async function decodeFiles(entries, decoder, { onProgress, drop = 0, isCancelled = () => false } = {}) {
+  const result = { models: [], animations: [], textures: [], texts: [], records: [] };
+  const { records } = result;
+  if (entries.length > MAX_FILES_PER_DROP) {
+    records.push({ kind: 'refused', files: entries.slice(MAX_FILES_PER_DROP).map((e) => e.path), reason: `over the limit of ${MAX_FILES_PER_DROP} files in one drop` });
+    entries = entries.slice(0, MAX_FILES_PER_DROP);
+  }
+  const items = await classify(entries, decoder, records);
   const byKind = (k) => items.filter((i) => i.kind === k);
-  const total = items.length;
+  const text = (item) => readText(item.entry);
   let done = 0;
-  const step = (name) => onProgress?.({ done: ++done, total, name });
+  const total = entries.length;
+  const step = (item) => onProgress?.({ done: ++done, total, name: item.entry.name });
 
-  const decode = async (item, op, args, sink) => {
-    try {
-      const model = await decoder.call(op, args);
-      model.file = plainName(item.entry.name);
-      if (model.file !== item.entry.name) model.archiveName = item.entry.name;
-      model.path = item.entry.path;
-      sink.push(model);
-      return model;
-    } catch (err) {
-      report.refused.push({ file: item.entry.name, reason: err.message });
-      return null;
-    } finally {
-      step(item.entry.name);
-    }
-  };
-
-  for (const item of byKind('psk')) await decode(item, 'decodePsk', [await item.entry.read(), item.entry.name], result.models);
-
-  const configs = byKind('config');
-  for (const item of byKind('psa')) {
-    const config = configs.find((c) => stem(c.entry.name).toLowerCase() === stem(item.entry.name).toLowerCase());
-    const configText = config ? await readText(config.entry) : '';
-    const anim = await decode(item, 'decodePsa', [await item.entry.read(), item.entry.name, configText], result.animations);
-    if (anim && config) {
-      report.pairs.push(`${item.entry.name} ↔ ${config.entry.name} (sidecar)`);
-      config.used = true;
-    }
-  }
-  for (const c of configs) if (!c.used) report.notes.push(`${c.entry.name}: no .psa of the same name to apply it to`);
-
-  for (const item of byKind('pmd')) await decode(item, 'decodePmd', [await item.entry.read(), item.entry.name], result.models);
-  for (const item of byKind('pssa')) {
-    // The engine ignores the PSSA name field ("God Knows", "test_anim"): clips go by file name.
-    const anim = await decode(item, 'decodePssa', [await item.entry.read(), item.entry.name], result.animations);
-    if (anim) for (const c of anim.clips) c.name = stem(anim.file);
-  }
-
-  // UE1: a mesh is its _d.3d and _a.3d; the .uc that imports it brings sequences and textures.
-  const anims = byKind('ue1-anim');
-  const scripts = byKind('uc');
-  const scriptTexts = await Promise.all(scripts.map((s) => readText(s.entry)));
-  const names = (base) => new RegExp(`\\b${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}_d\\.3d\\b`, 'i');
-  const datas = byKind('ue1-data');
-  for (const item of datas) {
-    const base = ue1Base(item.entry.name);
-    const anim = anims.find((a) => ue1Base(a.entry.name) === base);
-    if (!anim) {
-      report.missing.push(`${item.entry.name}: its animation file ${base}_a.3d (vertex positions live there)`);
-      step(item.entry.name);
-      continue;
-    }
-    anim.used = true;
-    // The script that imports it; else one of the same name (Deus Ex classes without #exec lines);
-    // else a lone script, unless that one imports another mesh dropped here.
-    let s = scripts.findIndex((_, i) => names(base).test(scriptTexts[i]));
-    if (s < 0) s = scripts.findIndex((c) => stem(c.entry.name).toLowerCase() === base);
-    if (s < 0 && scripts.length === 1 && !datas.some((d) => d !== item && names(ue1Base(d.entry.name)).test(scriptTexts[0]))) s = 0;
-    const ucText = s >= 0 ? scriptTexts[s] : '';
-    const ucName = s >= 0 ? scripts[s].entry.name : '';
-    const model = await decode(item, 'decodeUe1',
-      [await item.entry.read(), item.entry.name, await anim.entry.read(), anim.entry.name, ucText, ucName], result.models);
-    if (model) {
-      report.pairs.push(`${item.entry.name} ↔ ${anim.entry.name}${ucName ? ` ↔ ${ucName}` : ''}`);
-      if (s >= 0) scripts[s].used = true;
-    }
-  }
-  for (const a of anims) if (!a.used) { report.missing.push(`${a.entry.name}: its data file ${ue1Base(a.entry.name)}_d.3d`); step(a.entry.name); }
-  for (const s of scripts) if (!s.used) report.notes.push(`${s.entry.name}: no mesh dropped with it`);
-
-  for (const item of byKind('psg')) {
-    const sink = [];
-    const model = await decode(item, 'decodePsg', [await item.entry.read(), item.entry.name], sink);
-    if (!model) continue;
-    for (const t of model.textures) result.textures.push({ key: t.guid ?? textureKey(t.name), name: t.name, guid: t.guid, decoded: t, file: item.entry.name });
-    if (model.meshes.length) result.models.push(model);
-  }
-
-  for (const item of byKind('pcx')) {
-    const sink = [];
-    const model = await decode(item, 'decodePcx', [await item.entry.read(), item.entry.name, true], sink);
-    if (model) for (const t of model.textures) result.textures.push({ key: textureKey(item.entry.name), name: item.entry.name, decoded: t, file: item.entry.name });
-  }
   for (const item of byKind('image')) {
-    result.textures.push({ key: textureKey(item.entry.name), name: item.entry.name, entry: item.entry, file: item.entry.name });
-    step(item.entry.name);
+    result.textures.push({ id: item.entry.path, path: item.entry.path, name: item.entry.name, key: textureKey(item.entry.name), entry: item.entry, drop });
   }
-  for (const item of byKind('xml')) { result.xml.push(item.entry); step(item.entry.name); }
+  for (const item of byKind('xml')) result.texts.push({ path: item.entry.path, name: item.entry.name, entry: item.entry, kind: 'xml' });
 
-  for (const item of items) {
-    if (item.kind === 'unknown' || item.kind === 'empty') {
-      report.refused.push({ file: item.entry.name, reason: item.kind === 'empty' ? 'the file is empty' : 'not a format Rigscope reads (detected by content, not extension)' });
-      step(item.entry.name);
+  for (const family of FAMILIES) {
+    const { jobs, records: planned } = await family.plan(byKind, { text });
+    records.push(...planned);
+    for (const job of jobs) {
+      const [primary] = job.inputs;
+      if (isCancelled()) {
+        records.push({ kind: 'refused', files: job.inputs.map((i) => i.entry.path), reason: 'decoding was cancelled' });
+        continue;
+      }
+      let decoded;
+      try {
+        decoded = await decoder.call(job.op, await job.args());
+      } catch (err) {
+        const reason = err?.name === 'NotReadableError' || err?.name === 'NotFoundError' ? unreadable(err) : err.message;
+        records.push({ kind: 'refused', files: job.inputs.map((i) => i.entry.path), reason });
+        continue;
+      } finally {
+        for (const i of job.inputs) step(i);
+      }
+      Object.assign(decoded, {
+        file: primary.entry.path, name: baseName(primary.entry.path), files: job.inputs.map((i) => i.entry.path),
+        family: family.id, drop,
+      });
+      job.after?.(decoded);
+      if (job.inputs.length > 1) records.push({ kind: 'paired', files: decoded.files, via: job.via });
+      for (const t of decoded.textures ?? []) {
+        const id = decoded.textures.length > 1 ? `${primary.entry.path}#${t.name}` : primary.entry.path;
+        // A file of one texture is known by its file name; arenas of many by each texture's name.
+        const name = decoded.textures.length === 1 && !t.guid ? primary.entry.name : t.name;
+        result.textures.push({ id, path: primary.entry.path, name, key: t.guid ?? textureKey(t.name), guid: t.guid, decoded: t, drop });
+      }
+      if (decoded.meshes.length) result.models.push(decoded);
+      else if (decoded.clips.length || decoded.skeleton) result.animations.push(decoded);
     }
   }
   return result;
 }
-
-export { baseName };

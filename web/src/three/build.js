@@ -168,18 +168,43 @@ export function buildMesh(mesh, materials, skeleton) {
 }
 
 /**
- * Builds an AnimationClip from a decoded clip. `map[trackBone]` gives the skeleton bone index
- * (identity when omitted); tracks whose bone is unmatched are dropped.
+ * Builds an AnimationClip from a decoded clip (the file's frames, one key each). `map[trackBone]`
+ * gives the skeleton bone index (identity when omitted); tracks whose bone is unmatched are
+ * dropped. A looping clip gets one more key, a copy of its first, one frame after its last, so
+ * the loop blends back smoothly; a clip that plays once ends on its last frame.
  */
-export function buildClip(clip, bones, map = null) {
+export function buildClip(clip, bones, map = null, loop = clip.loop) {
+  const n = clip.frameCount;
+  const period = n / (clip.fps || 30);
   const tracks = [];
+  const keys = (values, size, quaternion) => {
+    const first = values.subarray(0, n * size);
+    if (!loop) return first;
+    const out = new Float32Array((n + 1) * size);
+    out.set(first);
+    let sign = 1;
+    if (quaternion) {
+      // Keep the wrap key on the last key's hemisphere, or the blend turns the long way round.
+      let dot = 0;
+      for (let k = 0; k < 4; k++) dot += first[(n - 1) * 4 + k] * first[k];
+      if (dot < 0) sign = -1;
+    }
+    for (let k = 0; k < size; k++) out[n * size + k] = sign * first[k];
+    return out;
+  };
+  let times = null, timesOf = null;
   for (const tr of clip.tracks) {
     const b = map ? map[tr.bone] : tr.bone;
-    if (b === undefined || b < 0 || b >= bones.length) continue;
+    if (b === undefined || b < 0 || b >= bones.length || n === 0) continue;
+    if (timesOf !== tr.times) {
+      // Tracks of one clip usually share one times array: build the key times once for them.
+      times = loop ? Float32Array.from({ length: n + 1 }, (_, k) => (k < n ? tr.times[k] : period)) : tr.times.subarray(0, n);
+      timesOf = tr.times;
+    }
     const name = bones[b].name;
-    if (tr.translation) tracks.push(new THREE.VectorKeyframeTrack(`${name}.position`, tr.times, tr.translation));
-    if (tr.rotation) tracks.push(new THREE.QuaternionKeyframeTrack(`${name}.quaternion`, tr.times, tr.rotation));
-    if (tr.scale) tracks.push(new THREE.VectorKeyframeTrack(`${name}.scale`, tr.times, tr.scale));
+    if (tr.translation) tracks.push(new THREE.VectorKeyframeTrack(`${name}.position`, times, keys(tr.translation, 3)));
+    if (tr.rotation) tracks.push(new THREE.QuaternionKeyframeTrack(`${name}.quaternion`, times, keys(tr.rotation, 4, true)));
+    if (tr.scale) tracks.push(new THREE.VectorKeyframeTrack(`${name}.scale`, times, keys(tr.scale, 3)));
   }
-  return new THREE.AnimationClip(clip.name, clip.duration, tracks);
+  return new THREE.AnimationClip(clip.name, loop ? period : Math.max(0, n - 1) / (clip.fps || 30), tracks);
 }

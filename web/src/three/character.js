@@ -1,19 +1,32 @@
-// A Character is what the viewer shows for one mesh file (plus parts that share its skeleton):
-// the three.js objects, the clips of every animation bound to it (built on first use), and the
-// report of how each animation's bones matched.
+// A Character is the three.js side of one scene character: the host mesh's skeleton, every part
+// that shares it (head, body, armour), the clips of every animation bound to it (built on first
+// use), attachment points and the prop characters that hang on them.
 import * as THREE from 'three';
-import { buildClip, buildMaterials, buildMesh, buildSkeleton } from './build.js';
+import { buildClip, buildMaterials, buildMesh, buildSkeleton, usePlayerColor } from './build.js';
 import { VertexAnimation } from './vertex-animation.js';
-import { matchBonesByCount, matchBonesByName } from '../core/match.js';
+import { bind, characterOf, fitAnimation } from '../core/scene.js';
 
-const key = (n) => String(n).replace(/[\s\0]+$/, '').toLowerCase();
+/** Inverse bind matrices of a skeleton's own rest pose (a part may rest slightly off its host). */
+function restInverses(skeleton) {
+  const { bones, roots } = buildSkeleton(skeleton);
+  const holder = new THREE.Group();
+  for (const r of roots) holder.add(r);
+  holder.updateMatrixWorld(true);
+  return bones.map((b) => b.matrixWorld.clone().invert());
+}
 
 export class Character {
-  constructor(model) {
-    this.name = model.file ?? model.name;
-    this.models = [model];
+  /**
+   * @param {object} source a scene character (core/scene.js), or one decoded model, which becomes
+   *   a character of its own
+   */
+  constructor(source) {
+    const sc = source.parts ? source : characterOf(source);
+    this.scene = sc;
+    this.name = sc.name;
+    this.models = sc.models;
     this.root = new THREE.Group();
-    this.root.name = this.name;
+    this.root.name = sc.name;
     this.meshes = [];
     this.materials = [];
     this.bones = [];
@@ -21,26 +34,36 @@ export class Character {
     this.vertexAnimations = [];
     this.attachments = [];
     this.clips = [];
-    this.matchReports = [];
+    this.props = [];
     this.mixer = new THREE.AnimationMixer(this.root);
 
-    if (model.skeleton && model.meshes.some((m) => m.skinIndex)) {
-      const { bones, roots } = buildSkeleton(model.skeleton);
+    if (sc.skeleton) {
+      const { bones, roots } = buildSkeleton(sc.skeleton);
       for (const r of roots) this.root.add(r);
       this.root.updateMatrixWorld(true);
       this.bones = bones;
       this.restInverses = bones.map((b) => b.matrixWorld.clone().invert());
       this.skeleton = new THREE.Skeleton(bones, this.restInverses);
+      const helper = sc.skeleton.helperBone ?? -1;
+      if (helper >= 0 && bones[helper]) bones[helper].userData.helper = true;
+      this.flat = sc.skeleton.flat ?? bones.every((b) => !b.parent?.isBone);
     }
-    this._addMeshes(model, this.skeleton);
-    this._addAttachments(model);
-    this._addOwnClips(model);
+    for (const part of sc.parts) this._addPart(part);
+    for (const clip of sc.clips) this._addClip(clip);
+    for (const p of sc.props) this._addProp(p);
   }
 
   get boneSourceNames() { return this.bones.map((b) => b.userData.sourceName); }
 
-  _addMeshes(model, skeleton) {
+  _addPart({ model, boneMap }) {
+    let skeleton = this.skeleton;
+    if (skeleton && boneMap) {
+      skeleton = new THREE.Skeleton([...boneMap].map((i) => this.bones[i]), restInverses(model.skeleton));
+    }
     const materials = buildMaterials(model.materials);
+    // Which decoded material each one is: scene materials (textures, rules) find theirs by this.
+    materials.forEach((m, index) => Object.assign(m.userData, { model, index }));
+    if (this.scene.playerColor) for (const m of materials) usePlayerColor(m);
     this.materials.push(...materials);
     for (const m of model.meshes) {
       const object = buildMesh(m, materials, skeleton);
@@ -54,93 +77,77 @@ export class Character {
         this.vertexAnimations.push(new VertexAnimation(object, model.vertexAnimation));
       }
     }
-  }
-
-  _addAttachments(model) {
     for (const a of model.attachments ?? []) {
       const node = new THREE.Object3D();
       node.name = `attachment_${this.attachments.length}`;
       node.userData.sourceName = a.name;
       node.position.fromArray(a.translation);
       node.quaternion.fromArray(a.rotation);
-      const parent = a.bone >= 0 && a.bone < this.bones.length ? this.bones[a.bone] : this.root;
-      parent.add(node);
-      this.attachments.push({ name: a.name, bone: a.bone, node });
+      const bone = a.bone >= 0 ? (boneMap ? boneMap[a.bone] : a.bone) : -1;
+      (bone >= 0 && bone < this.bones.length ? this.bones[bone] : this.root).add(node);
+      this.attachments.push({ name: a.name, bone, node });
     }
   }
 
-  _addOwnClips(model) {
-    for (const va of this.vertexAnimations) {
-      for (const seq of va.data.sequences) {
-        this.clips.push({
-          name: seq.name, group: seq.group, fps: seq.rate, frameCount: seq.frameCount,
-          duration: seq.frameCount / (seq.rate || 30), loop: true, source: model.file, kind: 'vertex',
-          firstFrame: seq.startFrame,
-          build: () => va.clipFor(seq),
-          select: (loop) => va.setSequence(seq, loop),
-        });
-      }
-    }
-    for (const clip of model.clips ?? []) this._pushSkeletalClip(clip, model.file, null);
-  }
-
-  _pushSkeletalClip(clip, source, map) {
-    let built = null;
+  _addClip(sc) {
+    const va = sc.kind === 'vertex' ? this.vertexAnimations.find((v) => v.data.sequences.includes(sc.sequence)) ?? this.vertexAnimations[0] : null;
+    const built = new Map();
     this.clips.push({
-      name: clip.name, fps: clip.fps, frameCount: clip.frameCount, duration: clip.duration, loop: clip.loop,
-      source, kind: 'skeletal', firstFrame: 0,
-      // Clips are built when first selected, not for every sequence up front.
-      build: () => (built ??= buildClip(clip, this.bones, map)),
-      select: () => {},
+      name: sc.name, fps: sc.fps, frameCount: sc.frames, loop: sc.loop, source: sc.file, kind: sc.kind,
+      firstFrame: sc.firstFrame ?? 0, group: sc.group, notifies: sc.notifies ?? [], speed: sc.speed ?? 1,
+      // A loop's period returns to the first frame; a single pass ends on the last frame.
+      duration: sc.frames / (sc.fps || 30),
+      lastTime: Math.max(0, sc.frames - 1) / (sc.fps || 30),
+      // Built when first selected, not for every sequence up front; one per loop mode.
+      build: (loop = sc.loop) => {
+        if (!built.has(loop)) built.set(loop, va ? va.clipFor(sc.sequence, loop) : buildClip(sc.clip, this.bones, sc.map, loop));
+        return built.get(loop);
+      },
+      select: (loop = sc.loop) => va?.setSequence(sc.sequence, loop),
     });
   }
 
-  /** True when every bone of `model` exists here by name: a body part of this character. */
-  canShare(model) {
-    if (!this.skeleton || !model.skeleton || model.format !== this.models[0].format) return false;
-    // 0 A.D. bones have no names (they are bone_<i>): two models never share by name.
-    if (model.format === 'pmd') return false;
-    const mine = new Set(this.boneSourceNames.map(key));
-    return model.skeleton.names.every((n) => mine.has(key(n)));
-  }
-
-  /** Adds another mesh (head, armour…) that plays on this character's skeleton. */
-  addPart(model) {
-    const byName = new Map();
-    this.bones.forEach((b, i) => { if (!byName.has(key(b.userData.sourceName))) byName.set(key(b.userData.sourceName), i); });
-    const order = model.skeleton.names.map((n) => byName.get(key(n)));
-    const skeleton = new THREE.Skeleton(order.map((i) => this.bones[i]), order.map((i) => this.restInverses[i]));
-    this.models.push(model);
-    this._addMeshes(model, skeleton);
+  _addProp({ point, character }) {
+    const at = this.attachments.find((a) => a.name === point);
+    const prop = new Character(character);
+    (at?.node ?? this.root).add(prop.root);
+    const idle = prop.clips.find((c) => c.name === 'idle') ?? prop.clips[0];
+    if (idle) prop.mixer.clipAction(idle.build(true)).play();
+    this.props.push(prop);
   }
 
   /**
-   * Binds an animation file's clips to this character. Unreal PSA by bone name, 0 A.D. PSSA by
-   * bone count. Returns the match report (with `error` when refused).
+   * Binds an animation file to this character on its own (loaders, tests; the viewer binds
+   * through the scene). Returns the match report, with `error` when refused.
    */
   addAnimation(anim) {
-    let match;
-    if (anim.format === 'pssa') {
-      const own = this.models[0];
-      const count = own.counts?.bones ?? this.bones.length;
-      match = matchBonesByCount(count, anim.counts?.bones ?? 0, anim.file, own.file);
-    } else {
-      match = matchBonesByName(this.boneSourceNames, anim.skeleton?.names ?? []);
-      if (match.matched === 0) match.error = `animation ${anim.file} shares no bone names with ${this.name}`;
-    }
-    const report = { file: anim.file, target: this.name, total: anim.skeleton?.names.length ?? anim.counts?.bones ?? 0, ...match };
-    this.matchReports.push(report);
-    if (match.error) return report;
-    for (const clip of anim.clips) this._pushSkeletalClip(clip, anim.file, match.map);
+    const fit = fitAnimation(this.scene, anim);
+    const report = { file: anim.file, target: this.name, total: fit.total, matched: fit.matched, byIndex: !!fit.byIndex, missing: fit.missing ?? [], extra: fit.extra ?? [] };
+    if (!fit.ok) return { ...report, error: `animation ${anim.file}: ${fit.reason}` };
+    for (const clip of bind(this.scene, anim, fit)) this._addClip(clip);
     return report;
+  }
+
+  /** Advances this character's and its props' animations. */
+  advance(dt) {
+    this.mixer.update(dt);
+    for (const p of this.props) p.advance(dt);
   }
 
   /** Per-frame work that the mixer cannot do: vertex-animated meshes. */
   update() {
     for (const va of this.vertexAnimations) va.update();
+    for (const p of this.props) p.update();
+  }
+
+  /** Every character in this one's tree (itself and its props, depth first). */
+  *tree() {
+    yield this;
+    for (const p of this.props) yield* p.tree();
   }
 
   dispose() {
+    for (const p of this.props) p.dispose();
     this.mixer.stopAllAction();
     this.mixer.uncacheRoot(this.root);
     this.root.removeFromParent();

@@ -20,15 +20,19 @@ export class VertexAnimation {
     mesh.geometry.attributes.normal?.setUsage(THREE.DynamicDrawUsage);
   }
 
-  /** One clip per sequence: frame numbers keyed at the sequence's rate, plus a wrap key. */
-  clipFor(seq) {
+  /**
+   * One clip per sequence: frame numbers keyed at the sequence's rate. A looping clip has one
+   * more key past the last frame, which update() shows as the first frame again.
+   */
+  clipFor(seq, loop = true) {
     const n = Math.max(1, seq.frameCount);
     const rate = seq.rate > 0 ? seq.rate : 30;
-    const times = new Float32Array(n + 1);
-    const values = new Float32Array(n + 1);
-    for (let k = 0; k <= n; k++) { times[k] = k / rate; values[k] = seq.startFrame + k; }
+    const keys = loop ? n + 1 : n;
+    const times = new Float32Array(keys);
+    const values = new Float32Array(keys);
+    for (let k = 0; k < keys; k++) { times[k] = k / rate; values[k] = seq.startFrame + k; }
     const track = new THREE.NumberKeyframeTrack(`${this.mesh.name}.vertexFrame`, times, values);
-    return new THREE.AnimationClip(seq.name, n / rate, [track]);
+    return new THREE.AnimationClip(seq.name, (loop ? n : n - 1) / rate, [track]);
   }
 
   setSequence(seq, loop = true) {

@@ -5,7 +5,7 @@
 // them in order, later groups overriding earlier ones. A viewer shows one fixed look: the first
 // variant with a non-zero frequency of each group. <qualitylevels> (A25+) wraps several actors; the
 // highest quality one is read.
-import { baseName } from './files.js';
+import { baseName } from '../core/files.js';
 
 /** A parsed element: { tag, attrs, children, text }. Names and values are file text: never HTML. */
 function fromDom(e) {

@@ -1,0 +1,345 @@
+// The scene assembler: everything decoded so far (every drop) becomes one scene of characters,
+// each animation bound to one best target, each material's texture with the rule that chose it,
+// and a structured report. No three.js: the viewer, the embed page, the CLI and the loaders all
+// build from this one description. Formats are never named here: the decoders say how their
+// animations bind (`bindBy`), and family entries add what only they know (actors, fallbacks).
+import { baseName, stem, textureKey } from './files.js';
+import { matchBonesByName } from './match.js';
+import { FAMILIES, familyById } from '../families/index.js';
+
+/** An animation binds by name when at least this share of its bones exist in the target. */
+const MIN_NAME_SHARE = 0.5;
+/** Parts join a character when their shared bones rest within this share of its size. */
+const POSE_TOLERANCE = 0.02;
+
+const key = (name) => String(name).replace(/[\s\0]+$/, '').toLowerCase();
+const isSkinned = (m) => !!m.skeleton && m.meshes.some((x) => x.skinIndex);
+/** Real joints: a skeleton's helper bone (0 A.D.'s bind shape) is not one. */
+const jointCount = (m) => m.counts?.bones ?? m.skeleton?.names.length ?? 0;
+
+/** Rest-pose world positions of a skeleton's bones, whatever order parents come in. */
+function restWorld(skel) {
+  const n = skel.names.length;
+  const t = skel.restTranslation, r = skel.restRotation;
+  const pos = new Float64Array(n * 3), rot = new Float64Array(n * 4);
+  const done = new Uint8Array(n);
+  const chain = [];
+  for (let start = 0; start < n; start++) {
+    // Walk up to the first solved (or root) ancestor, then solve back down; a cycle stops the walk.
+    chain.length = 0;
+    for (let i = start; i >= 0 && i < n && !done[i] && chain.length <= n; i = skel.parents[i] === i ? -1 : skel.parents[i]) chain.push(i);
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const i = chain[k];
+      if (done[i]) continue;
+      const p = skel.parents[i];
+      const rooted = p >= 0 && p < n && p !== i && done[p];
+      const [px, py, pz] = rooted ? [pos[p * 3], pos[p * 3 + 1], pos[p * 3 + 2]] : [0, 0, 0];
+      const [qx, qy, qz, qw] = rooted ? [rot[p * 4], rot[p * 4 + 1], rot[p * 4 + 2], rot[p * 4 + 3]] : [0, 0, 0, 1];
+      // world = parent ∘ local: position = parentPos + parentRot · localPos (v' = q v q*).
+      const [vx, vy, vz] = [t[i * 3], t[i * 3 + 1], t[i * 3 + 2]];
+      const ix = qw * vx + qy * vz - qz * vy, iy = qw * vy + qz * vx - qx * vz;
+      const iz = qw * vz + qx * vy - qy * vx, iw = -qx * vx - qy * vy - qz * vz;
+      pos[i * 3] = px + ix * qw - iw * qx - iy * qz + iz * qy;
+      pos[i * 3 + 1] = py + iy * qw - iw * qy - iz * qx + ix * qz;
+      pos[i * 3 + 2] = pz + iz * qw - iw * qz - ix * qy + iy * qx;
+      const [bx, by, bz, bw] = [r[i * 4], r[i * 4 + 1], r[i * 4 + 2], r[i * 4 + 3]];
+      rot[i * 4] = qx * bw + qw * bx + qy * bz - qz * by;
+      rot[i * 4 + 1] = qy * bw + qw * by + qz * bx - qx * bz;
+      rot[i * 4 + 2] = qz * bw + qw * bz + qx * by - qy * bx;
+      rot[i * 4 + 3] = qw * bw - qx * bx - qy * by - qz * bz;
+      done[i] = 1;
+    }
+  }
+  return pos;
+}
+
+/** part bone → host bone by name (duplicates consumed in order), or null when one is missing. */
+function boneMapInto(host, part) {
+  const slots = new Map();
+  host.skeleton.names.forEach((n, i) => { const k = key(n); if (!slots.has(k)) slots.set(k, []); slots.get(k).push(i); });
+  const map = new Int32Array(part.skeleton.names.length);
+  for (let i = 0; i < map.length; i++) {
+    const s = slots.get(key(part.skeleton.names[i]))?.shift();
+    if (s === undefined) return null;
+    map[i] = s;
+  }
+  return map;
+}
+
+/** True when the part's bones rest where the host's bones of the same names rest. */
+function posesAgree(host, part, map) {
+  host.restWorld ??= restWorld(host.skeleton);
+  part.restWorld ??= restWorld(part.skeleton);
+  const h = host.restWorld, p = part.restWorld;
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < h.length; i++) { lo[i % 3] = Math.min(lo[i % 3], h[i]); hi[i % 3] = Math.max(hi[i % 3], h[i]); }
+  const size = Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) || 1;
+  let sum = 0;
+  for (let i = 0; i < map.length; i++) {
+    const a = map[i] * 3, b = i * 3;
+    sum += Math.hypot(h[a] - p[b], h[a + 1] - p[b + 1], h[a + 2] - p[b + 2]);
+  }
+  return sum / Math.max(1, map.length) <= POSE_TOLERANCE * size;
+}
+
+/** Length of the common start of two names: horse_walk.psa is closer to horse.pmd than to cart.pmd. */
+function kinship(a, b) {
+  const x = stem(a).toLowerCase(), y = stem(b).toLowerCase();
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  return i;
+}
+
+const byPath = (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+
+/** A character of one mesh with its own clips (loaders, tests); scenes make theirs in assembleScene. */
+export function characterOf(model) {
+  const c = newCharacter(model);
+  ownClips(c);
+  c.materials = model.materials.map((m, index) => ({ model, index, name: m.name, texture: null, rule: null }));
+  return c;
+}
+
+function newCharacter(host, name = baseName(host.file ?? host.name ?? 'model')) {
+  return {
+    id: host.file, name, host, models: [host], parts: [{ model: host, boneMap: null }],
+    skeleton: isSkinned(host) ? host.skeleton : null, bindBy: host.bindBy, family: host.family,
+    animations: [], clips: [], materials: [], props: [], textureHints: new Map(), drop: host.drop ?? 0,
+  };
+}
+
+/** Clips of one character: the mesh's own (vertex sequences, embedded clips), then bound animations'. */
+function ownClips(character) {
+  const { host } = character;
+  const va = host.vertexAnimation;
+  for (const seq of va?.sequences ?? []) {
+    character.clips.push({
+      kind: 'vertex', name: seq.name, frames: seq.frameCount, fps: seq.rate, loop: true, notifies: seq.notifies ?? [],
+      file: host.files?.[1] ?? host.file, sequence: seq, firstFrame: seq.startFrame, group: seq.group || undefined,
+    });
+  }
+  for (const clip of host.clips ?? []) {
+    character.clips.push({ kind: 'skeletal', name: clip.name, frames: clip.frameCount, fps: clip.fps, loop: clip.loop, notifies: clip.notifies ?? [], file: host.file, clip, map: null, firstFrame: 0 });
+  }
+  if (va) {
+    character.animations.push({ file: host.files?.[1] ?? host.file, by: host.bindBy, matched: va.vertexCount, total: va.vertexCount, clips: character.clips.slice() });
+  }
+}
+
+/** Binds an animation's clips to a character with a match result; names and speed may be overridden. */
+export function bind(character, anim, match, { names = null, speed = 1, loop = null, via = anim.bindBy } = {}) {
+  const clips = anim.clips.map((clip, i) => ({
+    kind: 'skeletal', name: names?.[i] ?? clip.name, frames: clip.frameCount, fps: clip.fps,
+    loop: loop ?? clip.loop, notifies: clip.notifies ?? [], file: anim.file, clip, map: match.map, speed, firstFrame: 0,
+  }));
+  character.clips.push(...clips);
+  character.animations.push({ file: anim.file, anim, by: via, matched: match.matched, total: match.total, missing: match.missing ?? [], extra: match.extra ?? [], clips });
+  return clips;
+}
+
+/** How well an animation fits a character's skeleton: { map, matched, total, ok, reason }. */
+export function fitAnimation(character, anim) {
+  const model = character.host;
+  const total = anim.bindBy === 'index' ? (anim.counts?.bones ?? 0) : anim.skeleton?.names.length ?? 0;
+  if (anim.bindBy === 'index') {
+    const bones = jointCount(model);
+    if (bones !== total) return { ok: false, matched: 0, total, reason: `${total} bones, ${model.name} has ${bones}` };
+    const map = new Int32Array(total).map((_, i) => i);
+    return { ok: true, map, matched: total, total, byIndex: true, missing: [], extra: [] };
+  }
+  const m = matchBonesByName(model.skeleton.names, anim.skeleton?.names ?? []);
+  const ok = m.matched > 0 && m.matched >= MIN_NAME_SHARE * total;
+  const reason = m.matched === 0 ? `shares no bone names with ${model.name}` : `only ${m.matched} of its ${total} bones exist in ${model.name}`;
+  return { ...m, total, ok, reason };
+}
+
+/**
+ * Assembles the scene.
+ * @param {{ models: object[], animations: object[], textures: object[], texts: object[], records: object[] }} decoded
+ *   everything decoded so far (all drops), as decodeFiles returns it, concatenated
+ * @param {{ manual?: Map<string, string>, readText?: (text: object) => Promise<string> }} options
+ *   manual: `${model file}#${material index}` → texture record id chosen by hand
+ */
+export async function assembleScene(decoded, { manual = new Map(), readText } = {}) {
+  const records = [...decoded.records];
+  const scene = { characters: [], boards: [], records };
+  const usedModels = new Set(), usedAnims = new Set(), usedTextures = new Set(), usedTexts = new Set();
+  const library = decoded.textures;
+  const byKey = new Map();
+  for (const r of library) { if (!byKey.has(r.key)) byKey.set(r.key, []); byKey.get(r.key).push(r); }
+  const findTexture = (name, near) => {
+    const list = byKey.get(textureKey(name));
+    return list?.find((r) => r.drop === near?.drop) ?? list?.[0] ?? null;
+  };
+
+  // Family-built characters first (0 A.D. actors): they take the models and animations they name.
+  const ctx = {
+    models: decoded.models, animations: decoded.animations, texts: decoded.texts, records, readText,
+    findTexture, newCharacter, bind, fitAnimation, usedModels, usedAnims, usedTexts,
+  };
+  const familyCharacters = [];
+  for (const f of FAMILIES) if (f.assemble) familyCharacters.push(...await f.assemble(ctx));
+
+  // Meshes that bind by name and whose bones are a subset of a larger one's (head, body, armour)
+  // share its skeleton, whatever order they came in: the largest skeleton hosts.
+  const free = decoded.models.filter((m) => !usedModels.has(m));
+  const hosts = [];
+  const order = [...free].sort((a, b) => jointCount(b) - jointCount(a) || byPath(a, b));
+  for (const model of order) {
+    let joined = false;
+    if (model.bindBy === 'name' && isSkinned(model)) {
+      for (const c of hosts) {
+        if (c.bindBy !== 'name' || !c.skeleton) continue;
+        const map = boneMapInto(c.host, model);
+        if (map && posesAgree(c.host, model, map)) {
+          c.models.push(model);
+          c.parts.push({ model, boneMap: map });
+          c.drop = Math.min(c.drop, model.drop);
+          records.push({ kind: 'part', files: [model.file, c.host.file], via: 'bone names', reason: `shares the skeleton of ${c.host.name}` });
+          joined = true;
+          break;
+        }
+      }
+    }
+    if (!joined) hosts.push(newCharacter(model));
+  }
+  // Characters in the order their first file arrived, then by path: stable across drops.
+  hosts.sort((a, b) => a.drop - b.drop || byPath(a.host, b.host));
+  for (const c of hosts) ownClips(c);
+  scene.characters = [...familyCharacters, ...hosts];
+
+  bindAnimations(scene, decoded.animations.filter((a) => !usedAnims.has(a)), records);
+  assignTextures(scene, library, { manual, findTexture, usedTextures, records });
+
+  // Texture-only drops show their textures on a board; files whose textures nobody uses are listed.
+  const dropsWithModels = new Set([...decoded.models, ...decoded.animations].map((m) => m.drop));
+  const boardDrops = new Map();
+  const files = new Map();
+  for (const r of library) { if (!files.has(r.path)) files.set(r.path, []); files.get(r.path).push(r); }
+  for (const [path, list] of files) {
+    if (list.some((r) => usedTextures.has(r))) continue;
+    const { drop } = list[0];
+    if (!dropsWithModels.has(drop)) {
+      if (!boardDrops.has(drop)) boardDrops.set(drop, []);
+      boardDrops.get(drop).push(...list);
+    } else {
+      records.push({ kind: 'unused', files: [path], reason: list[0].guid ? 'no loaded material names its textures\' GUIDs' : 'no material names it' });
+    }
+  }
+  scene.boards = [...boardDrops.entries()].map(([drop, textures]) => ({ id: `textures#${drop}`, drop, textures }));
+  for (const t of decoded.texts) {
+    if (!usedTexts.has(t)) records.push({ kind: 'unused', files: [t.path], reason: t.reason ?? 'not read by any family' });
+  }
+  return scene;
+}
+
+function bindAnimations(scene, animations, records) {
+  for (const anim of animations) {
+    const targets = scene.characters.filter((c) => c.skeleton && c.bindBy === anim.bindBy);
+    let best = null;
+    let bestScore = -Infinity;
+    let closest = null;
+    for (const c of targets) {
+      const fit = fitAnimation(c, anim);
+      // Most bones matched wins; then the closer name (horse_walk → horse), then the closer size.
+      const score = fit.ok ? fit.matched * 1e6 + kinship(anim.name, c.host.name) * 1e3 - Math.abs(jointCount(c.host) - fit.total) : -Infinity;
+      if (score > bestScore) { bestScore = score; best = { c, fit }; }
+      const near = fit.matched * 1e6 + kinship(anim.name, c.host.name) * 1e3 - Math.abs(jointCount(c.host) - fit.total);
+      if (!closest || near > closest.near) closest = { c, fit, near };
+    }
+    if (best) {
+      bind(best.c, anim, best.fit);
+      records.push({ kind: 'bound', files: [anim.file, best.c.host.file], via: anim.bindBy === 'index' ? 'bone index' : 'bone names', reason: `${best.fit.matched}/${best.fit.total} bones${best.fit.byIndex ? ', by index' : ''}` });
+    } else if (closest) {
+      records.push({ kind: 'unbound', files: [anim.file], best: closest.c.host.file, reason: closest.fit.reason });
+    } else {
+      const what = anim.bindBy === 'index' ? `a model with its ${anim.counts?.bones ?? 0} bones` : 'a mesh with its bone names';
+      records.push({ kind: 'unbound', files: [anim.file], best: null, reason: `no ${what} is loaded (drop the mesh too)` });
+    }
+  }
+}
+
+function assignTextures(scene, library, { manual, findTexture, usedTextures, records }) {
+  const byId = new Map(library.map((r) => [r.id, r]));
+  const byGuid = new Map(library.filter((r) => r.guid).map((r) => [r.guid, r]));
+  const set = (c, entry, texture, rule, extra = {}) => {
+    Object.assign(entry, { texture, rule, ...extra });
+    usedTextures.add(texture);
+    for (const m of Object.values(extra.maps ?? {})) if (m) usedTextures.add(m);
+    records.push({ kind: 'texture', files: [texture.path, entry.model.file], via: rule, reason: `material ${entry.name} of ${c.name}` });
+  };
+  const all = [];
+  for (const c of scene.characters) {
+    const walk = (ch) => { all.push(ch); for (const p of ch.props) walk(p.character); };
+    walk(c);
+  }
+  for (const c of all) {
+    for (const model of c.models) {
+      const family = familyById(model.family);
+      const hints = c.textureHints.get(model);
+      model.materials.forEach((material, index) => {
+        const entry = { model, index, name: material.name, texture: null, rule: null };
+        c.materials.push(entry);
+        if (material.hidden) return;
+        const chosen = manual.get(`${model.file}#${index}`);
+        if (chosen && byId.has(chosen)) return set(c, entry, byId.get(chosen), 'manual');
+        if (material.guid && byGuid.has(material.guid)) return set(c, entry, byGuid.get(material.guid), 'GUID');
+        const sidecar = family?.resolveMaterial?.(material, { findTexture });
+        if (sidecar) return set(c, entry, sidecar.texture, sidecar.rule, { maps: sidecar.maps });
+        if (hints?.length) {
+          const hit = hints.map((n) => findTexture(n, model)).find(Boolean);
+          if (hit) return set(c, entry, hit, 'actor');
+          return;
+        }
+        const hit = material.textureNames.map((n) => findTexture(n, model)).find(Boolean);
+        if (hit) set(c, entry, hit, family?.textureNamesRule ?? 'name');
+      });
+    }
+  }
+  // Family fallbacks (UE1 meshes without a script: texture numbers in file-name order), among the
+  // textures of the same drop that nothing chose.
+  const drops = new Map();
+  for (const c of all) { if (!drops.has(c.drop)) drops.set(c.drop, []); drops.get(c.drop).push(c); }
+  for (const [drop, characters] of drops) {
+    const pool = () => library.filter((r) => r.drop === drop && !r.guid && !usedTextures.has(r));
+    const alone = characters.filter((x) => familyById(x.host.family)?.fallbackTextures && x.materials.every((m) => !m.texture)).length === 1;
+    for (const c of characters) {
+      const family = familyById(c.host.family);
+      if (!family?.fallbackTextures) continue;
+      const picks = family.fallbackTextures(c.host, pool(), { alone });
+      for (const [index, texture] of picks) {
+        const entry = c.materials.find((m) => m.model === c.host && m.index === index);
+        if (entry && !entry.texture) set(c, entry, texture, family.fallbackRule);
+      }
+    }
+    // The only texture dropped with the only untextured material: surely its texture.
+    const left = pool();
+    const bare = characters.flatMap((c) => c.materials.filter((m) => !m.texture && !m.model.materials[m.index].hidden).map((m) => [c, m]));
+    if (left.length === 1 && bare.length === 1) set(bare[0][0], bare[0][1], left[0], 'only texture');
+  }
+}
+
+/** The scene as plain JSON (`rigscope scene --json`): files by path, text only from records. */
+export function sceneToJSON(scene) {
+  const character = (c) => ({
+    name: c.name,
+    meshes: c.models.map((m) => m.file),
+    skeleton: { bones: c.skeleton ? jointCount(c.host) : 0 },
+    animations: c.animations.map((a) => ({
+      file: a.file, bound: { matched: a.matched, total: a.total, by: a.by },
+      clips: a.clips.map((k) => ({ name: k.name, frames: k.frames, fps: k.fps, loop: k.loop, notifies: k.notifies.map((n) => ({ time: n.time, name: n.name })) })),
+    })),
+    materials: c.materials.map((m) => ({ name: m.name, texture: m.texture?.path ?? null, rule: m.rule, ...(m.maps ? { maps: Object.fromEntries(Object.entries(m.maps).map(([k, v]) => [k, v?.path ?? null])) } : {}) })),
+    ...(c.props.length ? { props: c.props.map((p) => ({ point: p.point, ...character(p.character) })) } : {}),
+  });
+  const of = (kind) => scene.records.filter((r) => r.kind === kind);
+  return {
+    characters: scene.characters.map(character),
+    textureBoards: scene.boards.map((b) => ({ textures: b.textures.map((t) => ({ file: t.path, name: t.name })) })),
+    unbound: of('unbound').map((r) => ({ file: r.files[0], reason: r.reason, best: r.best })),
+    unused: of('unused').map((r) => r.files[0]),
+    refused: of('refused').flatMap((r) => r.files.map((file) => ({ file, reason: r.reason }))),
+    missing: of('missing').map((r) => ({ file: r.files[0], needs: r.needs ?? r.reason })),
+  };
+}
+

@@ -1,0 +1,11 @@
+// Skate 3 (PS3) PSG RenderWare 4 arenas: model arenas (meshes whose materials name textures by
+// GUID) and texture arenas (textures named by GUID in the table of contents).
+export default {
+  id: 'psg',
+  label: 'Skate 3 PSG',
+  kinds: ['psg'],
+
+  plan(byKind) {
+    return { jobs: byKind('psg').map((item) => ({ op: 'decodePsg', inputs: [item], args: async () => [await item.entry.read(), item.entry.name] })), records: [] };
+  },
+};

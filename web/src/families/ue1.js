@@ -1,0 +1,76 @@
+// Unreal Engine 1 vertex meshes: foo_d.3d (triangles) + foo_a.3d (frames), the .uc class whose
+// #exec lines import them (sequences, textures, scale), and PCX textures.
+import { stem, textureKey } from '../core/files.js';
+
+const meshBase = (name) => stem(name).replace(/_[ad]$/i, '').toLowerCase();
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const importsMesh = (script, base) => new RegExp(`\\b${escape(base)}_d\\.3d\\b`, 'i').test(script);
+
+export default {
+  id: 'ue1',
+  label: 'Unreal Engine 1',
+  kinds: ['ue1-data', 'ue1-anim', 'uc', 'pcx'],
+  textureNamesRule: 'script slot',
+
+  async plan(byKind, { text }) {
+    const jobs = [], records = [];
+    const anims = byKind('ue1-anim');
+    const datas = byKind('ue1-data');
+    const scripts = byKind('uc');
+    const scriptTexts = await Promise.all(scripts.map(text));
+    const usedAnims = new Set(), usedScripts = new Set();
+    for (const item of datas) {
+      const base = meshBase(item.entry.name);
+      const anim = anims.find((a) => meshBase(a.entry.name) === base);
+      if (!anim) {
+        records.push({ kind: 'missing', files: [item.entry.path], needs: `${base}_a.3d`, reason: 'its animation file (vertex positions live there)' });
+        continue;
+      }
+      usedAnims.add(anim);
+      // The script that imports it; else one of the same name (Deus Ex classes without #exec
+      // lines); else a lone script, unless that one imports another mesh dropped here.
+      let s = scripts.findIndex((_, i) => importsMesh(scriptTexts[i], base));
+      if (s < 0) s = scripts.findIndex((c) => stem(c.entry.name).toLowerCase() === base);
+      if (s < 0 && scripts.length === 1 && !datas.some((d) => d !== item && importsMesh(scriptTexts[0], meshBase(d.entry.name)))) s = 0;
+      const script = s >= 0 ? scripts[s] : null;
+      if (script) usedScripts.add(script);
+      jobs.push({
+        op: 'decodeUe1', inputs: script ? [item, anim, script] : [item, anim], via: script ? 'script' : 'name',
+        args: async () => [await item.entry.read(), item.entry.name, await anim.entry.read(), anim.entry.name,
+          script ? scriptTexts[s] : '', script ? script.entry.name : ''],
+      });
+    }
+    for (const a of anims) {
+      if (!usedAnims.has(a)) records.push({ kind: 'missing', files: [a.entry.path], needs: `${meshBase(a.entry.name)}_d.3d`, reason: 'its data file (triangles live there)' });
+    }
+    for (const s of scripts) {
+      if (!usedScripts.has(s)) records.push({ kind: 'unused', files: [s.entry.path], reason: 'no mesh dropped with it' });
+    }
+    for (const item of byKind('pcx')) {
+      jobs.push({ op: 'decodePcx', inputs: [item], args: async () => [await item.entry.read(), item.entry.name, true] });
+    }
+    return { jobs, records };
+  },
+
+  /**
+   * Meshes with no script naming their textures: texture number N gets the N-th texture file
+   * (counting from the mesh's first number) in sorted file-name order, among the files dropped
+   * with it whose names start with the mesh's name, else among all of them when it came alone.
+   * @returns {Map<number, object>} material index -> texture record
+   */
+  fallbackTextures(model, pool, { alone }) {
+    const out = new Map();
+    if (model.materials.some((m) => m.textureNames.length)) return out;
+    const slots = model.materials.map((m) => Number(/^tex(\d+)_/.exec(m.name)?.[1] ?? -1));
+    const numbered = slots.filter((n) => n >= 0);
+    if (!numbered.length) return out;
+    const first = Math.min(...numbered);
+    const base = meshBase(model.file);
+    const sorted = [...pool].sort((a, b) => (a.path.toLowerCase() < b.path.toLowerCase() ? -1 : 1));
+    const named = sorted.filter((r) => textureKey(r.path).startsWith(base));
+    const candidates = named.length ? named : alone ? sorted : [];
+    slots.forEach((n, i) => { if (n >= 0 && candidates[n - first]) out.set(i, candidates[n - first]); });
+    return out;
+  },
+  fallbackRule: 'file-name order',
+};

@@ -1,0 +1,127 @@
+// 0 A.D.: .pmd models, PSSA .psa animations (bound by bone index and count), actor .xml files
+// that assemble a unit, and the release archives' cache names.
+import { baseName, readText, stem } from '../core/files.js';
+import { fileKey, readActor, usesPlayerColor } from './zeroad-actor.js';
+
+/**
+ * Archive and cache names to the plain name the game's actors use: `X.dae.cached.pmd` (release
+ * archives) and `X.dae.0123456789abcdef.pmd` (loose cache) are `X.pmd`; `X.png.cached.dds` is `X.png`.
+ */
+export function plainName(name) {
+  return baseName(name)
+    .replace(/\.dae\.(?:cached|[0-9a-f]{16})\.(pmd|psa)$/i, '.$1')
+    .replace(/\.cached\.dds$/i, '');
+}
+
+/** An actor tree holds at most this many prop actors (a prop may prop itself: cycles are cut). */
+export const MAX_ACTOR_PROPS = 256;
+
+// The engine plays these once and holds the last frame (unit death); everything else loops.
+const PLAYS_ONCE = /(^|[^a-z])(death|dying|die|corpse)([^a-z]|$)/i;
+
+export default {
+  id: 'zeroad',
+  label: '0 A.D.',
+  kinds: ['pmd', 'pssa', 'xml'],
+  claims: (name) => (/\.xml$/i.test(name) ? 'xml' : null),
+  plainName,
+
+  plan(byKind) {
+    const jobs = [];
+    for (const item of byKind('pmd')) jobs.push({ op: 'decodePmd', inputs: [item], args: async () => [await item.entry.read(), item.entry.name] });
+    for (const item of byKind('pssa')) {
+      jobs.push({
+        op: 'decodePssa', inputs: [item], args: async () => [await item.entry.read(), item.entry.name],
+        // The engine ignores the PSSA name field ("God Knows", "test_anim"): clips go by file name.
+        after: (anim) => { for (const c of anim.clips) { c.name = stem(plainName(item.entry.name)); c.loop = !PLAYS_ONCE.test(c.name); } },
+      });
+    }
+    return { jobs, records: [] };
+  },
+
+  assemble: assembleActors,
+};
+
+/**
+ * Actors: each actor XML of the drop becomes one character of its mesh, with its base texture,
+ * its named animations (speed and play-once from the actor) and its prop actors at their prop
+ * points. Models and animations an actor uses are taken; what it names and the drop lacks is
+ * listed as missing.
+ */
+async function assembleActors(ctx) {
+  const xml = ctx.texts.filter((t) => t.kind === 'xml');
+  if (!xml.length) return [];
+  const texts = new Map();
+  for (const t of xml) texts.set(baseName(t.path).toLowerCase(), { t, text: await readText(t.entry) });
+  const loadXml = (path) => texts.get(baseName(path).toLowerCase())?.text ?? null;
+  const actors = new Map();
+  for (const [name, { t, text }] of texts) {
+    try {
+      const actor = readActor(text, loadXml);
+      if (actor) actors.set(name, { file: t.path, actor, t });
+      else t.reason = 'not an actor (only actor XML is read)';
+    } catch (err) {
+      ctx.usedTexts.add(t);
+      ctx.records.push({ kind: 'refused', files: [t.path], reason: err.message });
+    }
+  }
+  const missing = (file, needs) => ctx.records.push({ kind: 'missing', files: [file], needs });
+  const find = (list, path) => list.find((m) => fileKey(m.file) === fileKey(path));
+  let props = 0;
+  const build = (entry, chain) => {
+    const { file, actor } = entry;
+    ctx.usedTexts.add(entry.t);
+    for (const m of actor.missing) missing(file, m);
+    const model = actor.mesh && find(ctx.models, actor.mesh);
+    if (!model) return missing(file, actor.mesh ? `its mesh ${actor.mesh}` : 'a <mesh> in the chosen variants'), null;
+    ctx.usedModels.add(model);
+    const character = ctx.newCharacter(model, baseName(file));
+    character.id = [...chain, file].join(' > ');
+    character.actor = file;
+    character.playerColor = usesPlayerColor(actor);
+    const base = actor.textures.find((t) => t.name === 'baseTex') ?? actor.textures[0];
+    if (base) {
+      character.textureHints.set(model, [base.file]);
+      if (!ctx.findTexture(base.file, model)) missing(file, `texture ${base.file}`);
+    }
+    for (const a of actor.animations) {
+      const anim = find(ctx.animations, a.file);
+      if (!anim) { missing(file, `animation ${a.name} (${a.file})`); continue; }
+      ctx.usedAnims.add(anim);
+      const fit = ctx.fitAnimation(character, anim);
+      if (!fit.ok) { ctx.records.push({ kind: 'unbound', files: [anim.file], best: model.file, reason: fit.reason }); continue; }
+      ctx.bind(character, anim, fit, { names: anim.clips.map(() => a.name), speed: a.speed / 100, loop: !PLAYS_ONCE.test(a.name), via: 'actor' });
+      ctx.records.push({ kind: 'bound', files: [anim.file, file], via: 'actor', reason: `as "${a.name}"${a.speed !== 100 ? ` at ${a.speed / 100}×` : ''}` });
+    }
+    for (const p of actor.props) {
+      if (p.attachpoint === 'projectile') continue; // the projectile's model, not attached
+      const point = p.attachpoint.replace(/^loaded-/, '');
+      const strip = (n) => n.replace(/^prop[-_]/i, '').toLowerCase();
+      const at = (model.attachments ?? []).find((x) => x.name === point) ?? (model.attachments ?? []).find((x) => strip(x.name) === strip(point));
+      const child = actors.get(baseName(p.actor).toLowerCase());
+      if (!at) { missing(file, `prop point ${point} (for ${p.actor}) on ${model.name}`); continue; }
+      if (!child) { missing(file, `prop actor ${p.actor}`); continue; }
+      if (chain.includes(child.file) || child.file === file) {
+        ctx.records.push({ kind: 'refused', files: [child.file], reason: `props itself through ${[...chain, file].map((f) => baseName(f)).join(' → ')}: the cycle is cut` });
+        continue;
+      }
+      if (++props > MAX_ACTOR_PROPS) {
+        if (props === MAX_ACTOR_PROPS + 1) ctx.records.push({ kind: 'refused', files: [file], reason: `more than ${MAX_ACTOR_PROPS} prop actors: the rest are not shown` });
+        continue;
+      }
+      const prop = build(child, [...chain, file]);
+      if (prop) character.props.push({ point: at.name, character: prop });
+    }
+    return character;
+  };
+  // Actors used as props of another actor are shown on it, not on their own.
+  const nested = new Set([...actors.values()].flatMap(({ actor }) => actor.props.map((p) => baseName(p.actor).toLowerCase())));
+  const roots = [...actors.keys()].filter((k) => !nested.has(k));
+  const out = [];
+  for (const k of roots.length ? roots : [...actors.keys()].slice(0, 1)) {
+    props = 0;
+    const c = build(actors.get(k), []);
+    if (c) out.push(c);
+  }
+  return out;
+}
