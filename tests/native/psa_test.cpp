@@ -81,11 +81,14 @@ psk::Animation threeBoneAnim() {
 
 }  // namespace
 
-TEST(PsaRoundTrip, ClipsTimesWrapKeyAxesAndQuaternionRule) {
+TEST(PsaRoundTrip, ClipsTimesAxesAndQuaternionRule) {
   Model m;
   Status s = decode(psk::writePsa(threeBoneAnim()), m);
   ASSERT_TRUE(s.ok()) << s.error;
   EXPECT_EQ(m.format, "psa");
+  EXPECT_EQ(m.bindBy, "name");
+  EXPECT_FALSE(m.skeleton.flat);
+  EXPECT_EQ(m.skeleton.helper, -1);
   EXPECT_EQ(m.skeleton.names, (std::vector<std::string>{"Root", "Spine", "Head"}));
   EXPECT_EQ(m.skeleton.parents, (std::vector<int32_t>{-1, 0, 1}));
   EXPECT_EQ(countOf(m, "bones"), 3);
@@ -101,15 +104,17 @@ TEST(PsaRoundTrip, ClipsTimesWrapKeyAxesAndQuaternionRule) {
   EXPECT_DOUBLE_EQ(walk.duration, 0.4);
   ASSERT_EQ(walk.tracks.size(), 3u);
   const Track& head = *trackFor(walk, 2);
-  ASSERT_EQ(head.times.size(), 5u);  // 4 frames + wrap key
-  EXPECT_FLOAT_EQ(head.times[4], 0.4f);
+  // Exactly the file's 4 frames, at k / fps: the loop period (duration) is one frame longer.
+  ASSERT_EQ(head.times.size(), 4u);
   EXPECT_FLOAT_EQ(head.times[1], 0.1f);
+  EXPECT_FLOAT_EQ(head.times[3], 0.3f);
+  ASSERT_EQ(head.translation.size(), 4u * 3);
+  ASSERT_EQ(head.rotation.size(), 4u * 4);
+  EXPECT_TRUE(walk.notifies.empty());
   // Translation (20 + 2, 1, 2) at frame 2 -> (22, 2, -1)
   EXPECT_FLOAT_EQ(head.translation[2 * 3 + 0], 22);
   EXPECT_FLOAT_EQ(head.translation[2 * 3 + 1], 2);
   EXPECT_FLOAT_EQ(head.translation[2 * 3 + 2], -1);
-  // Wrap key equals key 0.
-  EXPECT_FLOAT_EQ(head.translation[4 * 3], head.translation[0]);
   // Bone 2 conjugated: (sin a, 0, 0, cos a) -> (-sin a, 0, 0, cos a); axis x unchanged by Z->Y.
   float a = 0.1f * 3 * 3;
   EXPECT_NEAR(head.rotation[2 * 4 + 0], -std::sin(a), 1e-6);
@@ -181,11 +186,11 @@ TEST(PsaRoundTrip, ScaleKeysUsedOnlyWhenTheyMatchAnimKeys) {
   ASSERT_TRUE(decode(psk::writePsa(a), m).ok());
   EXPECT_EQ(countOf(m, "scaleKeys"), 18);
   const Track& t = *trackFor(m.clips[1], 2);
-  ASSERT_EQ(t.scale.size(), 3u * 3);
+  ASSERT_EQ(t.scale.size(), 2u * 3);  // Jump's 2 frames
   EXPECT_FLOAT_EQ(t.scale[0], 1);
   EXPECT_FLOAT_EQ(t.scale[1], 3);  // y <- file z
   EXPECT_FLOAT_EQ(t.scale[2], 2);
-  EXPECT_FLOAT_EQ(t.scale[6 + 1], 3);  // wrap key
+  EXPECT_FLOAT_EQ(t.scale[3 + 1], 3);
 
   // ActorX style: only one sequence has scale keys -> counts differ -> ignored.
   a.sequences[1].scaleKeys.clear();
@@ -414,8 +419,8 @@ TEST(PsaSamples, GruntCrouchFirstRawFrameBugScaleKeysFractionalRate) {
   EXPECT_NEAR(m.clips[0].fps, 30.3, 1e-4);
   EXPECT_NEAR(m.clips[0].duration, 101 / 30.3, 1e-4);
   ASSERT_EQ(m.clips[0].tracks.size(), 89u);
-  EXPECT_EQ(m.clips[0].tracks[5].scale.size(), 102u * 3);
-  EXPECT_EQ(m.clips[0].tracks[5].times.size(), 102u);
+  EXPECT_EQ(m.clips[0].tracks[5].scale.size(), 101u * 3);
+  EXPECT_EQ(m.clips[0].tracks[5].times.size(), 101u);
   EXPECT_TRUE(m.warnings.empty()) << allWarnings(m);
 
   // 72 of the 89 names exist in the 136-bone Grunt mesh (case-insensitive).

@@ -93,6 +93,7 @@ void expectQuad(const Model& m, const char* what) {
   ASSERT_EQ(m.meshes.size(), 1u);
   const Mesh& q = m.meshes[0];
   EXPECT_EQ(m.format, "psg");
+  EXPECT_EQ(m.bindBy, "guid");
   EXPECT_EQ(m.name, "fixture_skinned_quad");
   ASSERT_EQ(q.positions.size(), 12u);
   const float pos[12] = {-0.5f, 0, 0, 0.5f, 0, 0, -0.5f, 2, 0, 0.5f, 2, 0};

@@ -120,7 +120,10 @@ TEST(PskRoundTrip, SkeletonQuaternionRuleAndSkin) {
   Status s = decode(psk::writePsk(quadMesh()), m);
   ASSERT_TRUE(s.ok()) << s.error;
   ASSERT_TRUE(m.hasSkeleton);
+  EXPECT_EQ(m.bindBy, "name");
   const Skeleton& sk = m.skeleton;
+  EXPECT_FALSE(sk.flat);
+  EXPECT_EQ(sk.helper, -1);
   EXPECT_EQ(sk.names, (std::vector<std::string>{"Root", "Arm"}));
   EXPECT_EQ(sk.parents, (std::vector<int32_t>{-1, 0}));
   // Root as stored (0,0,.707,.707) -> (x, z, -y, w) = (0, .707, 0, .707)

@@ -166,6 +166,17 @@ val materialToVal(const rs::Material& m) {
   return o;
 }
 
+val notifiesToVal(const std::vector<rs::Notify>& v) {
+  val a = val::array();
+  for (size_t i = 0; i < v.size(); ++i) {
+    val n = val::object();
+    n.set("time", v[i].time);
+    n.set("name", v[i].name);
+    a.set(i, n);
+  }
+  return a;
+}
+
 // A clip's tracks travel packed: one Float32Array with every key array and one Int32Array
 // layout of 6 ints per track (bone, keys, times, translation, rotation, scale offsets; -1 = none).
 // A PSA of 750 tracks then costs a handful of Embind calls instead of thousands; unpackClips()
@@ -177,6 +188,7 @@ val clipToVal(const rs::Clip& c) {
   o.set("frameCount", c.frameCount);
   o.set("duration", c.duration);
   o.set("loop", c.loop);
+  o.set("notifies", notifiesToVal(c.notifies));
   size_t total = 0;
   for (const rs::Track& t : c.tracks) total += t.times.size() + t.translation.size() + t.rotation.size() + t.scale.size();
   std::vector<float> pool;
@@ -226,6 +238,7 @@ val modelToVal(const rs::Model& m) {
   val o = val::object();
   o.set("format", m.format);
   o.set("name", m.name);
+  o.set("bindBy", m.bindBy);
   o.set("warnings", strings(m.warnings));
   val counts = val::object();
   for (const auto& c : m.counts) counts.set(c.first, c.second);
@@ -247,6 +260,8 @@ val modelToVal(const rs::Model& m) {
     so.set("restTranslation", copyOut(s.restTranslation));
     so.set("restRotation", copyOut(s.restRotation));
     if (!s.restScale.empty()) so.set("restScale", copyOut(s.restScale));
+    so.set("flat", s.flat);
+    so.set("helperBone", s.helper);
     o.set("skeleton", so);
   }
   val clips = val::array();
@@ -267,6 +282,7 @@ val modelToVal(const rs::Model& m) {
       so.set("startFrame", va.sequences[i].startFrame);
       so.set("frameCount", va.sequences[i].frameCount);
       so.set("rate", va.sequences[i].rate);
+      so.set("notifies", notifiesToVal(va.sequences[i].notifies));
       seqs.set(i, so);
     }
     vo.set("sequences", seqs);

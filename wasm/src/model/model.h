@@ -54,6 +54,8 @@ struct Skeleton {
   std::vector<float> restTranslation;    // xyz, local to parent
   std::vector<float> restRotation;       // xyzw, local to parent
   std::vector<float> restScale;          // xyz, optional
+  bool flat = false;                     // every bone hangs off the root (0 A.D.): draw joints, not bones
+  int32_t helper = -1;                   // a bone that is no joint (0 A.D. bind shape), or -1
 };
 
 struct Track {
@@ -64,6 +66,14 @@ struct Track {
   std::vector<float> scale;        // xyz per key, optional
 };
 
+// A named event at a time of a clip or sequence (UE1 #exec MESH NOTIFY: the script function).
+struct Notify {
+  double time = 0;  // seconds from the start
+  std::string name;
+};
+
+// Exactly the file's frames: key k at k / fps, and duration = frameCount / fps is the loop period.
+// A player looping the clip adds the wrap back to key 0 itself.
 struct Clip {
   std::string name;
   double fps = 30;
@@ -71,6 +81,7 @@ struct Clip {
   double duration = 0;  // seconds
   bool loop = true;
   std::vector<Track> tracks;
+  std::vector<Notify> notifies;  // by time
 };
 
 struct VertexSequence {
@@ -79,6 +90,7 @@ struct VertexSequence {
   uint32_t startFrame = 0;
   uint32_t frameCount = 0;
   double rate = 30;  // frames per second
+  std::vector<Notify> notifies;  // by time
 };
 
 struct VertexAnimation {
@@ -108,6 +120,10 @@ struct Texture {
 struct Model {
   std::string format;  // "psk", "psa", "pmd", "pssa", "ue1", "psg", "pcx"
   std::string name;
+  // How animations find their target: "name" (bone names: PSK, PSA), "index" (bone index, counts
+  // must match: PMD, PSSA), "script" (the _a.3d and .uc travel with the UE1 mesh), "guid" (PSG).
+  // Empty for a texture on its own (PCX).
+  std::string bindBy;
   std::vector<std::string> warnings;
   std::vector<std::pair<std::string, double>> counts;  // format's own words: points, wedges, ...
   std::vector<Mesh> meshes;

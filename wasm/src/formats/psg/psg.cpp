@@ -15,6 +15,7 @@ Status decodePsg(const uint8_t* data, size_t size, const std::string& file, Mode
   Status s = arena.parse(data, size, file);
   if (!s.ok()) return s;
   out.format = "psg";
+  out.bindBy = "guid";
   psg::Context ctx(arena, out);
 
   // Object list by type, in order of first appearance.

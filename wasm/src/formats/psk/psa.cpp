@@ -142,6 +142,7 @@ Status PsaDecoder::build() {
   if (B > 0x7FFFFFFF) return fail("PSA", file_, bones_.offset, "BONENAMES declares %zu bones", B);
 
   out_.format = "psa";
+  out_.bindBy = "name";  // tracks follow BONENAMES, matched to a mesh by bone name
   out_.name = file_;
 
   // BONENAMES: names are what matters; parents and pose carried for completeness.
@@ -172,6 +173,12 @@ Status PsaDecoder::build() {
     if (frames < 0)
       return fail("PSA", file_, infos_.offset + actorx::kHeaderSize + i * infos_.stride + 164,
                   "sequence %zu declares %d frames", i, frames);
+    // Frames are only backed by bytes through their keys (frames x bones): without bones, any
+    // frame count would be work no byte of the file describes.
+    if (frames > 0 && B == 0)
+      return fail("PSA", file_, infos_.offset + actorx::kHeaderSize + i * infos_.stride + 164,
+                  "sequence %zu declares %d frames but BONENAMES has no bones, so no key can describe them", i,
+                  frames);
     if (size_t(uint32_t(load_i32le(p + 128))) != B) ++bonesMismatch;
     firstFrame[i] = totalFrames;
     totalFrames += uint64_t(frames);
@@ -272,7 +279,6 @@ Status PsaDecoder::build() {
       ++emptySeq;
       continue;
     }
-    const size_t keysPerTrack = N + 1;  // + wrap key (copy of key 0 at N / fps)
     const std::vector<uint8_t>* rem = removed[i].empty() ? nullptr : &removed[i];
     clip.tracks.reserve(B);
     // Per-bone pointers into the track arrays for the frame-major scatter.
@@ -285,11 +291,11 @@ Status PsaDecoder::build() {
       clip.tracks.emplace_back();
       Track& t = clip.tracks.back();
       t.bone = int32_t(b);
-      t.times.resize(keysPerTrack);
-      for (size_t k = 0; k < keysPerTrack; ++k) t.times[k] = float(double(k) / fps);
-      if (hasT) t.translation.resize(keysPerTrack * 3), tPtr[b] = t.translation.data();
-      if (hasR) t.rotation.resize(keysPerTrack * 4), rPtr[b] = t.rotation.data();
-      if (haveScale) t.scale.resize(keysPerTrack * 3), sPtr[b] = t.scale.data();
+      t.times.resize(N);
+      for (size_t k = 0; k < N; ++k) t.times[k] = float(double(k) / fps);
+      if (hasT) t.translation.resize(N * 3), tPtr[b] = t.translation.data();
+      if (hasR) t.rotation.resize(N * 4), rPtr[b] = t.rotation.data();
+      if (haveScale) t.scale.resize(N * 3), sPtr[b] = t.scale.data();
     }
     const uint64_t base = firstFrame[i] * B;
     for (size_t f = 0; f < N; ++f) {
@@ -308,14 +314,8 @@ Status PsaDecoder::build() {
         }
       }
     }
-    for (Track& t : clip.tracks) {
-      if (!t.translation.empty()) std::memcpy(&t.translation[N * 3], &t.translation[0], 12);
-      if (!t.scale.empty()) std::memcpy(&t.scale[N * 3], &t.scale[0], 12);
-      if (!t.rotation.empty()) {
-        std::memcpy(&t.rotation[N * 4], &t.rotation[0], 16);
-        makeHemisphereConsistent(t.rotation.data(), keysPerTrack);
-      }
-    }
+    for (Track& t : clip.tracks)
+      if (!t.rotation.empty()) makeHemisphereConsistent(t.rotation.data(), N);
   }
   if (badFps) warn(format("%zu sequences had an AnimRate that is not a positive number; played at 30 fps", badFps));
   if (emptySeq) warn(format("%zu sequences have no frames", emptySeq));

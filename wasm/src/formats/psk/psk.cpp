@@ -255,6 +255,7 @@ Status PskDecoder::build() {
   if (B > 65535) return fail("PSK", file_, c_.bones.offset, "REFSKELT declares %zu bones, at most 65535 supported", B);
 
   out_.format = "psk";
+  out_.bindBy = "name";
   out_.name = file_;
   out_.meshes.emplace_back();
   Mesh& mesh = out_.meshes.back();

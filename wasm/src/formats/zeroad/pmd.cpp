@@ -53,6 +53,7 @@ BoneMatrix boneMatrix(const float* t, const float* q) {
 Status decodePmd(const uint8_t* data, size_t size, const std::string& file, Model& out) {
   out = Model();
   out.format = "pmd";
+  out.bindBy = "index";
   out.name = file;
 
   uint32_t version = 0;
@@ -322,12 +323,14 @@ Status decodePmd(const uint8_t* data, size_t size, const std::string& file, Mode
     mesh.skinIndex = std::move(skin.index);
     mesh.skinWeight = std::move(skin.weight);
     if (usesBindShape) {
+      sk.helper = int32_t(sk.names.size());
       sk.names.push_back("bind shape");
       sk.parents.push_back(-1);
       const float t0[3] = {0, 0, 0}, q0[4] = {0, 0, 0, 1};
       sk.restTranslation.insert(sk.restTranslation.end(), t0, t0 + 3);
       sk.restRotation.insert(sk.restRotation.end(), q0, q0 + 4);
     }
+    sk.flat = true;
     out.hasSkeleton = true;
   } else {
     out.skeleton = Skeleton();

@@ -23,6 +23,7 @@ constexpr double kDefaultFrameLengthMs = 1000.0 / 30.0;  // what PSAConvert writ
 Status decodePssa(const uint8_t* data, size_t size, const std::string& file, Model& out) {
   out = Model();
   out.format = "pssa";
+  out.bindBy = "index";  // track b moves bone b of a model with the same bone count
   out.name = file;
 
   uint32_t version = 0;
@@ -71,8 +72,8 @@ Status decodePssa(const uint8_t* data, size_t size, const std::string& file, Mod
   }
 
   // A PSA does not say whether it loops; the engine loops everything but death-like animations,
-  // so the clip loops: one wrap key (a copy of frame 0) at N * frameLength, duration = N * ft.
-  const size_t nf = numFrames, nb = numBones, keys = nf + 1;
+  // so the clip loops with period N * frameLength. Its keys are the file's N frames.
+  const size_t nf = numFrames, nb = numBones;
   out.clips.resize(1);
   Clip& clip = out.clips[0];
   clip.name = name.empty() ? zeroad::fileStem(file) : name;
@@ -82,14 +83,14 @@ Status decodePssa(const uint8_t* data, size_t size, const std::string& file, Mod
   clip.duration = double(nf) * ms / 1000.0;
   clip.tracks.resize(nb);
   // Only allocated with bones to fill: with none, numFrames is not backed by any bytes.
-  std::vector<float> times(nb > 0 ? keys : 0);
+  std::vector<float> times(nb > 0 ? nf : 0);
   for (size_t k = 0; k < times.size(); ++k) times[k] = float(double(k) * ms / 1000.0);
   for (size_t b = 0; b < nb; ++b) {
     Track& t = clip.tracks[b];
     t.bone = int32_t(b);
     t.times = times;
-    t.translation.resize(keys * 3);
-    t.rotation.resize(keys * 4);
+    t.translation.resize(nf * 3);
+    t.rotation.resize(nf * 4);
   }
 
   // Input is frame-major; read it once in order, scattering into the per-bone tracks.
@@ -118,12 +119,7 @@ Status decodePssa(const uint8_t* data, size_t size, const std::string& file, Mod
   }
   if (badKeys) out.warnings.push_back(format("%zu keys hold NaN or infinite values; replaced", badKeys));
 
-  for (size_t b = 0; b < nb; ++b) {
-    Track& t = clip.tracks[b];
-    std::memcpy(&t.translation[nf * 3], &t.translation[0], 3 * sizeof(float));
-    std::memcpy(&t.rotation[nf * 4], &t.rotation[0], 4 * sizeof(float));
-    makeHemisphereConsistent(t.rotation.data(), keys);
-  }
+  for (Track& t : clip.tracks) makeHemisphereConsistent(t.rotation.data(), nf);
 
   out.count("bones", numBones);
   out.count("frames", numFrames);
