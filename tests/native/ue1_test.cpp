@@ -242,7 +242,10 @@ TEST(Ue1Writer, MaterialsTypesFlagsAndWeaponAttachment) {
   Decoded r = decode(writeUe1Data(t, 7), writeUe1Anim(xyz, 7, Ue1Encoding::Packed), uc);
   ASSERT_TRUE(r.status.ok()) << r.status.error;
   const Model& m = r.model;
-  EXPECT_EQ(info(m, "types"), "3:1 8:1 9:1 18:1 100:1");
+  // Type bytes 3, 8, 9, 18 (2|0x10), 100 (4|0x20|0x40) in words, by type byte.
+  EXPECT_EQ(info(m, "types"),
+            "masked ×1, weapon ×1, type 9 (drawn as normal) ×1, translucent+unlit ×1, "
+            "modulated+flat+environment ×1");
   EXPECT_EQ(info(m, "textureNumbers"), "0,1");
   ASSERT_EQ(m.materials.size(), 5u);
   // sorted by texture number, then type byte (render type | flags), like Epic's appSort
@@ -436,6 +439,65 @@ TEST(Uc, PicksTheMatchingMeshAmongSeveral) {
   EXPECT_TRUE(hasWarning(none.model, "a guess"));
 }
 
+TEST(Uc, NotifiesAttachToTheirSequenceInSeconds) {
+  // The builder writes a class line and a blank line first: #exec lines start at line 3.
+  std::string uc = UcBuilder()
+                       .meshImport("thing", "thing_a.3d", "thing_d.3d")                             // 3
+                       .line("#exec mesh notify mesh=THING seq=fire time=0.5 function=SpawnShell")  // 4
+                       .sequence("thing", "Fire", 0, 3, 15)                                          // 5
+                       .notify("thing", "Fire", 1, "EndFire")                                        // 6
+                       .notify("thing", "Fire", 0, "PlayFiring")                                     // 7
+                       .sequence("thing", "Long", 1, 10)                                             // 8
+                       .notify("thing", "Long", 0.5, "Step")                                         // 9
+                       .notify("thing", "Reload", 0.5, "Click")                                      // 10
+                       .notify("thing", "Fire", 1.5, "Late")                                         // 11
+                       .line("#exec MESH NOTIFY MESH=thing SEQ=Fire TIME=0.2")                       // 12
+                       .str();
+
+  // Parsed: attached to the sequence in file order, TIME as the fraction written, whatever the
+  // case of the keys and even before the SEQUENCE line.
+  UcScript script = parseUc(uc);
+  ASSERT_EQ(script.meshes.size(), 1u);
+  ASSERT_EQ(script.meshes[0].sequences.size(), 2u);
+  const std::vector<UcNotify>& fire = script.meshes[0].sequences[0].notifies;
+  ASSERT_EQ(fire.size(), 3u);
+  EXPECT_EQ(fire[0].function, "SpawnShell");
+  EXPECT_DOUBLE_EQ(fire[0].time, 0.5);
+  EXPECT_EQ(fire[1].function, "EndFire");
+  EXPECT_EQ(fire[2].function, "PlayFiring");
+
+  // Decoded: seconds from the sequence start (TIME * frames / rate), by time.
+  Decoded r = decode(writeUe1Data(tetra(), 4), writeUe1Anim(tetraFrames(3, 100, 100, 100), 4, Ue1Encoding::Packed), uc);
+  ASSERT_TRUE(r.status.ok()) << r.status.error;
+  const auto& seqs = r.model.vertexAnimation.sequences;
+  ASSERT_EQ(seqs.size(), 2u);
+  ASSERT_EQ(seqs[0].notifies.size(), 3u);
+  EXPECT_EQ(seqs[0].notifies[0].name, "PlayFiring");
+  EXPECT_DOUBLE_EQ(seqs[0].notifies[0].time, 0.0);
+  EXPECT_EQ(seqs[0].notifies[1].name, "SpawnShell");
+  EXPECT_DOUBLE_EQ(seqs[0].notifies[1].time, 0.1);  // 0.5 * 3 frames / 15 fps
+  EXPECT_EQ(seqs[0].notifies[2].name, "EndFire");
+  EXPECT_DOUBLE_EQ(seqs[0].notifies[2].time, 0.2);
+  // "Long" declares 10 frames from frame 1 but plays the 2 the file holds, at the default 30 fps:
+  // the marker stays at half of what plays.
+  EXPECT_EQ(seqs[1].frameCount, 2u);
+  ASSERT_EQ(seqs[1].notifies.size(), 1u);
+  EXPECT_EQ(seqs[1].notifies[0].name, "Step");
+  EXPECT_DOUBLE_EQ(seqs[1].notifies[0].time, 0.5 * 2 / 30);
+  EXPECT_TRUE(hasWarning(r.model,
+                         "Thing.uc: line 10: MESH NOTIFY names SEQ=Reload, which no MESH SEQUENCE of thing declares; "
+                         "ignored"))
+      << rs::test::allWarnings(r.model);
+  EXPECT_TRUE(hasWarning(r.model, "Thing.uc: line 11: MESH NOTIFY TIME=1.5 is not a fraction 0..1 of the sequence"));
+  EXPECT_TRUE(hasWarning(r.model, "Thing.uc: line 12: MESH NOTIFY without SEQ= and FUNCTION="));
+
+  // Without a script the one "All" sequence has no notifies.
+  Decoded bare = decode(writeUe1Data(tetra(), 4), writeUe1Anim(tetraFrames(3, 100, 100, 100), 4, Ue1Encoding::Packed));
+  ASSERT_TRUE(bare.status.ok());
+  EXPECT_TRUE(bare.model.vertexAnimation.sequences[0].notifies.empty());
+  EXPECT_EQ(bare.model.bindBy, "script");
+}
+
 // ---------------------------------------------------------------------------------------------
 // PCX
 
@@ -530,6 +592,40 @@ TEST(Ue1Hostile, TruncationAtEveryByte) {
   std::string uc = UcBuilder().meshImport("thing", "thing_a.3d", "thing_d.3d").sequence("thing", "A", 0, 2, 10)
                        .textureImport("T", "\"x y.pcx\"").setTexture("thing", 0, "T").skin("P.T").str();
   for (size_t n = 0; n < uc.size(); ++n) EXPECT_TRUE(decode(d, a, uc.substr(0, n)).status.ok()) << n;
+}
+
+TEST(Ue1Hostile, TruncatedFilesNameTheirCounts) {
+  const std::vector<uint8_t> d = writeUe1Data(tetra(), 4);  // 48 + 4 * 16 bytes
+  const std::vector<uint8_t> a = writeUe1Anim(tetraFrames(3, 100, 100, 100), 4, Ue1Encoding::Packed);  // 4 + 3 * 16
+  auto cut = [](const std::vector<uint8_t>& v, size_t n) {
+    return std::vector<uint8_t>(v.begin(), v.begin() + std::ptrdiff_t(n));
+  };
+
+  // An _a.3d that cannot hold one declared frame has nothing to show.
+  Decoded r = decode(d, cut(a, 4 + 12), "", "foo_d.3d", "foo_a.3d");
+  EXPECT_EQ(r.status.error, "UE1 foo_a.3d: NumFrames declares 3 frames of 16 bytes, 12 bytes remain (at byte 0)");
+  const std::vector<uint8_t> one = writeUe1Anim(tetraFrames(1, 100, 100, 100), 4, Ue1Encoding::Packed);
+  r = decode(d, cut(one, 4 + 15), "", "foo_d.3d", "foo_a.3d");
+  EXPECT_EQ(r.status.error, "UE1 foo_a.3d: NumFrames declares 1 frame of 16 bytes, 15 bytes remain (at byte 0)");
+
+  // One that holds some of its frames plays those, with a warning (spec §3.4).
+  r = decode(d, cut(a, 4 + 2 * 16 + 5), "", "foo_d.3d", "foo_a.3d");
+  ASSERT_TRUE(r.status.ok()) << r.status.error;
+  EXPECT_EQ(r.model.vertexAnimation.frameCount, 2u);
+  EXPECT_EQ(r.model.vertexAnimation.sequences[0].frameCount, 2u);
+  EXPECT_TRUE(hasWarning(r.model, "foo_a.3d: NumFrames declares 3 frames of 16 bytes but the file holds 2; clamped"));
+
+  // A _d.3d cut inside its triangles.
+  r = decode(cut(d, 48 + 40), a, "", "foo_d.3d", "foo_a.3d");
+  EXPECT_EQ(r.status.error,
+            "UE1 foo_d.3d: NumPolys declares 4 triangles of 16 bytes after the 48-byte header, 40 bytes remain "
+            "(at byte 0)");
+  r = decode(cut(d, 20), a, "", "foo_d.3d", "foo_a.3d");
+  EXPECT_EQ(r.status.error, "UE1 foo_d.3d: data file is 20 bytes, shorter than its 48-byte header (at byte 0)");
+
+  // Both cut: the data file is read first.
+  r = decode(cut(d, 48 + 40), cut(a, 4 + 12), "", "foo_d.3d", "foo_a.3d");
+  EXPECT_EQ(r.status.error.rfind("UE1 foo_d.3d: NumPolys declares 4 triangles", 0), 0u) << r.status.error;
 }
 
 TEST(Ue1Hostile, VertexIndicesOutOfRange) {
@@ -633,31 +729,31 @@ struct SampleFacts {
 };
 
 const SampleFacts kSamples[] = {
-    {"assimp-mar_rifle/mar_rifle", "assimp-mar_rifle/mar_rifle.uc", 572, 421, 30, "packed", "0:572", "1", {0.1, 0.1, 0.2}, ""},
-    {"firetrucks/Models/FlatSheet", "firetrucks/Classes/FlatSheet.uc", 2, 4, 1, "packed", "0:2", "1", {0.1, 0.1, 0.2}, "FLATSHEET"},
-    {"firetrucks/Models/bottle", "firetrucks/Classes/Bottle.uc", 72, 40, 1, "packed", "0:34 34:38", "1,2", {0.015, 0.015, 0.03}, "BOTTLE"},
-    {"firetrucks/Models/key", "firetrucks/Classes/Key.uc", 88, 44, 1, "packed", "0:88", "1", {0.01, 0.01, 0.02}, "KEY"},
-    {"firetrucks/Models/tankard", "firetrucks/Classes/Tankard.uc", 92, 46, 1, "packed", "0:92", "1", {0.01, 0.01, 0.02}, "TANKARD"},
-    {"partystuff/Models/kebab", "partystuff/Classes/kebab.uc", 412, 264, 1, "dx16", "0:412", "0,1", {1, 1, 1}, ""},
-    {"partystuff/Models/redbull", "partystuff/Classes/redbull.uc", 28, 16, 1, "dx16", "0:28", "0,1,2", {1, 1, 1}, ""},
-    {"partystuff/Models/sandwich", "partystuff/Classes/sandwich.uc", 62, 45, 1, "dx16", "0:62", "0,1", {1, 1, 1}, ""},
-    {"trashbag/Models/BoozeDeco2", "trashbag/Classes/BoozeDeco2.uc", 638, 322, 1, "packed", "0:12 64:626", "1,2", {0.05, 0.05, 0.1}, "GutRottingGoodness"},
-    {"trashbag/Models/Hamburger01", "trashbag/Classes/Hamburger.uc", 378, 217, 1, "packed", "0:358 1:18 3:2", "1,2,3,4,5,6,7", {0.1, 0.1, 0.2}, "hamburger"},
-    {"trashbag/Models/coin1", "trashbag/Classes/GoldCoins.uc", 24, 14, 1, "packed", "0:24", "1", {0.05, 0.05, 0.1}, "COIN1"},
-    {"trashbag/Models/coin5", "trashbag/Classes/Tankards.uc", 120, 70, 1, "packed", "0:120", "1", {0.05, 0.05, 0.1}, "COIN5"},
-    {"trashbag/Models/coin10", "trashbag/Classes/GoldCoins.uc", 120, 70, 1, "packed", "0:120", "1", {0.05, 0.05, 0.1}, "COIN10"},
-    {"trashbag/Models/coin20", "trashbag/Classes/Tankards.uc", 120, 70, 1, "packed", "0:120", "1", {0.05, 0.05, 0.1}, "COIN20"},
-    {"trashbag/Models/coin50", "trashbag/Classes/GoldCoins.uc", 468, 292, 1, "packed", "0:468", "1,2", {0.05, 0.05, 0.1}, "COIN50"},
-    {"trashbag/Models/coin100", "trashbag/Classes/GoldCoins.uc", 900, 516, 1, "packed", "0:900", "1,2,3", {0.05, 0.05, 0.1}, "COIN100"},
-    {"trashbag/Models/corndog", "trashbag/Classes/Corndog.uc", 378, 200, 1, "packed", "0:348 1:30", "1", {0.02, 0.02, 0.04}, "CORNDOG"},
-    {"trashbag/Models/hairclip", "trashbag/Classes/Hairclip.uc", 16, 14, 1, "packed", "0:8 3:8", "1", {0.005, 0.005, 0.01}, "HAIRCLIP"},
-    {"trashbag/Models/lavender", "", 351, 191, 1, "packed", "0:96 3:255", "1", {1, 1, 2}, ""},
-    {"trashbag/Models/openscroll", "trashbag/Classes/OpenScroll.uc", 88, 54, 1, "packed", "0:80 1:8", "1,2,3,4", {0.016, 0.016, 0.032}, "OPENSCROLL"},
-    {"trashbag/Models/plaque2a", "trashbag/Classes/TrashbagPlaque.uc", 92, 48, 1, "packed", "0:92", "1", {0.2, 0.2, 0.4}, "PLAQUE2A"},
-    {"trashbag/Models/rollychair", "", 283, 168, 1, "packed", "0:283", "1", {1, 1, 2}, ""},
-    {"trashbag/Models/scroll", "trashbag/Classes/Scroll.uc", 86, 50, 1, "packed", "0:82 1:4", "1", {0.01, 0.01, 0.02}, "SCROLL"},
-    {"trashbag/Models/steak", "trashbag/Classes/Steak.uc", 68, 36, 1, "packed", "0:68", "1", {0.02, 0.02, 0.04}, "STEAK"},
-    {"trashbag/Models/trashbag", "trashbag/Classes/Trashbag.uc", 116, 60, 1, "packed", "0:116", "1", {0.03, 0.03, 0.06}, "TRASHBAG"},
+    {"assimp-mar_rifle/mar_rifle", "assimp-mar_rifle/mar_rifle.uc", 572, 421, 30, "packed", "normal ×572", "1", {0.1, 0.1, 0.2}, ""},
+    {"firetrucks/Models/FlatSheet", "firetrucks/Classes/FlatSheet.uc", 2, 4, 1, "packed", "normal ×2", "1", {0.1, 0.1, 0.2}, "FLATSHEET"},
+    {"firetrucks/Models/bottle", "firetrucks/Classes/Bottle.uc", 72, 40, 1, "packed", "normal ×34, translucent+flat ×38", "1,2", {0.015, 0.015, 0.03}, "BOTTLE"},
+    {"firetrucks/Models/key", "firetrucks/Classes/Key.uc", 88, 44, 1, "packed", "normal ×88", "1", {0.01, 0.01, 0.02}, "KEY"},
+    {"firetrucks/Models/tankard", "firetrucks/Classes/Tankard.uc", 92, 46, 1, "packed", "normal ×92", "1", {0.01, 0.01, 0.02}, "TANKARD"},
+    {"partystuff/Models/kebab", "partystuff/Classes/kebab.uc", 412, 264, 1, "dx16", "normal ×412", "0,1", {1, 1, 1}, ""},
+    {"partystuff/Models/redbull", "partystuff/Classes/redbull.uc", 28, 16, 1, "dx16", "normal ×28", "0,1,2", {1, 1, 1}, ""},
+    {"partystuff/Models/sandwich", "partystuff/Classes/sandwich.uc", 62, 45, 1, "dx16", "normal ×62", "0,1", {1, 1, 1}, ""},
+    {"trashbag/Models/BoozeDeco2", "trashbag/Classes/BoozeDeco2.uc", 638, 322, 1, "packed", "normal ×12, normal+environment ×626", "1,2", {0.05, 0.05, 0.1}, "GutRottingGoodness"},
+    {"trashbag/Models/Hamburger01", "trashbag/Classes/Hamburger.uc", 378, 217, 1, "packed", "normal ×358, two-sided ×18, masked ×2", "1,2,3,4,5,6,7", {0.1, 0.1, 0.2}, "hamburger"},
+    {"trashbag/Models/coin1", "trashbag/Classes/GoldCoins.uc", 24, 14, 1, "packed", "normal ×24", "1", {0.05, 0.05, 0.1}, "COIN1"},
+    {"trashbag/Models/coin5", "trashbag/Classes/Tankards.uc", 120, 70, 1, "packed", "normal ×120", "1", {0.05, 0.05, 0.1}, "COIN5"},
+    {"trashbag/Models/coin10", "trashbag/Classes/GoldCoins.uc", 120, 70, 1, "packed", "normal ×120", "1", {0.05, 0.05, 0.1}, "COIN10"},
+    {"trashbag/Models/coin20", "trashbag/Classes/Tankards.uc", 120, 70, 1, "packed", "normal ×120", "1", {0.05, 0.05, 0.1}, "COIN20"},
+    {"trashbag/Models/coin50", "trashbag/Classes/GoldCoins.uc", 468, 292, 1, "packed", "normal ×468", "1,2", {0.05, 0.05, 0.1}, "COIN50"},
+    {"trashbag/Models/coin100", "trashbag/Classes/GoldCoins.uc", 900, 516, 1, "packed", "normal ×900", "1,2,3", {0.05, 0.05, 0.1}, "COIN100"},
+    {"trashbag/Models/corndog", "trashbag/Classes/Corndog.uc", 378, 200, 1, "packed", "normal ×348, two-sided ×30", "1", {0.02, 0.02, 0.04}, "CORNDOG"},
+    {"trashbag/Models/hairclip", "trashbag/Classes/Hairclip.uc", 16, 14, 1, "packed", "normal ×8, masked ×8", "1", {0.005, 0.005, 0.01}, "HAIRCLIP"},
+    {"trashbag/Models/lavender", "", 351, 191, 1, "packed", "normal ×96, masked ×255", "1", {1, 1, 2}, ""},
+    {"trashbag/Models/openscroll", "trashbag/Classes/OpenScroll.uc", 88, 54, 1, "packed", "normal ×80, two-sided ×8", "1,2,3,4", {0.016, 0.016, 0.032}, "OPENSCROLL"},
+    {"trashbag/Models/plaque2a", "trashbag/Classes/TrashbagPlaque.uc", 92, 48, 1, "packed", "normal ×92", "1", {0.2, 0.2, 0.4}, "PLAQUE2A"},
+    {"trashbag/Models/rollychair", "", 283, 168, 1, "packed", "normal ×283", "1", {1, 1, 2}, ""},
+    {"trashbag/Models/scroll", "trashbag/Classes/Scroll.uc", 86, 50, 1, "packed", "normal ×82, two-sided ×4", "1", {0.01, 0.01, 0.02}, "SCROLL"},
+    {"trashbag/Models/steak", "trashbag/Classes/Steak.uc", 68, 36, 1, "packed", "normal ×68", "1", {0.02, 0.02, 0.04}, "STEAK"},
+    {"trashbag/Models/trashbag", "trashbag/Classes/Trashbag.uc", 116, 60, 1, "packed", "normal ×116", "1", {0.03, 0.03, 0.06}, "TRASHBAG"},
 };
 
 Decoded decodeSample(const SampleFacts& s) {

@@ -8,7 +8,8 @@
 //   UV bytes: U = min(col * 32, 255), V = min((4 - row) * 64, 255) (V top-down: row 4 is the top).
 //   No UV seams: 45 render vertices, render vertex order = first use in the index buffer.
 //   flag.uc: MESHMAP SCALE X=0.1 Y=0.1 Z=0.2, origin 0, sequences "Still" (start 0, 1 frame) and
-//   "Wave" (start 1, 23 frames), both RATE=12; SETTEXTURE NUM=0 TEXTURE=FlagTex, imported from
+//   "Wave" (start 1, 23 frames), both RATE=12; MESH NOTIFY SEQ=Wave TIME=0.5 FUNCTION=Flap (a notify
+//   at 0.5 * 23 / 12 = 0.958333 s of Wave); SETTEXTURE NUM=0 TEXTURE=FlagTex, imported from
 //   Textures\flag.pcx.  three = (-y * 0.1, z * 0.2, x * 0.1), so:
 //     frame 0, vertex 0 (col 0, row 0)  -> ( 6.4, 0.0, 0.0)
 //     frame 3, vertex 44 (col 8, row 4) -> (-6.4, 6.4, 3.2)   (x = W[2] * 8 / 8 = 32)
@@ -103,6 +104,7 @@ int main(int argc, char** argv) {
         .origin("flag", 0, 0, 0)
         .sequence("flag", "Still", 0, 1, 12)
         .sequence("flag", "Wave", 1, 23, 12, "Waving")
+        .notify("flag", "Wave", 0.5, "Flap")
         .textureImport("FlagTex", "Textures\\flag.pcx")
         .meshmapNew("flag", "flag")
         .scale("flag", 0.1, 0.1, 0.2)

@@ -161,6 +161,12 @@ UcBuilder& UcBuilder::sequence(const std::string& mesh, const std::string& seq, 
   return *this;
 }
 
+UcBuilder& UcBuilder::notify(const std::string& mesh, const std::string& seq, double time,
+                             const std::string& function) {
+  body_ += "#exec MESH NOTIFY MESH=" + mesh + " SEQ=" + seq + " TIME=" + num(time) + " FUNCTION=" + function + "\n";
+  return *this;
+}
+
 UcBuilder& UcBuilder::meshmapNew(const std::string& meshmap, const std::string& mesh) {
   body_ += "#exec MESHMAP NEW MESHMAP=" + meshmap + " MESH=" + mesh + "\n";
   return *this;

@@ -46,6 +46,7 @@ class UcBuilder {
                     double roll = 0);
   UcBuilder& sequence(const std::string& mesh, const std::string& seq, double start, double count,
                       double rate = 0 /* 0 = omit RATE= */, const std::string& group = "");
+  UcBuilder& notify(const std::string& mesh, const std::string& seq, double time, const std::string& function);
   UcBuilder& meshmapNew(const std::string& meshmap, const std::string& mesh);
   UcBuilder& scale(const std::string& meshmap, double x, double y, double z);
   UcBuilder& textureImport(const std::string& name, const std::string& file, int flags = -1);

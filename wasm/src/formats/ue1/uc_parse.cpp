@@ -243,6 +243,8 @@ class Parser {
           }
         }
         m.sequences.push_back(q);
+      } else if (equalsNoCase(sub, "NOTIFY")) {
+        notify(cleanName(*name), line);
       } else if (equalsNoCase(sub, "DROPFRAMES")) {
         script.warnings.push_back(format("line %zu: MESH DROPFRAMES is not supported; frame numbers may be off", line));
       }
@@ -287,8 +289,53 @@ class Parser {
     }
   }
 
+  // A NOTIFY waits until every sequence is known: it may come before the SEQUENCE it names, and a
+  // repeated SEQUENCE replaces the earlier one.
+  void notify(const std::string& meshName, size_t line) {
+    const std::string* seq = findArg(args, "SEQ");
+    const std::string* function = findArg(args, "FUNCTION");
+    if (!seq || seq->empty() || !function || function->empty()) {
+      script.warnings.push_back(format("line %zu: MESH NOTIFY without SEQ= and FUNCTION=, ignored", line));
+      return;
+    }
+    const std::string* timeText = findArg(args, "TIME");
+    double time = -1;
+    if (!timeText || !parseNumber(*timeText, time) || time < 0 || time > 1) {
+      script.warnings.push_back(format("line %zu: MESH NOTIFY TIME=%s is not a fraction 0..1 of the sequence, "
+                                       "ignored",
+                                       line, timeText ? cleanName(*timeText).c_str() : ""));
+      return;
+    }
+    PendingNotify n;
+    n.mesh = meshName;
+    n.sequence = cleanName(*seq);
+    n.notify.time = time;
+    n.notify.function = cleanName(*function);
+    n.line = line;
+    notifies.push_back(n);
+  }
+
+  void attachNotifies() {
+    for (const PendingNotify& n : notifies) {
+      UcSequence* target = nullptr;
+      for (UcMesh& m : script.meshes) {
+        if (!equalsNoCase(m.name, n.mesh)) continue;
+        for (UcSequence& q : m.sequences)
+          if (equalsNoCase(q.name, n.sequence)) target = &q;
+      }
+      if (target) {
+        target->notifies.push_back(n.notify);
+      } else {
+        script.warnings.push_back(format("line %zu: MESH NOTIFY names SEQ=%s, which no MESH SEQUENCE of %s declares; "
+                                         "ignored",
+                                         n.line, n.sequence.c_str(), n.mesh.c_str()));
+      }
+    }
+  }
+
   // Resolves MESHMAP settings onto the meshes they name (MESHMAP NEW aliases, else same name).
   void finish() {
+    attachNotifies();
     for (const MeshmapSettings& mm : meshmaps) {
       const std::string& target = mm.mesh.empty() ? mm.name : mm.mesh;
       if (!mm.hasScale && mm.textures.empty()) continue;
@@ -318,7 +365,14 @@ class Parser {
     }
   }
 
+  struct PendingNotify {
+    std::string mesh, sequence;
+    UcNotify notify;
+    size_t line = 0;
+  };
+
   std::vector<MeshmapSettings> meshmaps;
+  std::vector<PendingNotify> notifies;
   std::vector<Arg> args;
 };
 

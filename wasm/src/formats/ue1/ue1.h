@@ -45,12 +45,19 @@ Status decodePcx(const uint8_t* data, size_t size, const std::string& file, bool
 
 // ---- .uc #exec parsing (spec §8) -------------------------------------------------------------
 
+// #exec MESH NOTIFY: the engine calls FUNCTION when the sequence's AnimFrame passes TIME.
+struct UcNotify {
+  double time = 0;       // TIME=: a fraction 0..1 of the sequence
+  std::string function;  // FUNCTION=
+};
+
 struct UcSequence {
   std::string name;
   std::string group;
   double startFrame = 0;  // as written: the decoder validates and clamps
   double numFrames = 0;
   double rate = 30;       // frames per second; 30 when RATE= is absent
+  std::vector<UcNotify> notifies;  // the MESH NOTIFY lines naming this sequence, in file order
 };
 
 struct UcTextureImport {

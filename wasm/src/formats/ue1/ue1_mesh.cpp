@@ -33,6 +33,19 @@ const char* typeName(uint8_t t) {
   }
 }
 
+// A Type byte in words for the info panel (§2.3): render type, then its flag bits, "+"-joined.
+std::string typeWords(uint8_t type) {
+  static const char* const kRenderType[16] = {"normal", "two-sided", "translucent", "masked", "modulated",
+                                              "alpha blend", nullptr, nullptr, "weapon"};
+  static const std::pair<uint8_t, const char*> kFlags[] = {
+      {0x10, "unlit"}, {0x20, "flat"}, {0x40, "environment"}, {0x80, "no smooth"}};
+  const char* name = kRenderType[type & 15];
+  std::string words = name ? name : format("type %d (drawn as normal)", type & 15);
+  for (const auto& f : kFlags)
+    if (type & f.first) words += std::string("+") + f.second;
+  return words;
+}
+
 struct Tri {
   uint16_t v[3];
   uint8_t uv[3][2];
@@ -148,6 +161,7 @@ Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFi
                  size_t animSize, const std::string& animFile, const std::string& uc,
                  const std::string& ucFile, Model& out, Ue1Details* details) {
   out.format = "ue1";
+  out.bindBy = "script";  // the frames are the _a.3d, the sequences its .uc: both travel with the mesh
   // ---- data file header (§2.1, §2.5) ----
   if (!data || dataSize < kDataHeader)
     return fail("UE1", dataFile, 0, "data file is %zu bytes, shorter than its 48-byte header", dataSize);
@@ -158,8 +172,9 @@ Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFi
   ByteReader dr(data, dataSize);
   dr.seek(kDataHeader);
   if (!dr.has(numPolys, kTriangleSize))
-    return fail("UE1", dataFile, kDataHeader, "NumPolys declares %u triangles of 16 bytes, %zu bytes remain",
-                numPolys, dr.remaining());
+    return fail("UE1", dataFile, 0,
+                "NumPolys declares %u triangle%s of 16 bytes after the 48-byte header, %zu bytes remain", numPolys,
+                numPolys == 1 ? "" : "s", dr.remaining());
   if (dr.remaining() > size_t(numPolys) * kTriangleSize)
     out.warnings.push_back(format("%s: %zu trailing bytes after the triangles ignored", dataFile.c_str(),
                                   dr.remaining() - size_t(numPolys) * kTriangleSize));
@@ -194,10 +209,12 @@ Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFi
                 "%u Deus Ex vertices)",
                 dataFile.c_str(), numVertices, animFile.c_str(), frameSize, frameSize / 4, frameSize / 8);
   }
+  // §3.4: a file short of its declared frames plays the whole frames it holds; one that cannot hold
+  // a single frame has nothing to show.
   const uint64_t available = (uint64_t(animSize) - kAnimHeader) / frameSize;
   if (available == 0)
-    return fail("UE1", animFile, kAnimHeader, "NumFrames declares %u frames of %u bytes, %zu bytes remain",
-                numFrames, frameSize, animSize - kAnimHeader);
+    return fail("UE1", animFile, 0, "NumFrames declares %u frame%s of %u bytes, %zu bytes remain", numFrames,
+                numFrames == 1 ? "" : "s", frameSize, animSize - kAnimHeader);
   if (available < numFrames) {
     out.warnings.push_back(format("%s: NumFrames declares %u frames of %u bytes but the file holds %u; clamped",
                                   animFile.c_str(), numFrames, frameSize, unsigned(available)));
@@ -552,6 +569,11 @@ Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFi
         out.warnings.push_back(format("sequence '%s' has RATE %g; using 30", s.name.c_str(), s.rate));
         vs.rate = 30;
       }
+      // TIME is a fraction of the sequence as it plays: seconds = TIME * frames / rate.
+      for (const UcNotify& n : s.notifies)
+        vs.notifies.push_back(Notify{n.time * vs.frameCount / vs.rate, n.function});
+      std::stable_sort(vs.notifies.begin(), vs.notifies.end(),
+                       [](const Notify& x, const Notify& y) { return x.time < y.time; });
       va.sequences.push_back(vs);
     }
   }
@@ -573,13 +595,14 @@ Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFi
   out.count("frames", numFrames);
   out.count("bones", 0);
   out.info.emplace_back("encoding", dx16 ? "dx16" : "packed");
-  std::string hist, texNums;
+  std::string types, texNums;
   for (int t = 0; t < 256; ++t)
-    if (typeHistogram[t]) hist += format("%s%d:%u", hist.empty() ? "" : " ", t, typeHistogram[t]);
+    if (typeHistogram[t])
+      types += format("%s%s ×%u", types.empty() ? "" : ", ", typeWords(uint8_t(t)).c_str(), typeHistogram[t]);
   int maxTex = -1;
   for (int t = 0; t < 256; ++t)
     if (texUsed[t]) texNums += format("%s%d", texNums.empty() ? "" : ",", t), maxTex = t;
-  out.info.emplace_back("types", hist);
+  out.info.emplace_back("types", types);
   out.info.emplace_back("textureNumbers", texNums);
   out.info.emplace_back("scale", format("%g %g %g", scale[0], scale[1], scale[2]));
   if (ucMesh) {
