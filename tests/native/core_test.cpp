@@ -101,3 +101,29 @@ TEST(Detect, Ue1BySizeArithmetic) {
   anim[2] = 16;  // FrameSize
   EXPECT_EQ(detectFormat(anim.data(), anim.size(), anim.size(), "thing_a.3d"), "ue1-anim");
 }
+
+TEST(Detect, Ue1FilesCutShortAreClaimedByTheirName) {
+  // An _a.3d declaring 1 frame of 184 bytes (46 packed vertices) with 180 bytes after the header.
+  std::vector<uint8_t> anim(4 + 180, 0);
+  anim[0] = 1;    // NumFrames
+  anim[2] = 184;  // FrameSize
+  EXPECT_EQ(detectFormat(anim.data(), anim.size(), anim.size(), "foo_a.3d"), "ue1-anim");
+  EXPECT_EQ(detectFormat(anim.data(), anim.size(), anim.size(), "Models/FOO_A.3D"), "ue1-anim");
+  EXPECT_EQ(detectFormat(anim.data(), anim.size(), anim.size(), "foo.bin"), "unknown");  // no name, no claim
+  EXPECT_EQ(detectFormat(anim.data(), 4, 1u << 20, "foo_a.3d"), "ue1-anim");  // trailing bytes: only the head read
+  anim[2] = 182;  // no vertex encoding has frames of a size that is not a multiple of 4
+  EXPECT_EQ(detectFormat(anim.data(), anim.size(), anim.size(), "foo_a.3d"), "unknown");
+  anim[0] = 0, anim[2] = 184;  // no frames
+  EXPECT_EQ(detectFormat(anim.data(), anim.size(), anim.size(), "foo_a.3d"), "unknown");
+
+  // A _d.3d declaring 5 triangles of 16 bytes with 30 bytes after its 48-byte header.
+  std::vector<uint8_t> data(48 + 30, 0);
+  data[0] = 5;  // NumPolys
+  data[2] = 4;  // NumVertices
+  EXPECT_EQ(detectFormat(data.data(), data.size(), data.size(), "foo_d.3d"), "ue1-data");
+  EXPECT_EQ(detectFormat(data.data(), data.size(), data.size(), "Foo_D.3d"), "ue1-data");
+  EXPECT_EQ(detectFormat(data.data(), 20, 20, "foo_d.3d"), "ue1-data");  // shorter than the header: the decoder says so
+  EXPECT_EQ(detectFormat(data.data(), data.size(), data.size(), "foo.bin"), "unknown");
+  data[2] = 2;  // fewer than 3 vertices cannot make a triangle
+  EXPECT_EQ(detectFormat(data.data(), data.size(), data.size(), "foo_d.3d"), "unknown");
+}

@@ -53,6 +53,16 @@ std::string detectFormat(const uint8_t* d, size_t headSize, size_t fileSize, con
         !endsWithNoCase(file, "_d.3d"))
       return "ue1-anim";
   }
+  // Named as one and with a plausible header, a UE1 file whose size does not add up (cut short, or
+  // trailing bytes) is still claimed: the decoder then says which count the bytes cannot hold.
+  if (size >= 4 && endsWithNoCase(file, "_a.3d")) {
+    const uint32_t numFrames = load_u16le(d), frameSize = load_u16le(d + 2);
+    if (numFrames > 0 && frameSize > 0 && frameSize % 4 == 0) return "ue1-anim";
+  }
+  if (size >= 4 && endsWithNoCase(file, "_d.3d")) {
+    const uint32_t numPolys = load_u16le(d), numVertices = load_u16le(d + 2);
+    if (numPolys > 0 && numVertices >= 3) return "ue1-data";
+  }
   if (endsWithNoCase(file, ".uc") || containsNoCase(d, size, "#exec mesh")) return "uc";
   if (endsWithNoCase(file, ".config") || containsNoCase(d, size, "[removetracks]") ||
       containsNoCase(d, size, "[animset]"))

@@ -1,5 +1,6 @@
 // Content-based format detection: magic bytes first, size arithmetic for the headerless UE1
-// files; the file name only breaks ties (".psa" is both Unreal and 0 A.D.).
+// files; the file name only breaks ties (".psa" is both Unreal and 0 A.D.), and lets a UE1 file
+// with a plausible header but the wrong size (cut short) reach the decoder that explains it.
 #pragma once
 #include <cstddef>
 #include <cstdint>
