@@ -265,7 +265,7 @@ const PARAMETER_RULES = [
   ['ignore', ['power', 'cube', 'cubemap', 'reflection', 'env', 'environment', 'detail', 'wrinkle', 'subsurface', 'sss', 'lightmap', 'noise', 'flow', 'flowmap']],
   ['mra', ['mra']],
   ['arm', ['arm', 'orm']],
-  ['normal', ['normal', 'normals', 'nrm', 'norm', 'nor', 'nm', 'bump']],
+  ['normal', ['normal', 'normals', 'nrm', 'norm', 'nor', 'nm']],
   ['emissive', ['emissive', 'emission', 'emit', 'glow', 'illum', 'selfillum', 'illumination']],
   ['mask', ['opacitymask', 'alphamask', 'cutout']],
   ['opacity', ['opacity', 'alpha', 'transparency', 'translucency']],
@@ -283,13 +283,18 @@ function words(name) {
     .filter(Boolean);
 }
 
+// "ARM" is also a body part ("Arm_BaseColor"): packed-map words count only beside generic ones.
+const PACKED = new Set(['arm', 'orm', 'mra']);
+const GENERIC = new Set(['t', 'tex', 'texture', 'map', 'packed', 'sampler']);
+
 function parameterRule(paramName) {
   if (typeof paramName !== 'string') return null;
   const w = new Set(words(paramName));
   const joined = [...w].join('');
+  const packedOnly = [...w].every((x) => PACKED.has(x) || GENERIC.has(x));
   if (w.has('opacity') && w.has('mask')) return 'mask'; // Unreal's OpacityMask input: alpha test
   for (const [role, keys] of PARAMETER_RULES) {
-    if (keys.some((k) => w.has(k) || joined === k)) return role;
+    if (keys.some((k) => (w.has(k) && (!PACKED.has(k) || packedOnly)) || joined === k)) return role;
   }
   return null;
 }
@@ -328,10 +333,11 @@ export function roleOfTextureName(textureName) {
 // UE Viewer's .mat keys are its own fixed slots. Its Mask is "multiple mask textures baked into a
 // single one" (emissive, specular and cube-map masks by channel), not opacity; SpecPower, Cube and Misc
 // are not surface slots here. Other[N] is decided by the texture's name.
-const MAT_KEY_ROLES = { diffuse: 'base', normal: 'normal', specular: 'specular', opacity: 'opacity', emissive: 'emissive', specpower: 'ignore', cube: 'ignore', mask: 'ignore', misc: 'ignore' };
+const MAT_KEY_ROLES = new Map([['diffuse', 'base'], ['normal', 'normal'], ['specular', 'specular'], ['opacity', 'opacity'], ['emissive', 'emissive'],
+  ['specpower', 'ignore'], ['cube', 'ignore'], ['mask', 'ignore'], ['misc', 'ignore']]);
 
 function roleOf(kind, param) {
-  const rule = kind === 'mat' ? MAT_KEY_ROLES[param.name.toLowerCase()] ?? null : parameterRule(param.name);
+  const rule = kind === 'mat' ? MAT_KEY_ROLES.get(param.name.toLowerCase()) ?? null : parameterRule(param.name);
   if (rule === 'ignore') return null;
   if (rule) return { role: rule, byName: true };
   const bySuffix = roleOfTextureName(param.texture);
