@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "formats/image/pixel_cap.h"
 #include "formats/psg/psg_internal.h"
 
 namespace rs {
@@ -94,6 +95,8 @@ Status decodeTexture(Context& ctx, uint32_t row) {
   }
   if (width == 0 || height == 0 || width > 4096 || height > 4096)
     return PSG_FAIL(t.offset + 8, "Texture %s is %ux%u (1 to 4096 allowed)", tex.name.c_str(), width, height);
+  Status cap = checkPixelCap("PSG", a.file, t.offset + 8, width, height, cube ? 6 : 1);
+  if (!cap.ok()) return cap;
   const uint32_t maxMips = log2u(width > height ? width : height) + 1;
   if (mips == 0 || mips > maxMips)
     return PSG_FAIL(t.offset + 1, "Texture %s declares %u mips, a %ux%u image has 1 to %u", tex.name.c_str(), mips, width,

@@ -3,6 +3,7 @@
 // top of the image), so with UE1 UVs (U/256, 1 − V/256) the front end uploads with flipY = true.
 #include <cstring>
 
+#include "formats/image/pixel_cap.h"
 #include "formats/ue1/ue1.h"
 #include "io/bytes.h"
 
@@ -20,6 +21,8 @@ Status decodePcx(const uint8_t* data, size_t size, const std::string& file, bool
   if (xmax < xmin || ymax < ymin)
     return fail("PCX", file, 4, "window %u,%u..%u,%u is empty", xmin, ymin, xmax, ymax);
   const uint32_t width = xmax - xmin + 1, height = ymax - ymin + 1;
+  Status cap = checkPixelCap("PCX", file, 4, width, height);
+  if (!cap.ok()) return cap;
   if (bpp != 8 || (planes != 1 && planes != 3))
     return fail("PCX", file, 3, "%u bits x %u planes is not supported (8x1 palettised or 8x3 RGB)", bpp, planes);
   if (bytesPerLine < width)
