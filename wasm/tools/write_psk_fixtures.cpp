@@ -26,6 +26,7 @@
 //   P5 -> decoded delta (0, 5, 2) on wedges 4 and 5 (y negated, then Z-up -> Y-up).
 // hostile_names.psk / .psa: two_bone with markup in every name (bones, material, sequence).
 // truncated.psk: two_bone.psk cut in the middle of FACE0000 (decoding must fail with an error).
+// knight_head.psk, knight_body.psk, knight_armour.psk, knight.psa: see knightBones below.
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -116,6 +117,64 @@ psk::Mesh cube() {
   return m;
 }
 
+// knight_*.psk / knight.psa: a character in three parts that share one skeleton. The head's
+// skeleton (Root > Spine > Neck > Head) is a superset of the body's (Root > Spine > Neck) and the
+// armour's (Root > Spine): whatever order they arrive in, they make one character on the head's
+// skeleton. Bones rest at world z 0, 5, 15, 20 (decoded y). knight.psa has the four bones and one
+// sequence "Nod", 4 frames at 8 fps, turning Spine and Head about +X by 0, 20, 40, 60 degrees.
+std::vector<psk::Bone> knightBones(size_t count) {
+  const char* names[4] = {"Root", "Spine", "Neck", "Head"};
+  const float offsets[4] = {0, 5, 10, 5};
+  std::vector<psk::Bone> bones;
+  for (size_t i = 0; i < count; ++i) {
+    psk::Bone b;
+    b.name = names[i];
+    b.parent = i == 0 ? 0 : int32_t(i - 1);
+    b.numChildren = i + 1 < count ? 1 : 0;  // a chain
+    b.position[2] = offsets[i];
+    bones.push_back(b);
+  }
+  return bones;
+}
+
+// A quad of half-width w from z0 to z1 at depth y, every point on one bone.
+psk::Mesh knightPart(size_t boneCount, float w, float y, float z0, float z1, int32_t bone, const char* material) {
+  psk::Mesh m;
+  m.points = {w, y, z0, -w, y, z0, w, y, z1, -w, y, z1};
+  for (uint32_t i = 0; i < 4; ++i) m.wedges.push_back({i, i % 2 ? 0.0f : 1.0f, i < 2 ? 0.0f : 1.0f, 0});
+  psk::Face a, b;
+  a.wedge[0] = 0; a.wedge[1] = 1; a.wedge[2] = 3;
+  b.wedge[0] = 0; b.wedge[1] = 3; b.wedge[2] = 2;
+  m.faces = {a, b};
+  m.materials = {{material, 0, 0}};
+  m.bones = knightBones(boneCount);
+  for (int32_t p = 0; p < 4; ++p) m.weights.push_back({1, p, bone});
+  return m;
+}
+
+psk::Animation knightNod() {
+  psk::Animation a;
+  a.bones = knightBones(4);
+  psk::Sequence s;
+  s.name = "Nod";
+  s.fps = 8;
+  s.frames = 4;
+  for (int f = 0; f < 4; ++f) {
+    for (size_t b = 0; b < 4; ++b) {
+      psk::Key k;
+      k.position[2] = a.bones[b].position[2];
+      if (b == 1 || b == 3) {
+        double h = 20.0 * f * 3.14159265358979323846 / 360.0;
+        k.rotation[0] = float(-std::sin(h));  // stored conjugated (non-root bone)
+        k.rotation[3] = float(std::cos(h));
+      }
+      s.keys.push_back(k);
+    }
+  }
+  a.sequences.push_back(s);
+  return a;
+}
+
 bool write(const std::string& path, const std::vector<uint8_t>& bytes) {
   if (!writeFile(path, bytes)) {
     std::fprintf(stderr, "write_psk_fixtures: cannot write %s\n", path.c_str());
@@ -157,6 +216,11 @@ int main(int argc, char** argv) {
   cap.bones = {capBone};
   cap.weights = {{1, 0, 0}, {1, 1, 0}, {1, 2, 0}, {1, 3, 0}};
   ok &= write(dir + "two_bone_cap.psk", psk::writePsk(cap));
+
+  ok &= write(dir + "knight_head.psk", psk::writePsk(knightPart(4, 2, 0, 18, 24, 3, "Face")));
+  ok &= write(dir + "knight_body.psk", psk::writePsk(knightPart(3, 3, 0, 0, 15, 1, "Tunic")));
+  ok &= write(dir + "knight_armour.psk", psk::writePsk(knightPart(2, 3.5f, -0.5f, 6, 12, 1, "Plate")));
+  ok &= write(dir + "knight.psa", psk::writePsa(knightNod()));
 
   psk::Mesh morph = twoBoneMesh();
   psk::MorphTarget stretch;

@@ -1,8 +1,12 @@
-// `rigscope convert FILE... -o out.glb`: the viewer's GLB export from the command line.
-import { readFile, writeFile } from 'node:fs/promises';
+// `rigscope convert FILE... -o out.glb [--clip NAME]`: the viewer's GLB export from the command
+// line, over the same scene. Anything given that cannot be used is named on stderr and makes the
+// exit status 1 (the GLB of what could be used is still written).
+import { writeFile } from 'node:fs/promises';
 import { loadNodeDecoders } from '../src/decoder/node.js';
-import { entryFromBytes } from '../src/core/files.js';
-import { loadFileSet } from '../src/core/fileset.js';
+import { decodeFiles } from '../src/core/fileset.js';
+import { assembleScene } from '../src/core/scene.js';
+import { describeRecord, isProblem } from '../src/core/report.js';
+import { entriesFromPaths } from './entries.js';
 
 // GLTFExporter reads its Blob through FileReader, which Node lacks.
 globalThis.FileReader ??= class {
@@ -10,34 +14,25 @@ globalThis.FileReader ??= class {
   readAsDataURL(blob) { blob.arrayBuffer().then((b) => { this.result = `data:${blob.type || 'application/octet-stream'};base64,${Buffer.from(b).toString('base64')}`; this.onloadend?.(); }); }
 };
 
-export async function convert(args) {
-  const o = args.indexOf('-o');
-  if (o < 0 || !args[o + 1]) throw new Error('usage: rigscope convert FILE... -o OUT.glb');
-  const out = args[o + 1];
-  const files = args.filter((_, i) => i !== o && i !== o + 1);
+/** Builds the scene's characters (three.js objects, textures assigned) in Node. */
+export async function buildScene(paths, decoder) {
   const { Character } = await import('../src/three/character.js');
+  const decoded = await decodeFiles(await entriesFromPaths(paths), decoder);
+  const scene = await assembleScene(decoded);
+  return { scene, characters: scene.characters.map((sc) => new Character(sc)) };
+}
+
+export async function convert(paths, { out, clip }) {
   const { exportGLB } = await import('../src/three/export.js');
   const decoder = await loadNodeDecoders();
-  const entries = await Promise.all(files.map(async (p) => entryFromBytes(p, await readFile(p))));
-  const set = await loadFileSet(entries, decoder);
-  for (const r of set.report.refused) process.stderr.write(`rigscope: ${r.file}: ${r.reason}\n`);
-  if (!set.models.length) throw new Error('nothing to convert: no mesh among the files');
-  const characters = [];
-  for (const model of set.models) {
-    const host = characters.find((c) => c.canShare(model));
-    if (host) host.addPart(model);
-    else characters.push(new Character(model));
-  }
-  for (const anim of set.animations) {
-    for (const c of characters) {
-      if (!c.bones.length || (anim.format === 'pssa') !== (c.models[0].format === 'pmd')) continue;
-      const r = c.addAnimation(anim);
-      if (r.error) process.stderr.write(`rigscope: ${r.error}\n`);
-    }
-  }
-  const glb = await exportGLB(characters);
+  const { scene, characters } = await buildScene(paths, decoder);
+  const problems = scene.records.filter(isProblem);
+  for (const r of problems) process.stderr.write(`rigscope: ${describeRecord(r, { paths: true })}\n`);
+  if (!characters.length) throw new Error('nothing to convert: no mesh among the files');
+  const { glb, problems: left } = await exportGLB(characters, { clip, decoder });
+  for (const p of left) process.stderr.write(`rigscope: texture not exported: ${p}\n`);
   await writeFile(out, Buffer.from(glb));
-  const clips = characters.reduce((n, c) => n + c.clips.length, 0);
+  const clips = characters.reduce((n, c) => n + c.clips.filter((k) => !clip || k.name === clip).length, 0);
   process.stdout.write(`${out}: ${glb.byteLength} bytes, ${characters.length} model(s), ${clips} clip(s)\n`);
-  return set.report.refused.length ? 1 : 0;
+  return problems.length || left.length ? 1 : 0;
 }

@@ -1,35 +1,55 @@
 #!/usr/bin/env node
-// rigscope inspect FILE... [--json]
-// rigscope convert FILE... -o out.glb
-import { readFile } from 'node:fs/promises';
+// rigscope inspect FILE|FOLDER... [--json]
+// rigscope scene FILE|FOLDER... [--json]
+// rigscope convert FILE|FOLDER... -o out.glb [--clip NAME]
 import { loadNodeDecoders } from '../src/decoder/node.js';
-import { entryFromBytes } from '../src/core/files.js';
+import { entriesFromPaths } from './entries.js';
 import { formatText, inspect } from './inspect.js';
 
-const USAGE = `usage: rigscope inspect FILE... [--json]
-       rigscope convert FILE... -o OUT.glb [--clip NAME]`;
+const USAGE = `usage: rigscope inspect FILE|FOLDER... [--json]
+       rigscope scene FILE|FOLDER... [--json]
+       rigscope convert FILE|FOLDER... -o OUT.glb [--clip NAME]`;
 
-async function readEntries(paths) {
-  return Promise.all(paths.map(async (p) => entryFromBytes(p, await readFile(p))));
+/** Splits arguments into paths and options; `takes` lists options that take a value. */
+export function parseArgs(args, takes = []) {
+  const paths = [], options = {};
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (takes.includes(a)) {
+      if (i + 1 >= args.length) throw new Error(`${a} needs a value\n${USAGE}`);
+      options[a] = args[++i];
+    } else if (a.startsWith('--') && a !== '--') options[a] = true;
+    else paths.push(a);
+  }
+  if (!paths.length) throw new Error(USAGE);
+  return { paths, options };
 }
 
 async function main(argv) {
   const [command, ...rest] = argv;
   if (command === 'inspect') {
-    const json = rest.includes('--json');
-    const files = rest.filter((a) => a !== '--json');
-    if (!files.length) throw new Error(USAGE);
+    const { paths, options } = parseArgs(rest);
     const decoder = await loadNodeDecoders();
-    const records = await inspect(await readEntries(files), decoder);
-    if (json) process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
-    else process.stdout.write(`${formatText(records)}\n`);
+    const { records } = await inspect(await entriesFromPaths(paths), decoder);
+    process.stdout.write(`${options['--json'] ? JSON.stringify(records, null, 2) : formatText(records)}\n`);
     const failed = records.filter((r) => r.error);
     for (const r of failed) process.stderr.write(`rigscope: ${r.file}: ${r.error}\n`);
     return failed.length ? 1 : 0;
   }
+  if (command === 'scene') {
+    const { paths, options } = parseArgs(rest);
+    const { formatScene, sceneToJSON } = await import('./scene.js');
+    const decoder = await loadNodeDecoders();
+    const { scene } = await inspect(await entriesFromPaths(paths), decoder);
+    const json = sceneToJSON(scene);
+    process.stdout.write(`${options['--json'] ? JSON.stringify(json, null, 2) : formatScene(json)}\n`);
+    return json.refused.length ? 1 : 0;
+  }
   if (command === 'convert') {
+    const { paths, options } = parseArgs(rest, ['-o', '--clip']);
+    if (!options['-o']) throw new Error(`convert needs -o OUT.glb\n${USAGE}`);
     const { convert } = await import('./convert.js');
-    return convert(rest);
+    return convert(paths, { out: options['-o'], clip: options['--clip'] });
   }
   process.stderr.write(`${USAGE}\n`);
   return 2;

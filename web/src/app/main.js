@@ -102,10 +102,10 @@ $('export-button').addEventListener('click', async () => {
   status('Exporting GLB…');
   try {
     const { exportGLB } = await import('../three/export.js');
-    const glb = await exportGLB(app.characters);
+    const { glb, problems } = await exportGLB(app.characters, { decoder: app.decoder });
     download(new Blob([glb], { type: 'model/gltf-binary' }), `${app.characters[0].name.replace(/\.[^.]*$/, '')}.glb`);
     status(`Exported ${(glb.byteLength / 1024).toFixed(0)} KB`);
-    if (app.current) app.select(app.current.character, app.current.clip);
+    for (const p of problems) showError(`Export: ${p}`);
   } catch (err) {
     showError(`Export failed: ${err.message}`);
   }

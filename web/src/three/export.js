@@ -1,64 +1,271 @@
-// GLB export of everything loaded: meshes, skeletons, skins, every clip, morph targets, and UE1
-// vertex animation as one morph target per frame with one weights clip per sequence.
+// GLB export of what is loaded: meshes, skeletons, skins, every clip (or one), morph targets, UE1
+// vertex animation as one morph target per frame with a weights clip per sequence, and the
+// materials' textures as PNG (or the original PNG/JPEG bytes). The same code runs in the page and
+// in the CLI, and never touches what is on screen: it works on a copy.
+//
+// What glTF wants and three does not give on its own:
+// - UVs with a top-left origin, as the game files have them: the decoded (u, 1 − v) are flipped
+//   back, and images go in with their top row first;
+// - node names that are the file's bone names (spaces, duplicates and all): clips address bones
+//   by uuid, so names never need to be track-safe;
+// - a clip that plays once has no wrap key;
+// - `skin.skeleton` a common root of the joints (0 A.D.'s flat skeletons have none among them).
 import * as THREE from 'three';
 import { GLTFExporter } from 'three/addons/exporters/GLTFExporter.js';
+import { clone as cloneSkinned } from 'three/addons/utils/SkeletonUtils.js';
+import { buildClip } from './build.js';
+import { encodePng } from '../core/png.js';
+import { decodeDxt } from '../core/dxt.js';
+import { extension } from '../core/files.js';
 
-/** A copy of a vertex-animated mesh carrying its frames as morph targets (export only). */
-function morphCopy(va) {
-  const src = va.mesh;
-  const geometry = src.geometry.clone();
-  const { frames, frameCount, vertexCount } = va.data;
-  geometry.morphTargetsRelative = false;
-  geometry.morphAttributes.position = [];
-  for (let f = 0; f < frameCount; f++) {
-    const a = new THREE.BufferAttribute(frames.slice(f * vertexCount * 3, (f + 1) * vertexCount * 3), 3);
-    a.name = `frame_${f}`;
-    geometry.morphAttributes.position.push(a);
+/** Pairs every object of `a` with the object at the same place in `b` (same structure). */
+function parallel(a, b, map = new Map()) {
+  map.set(a, b);
+  a.children.forEach((child, i) => parallel(child, b.children[i], map));
+  return map;
+}
+
+function flipUVs(geometry) {
+  const g = geometry.clone();
+  for (const [name, attr] of Object.entries(g.attributes)) {
+    if (!/^uv\d*$/.test(name)) continue;
+    const a = attr.array.slice();
+    for (let i = 1; i < a.length; i += 2) a[i] = 1 - a[i];
+    g.setAttribute(name, new THREE.BufferAttribute(a, 2));
   }
-  geometry.setAttribute('position', new THREE.BufferAttribute(frames.slice(0, vertexCount * 3), 3));
-  const mesh = new THREE.Mesh(geometry, src.material);
-  mesh.name = src.name;
+  return g;
+}
+
+/** A mesh carrying a vertex animation's frames as morph targets, base pose frame 0. */
+function morphMesh(source, geometry, va, materials) {
+  const { frames, frameCount, vertexCount, sequences } = va.data;
+  const stride = vertexCount * 3;
+  const g = geometry.clone();
+  g.morphTargetsRelative = false;
+  g.morphAttributes.position = [];
+  for (let f = 0; f < frameCount; f++) {
+    const a = new THREE.BufferAttribute(frames.slice(f * stride, (f + 1) * stride), 3);
+    a.name = `frame_${f}`;
+    g.morphAttributes.position.push(a);
+  }
+  g.setAttribute('position', new THREE.BufferAttribute(frames.slice(0, stride), 3));
+  g.deleteAttribute('normal');
+  g.computeVertexNormals();
+  const mesh = new THREE.Mesh(g, materials);
+  mesh.name = source.name;
   mesh.updateMorphTargets();
-  const clips = va.data.sequences.map((seq) => {
-    const targets = [];
-    for (let k = 0; k < seq.frameCount; k++) targets.push({ name: `frame_${seq.startFrame + k}` });
-    return THREE.AnimationClip.CreateFromMorphTargetSequence(seq.name, targets, seq.rate || 30, false);
-  });
-  return { mesh, clips };
+  return { mesh, sequences };
+}
+
+/** One weights clip per sequence: each frame's target at full weight in turn. */
+function morphClip(mesh, seq, loop) {
+  const n = Math.max(1, seq.frameCount);
+  const rate = seq.rate > 0 ? seq.rate : 30;
+  const keys = loop ? n + 1 : n;
+  const times = Float32Array.from({ length: keys }, (_, k) => k / rate);
+  const tracks = [];
+  for (let k = 0; k < n; k++) {
+    const values = new Float32Array(keys);
+    values[k] = 1;
+    if (loop && k === 0) values[n] = 1;
+    tracks.push(new THREE.NumberKeyframeTrack(`${mesh.uuid}.morphTargetInfluences[frame_${seq.startFrame + k}]`, times, values));
+  }
+  return new THREE.AnimationClip(seq.name, (keys - 1) / rate, tracks);
+}
+
+/** Bytes and MIME type of a texture record's picture, top row first. */
+async function imageOf(record, decoder) {
+  const ext = record.entry ? extension(record.entry.name) : '';
+  if (ext === 'png' || ext === 'jpg' || ext === 'jpeg') {
+    return { mimeType: ext === 'png' ? 'image/png' : 'image/jpeg', bytes: new Uint8Array(await record.entry.read()) };
+  }
+  let decoded = record.decoded;
+  if (!decoded && decoder) decoded = (await decoder.call('decodeImage', [await record.entry.read(), record.entry.name])).textures[0];
+  if (!decoded) throw new Error(`${record.path}: this picture cannot be exported here`);
+  const { width, height, format } = decoded;
+  const rgba = format === 'rgba8' ? decoded.mips[0] : decodeDxt(format, decoded.mips[0], width, height);
+  return { mimeType: 'image/png', bytes: encodePng(rgba, width, height) };
+}
+
+// ---- GLB container ------------------------------------------------------------------------------
+
+function readGlb(buffer) {
+  const view = new DataView(buffer);
+  const jsonLength = view.getUint32(12, true);
+  const json = JSON.parse(new TextDecoder().decode(new Uint8Array(buffer, 20, jsonLength)));
+  const binStart = 20 + jsonLength;
+  const bin = binStart < buffer.byteLength ? new Uint8Array(buffer, binStart + 8, view.getUint32(binStart, true)) : new Uint8Array(0);
+  return { json, bin };
+}
+
+function writeGlb(json, chunks) {
+  const pad = (n) => (n + 3) & ~3;
+  const jsonBytes = new TextEncoder().encode(JSON.stringify(json));
+  const jsonLength = pad(jsonBytes.length);
+  const binLength = chunks.reduce((n, c) => n + pad(c.length), 0);
+  const total = 12 + 8 + jsonLength + (binLength ? 8 + binLength : 0);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, 0x46546c67, true);
+  view.setUint32(4, 2, true);
+  view.setUint32(8, total, true);
+  view.setUint32(12, jsonLength, true);
+  view.setUint32(16, 0x4e4f534a, true);
+  out.fill(0x20, 20, 20 + jsonLength);
+  out.set(jsonBytes, 20);
+  if (binLength) {
+    let o = 20 + jsonLength;
+    view.setUint32(o, binLength, true);
+    view.setUint32(o + 4, 0x004e4942, true);
+    o += 8;
+    for (const c of chunks) { out.set(c, o); o += pad(c.length); }
+  }
+  return out.buffer;
+}
+
+/** Sets each skin's skeleton to the deepest node that holds all its joints. */
+function rootSkins(json) {
+  const parent = new Map();
+  (json.nodes ?? []).forEach((n, i) => { for (const c of n.children ?? []) parent.set(c, i); });
+  const chain = (i) => { const out = []; for (let n = i; n !== undefined; n = parent.get(n)) out.push(n); return out.reverse(); };
+  for (const skin of json.skins ?? []) {
+    const chains = skin.joints.map(chain);
+    let common;
+    for (let d = 0; chains.every((c) => d < c.length && c[d] === chains[0][d]); d++) common = chains[0][d];
+    if (common === undefined) delete skin.skeleton;
+    else skin.skeleton = common;
+  }
+}
+
+/** Replaces material tokens by their names and gives them their textures. */
+async function addTextures(json, bin, tokens, decoder) {
+  const chunks = [bin];
+  let offset = (bin.length + 3) & ~3;
+  const images = new Map();
+  const textureIndex = async (record) => {
+    if (!images.has(record)) {
+      const { bytes, mimeType } = await imageOf(record, decoder);
+      (json.bufferViews ??= []).push({ buffer: 0, byteOffset: offset, byteLength: bytes.length });
+      offset += (bytes.length + 3) & ~3;
+      chunks.push(bytes);
+      (json.images ??= []).push({ name: record.name, mimeType, bufferView: json.bufferViews.length - 1 });
+      json.samplers ??= [{ magFilter: 9729, minFilter: 9987, wrapS: 10497, wrapT: 10497 }];
+      (json.textures ??= []).push({ sampler: 0, source: json.images.length - 1 });
+      images.set(record, json.textures.length - 1);
+    }
+    return images.get(record);
+  };
+  const problems = [];
+  for (const def of json.materials ?? []) {
+    const t = tokens.get(def.name);
+    if (!t) continue;
+    def.name = t.name;
+    const { entry } = t;
+    if (!entry?.texture) continue;
+    try {
+      const pbr = (def.pbrMetallicRoughness ??= {});
+      pbr.baseColorTexture = { index: await textureIndex(entry.texture) };
+      pbr.baseColorFactor = [1, 1, 1, pbr.baseColorFactor?.[3] ?? 1];
+      const maps = entry.maps ?? {};
+      if (maps.normal) def.normalTexture = { index: await textureIndex(maps.normal) };
+      if (maps.arm) {
+        // ARM/ORM pack occlusion, roughness and metalness in R, G, B: glTF's own layout.
+        const index = await textureIndex(maps.arm);
+        def.occlusionTexture = { index };
+        pbr.metallicRoughnessTexture = { index };
+        pbr.metallicFactor = 1;
+        pbr.roughnessFactor = 1;
+      }
+      if (maps.emissive) {
+        def.emissiveTexture = { index: await textureIndex(maps.emissive) };
+        def.emissiveFactor = [1, 1, 1];
+      }
+    } catch (err) {
+      problems.push(err.message);
+    }
+  }
+  if (json.buffers?.[0]) json.buffers[0].byteLength = offset;
+  else if (chunks.length > 1) json.buffers = [{ byteLength: offset }];
+  return { chunks, problems };
 }
 
 /**
- * @param {import('./character.js').Character[]} characters
- * @returns {Promise<ArrayBuffer>} the GLB bytes
+ * @param {import('./character.js').Character[]} characters (texture boards are skipped)
+ * @param {{ clip?: string, decoder?: object }} options clip: export only clips of this name;
+ *   decoder: decodes pictures that need it (TGA, BMP, DDS)
+ * @returns {Promise<{ glb: ArrayBuffer, problems: string[] }>} the GLB and the textures left out, and why
  */
-export async function exportGLB(characters) {
+export async function exportGLB(characters, { clip: only, decoder } = {}) {
   const roots = [];
   const animations = [];
-  const temporary = [];
-  for (const c of characters) {
-    c.mixer.stopAllAction();
-    // Export in the bind pose: reset every bone to its rest transform.
-    c.skeleton?.pose();
-    const root = new THREE.Group();
-    root.name = c.root.name || 'model';
-    roots.push(root);
-    // Re-parent temporarily: the exporter walks the objects it is given.
-    const parent = c.root.parent;
-    temporary.push(() => { root.remove(c.root); parent?.add(c.root); });
-    root.add(c.root);
-    for (const va of c.vertexAnimations) {
-      const { mesh, clips } = morphCopy(va);
-      va.mesh.visible = false;
-      c.root.add(mesh);
-      temporary.push(() => { mesh.removeFromParent(); mesh.geometry.dispose(); va.mesh.visible = true; });
-      animations.push(...clips);
+  const tokens = new Map();
+  for (const top of characters.filter((c) => !c.textureBoard)) {
+    const copy = cloneSkinned(top.root);
+    const map = parallel(top.root, copy);
+    for (const character of top.tree()) {
+      const sc = character.scene;
+      const bones = character.bones.map((b) => map.get(b));
+      // Nodes in the rest pose, named as in the file.
+      bones.forEach((b, i) => {
+        b.name = String(character.bones[i].userData.sourceName ?? b.name);
+        if (sc.skeleton) {
+          b.position.fromArray(sc.skeleton.restTranslation, i * 3);
+          b.quaternion.fromArray(sc.skeleton.restRotation, i * 4);
+          if (sc.skeleton.restScale) b.scale.fromArray(sc.skeleton.restScale, i * 3);
+        }
+      });
+      const materialCopy = (m) => {
+        const c = m.clone();
+        for (const k of ['map', 'normalMap', 'aoMap', 'roughnessMap', 'metalnessMap', 'emissiveMap', 'alphaMap']) if (k in c) c[k] = null;
+        c.onBeforeCompile = () => {};
+        c.wireframe = false;
+        c.name = `rigscope-material-${tokens.size}`;
+        const entry = sc.materials.find((e) => e.model === m.userData.model && e.index === m.userData.index);
+        tokens.set(c.name, { name: m.name, entry });
+        return c;
+      };
+      const materialCopies = new Map(character.materials.map((m) => [m, materialCopy(m)]));
+      const mats = (m) => (Array.isArray(m) ? m.map((x) => materialCopies.get(x)) : materialCopies.get(m));
+      for (const mesh of character.meshes) {
+        const target = map.get(mesh);
+        const va = character.vertexAnimations.find((v) => v.mesh === mesh);
+        if (va) {
+          const { mesh: morph } = morphMesh(mesh, flipUVs(mesh.geometry), va, mats(mesh.material));
+          target.parent.add(morph);
+          target.removeFromParent();
+          for (const seq of va.data.sequences) {
+            const clip = character.clips.find((c) => c.kind === 'vertex' && c.name === seq.name);
+            if (!only || seq.name === only) animations.push(morphClip(morph, seq, clip?.loop ?? true));
+          }
+        } else {
+          target.geometry = flipUVs(mesh.geometry);
+          target.material = mats(mesh.material);
+        }
+      }
+      const prefix = character === top ? '' : `${character.name}: `;
+      const handles = bones.map((b) => ({ name: b.uuid }));
+      for (const clip of character.clips) {
+        if (clip.kind !== 'skeletal' || (only && clip.name !== only)) continue;
+        const sc2 = sc.clips.find((x) => x.kind === 'skeletal' && x.name === clip.name && x.file === clip.source);
+        if (!sc2) continue;
+        const built = buildClip(sc2.clip, handles, sc2.map, clip.loop);
+        built.name = `${prefix}${clip.name}`;
+        animations.push(built);
+      }
     }
-    for (const clip of c.clips) if (clip.kind === 'skeletal') animations.push(clip.build());
+    // Helpers and labels are the viewer's, not the model's.
+    const extras = [];
+    copy.traverse((o) => { if (o.userData.isAttachmentMarker || o.userData.isBoneLabel || o.isCSS2DObject) extras.push(o); });
+    for (const o of extras) o.removeFromParent();
+    roots.push(copy);
   }
-  try {
-    const exporter = new GLTFExporter();
-    return await exporter.parseAsync(roots, { binary: true, animations, onlyVisible: true });
-  } finally {
-    for (const undo of temporary.reverse()) undo();
-  }
+  if (only && !animations.length) throw new Error(`no clip named ${only} among the loaded clips`);
+  const scene = new THREE.Scene();
+  for (const r of roots) scene.add(r);
+  scene.updateMatrixWorld(true);
+  const glb = await new GLTFExporter().parseAsync(scene, { binary: true, animations, onlyVisible: true });
+  const { json, bin } = readGlb(glb);
+  rootSkins(json);
+  const { chunks, problems } = await addTextures(json, bin, tokens, decoder);
+  return { glb: writeGlb(json, chunks), problems };
 }
