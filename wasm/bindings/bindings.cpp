@@ -11,6 +11,7 @@
 #include <string>
 
 #include "formats/detect.h"
+#include "formats/image/image.h"
 #include "formats/psg/psg.h"
 #include "formats/psk/psa.h"
 #include "formats/psk/psk.h"
@@ -363,6 +364,13 @@ val decodePsg(const val& bytes, const std::string& file) {
   return finish(s, m);
 }
 
+val decodeImage(const val& bytes, const std::string& file) {
+  Bytes in = bytesIn(bytes);
+  rs::Model m;
+  rs::Status s = rs::decodeImage(in.data(), in.size, file, m);
+  return finish(s, m);
+}
+
 std::string detectFormat(const val& head, double fileSize, const std::string& file) {
   Bytes in = bytesIn(head);
   return rs::detectFormat(in.data(), in.size, size_t(fileSize), file);
@@ -392,6 +400,7 @@ EMSCRIPTEN_BINDINGS(rigscope) {
   emscripten::function("decodeUe1", &decodeUe1);
   emscripten::function("decodePcx", &decodePcx);
   emscripten::function("decodePsg", &decodePsg);
+  emscripten::function("decodeImage", &decodeImage);
   emscripten::function("detectFormat", &detectFormat);
   emscripten::function("copyBytes", &copyBytes);
 }
