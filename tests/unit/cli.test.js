@@ -18,7 +18,7 @@ describe('rigscope CLI', () => {
     expect(mesh.bounds.min).toHaveLength(3);
     expect(mesh.bounds.max[1]).toBeCloseTo(20, 4); // Z up in the file is Y up here
     expect(anim).toMatchObject({ format: 'psa', sequences: [{ name: 'Bend', frames: 3, fps: 10 }] });
-    expect(anim.pairing[0]).toMatchObject({ mesh: 'two_bone.psk', matched: 2, total: 2 });
+    expect(anim.pairing[0]).toMatchObject({ mesh: `${FIXTURES}two_bone.psk`, matched: 2, total: 2 });
   });
 
   it('exits non-zero with the message on stderr when a file fails', () => {

@@ -29,7 +29,7 @@ describe('file sets', () => {
     ], d);
     expect(set.models.map((m) => [m.file, m.format, m.family])).toEqual([['looks_like_a.pmd', 'psk', 'unreal']]);
     expect(set.animations.map((m) => [m.file, m.format, m.family])).toEqual([['animation.psa', 'pssa', 'zeroad']]);
-    expect(set.records).toEqual([{ kind: 'refused', files: ['model.psk'], reason: 'not a format Rigscope reads (detected by content, not extension)' }]);
+    expect(set.records).toEqual([{ kind: 'unused', files: ['model.psk'], reason: 'not a format Rigscope reads (detected by content, not extension)' }]);
   });
 
   it('lists what is missing: an animation file without its mesh data file', async () => {

@@ -25,7 +25,7 @@ async function classify(entries, decoder, records) {
   for (const entry of entries) {
     const claimed = claimByName(entry.name);
     if (claimed) { out.push({ entry, kind: claimed }); continue; }
-    if (entry.size === 0) { records.push({ kind: 'refused', files: [entry.path], reason: 'the file is empty' }); continue; }
+    if (entry.size === 0) { records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' }); continue; }
     let head;
     try {
       head = await entry.readHead(HEAD_BYTES);
@@ -35,7 +35,8 @@ async function classify(entries, decoder, records) {
     }
     const kind = await decoder.call('detectFormat', [head, entry.size, entry.name]);
     if (familyOfKind(kind)) out.push({ entry, kind });
-    else records.push({ kind: 'refused', files: [entry.path], reason: 'not a format Rigscope reads (detected by content, not extension)' });
+    // Notes, readmes and other files of a folder are not errors: they are listed as unused.
+    else records.push({ kind: 'unused', files: [entry.path], reason: 'not a format Rigscope reads (detected by content, not extension)' });
   }
   return out;
 }

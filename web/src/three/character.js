@@ -46,7 +46,7 @@ export class Character {
       this.skeleton = new THREE.Skeleton(bones, this.restInverses);
       const helper = sc.skeleton.helperBone ?? -1;
       if (helper >= 0 && bones[helper]) bones[helper].userData.helper = true;
-      this.flat = sc.skeleton.flat ?? bones.every((b) => !b.parent?.isBone);
+      this.flat = !!sc.skeleton.flat;
     }
     for (const part of sc.parts) this._addPart(part);
     for (const clip of sc.clips) this._addClip(clip);
