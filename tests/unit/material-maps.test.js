@@ -1,12 +1,15 @@
 // Unreal maps on three.js materials (no WebGL: the material fields), the base-colour-only toggle, the
-// PNG encoder, and a GLB export of such a material checked by the Khronos validator and slot by slot.
+// PNG encoder, a GLB export of such a material checked by the Khronos validator and slot by slot, and the
+// pixels of the fixture maps that write_material_fixtures makes.
 import { describe, expect, it } from 'vitest';
 import * as THREE from 'three';
 import { GLTFExporter } from 'three/addons/exporters/GLTFExporter.js';
+import { TGALoader } from 'three/addons/loaders/TGALoader.js';
 import { unzlibSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
 import { applyMaterialMaps, setBaseColourOnly } from '../../web/src/three/material-maps.js';
 import { encodePNG, installNodeCanvas } from '../../web/src/three/png.js';
+import { FIXTURES, bytes } from './helpers.js';
 
 /** A 2×2 RGBA DataTexture of the given pixels (rows top first), as the TGA and decoded paths make. */
 function texture(name, pixels, colorSpace = THREE.SRGBColorSpace) {
@@ -262,5 +265,24 @@ describe('GLB export of the maps', () => {
     expect(image(material.pbrMetallicRoughness.metallicRoughnessTexture).rgba).toEqual([255, 0, 0, 255, 255, 255, 0, 255, 255, 135, 0, 255, 255, 204, 0, 255]);
     expect(material.occlusionTexture).toBe(undefined);
     expect([material.alphaMode, material.alphaCutoff]).toEqual(['MASK', 0.5]);
+  });
+});
+
+describe('fixture maps (write_material_fixtures)', () => {
+  const dir = `${FIXTURES}unreal_export/fmodel_json/Game/Characters/Hero/Textures/`;
+  const png = (name) => decodePNG(bytes(dir + name));
+  const tga = (name) => {
+    const t = new TGALoader().parse(bytes(dir + name).buffer);
+    return { width: t.width, height: t.height, rgba: Array.from(t.data) };
+  };
+  const halves = (top, bottom = top) => ({ width: 8, height: 8, rgba: Array.from({ length: 64 }, (_, i) => (i < 32 ? top : bottom)).flat() });
+
+  it('decode to the documented pixels, top rows first (PNG with stored deflate, TGA of both origins)', () => {
+    expect(png('T_Hero_Body_BC.png')).toEqual(halves([230, 60, 60, 255], [140, 30, 30, 255]));
+    expect(png('T_Default_BC.png')).toEqual(halves([128, 128, 128, 255]));
+    expect(png('T_Hero_Body_N.png')).toEqual(halves([128, 75, 218, 255], [128, 180, 218, 255]));
+    expect(tga('T_Hero_Body_ARM.tga')).toEqual(halves([255, 140, 0, 255]));
+    expect(tga('T_Head_D.tga')).toEqual(halves([60, 120, 230, 255], [30, 60, 150, 255]));
+    expect(tga('T_Head_N.tga')).toEqual(halves([128, 128, 255, 255]));
   });
 });

@@ -1,10 +1,13 @@
 // Unreal material sidecars (UE Viewer .mat and .props.txt, FModel .json) read from generated texts in
-// the exporters' layouts, and materials resolved to their textures by role.
+// the exporters' layouts, materials resolved to their textures by role, and the export trees that
+// write_material_fixtures makes.
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   addMaterialSidecar, isMaterialSidecar, readMaterialSidecar, referenceName, resolveUnrealMaterial,
   roleOfParameter, roleOfTextureName,
 } from '../../web/src/families/unreal-materials.js';
+import { FIXTURES, bytes, decode } from './helpers.js';
 
 const TEX = '/Game/Characters/Hero/Textures';
 const MAT = '/Game/Characters/Hero/Materials';
@@ -308,5 +311,73 @@ describe('suffix convention', () => {
     expect(resolveUnrealMaterial('MI_Nothing', new Map(), find)).toBe(null);
     expect(new Set(find.calls).size).toBe(find.calls.length);
     expect(find.calls.length).toBeLessThan(200);
+  });
+});
+
+describe('fixture export trees (write_material_fixtures)', () => {
+  const root = `${FIXTURES}unreal_export/`;
+  const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? walk(`${dir}${d.name}/`) : [`${dir}${d.name}`]));
+
+  /** Sidecars and textures of one tree, as the scene gathers them from a dropped folder. */
+  function scan(tree) {
+    const files = walk(`${root}${tree}/`).map((f) => f.slice(root.length));
+    const sidecars = new Map();
+    for (const f of files) if (isMaterialSidecar(f)) addMaterialSidecar(sidecars, readMaterialSidecar(f, readFileSync(root + f, 'utf8')));
+    const textures = new Map(files.filter((f) => /\.(png|tga)$/.test(f)).map((f) => [f.split('/').pop().replace(/\.\w+$/, '').toLowerCase(), { path: f }]));
+    const resolve = (material) => {
+      const r = resolveUnrealMaterial(material, sidecars, (n) => textures.get(n.toLowerCase()) ?? null);
+      return r && { texture: r.texture.path, rule: r.rule, maps: Object.fromEntries(Object.entries(r.maps).filter(([, v]) => v).map(([k, v]) => [k, v.path])) };
+    };
+    return { files, sidecars, resolve };
+  }
+
+  it('holds a PSK from the project\'s writer whose material names are unlike its textures\'', async () => {
+    for (const tree of ['ueviewer_mat', 'ueviewer_props', 'fmodel_json', 'suffix_only']) {
+      const psk = await decode('decodePsk', bytes(`${root}${tree}/Game/Characters/Hero/Meshes/SK_Hero.psk`), 'SK_Hero.psk');
+      expect(psk.materials.map((m) => m.name)).toEqual(['MI_Hero_Body', 'MI_Hero_Head']);
+      expect(psk.counts).toMatchObject({ points: 8, wedges: 8, faces: 4, materials: 2, bones: 1, influences: 8 });
+      const [mesh] = psk.meshes;
+      expect(mesh.groups.map((g) => [g.count, g.material])).toEqual([[6, 0], [6, 1]]);
+      // The body's top edge (decoded y = 2) carries v = 1: the image's top row once three flips it.
+      for (let i = 0; i < mesh.positions.length / 3; i++) {
+        if (mesh.positions[i * 3 + 1] === 2) expect(mesh.uvs[0][i * 2 + 1]).toBeCloseTo(1, 6);
+        if (mesh.positions[i * 3 + 1] === 0) expect(mesh.uvs[0][i * 2 + 1]).toBeCloseTo(0, 6);
+      }
+    }
+  });
+
+  const hero = 'Game/Characters/Hero';
+  const body = (tex) => ({ texture: `${tex}/T_Hero_Body_BC.png`, maps: { normal: `${tex}/T_Hero_Body_N.png`, arm: `${tex}/T_Hero_Body_ARM.tga` } });
+  const head = (tex) => ({ texture: `${tex}/T_Head_D.tga`, maps: { normal: `${tex}/T_Head_N.tga` } });
+
+  it('resolves UE Viewer .mat files', () => {
+    const { resolve } = scan('ueviewer_mat');
+    const tex = `ueviewer_mat/${hero}/Textures`;
+    expect(resolve('MI_Hero_Body')).toEqual({ ...body(tex), rule: 'UE Viewer .mat' });
+    expect(resolve('MI_Hero_Head')).toEqual({ ...head(tex), rule: 'UE Viewer .mat' });
+  });
+
+  it('resolves UE Viewer .props.txt files through the parent chain', () => {
+    const { resolve, sidecars } = scan('ueviewer_props');
+    const tex = `ueviewer_props/${hero}/Textures/Texture2D`;
+    expect([...sidecars.keys()].sort()).toEqual(['mi_hero_base', 'mi_hero_body', 'mi_hero_head']);
+    expect(resolve('MI_Hero_Body')).toEqual({ ...body(tex), rule: 'props.txt parent chain' });
+    expect(resolve('MI_Hero_Head')).toEqual({ ...head(tex), rule: 'props.txt' });
+  });
+
+  it('resolves FModel .json files, skipping the mesh\'s own JSON', () => {
+    const { resolve, sidecars, files } = scan('fmodel_json');
+    const tex = `fmodel_json/${hero}/Textures`;
+    expect(files).toContain(`fmodel_json/${hero}/Meshes/SK_Hero.json`);
+    expect([...sidecars.keys()].sort()).toEqual(['mi_hero_base', 'mi_hero_body', 'mi_hero_head']);
+    expect(resolve('MI_Hero_Body')).toEqual({ ...body(tex), rule: 'FModel .json parent chain' });
+    expect(resolve('MI_Hero_Head')).toEqual({ ...head(tex), rule: 'FModel .json' });
+  });
+
+  it('resolves the body by the suffix convention when there is no sidecar; the head stays untextured', () => {
+    const { resolve, sidecars } = scan('suffix_only');
+    expect(sidecars.size).toBe(0);
+    expect(resolve('MI_Hero_Body')).toEqual({ ...body(`suffix_only/${hero}/Textures`), rule: 'suffix convention' });
+    expect(resolve('MI_Hero_Head')).toBe(null);
   });
 });
