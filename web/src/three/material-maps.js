@@ -24,7 +24,7 @@
 // images through a 2D canvas; compressed textures are left out and listed as skipped.
 import * as THREE from 'three';
 
-export const MAP_ROLES = ['base', 'normal', 'arm', 'mra', 'specular', 'emissive', 'opacity', 'mask'];
+const ROLES = ['base', 'normal', 'arm', 'mra', 'specular', 'emissive', 'opacity', 'mask'];
 
 const SLOTS = ['map', 'normalMap', 'aoMap', 'roughnessMap', 'metalnessMap', 'emissiveMap', 'alphaMap'];
 const VALUES = ['roughness', 'metalness', 'transparent', 'alphaTest'];
@@ -169,7 +169,7 @@ export async function applyMaterialMaps(material, maps, textureOf = (t) => t, { 
   const textures = {};
   const skipped = [];
   const skip = (role, reason) => { skipped.push({ role, reason }); return null; };
-  for (const role of MAP_ROLES) {
+  for (const role of ROLES) {
     if (!maps?.[role]) continue;
     try {
       const t = await textureOf(maps[role]);
@@ -185,7 +185,7 @@ export async function applyMaterialMaps(material, maps, textureOf = (t) => t, { 
   setState(material, entry.baseOnly ? baseState(entry) : entry.full);
   const skippedRoles = new Set(skipped.map((s) => s.role));
   material.userData.materialMaps = {
-    roles: MAP_ROLES.filter((r) => textures[r] && !skippedRoles.has(r)),
+    roles: ROLES.filter((r) => textures[r] && !skippedRoles.has(r)),
     baseColourOnly: entry.baseOnly,
     skipped,
   };
