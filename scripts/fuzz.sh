@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, AddressSanitizer + UBSan) from the same sources as the WASM
-# module, seeds them with the project's writer output, replays every committed regression input,
-# then fuzzes each target for a while.
+# module, seeds each with write_fuzz_seeds (the writers' fixtures plus structure-aware variants, in
+# exactly the layout its harness reads), replays every committed regression input, then fuzzes each
+# target for a while and prints its executions and coverage (cov: edges, ft: features).
 #   npm run fuzz                 10 minutes per target
 #   npm run fuzz -- --seconds N  N seconds per target
 #   scripts/fuzz.sh --ci         a short run per target (what npm test does)
 #   --only "fuzz_psk fuzz_psa"   just these targets;  --build DIR  another build directory
-# A crash is copied to tests/fuzz-regressions/<target>/ to be committed as a regression input.
+#   --keep-corpus                continue from the previous run's corpus instead of the seeds alone
+# A crash, hang or leak is copied to tests/fuzz-regressions/<target>/ to be committed as a
+# regression input (and fixed).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 seconds=600
 only=""
 build=build/fuzz
+keep=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --ci) seconds=${FUZZ_SECONDS:-15} ;;
     --seconds) seconds="$2"; shift ;;
     --only) only="$2"; shift ;;
     --build) build="$2"; shift ;;
+    --keep-corpus) keep=1 ;;
   esac
   shift
 done
@@ -28,24 +33,18 @@ if ! CXX=clang++ cmake -S . -B $build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCO
   exit 1
 fi
 
-# Seeds: every fixture the writers produce, sorted to the target that reads its kind.
+# Seeds: the fixtures as write_*_fixtures write them, shaped per target by write_fuzz_seeds.
 seeds=$build/seeds
-rm -rf "$seeds"
-mkdir -p "$seeds/all"
-for tool in build/native/write_*_fixtures; do [ -x "$tool" ] && "$tool" "$seeds/all" >/dev/null; done
-[ -x build/native/write_demo ] && build/native/write_demo "$seeds/all" >/dev/null
-seed_for() {  # target -> seed files
-  case "$1" in
-    fuzz_psk) ls "$seeds"/all/*.psk* 2>/dev/null ;;
-    fuzz_psa) grep -l '^ANIMHEAD' -a "$seeds"/all/*.psa 2>/dev/null ;;
-    fuzz_pssa) grep -l '^PSSA' -a "$seeds"/all/*.psa 2>/dev/null ;;
-    fuzz_pmd) ls "$seeds"/all/*.pmd 2>/dev/null ;;
-    fuzz_uc) ls "$seeds"/all/*.uc 2>/dev/null ;;
-    fuzz_pcx) ls "$seeds"/all/*.pcx 2>/dev/null ;;
-    fuzz_ue1) ls "$seeds"/all/*.3d 2>/dev/null ;;
-    fuzz_psg|fuzz_psg_texture) ls "$seeds"/all/*.psg 2>/dev/null ;;
-  esac
-}
+rm -rf "$seeds" "$build/fixtures"
+mkdir -p "$seeds" "$build/fixtures"
+for tool in $build/write_*_fixtures; do "$tool" "$build/fixtures" >/dev/null || exit 1; done
+if ! $build/write_fuzz_seeds "$build/fixtures" "$seeds" >/dev/null; then
+  echo "fuzz: 0 passed, 1 failed (seeds)"
+  exit 1
+fi
+
+# "cov: 123 ft: 456" from the first libFuzzer status line matching $2 (INITED, DONE) in log $1.
+coverage() { grep -m1 -E "#[0-9]+[[:space:]]+$2 " "$1" | grep -oE 'cov: [0-9]+ ft: [0-9]+'; }
 
 passed=0; failed=0
 for bin in $build/fuzz_*; do
@@ -54,29 +53,35 @@ for bin in $build/fuzz_*; do
   if [ -n "$only" ] && [[ " $only " != *" $name "* ]]; then continue; fi
   corpus=$build/corpus/$name
   regressions=tests/fuzz-regressions/$name
+  [ $keep -eq 1 ] || rm -rf "$corpus"
   mkdir -p "$corpus" "$regressions"
-  # Small seeds only: libFuzzer explores far faster from a 1 KB file than from a 150 KB one.
-  for s in $(seed_for "$name"); do [ "$(stat -c %s "$s")" -le 65536 ] && cp "$s" "$corpus/"; done
+  cp "$seeds/$name"/* "$corpus/" 2>/dev/null
   ok=1
-  # Committed crash inputs must stay fixed.
+  # Committed findings must stay fixed.
   if ls "$regressions"/* >/dev/null 2>&1; then
-    if ! "$bin" -runs=0 "$regressions"/* >"$build/$name.replay.log" 2>&1; then
+    if ! "$bin" -runs=0 -timeout=10 "$regressions"/* >"$build/$name.replay.log" 2>&1; then
       echo "fuzz: $name fails a committed regression input (see $build/$name.replay.log)"; ok=0
     fi
   fi
+  dict=()
+  [ -f "wasm/fuzz/$name.dict" ] && dict=(-dict="wasm/fuzz/$name.dict")
   artifacts=$build/artifacts/$name/
+  rm -rf "$artifacts"
   mkdir -p "$artifacts"
-  "$bin" "$corpus" -max_total_time="$seconds" -rss_limit_mb=1024 -malloc_limit_mb=512 -timeout=10 \
+  "$bin" "$corpus" "${dict[@]}" -max_total_time="$seconds" -rss_limit_mb=1024 -malloc_limit_mb=512 -timeout=10 \
     -artifact_prefix="$artifacts" -print_final_stats=1 >"$build/$name.log" 2>&1
   status=$?
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$build/$name.log" | grep -o '[0-9]*$')
+  seeded=$(coverage "$build/$name.log" INITED)
+  reached=$(coverage "$build/$name.log" DONE)
+  [ -n "$reached" ] || reached=$(grep -oE 'cov: [0-9]+ ft: [0-9]+' "$build/$name.log" | tail -1)
   if [ $status -ne 0 ]; then
     ok=0
     for a in "$artifacts"*; do [ -f "$a" ] && cp "$a" "$regressions/"; done
     echo "fuzz: $name FOUND A PROBLEM after ${runs:-?} executions; inputs saved to $regressions/"
     grep -m3 -E 'ERROR|SUMMARY|runtime error' "$build/$name.log"
   fi
-  echo "fuzz: $name ${runs:-0} executions in ${seconds}s, corpus $(ls "$corpus" | wc -l) inputs"
+  echo "fuzz: $name ${runs:-0} executions in ${seconds}s, ${reached:-no coverage} (seeds: $(ls "$seeds/$name" | wc -l) inputs, ${seeded:-?}), corpus $(ls "$corpus" | wc -l) inputs"
   if [ $ok -eq 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 echo "fuzz: $passed passed, $failed failed"

@@ -1,23 +1,18 @@
-// libFuzzer: UE1 data + anim + .uc. Input layout: u16 data length, u16 anim length, then the
-// data bytes, the anim bytes, and the rest as the .uc text (lengths are cut to what is present).
+// libFuzzer target: a UE1 vertex mesh. Input: the _d.3d bytes, the part separator, the _a.3d bytes,
+// the separator, and the .uc text (writers/fuzz_input.h); write_fuzz_seeds emits seeds in this
+// layout. Missing parts are empty files.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
 #include "formats/ue1/ue1.h"
+#include "writers/fuzz_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size < 4) return 0;
-  size_t dataLen = size_t(data[0] | (data[1] << 8));
-  size_t animLen = size_t(data[2] | (data[3] << 8));
-  const uint8_t* p = data + 4;
-  size_t rest = size - 4;
-  if (dataLen > rest) dataLen = rest;
-  rest -= dataLen;
-  if (animLen > rest) animLen = rest;
-  rest -= animLen;
-  std::string uc(reinterpret_cast<const char*>(p + dataLen + animLen), rest);
+  const std::vector<rs::fuzz::Part> parts = rs::fuzz::splitParts(data, size, 3);
   rs::Model model;
-  rs::decodeUe1(p, dataLen, "fuzz_d.3d", p + dataLen, animLen, "fuzz_a.3d", uc, "Fuzz.uc", model);
+  rs::Status s = rs::decodeUe1(parts[0].data, parts[0].size, "fuzz_d.3d", parts[1].data, parts[1].size,
+                               "fuzz_a.3d", parts[2].text(), "Fuzz.uc", model);
+  (void)s;
   return 0;
 }
