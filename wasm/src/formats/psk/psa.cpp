@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "convert/math.h"
@@ -209,12 +211,18 @@ Status PsaDecoder::build() {
   if (cfg.rotationOnly || !cfg.forceMeshTranslation.empty() || !cfg.useTranslation.empty()) {
     std::vector<uint8_t> useT(B, 0), forceM(B, 0);
     size_t unknownNames = 0;
+    // Names meet through hash keys, each name marking its bones once: long lists against
+    // thousands of bones stay linear.
+    std::unordered_map<std::string, std::vector<size_t>> bonesNamed;
+    for (size_t b = 0; b < B; ++b) bonesNamed[actorXNameKey(sk.names[b])].push_back(b);
     auto mark = [&](const std::vector<std::string>& list, std::vector<uint8_t>& flags) {
+      std::unordered_set<std::string> marked;
       for (const std::string& n : list) {
-        bool found = false;
-        for (size_t b = 0; b < B; ++b)
-          if (sameActorXName(sk.names[b], n)) flags[b] = 1, found = true;
-        unknownNames += !found;
+        std::string key = actorXNameKey(n);
+        const auto named = bonesNamed.find(key);
+        if (named == bonesNamed.end()) ++unknownNames;
+        else if (marked.insert(std::move(key)).second)
+          for (size_t b : named->second) flags[b] = 1;
       }
     };
     mark(cfg.useTranslation, useT);
@@ -237,19 +245,35 @@ Status PsaDecoder::build() {
   // Per-sequence removals: bit 0 translation, bit 1 rotation, indexed [seq * B + bone] lazily.
   std::vector<std::vector<uint8_t>> removed(S);
   if (!cfg.removeTracks.empty()) {
+    // Lines are merged per (sequence, bone) before they touch a sequence, and only sequences with
+    // frames get a removal table: the work is bounded by the keys those sequences hold, however
+    // many lines the .config repeats.
+    std::unordered_map<std::string, std::vector<size_t>> sequencesNamed;  // name key -> sequences with frames
+    std::unordered_set<std::string> namesWithoutFrames;
+    for (size_t i = 0; i < S; ++i) {
+      std::string key = actorXNameKey(fixedName(infos_.p + i * infos_.stride, 64));
+      if (load_i32le(infos_.p + i * infos_.stride + 164) > 0) sequencesNamed[key].push_back(i);
+      else namesWithoutFrames.insert(std::move(key));
+    }
+    std::unordered_map<std::string, std::unordered_map<size_t, uint8_t>> merged;  // name key -> bone -> bits
     size_t applied = 0, unknown = 0;
     for (const PsaConfig::Removal& r : cfg.removeTracks) {
-      bool hit = false;
-      if (size_t(r.bone) < B) {
-        for (size_t i = 0; i < S; ++i) {
-          if (!sameActorXName(fixedName(infos_.p + i * infos_.stride, 64), r.sequence)) continue;
-          if (removed[i].empty()) removed[i].assign(B, 0);
-          removed[i][size_t(r.bone)] |= uint8_t((r.translation ? 1 : 0) | (r.rotation ? 2 : 0));
-          hit = true;
-        }
+      std::string key = actorXNameKey(r.sequence);
+      const bool named = sequencesNamed.count(key) || namesWithoutFrames.count(key);
+      if (size_t(r.bone) >= B || !named) {
+        ++unknown;
+        continue;
       }
-      if (hit) ++applied;
-      else ++unknown;
+      ++applied;
+      merged[std::move(key)][size_t(r.bone)] |= uint8_t((r.translation ? 1 : 0) | (r.rotation ? 2 : 0));
+    }
+    for (const auto& byName : merged) {
+      const auto sequences = sequencesNamed.find(byName.first);
+      if (sequences == sequencesNamed.end()) continue;
+      for (size_t i : sequences->second) {
+        if (removed[i].empty()) removed[i].assign(B, 0);
+        for (const auto& bone : byName.second) removed[i][bone.first] |= bone.second;
+      }
     }
     warn(format("config: RemoveTracks - %zu entries applied (those components keep the bind pose)%s", applied,
                 unknown ? format(", %zu name an unknown sequence or bone", unknown).c_str() : ""));

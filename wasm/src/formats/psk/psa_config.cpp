@@ -30,6 +30,14 @@ bool sameActorXName(const std::string& a, const std::string& b) {
   return true;
 }
 
+std::string actorXNameKey(const std::string& name) {
+  size_t n = name.size();
+  while (n && (name[n - 1] == ' ' || name[n - 1] == '\t')) --n;
+  std::string key(name, 0, n);
+  for (char& c : key) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return key;
+}
+
 PsaConfig parsePsaConfig(const std::string& text) {
   PsaConfig cfg;
   enum Section { None, AnimSet, UseTranslation, ForceMesh, RemoveTracks, Other } section = None;

@@ -29,5 +29,7 @@ PsaConfig parsePsaConfig(const std::string& text);
 
 // Bone and sequence names compare case-insensitively with trailing spaces trimmed (spec §8).
 bool sameActorXName(const std::string& a, const std::string& b);
+// The same comparison as a key: equal keys <=> sameActorXName (for hash lookups).
+std::string actorXNameKey(const std::string& name);
 
 }  // namespace rs

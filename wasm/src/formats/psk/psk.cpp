@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 #include <vector>
 
 #include "convert/math.h"
@@ -60,12 +61,9 @@ void rotatorToQuat(float pitch, float yaw, float roll, float* q) {
   normalizeQuat(q);
 }
 
-bool equalsNoCase(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
-  return true;
+std::string foldCase(std::string s) {
+  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 struct Chunks {
@@ -563,8 +561,9 @@ Status PskDecoder::build() {
   {
     const size_t dataCount = c_.morphData.present ? c_.morphData.count : 0;
     size_t next = 0, skipped = 0, missing = 0;
-    // Refuse morph storage far beyond what the file could describe (each morph is W*3 floats).
-    const uint64_t budgetFloats = 1ull << 28;
+    // Refuse morph storage far beyond what the file could describe (each morph is W*3 floats,
+    // zero-filled): at most 32 floats per input byte (16 MB for any file), and never past 1 GiB.
+    const uint64_t budgetFloats = std::min<uint64_t>(1ull << 28, std::max<uint64_t>(1ull << 22, 32ull * size_));
     for (size_t m = 0; m < morphCount; ++m) {
       const uint8_t* ip = c_.morphInfo.p + m * c_.morphInfo.stride;
       int32_t declared = load_i32le(ip + 64);
@@ -704,19 +703,25 @@ Status PskDecoder::build() {
     warn(format("RAWWEIGHTS has %zu records but there are no bones; ignored", influences));
   }
 
-  // Sockets -> attachments, bone looked up by name (exact, then case-insensitive).
+  // Sockets -> attachments, bone looked up by name (exact, then case-insensitive), through maps
+  // built once: thousands of sockets against thousands of bones stay linear.
   size_t unknownSocketBones = 0;
+  std::unordered_map<std::string, int32_t> boneExact, boneFolded;
+  if (!c_.sockets.empty()) {
+    for (size_t b = 0; b < out_.skeleton.names.size(); ++b) {
+      boneExact.emplace(out_.skeleton.names[b], int32_t(b));
+      boneFolded.emplace(foldCase(out_.skeleton.names[b]), int32_t(b));
+    }
+  }
   for (const Span& sp : c_.sockets) {
     for (size_t i = 0; i < sp.count; ++i) {
       const uint8_t* p = sp.p + i * kSocketRecord;
       Attachment a;
       a.name = fixedName(p, 64);
       std::string boneName = fixedName(p + 64, 64);
-      a.bone = -1;
-      for (size_t b = 0; b < out_.skeleton.names.size() && a.bone < 0; ++b)
-        if (out_.skeleton.names[b] == boneName) a.bone = int32_t(b);
-      for (size_t b = 0; b < out_.skeleton.names.size() && a.bone < 0; ++b)
-        if (equalsNoCase(out_.skeleton.names[b], boneName)) a.bone = int32_t(b);
+      const auto exact = boneExact.find(boneName);
+      const auto folded = exact == boneExact.end() ? boneFolded.find(foldCase(boneName)) : boneFolded.end();
+      a.bone = exact != boneExact.end() ? exact->second : folded != boneFolded.end() ? folded->second : -1;
       if (a.bone < 0) ++unknownSocketBones;
       a.translation[0] = load_f32le(p + 128);
       a.translation[1] = load_f32le(p + 136);
