@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <unordered_map>
 
 #include "formats/ue1/ue1.h"
 #include "io/byte_reader.h"
@@ -172,20 +173,34 @@ class Parser {
     }
   }
 
-  UcMesh& mesh(const std::string& name) {
-    for (UcMesh& m : script.meshes)
-      if (equalsNoCase(m.name, name)) return m;
-    script.meshes.emplace_back();
-    script.meshes.back().name = name;
-    return script.meshes.back();
+  // Names compare case-insensitively through these keys, looked up in hash maps: a script of
+  // thousands of meshes or sequences stays linear instead of comparing each with every other.
+  static std::string nameKey(const std::string& name) {
+    std::string k(name);
+    for (char& c : k) c = lower(c);
+    return k;
+  }
+  static std::string sequenceKey(size_t mesh, const std::string& sequence) {
+    return std::to_string(mesh) + ':' + nameKey(sequence);
   }
 
+  size_t meshAt(const std::string& name) {
+    const auto hit = meshIndex.emplace(nameKey(name), script.meshes.size());
+    if (hit.second) {
+      script.meshes.emplace_back();
+      script.meshes.back().name = name;
+    }
+    return hit.first->second;
+  }
+  UcMesh& mesh(const std::string& name) { return script.meshes[meshAt(name)]; }
+
   MeshmapSettings& meshmap(const std::string& name) {
-    for (MeshmapSettings& m : meshmaps)
-      if (equalsNoCase(m.name, name)) return m;
-    meshmaps.emplace_back();
-    meshmaps.back().name = name;
-    return meshmaps.back();
+    const auto hit = meshmapIndex.emplace(nameKey(name), meshmaps.size());
+    if (hit.second) {
+      meshmaps.emplace_back();
+      meshmaps.back().name = name;
+    }
+    return meshmaps[hit.first->second];
   }
 
   void directive(const char* s, size_t n, size_t line) {
@@ -224,7 +239,8 @@ class Parser {
         number(args, "YAW", m.rotation[1], line);
         number(args, "ROLL", m.rotation[2], line);
       } else if (equalsNoCase(sub, "SEQUENCE")) {
-        UcMesh& m = mesh(cleanName(*name));
+        const size_t meshNo = meshAt(cleanName(*name));
+        UcMesh& m = script.meshes[meshNo];
         const std::string* seq = findArg(args, "SEQ");
         if (!seq || seq->empty()) {
           script.warnings.push_back(format("line %zu: MESH SEQUENCE without SEQ=, ignored", line));
@@ -236,11 +252,10 @@ class Parser {
         number(args, "STARTFRAME", q.startFrame, line);
         number(args, "NUMFRAMES", q.numFrames, line);
         number(args, "RATE", q.rate, line);
-        for (UcSequence& e : m.sequences) {
-          if (equalsNoCase(e.name, q.name)) {
-            e = q;  // a repeated SEQ replaces the earlier one, keeping its place
-            return;
-          }
+        const auto hit = sequenceIndex.emplace(sequenceKey(meshNo, q.name), m.sequences.size());
+        if (!hit.second) {
+          m.sequences[hit.first->second] = q;  // a repeated SEQ replaces the earlier one, keeping its place
+          return;
         }
         m.sequences.push_back(q);
       } else if (equalsNoCase(sub, "NOTIFY")) {
@@ -318,10 +333,10 @@ class Parser {
   void attachNotifies() {
     for (const PendingNotify& n : notifies) {
       UcSequence* target = nullptr;
-      for (UcMesh& m : script.meshes) {
-        if (!equalsNoCase(m.name, n.mesh)) continue;
-        for (UcSequence& q : m.sequences)
-          if (equalsNoCase(q.name, n.sequence)) target = &q;
+      const auto mesh = meshIndex.find(nameKey(n.mesh));
+      if (mesh != meshIndex.end()) {
+        const auto seq = sequenceIndex.find(sequenceKey(mesh->second, n.sequence));
+        if (seq != sequenceIndex.end()) target = &script.meshes[mesh->second].sequences[seq->second];
       }
       if (target) {
         target->notifies.push_back(n.notify);
@@ -339,10 +354,9 @@ class Parser {
     for (const MeshmapSettings& mm : meshmaps) {
       const std::string& target = mm.mesh.empty() ? mm.name : mm.mesh;
       if (!mm.hasScale && mm.textures.empty()) continue;
-      bool found = false;
-      for (UcMesh& m : script.meshes) {
-        if (!equalsNoCase(m.name, target)) continue;
-        found = true;
+      const auto found = meshIndex.find(nameKey(target));
+      if (found != meshIndex.end()) {
+        UcMesh& m = script.meshes[found->second];
         if (mm.hasScale) {
           m.hasScale = true;
           for (int k = 0; k < 3; ++k) m.scale[k] = mm.scale[k];
@@ -353,13 +367,13 @@ class Parser {
             if (e.first == t.first) e.second = t.second, replaced = true;
           if (!replaced) m.textures.push_back(t);
         }
-      }
-      if (!found) {
+      } else {
         UcMesh m;
         m.name = target;
         m.hasScale = mm.hasScale;
         for (int k = 0; k < 3; ++k) m.scale[k] = mm.scale[k];
         m.textures = mm.textures;
+        meshIndex.emplace(nameKey(target), script.meshes.size());
         script.meshes.push_back(m);
       }
     }
@@ -372,6 +386,7 @@ class Parser {
   };
 
   std::vector<MeshmapSettings> meshmaps;
+  std::unordered_map<std::string, size_t> meshIndex, meshmapIndex, sequenceIndex;
   std::vector<PendingNotify> notifies;
   std::vector<Arg> args;
 };

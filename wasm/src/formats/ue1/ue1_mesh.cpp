@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 #include "convert/math.h"
 #include "formats/ue1/ue1.h"
@@ -19,6 +20,7 @@ constexpr size_t kAnimHeader = 4;
 constexpr uint64_t kMaxFrameBytes = 512ull << 20;
 // Per-frame normal rebuilding: frames x drawn triangle corners (see where it is checked).
 constexpr uint64_t kMaxNormalUpdates = 1ull << 26;
+constexpr size_t kMaxImportCandidates = 16;
 
 enum RenderType : uint8_t { kNormal = 0, kTwoSided = 1, kTranslucent = 2, kMasked = 3, kModulated = 4,
                             kAlphaBlend = 5, kWeapon = 8 };
@@ -79,13 +81,15 @@ void addUnique(std::vector<std::string>& list, const std::string& s) {
 
 // Candidates for a texture reference: the imports' file stems (last import first), then the
 // name itself (short name first, then the full Package.Group.Name reference).
+// At most kMaxImportCandidates import names: a script importing one texture name thousands of times
+// must not hand every material thousands of names (nor compare each with all the others).
 void textureCandidates(const UcScript& script, const std::string& ref, std::vector<std::string>& out,
                        bool& masked) {
   std::string shortName = lastComponent(ref);
   for (size_t i = script.textureImports.size(); i-- > 0;) {
     const UcTextureImport& t = script.textureImports[i];
     if (!equalsNoCase(t.name, ref) && !equalsNoCase(t.name, shortName)) continue;
-    addUnique(out, ucBaseName(t.file, true));
+    if (out.size() < kMaxImportCandidates) addUnique(out, ucBaseName(t.file, true));
     if (t.flags & 2) masked = true;
   }
   addUnique(out, shortName);
@@ -365,6 +369,7 @@ Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFi
   const auto matOfKey = [&keys](uint16_t key) {
     return uint32_t(std::lower_bound(keys.begin(), keys.end(), key) - keys.begin());
   };
+  std::unordered_map<const std::string*, std::pair<std::vector<std::string>, bool>> candidatesOf;
   for (const uint16_t k : keys) {
     const uint8_t texNum = uint8_t(k >> 8), mt = uint8_t(k & 0xFF), rt = mt & 15;
     Material m;
@@ -394,7 +399,17 @@ Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFi
         for (const auto& e : script.multiSkins)
           if (e.first == texNum) ref = &e.second;
       if (!ref && !script.skin.empty()) ref = &script.skin;
-      if (ref) textureCandidates(script, *ref, m.textureNames, masked);
+      if (ref) {
+        // Candidates depend only on the reference, which a few hundred slots at most provide.
+        auto known = candidatesOf.find(ref);
+        if (known == candidatesOf.end()) {
+          std::pair<std::vector<std::string>, bool> found;
+          textureCandidates(script, *ref, found.first, found.second);
+          known = candidatesOf.emplace(ref, std::move(found)).first;
+        }
+        m.textureNames.insert(m.textureNames.end(), known->second.first.begin(), known->second.first.end());
+        masked = known->second.second;
+      }
       // §2.3: a texture imported with FLAGS=2 makes its opaque triangles masked.
       if (masked && m.blend == Blend::Opaque && !m.hidden) m.blend = Blend::Masked;
     }
