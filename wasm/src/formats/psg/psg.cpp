@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 #include "formats/psg/psg_internal.h"
 
@@ -20,12 +21,12 @@ Status decodePsg(const uint8_t* data, size_t size, const std::string& file, Mode
 
   // Object list by type, in order of first appearance.
   std::vector<std::pair<uint32_t, uint32_t>> byType;
+  std::unordered_map<uint32_t, size_t> typeAt;  // a hostile arena may hold thousands of types
   for (const psg::Row& r : arena.rows) {
     const uint32_t key = psg::isBaseResource(r.typeId) ? psg::kBaseResourceFirst : r.typeId;
-    size_t i = 0;
-    while (i < byType.size() && byType[i].first != key) ++i;
-    if (i == byType.size()) byType.emplace_back(key, 0);
-    ++byType[i].second;
+    const auto at = typeAt.emplace(key, byType.size());
+    if (at.second) byType.emplace_back(key, 0);
+    ++byType[at.first->second].second;
   }
   std::string objects;
   for (const auto& t : byType) {

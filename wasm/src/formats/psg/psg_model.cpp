@@ -187,11 +187,11 @@ void decompose(const Affine& m, float* t, float* q, float* s) {
 Status materialIndex(Context& ctx, const Ref& ref, size_t at, uint32_t& index) {
   const Arena& a = ctx.arena;
   const uint64_t key = ref.null ? ~0ull : (uint64_t(ref.row) << 32) | ref.inner;
-  for (size_t i = 0; i < ctx.materialKeys.size(); ++i)
-    if (ctx.materialKeys[i] == key) {
-      index = uint32_t(i);
-      return Status();
-    }
+  const auto known = ctx.materialOfKey.find(key);
+  if (known != ctx.materialOfKey.end()) {
+    index = known->second;
+    return Status();
+  }
   Material mat;
   if (ref.null) {
     mat.name = "default";
@@ -211,6 +211,8 @@ Status materialIndex(Context& ctx, const Ref& ref, size_t at, uint32_t& index) {
     if (!md.has(pChannels, uint64_t(numChannels) * 32))
       return PSG_FAIL(md.offset + m, "material declares %u channels of 32 bytes at +0x%X, RenderMaterialData is %u bytes",
                       numChannels, pChannels, md.size);
+    Status spent = ctx.spend(12 + uint64_t(numChannels) * 32, md.offset + m, "a material's channels");
+    if (!spent.ok()) return spent;
     mat.name = format("material_%zu", ctx.out.materials.size());
     std::string channels, fallbackName;
     uint64_t diffuse = 0, fallback = 0;
@@ -257,7 +259,7 @@ Status materialIndex(Context& ctx, const Ref& ref, size_t at, uint32_t& index) {
   }
   index = uint32_t(ctx.out.materials.size());
   ctx.out.materials.push_back(std::move(mat));
-  ctx.materialKeys.push_back(key);
+  ctx.materialOfKey.emplace(key, index);
   return Status();
 }
 
@@ -371,6 +373,9 @@ Status decodeOptiMesh(Context& ctx, uint32_t row, const MeshJob& job) {
   if (uint64_t(numIndices) * indexSize > a.rows[ibRes.row].size)
     return PSG_FAIL(ibo.offset + 8, "IndexBuffer declares %u indices of %u bytes, its BaseResource (row %u) holds %u bytes",
                     numIndices, indexSize, ibRes.row, a.rows[ibRes.row].size);
+  if (!(s = ctx.spend(uint64_t(o.size) + vbBytes + uint64_t(numIndices) * indexSize, o.offset,
+                      "RenderOptiMeshData with its vertex and index buffers")).ok())
+    return s;
   const uint32_t vertexCount = vbBytes / stride;
   if (vbBytes % stride != 0)
     out.warnings.push_back(format("%s: vertex buffer of %u bytes is not a multiple of the %u-byte stride; %u trailing bytes ignored",
@@ -598,6 +603,8 @@ Status decodeModelData(Context& ctx, uint32_t row) {
   Object m = object(a, row);
   if (!m.has(0, 0x40))
     return PSG_FAIL(m.offset, "RenderModelData (row %u) is %u bytes, its header needs 64", row, m.size);
+  Status spent = ctx.spend(m.size, m.offset, "RenderModelData");
+  if (!spent.ok()) return spent;
   const uint32_t pIBP = m.u32(0x20), pMeshTable = m.u32(0x24), pNameTable = m.u32(0x28);
   const uint32_t numMeshes = m.u16(0x32), numBones = m.u16(0x34);
   if (!m.has(pIBP, uint64_t(numBones) * 64))

@@ -3,6 +3,7 @@
 // this is the same table. '%' expands to LEFT and RIGHT.
 #include <cctype>
 #include <cstring>
+#include <unordered_map>
 
 #include "formats/psg/psg_internal.h"
 
@@ -90,15 +91,9 @@ std::string expand(const char* pattern, const char* side) {
   return s;
 }
 
-int indexOf(const std::vector<std::string>& names, const std::string& n) {
-  for (size_t i = 0; i < names.size(); ++i) {
-    const std::string& a = names[i];
-    if (a.size() != n.size()) continue;
-    size_t k = 0;
-    while (k < a.size() && std::toupper(uint8_t(a[k])) == std::toupper(uint8_t(n[k]))) ++k;
-    if (k == a.size()) return int(i);
-  }
-  return -1;
+std::string upper(std::string s) {
+  for (char& c : s) c = char(std::toupper(uint8_t(c)));
+  return s;
 }
 
 }  // namespace
@@ -106,6 +101,10 @@ int indexOf(const std::vector<std::string>& names, const std::string& n) {
 size_t skaterParents(const std::vector<std::string>& names, std::vector<int32_t>& parents,
                      std::vector<std::string>& unmatched) {
   parents.assign(names.size(), -1);
+  // Case-insensitive name -> first bone with it, built once: the climbs below look names up
+  // often, and a hostile model can have 65,535 bones.
+  std::unordered_map<std::string, int> first;
+  for (size_t i = 0; i < names.size(); ++i) first.emplace(upper(names[i]), int(i));
   size_t found = 0;
   for (size_t i = 0; i < names.size(); ++i) {
     const char* side = "";
@@ -118,7 +117,8 @@ size_t skaterParents(const std::vector<std::string>& names, std::vector<int32_t>
     // Part files carry only the bones they use: climb to the nearest ancestor present here.
     std::string parent = expand(l->parent, side);
     for (int guard = 0; !parent.empty() && guard < 64; ++guard) {
-      int p = indexOf(names, parent);
+      const auto named = first.find(upper(parent));
+      const int p = named == first.end() ? -1 : named->second;
       if (p >= 0 && size_t(p) != i) {
         parents[i] = p;
         break;

@@ -31,6 +31,7 @@ Status readToc(Context& ctx, uint32_t row) {
     te.type = t.u32(e + 16);
     const uint32_t nameAt = t.u32(e);
     if (nameAt != 0) te.name = t.cstr(nameAt);
+    ctx.tocOfRow.emplace(te.row, ctx.toc.size());
     ctx.toc.push_back(std::move(te));
   }
   return Status();
@@ -130,6 +131,7 @@ Status decodeTexture(Context& ctx, uint32_t row) {
     return PSG_FAIL(t.offset + 0x18, "Texture %s: %s %ux%u, %u mips%s needs %" PRIu64 " bytes, its BaseResource (row %u) holds %u",
                     tex.name.c_str(), tex.format.c_str(), width, height, mips, cube ? " x 6 faces" : "", needed, res.row,
                     payload.size);
+  if (!(s = ctx.spend(uint64_t(t.size) + needed, t.offset, "Texture with its mip chain")).ok()) return s;
   if (payload.size > faceStride * faces)
     out.warnings.push_back(format("%s: %" PRIu64 " bytes after the mip chain ignored", tex.name.c_str(),
                                   uint64_t(payload.size) - faceStride * faces));
