@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <dirent.h>
 #include <fstream>
 #include <functional>
 #include <iterator>
@@ -797,6 +798,19 @@ void psgTextureSeeds(const std::string& fixtures) {
   }
 }
 
+// fuzz_image: the image fixtures as they are (the harness picks the decoder by content).
+void imageSeeds(const std::string& fixtures) {
+  DIR* dir = opendir(fixtures.c_str());
+  if (!dir) return;
+  while (const dirent* e = readdir(dir)) {
+    const std::string name = e->d_name;
+    const size_t dot = name.rfind('.');
+    const std::string ext = dot == std::string::npos ? "" : name.substr(dot);
+    if (ext == ".tga" || ext == ".bmp" || ext == ".dds") seed("fuzz_image", name, readFile(fixtures + "/" + name));
+  }
+  closedir(dir);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -816,6 +830,7 @@ int main(int argc, char** argv) {
   pcxSeeds(fixtures);
   psgSeeds(fixtures);
   psgTextureSeeds(fixtures);
+  imageSeeds(fixtures);
   std::printf("write_fuzz_seeds: %zu seeds in %s\n", gSeeds, gOut.c_str());
   return gOk ? 0 : 1;
 }
