@@ -3,6 +3,7 @@ import { sharedDecoder } from '../decoder/client.js';
 import { App } from './app.js';
 import { entriesFromDataTransfer, entriesFromFileList, entriesFromUrls } from './input.js';
 import { describeRecord } from '../core/report.js';
+import { displayName } from '../core/files.js';
 import { el, renderClipList, renderFilesReport, renderInfo, renderMorphs } from './panels.js';
 import { Viewer } from './viewer.js';
 import { applyState, buildQuery, currentState, readParams } from './params.js';
@@ -18,7 +19,7 @@ function showError(message) {
   $('errors').append(p);
 }
 
-function status(text) { $('status').textContent = text; }
+function status(text) { $('status').textContent = displayName(text); }
 function fetchProgress({ url, got, total }) {
   status(`Fetching ${url.split('/').pop()}: ${total ? `${Math.round((got / total) * 100)}%` : `${(got / 1e6).toFixed(1)} MB`}`);
   progress(got, total);
@@ -263,6 +264,7 @@ window.__rigscope = {
 };
 
 async function start() {
+  for (const problem of params.problems) showError(problem);
   if (params.files.length) {
     const urls = params.files.map((f) => new URL(f, location.href).href);
     sourceUrls.push(...urls);

@@ -1,6 +1,7 @@
 // Side panels: clip list, info (counts, warnings, bone matches), file report, morph sliders.
-// Every string that comes from a file is set with textContent: names are untrusted.
-import { baseName } from '../core/files.js';
+// Every string that comes from a file is set with textContent: names are untrusted, and shown with
+// their invisible and direction-changing characters written out (displayName).
+import { baseName, displayName } from '../core/files.js';
 import { describeRecord, isProblem } from '../core/report.js';
 
 export function el(tag, props = {}, ...children) {
@@ -11,7 +12,7 @@ export function el(tag, props = {}, ...children) {
     else if (k in e) e[k] = v;
     else e.setAttribute(k, v);
   }
-  for (const c of children) if (c != null) e.append(c instanceof Node ? c : String(c));
+  for (const c of children) if (c != null) e.append(c instanceof Node ? c : displayName(c));
   return e;
 }
 

@@ -3,21 +3,76 @@
 //   camera=px,py,pz,tx,ty,tz  bg=RRGGBB  demo=0
 // "Copy link" writes the current state in these words; both pages read them.
 
-export function readParams(search = location.search) {
+/** Camera coordinates beyond this are not a view of any model (1e308 made a blank view). */
+export const MAX_CAMERA_COORDINATE = 1e6;
+
+// file= values as absolute http(s) or data URLs; anything else becomes a problem naming it.
+function readFiles(values, base, problems) {
+  const files = [];
+  for (const value of values) {
+    let url;
+    try {
+      url = new URL(value, base);
+    } catch {
+      problems.push(`file=${value} is not a valid URL; it was not opened`);
+      continue;
+    }
+    if (!['http:', 'https:', 'data:'].includes(url.protocol)) {
+      problems.push(`file=${value} is a ${url.protocol} URL; only http, https and data URLs can be opened`);
+      continue;
+    }
+    files.push(url.href);
+  }
+  return files;
+}
+
+// camera=px,py,pz,tx,ty,tz: six finite numbers within MAX_CAMERA_COORDINATE, the position apart
+// from the target; else the default framing is kept and the problem said.
+function readCamera(value, problems) {
+  if (value === null) return undefined;
+  const v = value.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
+  const why = v.length !== 6 ? `has ${v.length} values, not 6 (px,py,pz,tx,ty,tz)`
+    : !v.every(Number.isFinite) ? 'has a value that is not a finite number'
+    : v.some((x) => Math.abs(x) > MAX_CAMERA_COORDINATE) ? `has a coordinate beyond ±${MAX_CAMERA_COORDINATE.toLocaleString('en')}`
+    : v[0] === v[3] && v[1] === v[4] && v[2] === v[5] ? 'puts the camera on its target'
+    : null;
+  if (!why) return v;
+  problems.push(`camera=${value} ${why}; the default view is used`);
+  return undefined;
+}
+
+/**
+ * The page's parameters. Values that cannot be used are dropped, each with a sentence in
+ * `problems` for the page to show; `files` are absolute URLs.
+ */
+export function readParams(search = location.search, base = location.href) {
   const q = new URLSearchParams(search);
-  const num = (k) => (q.has(k) && Number.isFinite(Number(q.get(k))) ? Number(q.get(k)) : undefined);
-  const camera = q.get('camera')?.split(',').map(Number);
-  const bg = q.get('bg');
+  const problems = [];
+  const num = (k) => {
+    if (!q.has(k)) return undefined;
+    const v = q.get(k).trim() === '' ? NaN : Number(q.get(k));
+    if (Number.isFinite(v)) return v;
+    problems.push(`${k}=${q.get(k)} is not a number; ignored`);
+    return undefined;
+  };
+  const colour = (k) => {
+    const v = q.get(k);
+    if (v === null || /^[0-9a-f]{6}$/i.test(v)) return v ?? undefined;
+    problems.push(`${k}=${v} is not a colour as RRGGBB; ignored`);
+    return undefined;
+  };
   return {
-    files: q.getAll('file'),
+    files: readFiles(q.getAll('file'), base, problems),
     clip: q.get('clip') ?? undefined,
     frame: num('frame'),
     speed: num('speed'),
     autoplay: q.get('autoplay') !== '0',
     skeleton: q.get('skeleton') === '1',
-    camera: camera?.length === 6 && camera.every(Number.isFinite) ? camera : undefined,
-    bg: bg && /^[0-9a-f]{6}$/i.test(bg) ? bg : undefined,
-    demo: q.get('demo') !== '0',
+    camera: readCamera(q.get('camera'), problems),
+    bg: colour('bg'),
+    // A link that names files shows those or says why not, never the demo in their place.
+    demo: q.get('demo') !== '0' && !q.has('file'),
+    problems,
   };
 }
 

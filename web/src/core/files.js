@@ -27,6 +27,21 @@ export function entryFromBytes(path, bytes) {
   };
 }
 
+// Characters that change how text around them displays or that show nothing: bidirectional
+// controls (U+202A–U+202E, U+2066–U+2069, U+200E/U+200F, U+061C) and the other format characters
+// (category Cf), line and paragraph separators, control characters other than tab and newline.
+// The joiners U+200C/U+200D stay: Persian and Indic names, and emoji sequences, need them.
+const INVISIBLE = /(?![\u200c\u200d])[\p{Cf}\p{Zl}\p{Zp}\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
+
+/**
+ * A file name (or any text naming files) as it may be shown: invisible and direction-changing
+ * characters written out, so `evil\u202Ekcp.exe.psk` shows as `evil⟪U+202E⟫kcp.exe.psk` and
+ * not as "evilksp.exe.pck".
+ */
+export function displayName(name) {
+  return String(name).replace(INVISIBLE, (c) => `⟪U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}⟫`);
+}
+
 export function baseName(path) {
   return path.split(/[\\/]/).pop();
 }
