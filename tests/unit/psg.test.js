@@ -6,7 +6,7 @@ import { entryFromBytes } from '../../web/src/core/files.js';
 import { describeRecord } from '../../web/src/core/report.js';
 import { decode, decoder, fixture, HAVE_SAMPLES, sample } from './helpers.js';
 
-const fakeViewer = () => ({ add() {}, remove() {}, frameAll() {}, setWireframe() {}, wireframe: false });
+const fakeViewer = () => ({ add() {}, remove() {}, frameAll() {}, view() {}, place() {}, requestRender() {}, visibleBounds: () => new THREE.Box3(), setWireframe() {}, wireframe: false });
 const appWith = async () => new App(fakeViewer(), await decoder());
 
 // Independent posing: a rotation by `a` radians about +Z around `pivot`.

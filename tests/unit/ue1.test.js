@@ -14,7 +14,7 @@ const ue1 = (dir, base, uc = '', ucName = '') => decode('decodeUe1',
 const flag = () => ue1(FIXTURES, 'flag', text(`${FIXTURES}flag.uc`), 'flag.uc');
 
 /** A viewer that draws nothing: App logic in Node. */
-const fakeViewer = () => ({ add() {}, remove() {}, frameAll() {}, setWireframe() {}, wireframe: false });
+const fakeViewer = () => ({ add() {}, remove() {}, frameAll() {}, view() {}, place() {}, requestRender() {}, visibleBounds: () => new THREE.Box3(), setWireframe() {}, wireframe: false });
 const lines = (report) => report.records.map((r) => describeRecord(r));
 const appWith = async () => new App(fakeViewer(), await decoder());
 

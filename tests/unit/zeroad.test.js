@@ -23,7 +23,7 @@ function pose(character, name, t) {
   return character.meshes[0];
 }
 
-const fakeViewer = () => ({ add() {}, remove() {}, frameAll() {}, setWireframe() {}, wireframe: false });
+const fakeViewer = () => ({ add() {}, remove() {}, frameAll() {}, view() {}, place() {}, requestRender() {}, visibleBounds: () => new THREE.Box3(), setWireframe() {}, wireframe: false });
 const lines = (report, kind) => report.records.filter((r) => !kind || r.kind === kind).map((r) => describeRecord(r));
 const appWith = async () => new App(fakeViewer(), await decoder());
 const entries = (files) => Object.entries(files).map(([name, data]) => entryFromBytes(name, typeof data === 'string' ? new TextEncoder().encode(data) : data));

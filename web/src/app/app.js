@@ -8,6 +8,8 @@ import { assembleScene } from '../core/scene.js';
 import { Character } from '../three/character.js';
 import { assignTexture, textureOfRecord } from '../three/textures.js';
 import { buildTextureBoard } from '../three/board.js';
+import { applyMaterialMaps } from '../three/material-maps.js';
+import { describeRecord, isProblem } from '../core/report.js';
 
 /** What makes a character: rebuilt only when this changes. */
 function signature(sc) {
@@ -20,6 +22,8 @@ const emptyDecoded = () => ({ models: [], animations: [], textures: [], texts: [
 export class App {
   constructor(viewer, decoder) {
     this.viewer = viewer;
+    // The view draws while a clip plays (or a prop's idle loop runs), and otherwise only on change.
+    viewer.isAnimating = () => this.playing || this.characters.some((c) => c.props.some((p) => p.clips.length));
     this.decoder = decoder;
     this.decoded = emptyDecoded();
     this.drops = 0;
@@ -63,7 +67,6 @@ export class App {
     const files = new Set(entries.map((e) => e.path));
     const report = { files: [...files], records: this.scene.records.filter((r) => r.files.some((f) => files.has(f))) };
     this.reports.push(report);
-    if (added.length) this.viewer.frameAll();
     performance.mark('rigscope:framed');
     if (!this.current || !this.characters.includes(this.current.character) || added.length) {
       const pool = this.allClips.filter((c) => added.includes(c.character));
@@ -72,6 +75,8 @@ export class App {
       if (first && (!this.current || !this.characters.includes(this.current.character) || !this.current.action?.isRunning())) this.select(first.character, first.clip);
       else if (!first) this.current = null;
     }
+    // Framed over the whole current clip, so a character that walks away stays in view.
+    if (added.length) this.frameView();
     performance.mark('rigscope:selected');
     this.emit('loaded');
     performance.mark('rigscope:panels');
@@ -92,6 +97,7 @@ export class App {
         added.push(character);
       }
       character.scene = sc;
+      this.viewer.place?.(character);
       next.set(sig, character);
     }
     for (const b of this.scene.boards) {
@@ -121,7 +127,9 @@ export class App {
           const material = character.materials.find((m) => m.userData.model === entry.model && m.userData.index === entry.index);
           if (!material || !entry.texture || material.userData.record === entry.texture) continue;
           try {
-            assignTexture(material, await textureOfRecord(entry.texture, this.decoder));
+            const textureOf = (record) => textureOfRecord(record, this.decoder);
+            if (entry.maps) await applyMaterialMaps(material, { ...entry.maps, base: entry.texture }, textureOf, { blend: entry.blend });
+            else assignTexture(material, await textureOf(entry.texture));
             material.userData.record = entry.texture;
           } catch (err) {
             this.scene.records.push({ kind: 'refused', files: [entry.texture.path], reason: err.message });
@@ -142,6 +150,66 @@ export class App {
     this.emit('textures');
   }
 
+  /** Shows or hides a character (outliner); isolate shows it alone, and again shows everything. */
+  setVisible(character, on) {
+    character.hiddenByUser = !on;
+    this.viewer.place(character);
+    this.emit('visibility');
+  }
+
+  isolate(character) {
+    const alone = this.characters.every((c) => c === character || !c.root.visible);
+    for (const c of this.characters) c.hiddenByUser = alone ? undefined : c !== character;
+    for (const c of this.characters) this.viewer.place(c);
+    this.emit('visibility');
+  }
+
+  /** World bounds of what is visible over the whole current clip (sampled), else as posed now. */
+  clipBounds(characters = this.characters.filter((c) => c.root.visible)) {
+    const box = this.viewer.visibleBounds(characters);
+    const cur = this.current;
+    if (!cur || !characters.includes(cur.character) || cur.clip.frameCount < 2) return box;
+    const { action, character } = cur;
+    const time = action.time;
+    const samples = Math.min(12, cur.clip.frameCount);
+    for (let k = 0; k < samples; k++) {
+      action.time = (k / (samples - 1)) * cur.clip.lastTime;
+      character.mixer.update(0);
+      character.update();
+      box.union(this.viewer.visibleBounds([character]));
+    }
+    action.time = time;
+    character.mixer.update(0);
+    character.update();
+    return box;
+  }
+
+  /** Frames what is visible over the current clip (a preset view direction when given). */
+  frameView(preset = null) {
+    const box = this.clipBounds();
+    if (preset) this.viewer.view(preset, box);
+    else this.viewer.frameAll(box);
+  }
+
+  /**
+   * A read-only description for tests and host pages: characters with their world bounds at the
+   * current frame, the clip and frame, and messages per file.
+   */
+  snapshot() {
+    this.viewer.scene.updateMatrixWorld(true);
+    const characters = this.characters.map((c) => {
+      const box = this.viewer.visibleBounds([c]);
+      const cur = this.current?.character === c ? this.current : null;
+      return {
+        name: c.name, visible: c.root.visible,
+        bounds: box.isEmpty() ? null : { min: box.min.toArray(), max: box.max.toArray() },
+        clip: cur?.clip.name ?? null, frame: cur ? cur.clip.firstFrame + this.frame : null, playing: !!cur && this.playing,
+      };
+    });
+    const messages = (this.scene?.records ?? []).filter(isProblem).flatMap((r) => r.files.map((file) => ({ file, text: describeRecord(r) })));
+    return { demo: this.demo, characters, messages };
+  }
+
   select(character, clip) {
     const prev = this.current;
     if (prev?.clip !== clip) this.loop = clip.loop;
@@ -157,6 +225,7 @@ export class App {
       prev.action.stop();
     }
     this.current = { character, clip, action };
+    this.viewer.requestRender?.();
     this.emit('clip');
   }
 
@@ -190,9 +259,12 @@ export class App {
   togglePlay() {
     if (!this.current) return;
     const a = this.current.action;
-    if (!a.isRunning() && !a.paused) { a.reset().play(); return this.emit('time'); }
-    a.paused = !a.paused;
-    if (!a.paused && !a.isRunning()) a.reset().play();
+    if (!a.isRunning() && !a.paused) a.reset().play();
+    else {
+      a.paused = !a.paused;
+      if (!a.paused && !a.isRunning()) a.reset().play();
+    }
+    this.viewer.requestRender?.();
     this.emit('time');
   }
 
@@ -207,6 +279,7 @@ export class App {
     action.time = Math.min(Math.max(t, 0), Math.max(0, limit));
     action.enabled = true;
     character.mixer.update(0);
+    this.viewer.requestRender?.();
     this.emit('time');
   }
 

@@ -4,6 +4,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js';
 import { VertexNormalsHelper } from 'three/addons/helpers/VertexNormalsHelper.js';
+import { displayName } from '../core/files.js';
 
 /** Points at bone world positions, refreshed every frame like THREE.SkeletonHelper's lines. */
 class JointsHelper extends THREE.Points {
@@ -29,6 +30,28 @@ class JointsHelper extends THREE.Points {
   }
 }
 
+const LARGE_MESH = 60000;
+
+/**
+ * World bounds of a character as posed now: skinned meshes skinned on the CPU (three's
+ * SkinnedMesh bounds), vertex-animated ones from their current positions; meshes too large to
+ * skin every frame keep the bind-pose bounds the decoder measured.
+ */
+export function characterBox(character) {
+  const box = new THREE.Box3();
+  for (const c of character.tree()) {
+    for (const m of c.meshes) {
+      if (!m.visible) continue;
+      const count = m.geometry.attributes.position.count;
+      if (m.isSkinnedMesh && count < LARGE_MESH) m.computeBoundingBox();
+      else if (c.vertexAnimations.some((v) => v.mesh === m)) m.geometry.computeBoundingBox();
+      const local = m.isSkinnedMesh ? (m.boundingBox ?? m.geometry.boundingBox) : m.geometry.boundingBox;
+      if (local) box.union(local.clone().applyMatrix4(m.matrixWorld));
+    }
+  }
+  return box;
+}
+
 export class Viewer {
   constructor(container, { background = 0x23262e } = {}) {
     this.container = container;
@@ -43,10 +66,17 @@ export class Viewer {
 
     this.scene = new THREE.Scene();
     this.scene.background = this.background;
-    this.camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
+    // Everything loaded hangs under one group, so the up-axis control turns the whole scene.
+    this.content = new THREE.Group();
+    this.content.name = 'content';
+    this.scene.add(this.content);
+    this.perspective = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
+    this.orthographic = new THREE.OrthographicCamera(-1, 1, 1, -1, 0.01, 1000);
+    this.camera = this.perspective;
     this.camera.position.set(2, 1.5, 3);
     this.controls = new OrbitControls(this.camera, this.renderer.domElement);
     this.controls.enableDamping = false;
+    this.controls.addEventListener('change', () => this.requestRender());
 
     this.hemi = new THREE.HemisphereLight(0xffffff, 0x444455, 1.6);
     this.scene.add(this.hemi);
@@ -54,7 +84,7 @@ export class Viewer {
     this.keyLight = new THREE.DirectionalLight(0xffffff, 1.8);
     this.keyLight.position.set(1, 2, 3);
     this.camera.add(this.keyLight);
-    this.scene.add(this.camera);
+    this.scene.add(this.perspective, this.orthographic);
 
     this.grid = new THREE.GridHelper(10, 20, 0x555b66, 0x353a44);
     this.scene.add(this.grid);
@@ -77,8 +107,21 @@ export class Viewer {
     this.normalHelpers = [];
     this.fps = 0;
 
+    // Rendering happens only when something changes: a control, the camera, a playing clip.
+    this.isAnimating = () => false;
+    this.frames = 0;
+    this.looping = false;
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
+    this.requestRender();
+  }
+
+  /** Draws the next animation frame, and keeps drawing while something animates. */
+  requestRender() {
+    this.dirty = true;
+    if (this.looping) return;
+    this.looping = true;
+    this.timer.update(); // no jump in time for the frames that were not drawn
     this.renderer.setAnimationLoop(() => this.tick());
   }
 
@@ -87,13 +130,42 @@ export class Viewer {
     const h = Math.max(1, this.container.clientHeight);
     this.renderer.setSize(w, h, false);
     this.labels.setSize(w, h);
-    this.camera.aspect = w / h;
-    this.camera.updateProjectionMatrix();
+    this.perspective.aspect = w / h;
+    this.perspective.updateProjectionMatrix();
+    this._fitOrthographic();
+    this.requestRender();
+  }
+
+  /** The orthographic camera shows what the perspective one shows at the target's distance. */
+  _fitOrthographic() {
+    const o = this.orthographic;
+    const distance = this.camera.position.distanceTo(this.controls.target) || 1;
+    const h = distance * Math.tan(THREE.MathUtils.degToRad(this.perspective.fov / 2));
+    const aspect = this.perspective.aspect;
+    Object.assign(o, { top: h, bottom: -h, left: -h * aspect, right: h * aspect, near: this.perspective.near, far: this.perspective.far });
+    o.zoom = 1;
+    o.updateProjectionMatrix();
+  }
+
+  /** Switches between the perspective and the orthographic camera, keeping the view. */
+  setOrthographic(on) {
+    const next = on ? this.orthographic : this.perspective;
+    if (next === this.camera) return;
+    next.position.copy(this.camera.position);
+    next.quaternion.copy(this.camera.quaternion);
+    this.camera.remove(this.keyLight);
+    this.camera = next;
+    this.camera.add(this.keyLight);
+    this._fitOrthographic();
+    this.controls.object = next;
+    this.controls.update();
+    this.requestRender();
   }
 
   add(character) {
     this.characters.push(character);
-    this.scene.add(character.root);
+    this.content.add(character.root);
+    this.place(character);
     const helper = new THREE.SkeletonHelper(character.root);
     helper.visible = this.showSkeleton;
     helper.userData.character = character;
@@ -118,13 +190,30 @@ export class Viewer {
       }
       const el = document.createElement('span');
       el.className = 'label3d';
-      el.textContent = a.name; // file text: never HTML
+      el.textContent = displayName(a.name); // file text: never HTML, invisible characters written out
       const label = new CSS2DObject(el);
       label.userData.isAttachmentMarker = true;
       a.node.add(label);
     }
     this.setWireframe(this.wireframe);
     this.setAttachmentsVisible(this.showAttachments);
+  }
+
+  /** Puts a character where its scene says (layout offset, shown or hidden). */
+  place(character) {
+    const sc = character.scene;
+    if (sc?.offset) character.root.position.fromArray(sc.offset);
+    character.root.visible = !(character.hiddenByUser ?? sc?.hidden ?? false);
+    for (const h of this.skeletonHelpers) if (h.userData.character === character) h.visible = this.showSkeleton && character.root.visible;
+    this.requestRender();
+  }
+
+  /** Turns the whole scene by whole quarter turns about X, Y and Z (degrees), e.g. [-90, 0, 0]. */
+  setUp(degrees) {
+    this.up = degrees.map((d) => Math.round(d / 90) * 90);
+    this.content.rotation.set(...this.up.map((d) => THREE.MathUtils.degToRad(d)), 'XYZ');
+    this.content.updateMatrixWorld(true);
+    this.requestRender();
   }
 
   /**
@@ -150,6 +239,7 @@ export class Viewer {
     this.skeletonHelpers = this.skeletonHelpers.filter((x) => x.userData.character !== character);
     character.root.traverse((o) => { if (o.isCSS2DObject) o.element.remove(); });
     character.dispose();
+    this.requestRender();
   }
 
   clear() {
@@ -162,6 +252,7 @@ export class Viewer {
     this.hemi.intensity = p[0];
     this.keyLight.intensity = p[1];
     this.keyLight.position.set(...p[2]);
+    this.requestRender();
   }
 
   setBindPose(on) {
@@ -170,6 +261,7 @@ export class Viewer {
       if (on) c.skeleton?.pose();
       else c.mixer.update(0);
     }
+    this.requestRender();
   }
 
   setBoneNamesVisible(on) {
@@ -188,11 +280,13 @@ export class Viewer {
         if (label) label.visible = on;
       }
     }
+    this.requestRender();
   }
 
   setNormalsVisible(on) {
     for (const h of this.normalHelpers) { h.removeFromParent(); h.dispose(); }
     this.normalHelpers = [];
+    this.requestRender();
     if (!on) return;
     for (const c of this.characters) {
       for (const m of c.meshes) {
@@ -206,16 +300,19 @@ export class Viewer {
 
   setBackground(color) {
     this.background.set(color);
+    this.requestRender();
   }
 
   setSkeletonVisible(on) {
     this.showSkeleton = on;
-    for (const h of this.skeletonHelpers) h.visible = on;
+    for (const h of this.skeletonHelpers) h.visible = on && h.userData.character.root.visible;
+    this.requestRender();
   }
 
   setWireframe(on) {
     this.wireframe = on;
-    for (const c of this.characters) for (const m of c.materials) m.wireframe = on;
+    for (const c of this.characters) for (const x of c.tree()) for (const m of x.materials) m.wireframe = on;
+    this.requestRender();
   }
 
   setAttachmentsVisible(on) {
@@ -223,44 +320,64 @@ export class Viewer {
     for (const c of this.characters) {
       c.root.traverse((o) => { if (o.userData.isAttachmentMarker) o.visible = on; });
     }
+    this.requestRender();
   }
 
-  /** Frames everything loaded: the camera looks at the bounding box from the front-right. */
-  frameAll() {
+  /** World bounds of the visible characters as they are posed now. */
+  visibleBounds(characters = this.characters) {
     const box = new THREE.Box3();
-    for (const c of this.characters) {
-      c.root.updateMatrixWorld(true);
-      // Exact skinned bounds cost a bone transform per vertex: only for meshes of modest size.
-      const vertices = c.meshes.reduce((n, m) => n + m.geometry.attributes.position.count, 0);
-      box.expandByObject(c.root, vertices < 60000);
-    }
+    this.scene.updateMatrixWorld(true);
+    for (const c of characters) if (c.root.visible) box.union(characterBox(c));
+    return box;
+  }
+
+  /** Frames everything visible (or `box`), keeping the current view direction unless `direction` is given. */
+  frameAll(box = this.visibleBounds(), direction = null) {
     if (box.isEmpty()) return;
     const size = box.getSize(new THREE.Vector3()).length() || 1;
     const center = box.getCenter(new THREE.Vector3());
-    this.camera.near = size / 200;
-    this.camera.far = size * 100;
-    this.camera.updateProjectionMatrix();
+    for (const cam of [this.perspective, this.orthographic]) { cam.near = size / 200; cam.far = size * 100; }
     // Distance at which the bounding sphere fits the narrower of the two fields of view.
-    const vfov = THREE.MathUtils.degToRad(this.camera.fov);
-    const hfov = 2 * Math.atan(Math.tan(vfov / 2) * this.camera.aspect);
+    const vfov = THREE.MathUtils.degToRad(this.perspective.fov);
+    const hfov = 2 * Math.atan(Math.tan(vfov / 2) * this.perspective.aspect);
     const distance = (size / 2 / Math.sin(Math.min(vfov, hfov) / 2)) * 1.05;
-    this.camera.position.copy(center).add(new THREE.Vector3(0.45, 0.3, 1).normalize().multiplyScalar(distance));
+    const dir = direction ?? (this.framed ? this.camera.position.clone().sub(this.controls.target).normalize() : new THREE.Vector3(0.45, 0.3, 1).normalize());
+    this.camera.position.copy(center).addScaledVector(dir, distance);
     this.controls.target.copy(center);
+    this.camera.lookAt(center);
+    this._fitOrthographic();
+    this.perspective.updateProjectionMatrix();
     this.controls.update();
+    this.framed = true;
     const s = 10 ** Math.round(Math.log10(size));
     this.grid.scale.setScalar(s / 5);
     this.grid.position.set(center.x, box.min.y, center.z);
     this.ground.scale.copy(this.grid.scale);
     this.ground.position.copy(this.grid.position);
     for (const c of this.characters) {
-      for (const a of c.attachments) a.node.children.forEach((m) => { if (m.type === 'AxesHelper') m.scale.setScalar(size * 0.04); });
+      for (const x of c.tree()) for (const a of x.attachments) a.node.children.forEach((m) => { if (m.type === 'AxesHelper') m.scale.setScalar(size * 0.04); });
     }
+    this.requestRender();
+  }
+
+  /** View presets: front, side (right), top, or the default three-quarter perspective. */
+  view(preset, box = this.visibleBounds()) {
+    const dirs = { front: [0, 0, 1], side: [1, 0, 0], top: [0, 1, 0.0001], perspective: [0.45, 0.3, 1] };
+    this.frameAll(box, new THREE.Vector3(...(dirs[preset] ?? dirs.perspective)).normalize());
   }
 
   tick() {
     if (this.hold) return;
     this.timer.update();
     const dt = Math.min(this.timer.getDelta(), 0.1);
+    const animating = this.isAnimating() && !this.bindPose;
+    if (!animating && !this.dirty) {
+      // Nothing changes: stop drawing until something asks again.
+      this.looping = false;
+      this.renderer.setAnimationLoop(null);
+      return;
+    }
+    this.dirty = false;
     if (dt > 0) this.fps = this.fps * 0.95 + (1 / dt) * 0.05;
     for (const c of this.characters) {
       if (this.bindPose) c.skeleton?.pose();
@@ -276,6 +393,7 @@ export class Viewer {
     this.controls.update();
     this.renderer.render(this.scene, this.camera);
     this.labels.render(this.scene, this.camera);
+    this.frames++;
   }
 
   /** Renders and counts the pixels that differ from the background (tests, and "is anything drawn"). */

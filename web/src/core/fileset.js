@@ -64,7 +64,10 @@ export async function decodeFiles(entries, decoder, { onProgress, drop = 0, isCa
   for (const item of byKind('image')) {
     result.textures.push({ id: item.entry.path, path: item.entry.path, name: item.entry.name, key: textureKey(item.entry.name), entry: item.entry, drop });
   }
-  for (const item of byKind('xml')) result.texts.push({ path: item.entry.path, name: item.entry.name, entry: item.entry, kind: 'xml' });
+  // Text a family reads when the scene is assembled (actor XML, material sidecars).
+  for (const kind of FAMILIES.flatMap((f) => f.textKinds ?? [])) {
+    for (const item of byKind(kind)) result.texts.push({ path: item.entry.path, name: item.entry.name, entry: item.entry, kind });
+  }
 
   for (const family of FAMILIES) {
     const { jobs, records: planned } = await family.plan(byKind, { text });

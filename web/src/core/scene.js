@@ -6,6 +6,7 @@
 import { baseName, stem, textureKey } from './files.js';
 import { matchBonesByName } from './match.js';
 import { FAMILIES, familyById } from '../families/index.js';
+import { layoutCharacters } from './layout.js';
 
 /** An animation binds by name when at least this share of its bones exist in the target. */
 const MIN_NAME_SHARE = 0.5;
@@ -64,6 +65,15 @@ function boneMapInto(host, part) {
     map[i] = s;
   }
   return map;
+}
+
+/**
+ * A root bone's name (Root, ROOT, bip01) is shared by unrelated skeletons: a part must share a
+ * bone below the host's root to be one of its parts.
+ */
+function sharesLimb(host, map) {
+  const parents = host.skeleton.parents;
+  return map.some((h) => parents[h] >= 0 && parents[h] !== h);
 }
 
 /** True when the part's bones rest where the host's bones of the same names rest. */
@@ -157,10 +167,10 @@ export function fitAnimation(character, anim) {
  * Assembles the scene.
  * @param {{ models: object[], animations: object[], textures: object[], texts: object[], records: object[] }} decoded
  *   everything decoded so far (all drops), as decodeFiles returns it, concatenated
- * @param {{ manual?: Map<string, string>, readText?: (text: object) => Promise<string> }} options
+ * @param {{ manual?: Map<string, string> }} options
  *   manual: `${model file}#${material index}` → texture record id chosen by hand
  */
-export async function assembleScene(decoded, { manual = new Map(), readText } = {}) {
+export async function assembleScene(decoded, { manual = new Map() } = {}) {
   const records = [...decoded.records];
   const scene = { characters: [], boards: [], records };
   const usedModels = new Set(), usedAnims = new Set(), usedTextures = new Set(), usedTexts = new Set();
@@ -174,8 +184,8 @@ export async function assembleScene(decoded, { manual = new Map(), readText } = 
 
   // Family-built characters first (0 A.D. actors): they take the models and animations they name.
   const ctx = {
-    models: decoded.models, animations: decoded.animations, texts: decoded.texts, records, readText,
-    findTexture, newCharacter, bind, fitAnimation, usedModels, usedAnims, usedTexts,
+    models: decoded.models, animations: decoded.animations, texts: decoded.texts, records,
+    findTexture, newCharacter, bind, fitAnimation, usedModels, usedAnims, usedTexts, state: {},
   };
   const familyCharacters = [];
   for (const f of FAMILIES) if (f.assemble) familyCharacters.push(...await f.assemble(ctx));
@@ -191,7 +201,7 @@ export async function assembleScene(decoded, { manual = new Map(), readText } = 
       for (const c of hosts) {
         if (c.bindBy !== 'name' || !c.skeleton) continue;
         const map = boneMapInto(c.host, model);
-        if (map && posesAgree(c.host, model, map)) {
+        if (map && sharesLimb(c.host, map) && posesAgree(c.host, model, map)) {
           c.models.push(model);
           c.parts.push({ model, boneMap: map });
           c.drop = Math.min(c.drop, model.drop);
@@ -209,7 +219,7 @@ export async function assembleScene(decoded, { manual = new Map(), readText } = 
   scene.characters = [...familyCharacters, ...hosts];
 
   bindAnimations(scene, decoded.animations.filter((a) => !usedAnims.has(a)), records);
-  assignTextures(scene, library, { manual, findTexture, usedTextures, records });
+  assignTextures(scene, library, { manual, findTexture, usedTextures, records, ctx });
 
   // Texture-only drops show their textures on a board; files whose textures nobody uses are listed.
   const dropsWithModels = new Set([...decoded.models, ...decoded.animations].map((m) => m.drop));
@@ -226,6 +236,7 @@ export async function assembleScene(decoded, { manual = new Map(), readText } = 
       records.push({ kind: 'unused', files: [path], reason: list[0].guid ? 'no loaded material names its textures\' GUIDs' : 'no material names it' });
     }
   }
+  layoutCharacters(scene.characters);
   scene.boards = [...boardDrops.entries()].map(([drop, textures]) => ({ id: `textures#${drop}`, drop, textures }));
   for (const t of decoded.texts) {
     if (!usedTexts.has(t)) records.push({ kind: 'unused', files: [t.path], reason: t.reason ?? 'not read by any family' });
@@ -259,7 +270,7 @@ function bindAnimations(scene, animations, records) {
   }
 }
 
-function assignTextures(scene, library, { manual, findTexture, usedTextures, records }) {
+function assignTextures(scene, library, { manual, findTexture, usedTextures, records, ctx }) {
   const byId = new Map(library.map((r) => [r.id, r]));
   const byGuid = new Map(library.filter((r) => r.guid).map((r) => [r.guid, r]));
   const set = (c, entry, texture, rule, extra = {}) => {
@@ -284,8 +295,8 @@ function assignTextures(scene, library, { manual, findTexture, usedTextures, rec
         const chosen = manual.get(`${model.file}#${index}`);
         if (chosen && byId.has(chosen)) return set(c, entry, byId.get(chosen), 'manual');
         if (material.guid && byGuid.has(material.guid)) return set(c, entry, byGuid.get(material.guid), 'GUID');
-        const sidecar = family?.resolveMaterial?.(material, { findTexture });
-        if (sidecar) return set(c, entry, sidecar.texture, sidecar.rule, { maps: sidecar.maps });
+        const sidecar = family?.resolveMaterial?.(material, ctx);
+        if (sidecar) return set(c, entry, sidecar.texture, sidecar.rule, { maps: sidecar.maps, blend: sidecar.blend });
         if (hints?.length) {
           const hit = hints.map((n) => findTexture(n, model)).find(Boolean);
           if (hit) return set(c, entry, hit, 'actor');
@@ -323,13 +334,18 @@ function assignTextures(scene, library, { manual, findTexture, usedTextures, rec
 export function sceneToJSON(scene) {
   const character = (c) => ({
     name: c.name,
+    ...(c.offset?.some((v) => v !== 0) ? { offset: c.offset.map((v) => +v.toFixed(4)) } : {}),
+    ...(c.enclosing ? { enclosing: true, hidden: c.hidden } : {}),
     meshes: c.models.map((m) => m.file),
     skeleton: { bones: c.skeleton ? jointCount(c.host) : 0 },
     animations: c.animations.map((a) => ({
       file: a.file, bound: { matched: a.matched, total: a.total, by: a.by },
       clips: a.clips.map((k) => ({ name: k.name, frames: k.frames, fps: k.fps, loop: k.loop, notifies: k.notifies.map((n) => ({ time: n.time, name: n.name })) })),
     })),
-    materials: c.materials.map((m) => ({ name: m.name, texture: m.texture?.path ?? null, rule: m.rule, ...(m.maps ? { maps: Object.fromEntries(Object.entries(m.maps).map(([k, v]) => [k, v?.path ?? null])) } : {}) })),
+    materials: c.materials.map((m) => ({
+      name: m.name, texture: m.texture?.path ?? null, rule: m.rule,
+      ...(m.maps ? { maps: Object.fromEntries(Object.entries(m.maps).filter(([k]) => k !== 'base').map(([k, v]) => [k, v?.path ?? null])) } : {}),
+    })),
     ...(c.props.length ? { props: c.props.map((p) => ({ point: p.point, ...character(p.character) })) } : {}),
   });
   const of = (kind) => scene.records.filter((r) => r.kind === kind);

@@ -1,6 +1,10 @@
 // Unreal ActorX: .psk/.pskx meshes, .psa animations with UE Viewer's .config sidecar. Animations
 // bind to meshes by bone name (the decoders say so: bindBy "name").
-import { stem } from '../core/files.js';
+import { readText, stem } from '../core/files.js';
+import { addMaterialSidecar, isMaterialSidecar, readMaterialSidecar, resolveUnrealMaterial } from './unreal-materials.js';
+
+/** Material sidecars are a few KiB; a larger file of that name is not read as one. */
+const MAX_SIDECAR_BYTES = 16 << 20;
 
 const sameStem = (a, b) => stem(a.entry.name).toLowerCase() === stem(b.entry.name).toLowerCase();
 
@@ -13,7 +17,10 @@ function nearest(item, candidates) {
 export default {
   id: 'unreal',
   label: 'Unreal ActorX',
-  kinds: ['psk', 'psa', 'config'],
+  kinds: ['psk', 'psa', 'config', 'material-sidecar'],
+  // UE Viewer's X.mat and X.props.txt, FModel's X.json: read when the scene is assembled.
+  claims: (name) => (isMaterialSidecar(name) ? 'material-sidecar' : null),
+  textKinds: ['material-sidecar'],
   // PSK material names are texture names (UE Viewer writes the material's name; the texture
   // usually carries the same name).
   textureNamesRule: 'material name',
@@ -35,5 +42,33 @@ export default {
       if (!used.has(c)) records.push({ kind: 'unused', files: [c.entry.path], reason: 'no .psa of the same name to apply it to' });
     }
     return { jobs, records };
+  },
+
+  /** Reads the drop's material sidecars (no characters of its own). */
+  async assemble(ctx) {
+    const sidecars = new Map();
+    for (const t of ctx.texts.filter((x) => x.kind === 'material-sidecar')) {
+      if (t.entry.size > MAX_SIDECAR_BYTES) { t.reason = `over ${MAX_SIDECAR_BYTES >> 20} MiB: too large for a material sidecar`; continue; }
+      const record = readMaterialSidecar(t.path, await readText(t.entry));
+      if (!record) { t.reason = 'not a material export'; continue; }
+      sidecars.set(record, t);
+      addMaterialSidecar(ctx.state.unrealSidecars ??= new Map(), record);
+    }
+    ctx.state.unrealTexts = sidecars;
+    return [];
+  },
+
+  /** A material's textures by role from its sidecar and its parents', else by texture suffixes. */
+  resolveMaterial(material, ctx) {
+    const sidecars = ctx.state.unrealSidecars ?? new Map();
+    const resolved = resolveUnrealMaterial(material.name, sidecars, (name) => ctx.findTexture(name));
+    // The sidecars of the chain were used, whatever they found.
+    for (let key = material.name.toLowerCase(), depth = 0; key && depth < 16; depth++) {
+      const record = sidecars.get(key);
+      if (!record) break;
+      for (const r of [record, record.mat]) if (r && ctx.state.unrealTexts.has(r)) ctx.usedTexts.add(ctx.state.unrealTexts.get(r));
+      key = record.parent?.toLowerCase();
+    }
+    return resolved;
   },
 };

@@ -24,6 +24,7 @@ export default {
   label: '0 A.D.',
   kinds: ['pmd', 'pssa', 'xml'],
   claims: (name) => (/\.xml$/i.test(name) ? 'xml' : null),
+  textKinds: ['xml'],
   plainName,
 
   plan(byKind) {

@@ -60,7 +60,9 @@ export class Character {
     if (skeleton && boneMap) {
       skeleton = new THREE.Skeleton([...boneMap].map((i) => this.bones[i]), restInverses(model.skeleton));
     }
-    const materials = buildMaterials(model.materials);
+    // Scenery seen from inside (a sky dome) is drawn unlit and from both sides.
+    const decoded = this.scene.enclosing ? model.materials.map((m) => ({ ...m, unlit: true, twoSided: true })) : model.materials;
+    const materials = buildMaterials(decoded);
     // Which decoded material each one is: scene materials (textures, rules) find theirs by this.
     materials.forEach((m, index) => Object.assign(m.userData, { model, index }));
     if (this.scene.playerColor) for (const m of materials) usePlayerColor(m);
