@@ -16,7 +16,11 @@ export default defineConfig({
     outDir: here('./dist'),
     emptyOutDir: true,
     target: 'es2022',
-    rollupOptions: { input: { index: here('./web/index.html'), embed: here('./web/embed.html') } },
+    rollupOptions: {
+      input: { index: here('./web/index.html'), embed: here('./web/embed.html'), 'rigscope-viewer': here('./web/rigscope-viewer.js') },
+      // The element's one script tag needs a name that does not change: dist/rigscope-viewer.js.
+      output: { entryFileNames: (chunk) => (chunk.name === 'rigscope-viewer' ? '[name].js' : 'assets/[name]-[hash].js') },
+    },
   },
   test: {
     root: here('.'),

@@ -1,33 +1,149 @@
-// The three.js-style loaders other apps import (`import { PSKLoader } from 'rigscope'`).
-import { describe, expect, it } from 'vitest';
+// The three.js loaders other apps import (`import { PSKLoader } from 'rigscope'`), in Node: the
+// same classes as in the browser, decoding through the synchronous WASM host instead of workers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as THREE from 'three';
-import { PSALoader, PSKLoader, UE1Loader, Character } from '../../web/src/index.js';
-import { decoder, fixture } from './helpers.js';
+import { createServer } from 'node:http';
+import { readFileSync, existsSync } from 'node:fs';
+import { PMDLoader, PSALoader, PSKLoader, PSSALoader, UE1Loader, bindClips } from '../../web/src/index.js';
+import { FIXTURES, fixture } from './helpers.js';
 
 const buffer = (name) => { const b = fixture(name); return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength); };
 
-describe('loaders', () => {
-  it('PSKLoader and PSALoader parse into a playable Character', async () => {
-    const d = await decoder();
-    const character = await new PSKLoader().setDecoder(d).parse(buffer('two_bone.psk'), 'two_bone.psk');
-    expect(character).toBeInstanceOf(Character);
-    expect(character.meshes[0]).toBeInstanceOf(THREE.SkinnedMesh);
-    const anim = await new PSALoader().setDecoder(d).parse(buffer('two_bone.psa'), 'two_bone.psa');
-    expect(character.addAnimation(anim).matched).toBe(2);
-    const clip = character.clips[0].build();
-    const action = character.mixer.clipAction(clip);
-    action.play();
-    character.mixer.setTime(clip.duration / 2);
-    character.root.updateMatrixWorld(true);
-    const top = character.meshes[0].getVertexPosition(4, new THREE.Vector3());
-    const rest = new THREE.Vector3().fromBufferAttribute(character.meshes[0].geometry.attributes.position, 4);
-    expect(top.distanceTo(rest)).toBeGreaterThan(0.5); // the bend moved the tip
+/** Where vertex 4 (the tip of two_bone's upper bone) is at `t` seconds into `clip` on `group`. */
+function tipAt(group, clip, t) {
+  const mixer = new THREE.AnimationMixer(group);
+  mixer.clipAction(clip).play();
+  mixer.setTime(t);
+  group.updateMatrixWorld(true);
+  let mesh = null;
+  group.traverse((o) => { if (o.isSkinnedMesh) mesh = o; });
+  return mesh.getVertexPosition(4, new THREE.Vector3());
+}
+
+let server, base;
+const requests = [];
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    requests.push(req.url);
+    const file = `${FIXTURES}${decodeURIComponent(req.url.slice(1))}`;
+    if (!existsSync(file)) { res.writeHead(404); res.end(); return; }
+    res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  base = `http://127.0.0.1:${server.address().port}/`;
+});
+afterAll(() => server.close());
+
+describe('mesh loaders resolve to a Group with .animations, like FBXLoader', () => {
+  it('PSKLoader: a PSK with its PSA is one Group whose clip bends the mesh', async () => {
+    const group = await new PSKLoader().parseAsync({ 'two_bone.psk': buffer('two_bone.psk'), 'two_bone.psa': buffer('two_bone.psa') });
+    expect(group).toBeInstanceOf(THREE.Group);
+    expect(group.animations.map((a) => [a.name, a.tracks.length])).toEqual([['Bend', 4]]);
+    expect(group.userData.character.name).toBe('two_bone.psk');
+    expect(group.userData.records).toContainEqual(expect.objectContaining({ kind: 'bound', files: ['two_bone.psa', 'two_bone.psk'] }));
+    const rest = tipAt(group, group.animations[0], 0);
+    const bent = tipAt(group, group.animations[0], 0.2);
+    expect(bent.distanceTo(rest)).toBeGreaterThan(0.5);
+    // The Character stays reachable but out of JSON: the Group serialises as a three.js object.
+    expect(() => JSON.stringify(group.toJSON())).not.toThrow();
   });
 
-  it('UE1Loader parses a data + animation pair with its script', async () => {
-    const d = await decoder();
-    const uc = new TextDecoder().decode(fixture('flag.uc'));
-    const character = await new UE1Loader().setDecoder(d).parse(buffer('flag_d.3d'), buffer('flag_a.3d'), uc, 'flag_d.3d', 'flag_a.3d', 'flag.uc');
-    expect(character.clips.map((c) => c.name)).toEqual(expect.arrayContaining(['Still', 'Wave']));
+  it('load() brackets the LoadingManager: onLoad fires after the last decode, not after the fetches', async () => {
+    const events = [];
+    const manager = new THREE.LoadingManager(() => events.push('manager onLoad'));
+    manager.onProgress = (url, loaded, total) => events.push(`progress ${loaded}/${total}`);
+    const mesh = new PSKLoader(manager).setPath(base);
+    const done = new Promise((resolve) => { manager.onLoad = () => { events.push('manager onLoad'); resolve(); }; });
+    mesh.load('two_bone.psk', (g) => events.push(`mesh ${g.userData.character.name}`));
+    new PMDLoader(manager).setPath(base).load('arm.pmd', (g) => events.push(`mesh ${g.userData.character.name}`));
+    await done;
+    expect(events.at(-1)).toBe('manager onLoad');
+    expect(events.filter((e) => e.startsWith('mesh')).sort()).toEqual(['mesh arm.pmd', 'mesh two_bone.psk']);
+    expect(events.indexOf('mesh two_bone.psk')).toBeLessThan(events.indexOf('manager onLoad'));
+    expect(events.indexOf('mesh arm.pmd')).toBeLessThan(events.indexOf('manager onLoad'));
+  });
+
+  it('load() reports a failed fetch through onError and itemError, and the manager still completes', async () => {
+    const errors = [];
+    const manager = new THREE.LoadingManager();
+    manager.onError = (url) => errors.push(`manager ${url.split('/').pop()}`);
+    const finished = new Promise((resolve) => { manager.onLoad = resolve; });
+    new PSKLoader(manager).setPath(base).load('nothing-here.psk', () => errors.push('loaded?!'), undefined, () => errors.push('onError'));
+    await finished;
+    expect(errors.sort()).toEqual(['manager nothing-here.psk', 'manager nothing-here.psk', 'onError']);
+  });
+
+  it('UE1Loader.load() fetches the _a.3d beside the _d.3d (the family names it) and plays its sequences', async () => {
+    requests.length = 0;
+    const group = await new UE1Loader().setPath(base).loadAsync(['flag_d.3d', 'flag.uc']);
+    expect(requests.sort()).toEqual(['/flag.uc', '/flag_a.3d', '/flag_d.3d']);
+    expect(group.animations.map((a) => a.name)).toEqual(expect.arrayContaining(['Still', 'Wave']));
+    // A plain mixer drives the vertex frame; the character writes it into the geometry.
+    const character = group.userData.character;
+    const mesh = character.vertexAnimations[0].mesh;
+    const mixer = new THREE.AnimationMixer(group);
+    mixer.clipAction(group.animations.find((a) => a.name === 'Wave')).play();
+    const before = mesh.geometry.attributes.position.array.slice();
+    mixer.setTime(0.3);
+    character.update();
+    expect(mesh.vertexFrame).toBeGreaterThan(0);
+    expect(mesh.geometry.attributes.position.array.some((v, i) => Math.abs(v - before[i]) > 1e-3)).toBe(true);
+  });
+
+  it('parse(data, path, onLoad, onError) takes callbacks and never sends them to the decoder', async () => {
+    const group = await new Promise((resolve, reject) => new PSKLoader().parse(buffer('two_bone.psk'), 'two_bone.psk', resolve, reject));
+    expect(group.userData.character.meshes[0]).toBeInstanceOf(THREE.SkinnedMesh);
+    // DRACOLoader's parse(data, onLoad, onError) form.
+    const again = await new Promise((resolve, reject) => new PSKLoader().parse(buffer('two_bone.psk'), resolve, reject));
+    expect(again.animations).toEqual([]);
+  });
+
+  it('refuses a file of another kind, naming the file and what it holds', async () => {
+    await expect(new PSKLoader().parseAsync(buffer('two_bone.psa'), 'two_bone.psa')).rejects.toThrow('PSKLoader: two_bone.psa holds an animation (Unreal ActorX), not a mesh (Unreal ActorX)');
+    await expect(new PMDLoader().parseAsync(buffer('two_bone.psk'), 'two_bone.psk')).rejects.toThrow('not a mesh (0 A.D.)');
+    await expect(new PSKLoader().parseAsync(buffer('truncated.psk'), 'truncated.psk')).rejects.toThrow(/truncated\.psk.*FACE0000.*at byte \d+/);
+  });
+});
+
+describe('animation loaders resolve to AnimationClip[]', () => {
+  it('PSALoader.setTarget(group): clips bound to the mesh by bone name', async () => {
+    const group = await new PSKLoader().parseAsync(buffer('two_bone.psk'), 'two_bone.psk');
+    const clips = await new PSALoader().setTarget(group).parseAsync(buffer('two_bone.psa'), 'two_bone.psa');
+    expect(clips).toHaveLength(1);
+    expect(clips[0]).toBeInstanceOf(THREE.AnimationClip);
+    expect(tipAt(group, clips[0], 0.2).distanceTo(tipAt(group, clips[0], 0))).toBeGreaterThan(0.5);
+  });
+
+  it('without a target the clips use the file\'s bone names; bindClips() binds them in one line', async () => {
+    const group = await new PSKLoader().parseAsync(buffer('two_bone.psk'), 'two_bone.psk');
+    const own = await new PSALoader().parseAsync(buffer('two_bone.psa'), 'two_bone.psa');
+    expect(own[0].tracks.map((t) => t.name)).toEqual(['Root.position', 'Root.quaternion', 'Bone1.position', 'Bone1.quaternion']);
+    const bound = bindClips(own, group);
+    expect(tipAt(group, bound[0], 0.2).distanceTo(tipAt(group, own[0], 0.2))).toBeLessThan(1e-5);
+    // Any skeleton: a plain three.js SkinnedMesh's bones by name.
+    const bones = group.userData.character.bones.map((b) => Object.assign(new THREE.Bone(), { name: b.name }));
+    expect(bindClips(own, new THREE.Skeleton(bones))[0].tracks).toHaveLength(4);
+    expect(() => bindClips([new THREE.AnimationClip('x', 1, [])], group)).toThrow('was not made by a Rigscope animation loader');
+  });
+
+  it('PSSALoader binds by bone index and count, and refuses a skeleton of another size', async () => {
+    const arm = await new PMDLoader().parseAsync(buffer('arm.pmd'), 'arm.pmd');
+    const clips = await new PSSALoader().setTarget(arm).parseAsync(buffer('arm_wave.psa'), 'arm_wave.psa');
+    expect(clips.map((c) => c.name)).toEqual(['arm_wave']);
+    const two = await new PSKLoader().parseAsync(buffer('two_bone.psk'), 'two_bone.psk');
+    await expect(new PSSALoader().setTarget(two).parseAsync(buffer('arm_wave.psa'), 'arm_wave.psa')).rejects.toThrow('arm_wave.psa: 3 bones, two_bone.psk has 2');
+  });
+});
+
+describe('decoder pools', () => {
+  it('dispose() of one loader leaves another loader\'s decodes running', async () => {
+    const a = new PSKLoader();
+    const b = new PSKLoader();
+    const pendingB = b.parseAsync(buffer('two_bone.psk'), 'two_bone.psk');
+    const pendingA = a.parseAsync(buffer('two_bone.psk'), 'two_bone.psk');
+    a.dispose();
+    await expect(pendingA).rejects.toThrow('Decoder pool disposed');
+    expect((await pendingB).userData.character.name).toBe('two_bone.psk');
   });
 });

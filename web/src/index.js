@@ -1,9 +1,14 @@
-// Package entry: `import { PSKLoader, PSALoader } from 'rigscope'`.
-export { PSKLoader, PSALoader, PMDLoader, PSSALoader, UE1Loader, PSGLoader } from './three/loaders.js';
+// Package entry: `import { PSKLoader, PSALoader } from 'rigscope'`. The element is
+// `import 'rigscope/viewer'`; the synchronous Node decoder host is `rigscope/node`.
+export { PSKLoader, PSALoader, PMDLoader, PSSALoader, UE1Loader, PSGLoader, bindClips } from './three/loaders.js';
 export { Character } from './three/character.js';
 export { buildClip, buildGeometry, buildMaterials, buildMesh, buildSkeleton } from './three/build.js';
 export { VertexAnimation } from './three/vertex-animation.js';
-export { DecoderClient, sharedDecoder } from './decoder/client.js';
-export { matchBonesByName, matchBonesByCount } from './core/match.js';
-export { loadFileSet } from './core/fileset.js';
 export { exportGLB } from './three/export.js';
+export { DecoderClient, sharedDecoder } from './decoder/client.js';
+export { DecoderPool } from './decoder/pool.js';
+export { decodeFiles } from './core/fileset.js';
+export { assembleScene, characterOf, sceneToJSON } from './core/scene.js';
+export { describeRecord, isProblem } from './core/report.js';
+export { entryFromBlob, entryFromBytes } from './core/files.js';
+export { matchBonesByName, matchBonesByCount } from './core/match.js';

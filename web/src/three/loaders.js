@@ -1,106 +1,344 @@
-// three.js-style loaders (load / loadAsync / parse, shared decoder worker, dispose), one per format.
-// Each parse() returns a Character (meshes) or a decoded animation to hand to
-// character.addAnimation().
-import { FileLoader, Loader } from 'three';
-import { sharedDecoder } from '../decoder/client.js';
+// @ts-check
+// three.js loaders, shaped like DRACOLoader and FBXLoader: load / loadAsync / parse / parseAsync,
+// setDecoderPath and setWorkerLimit, a decoder pool per loader that dispose() ends without
+// touching any other loader, and LoadingManager bracketing that closes after the decode.
+//
+// Every loader runs the one pipeline of the viewer: the file set is decoded through the family
+// registry (core/fileset.js) and assembled into a scene (core/scene.js); a mesh loader resolves to
+// a Group with `.animations`, an animation loader to AnimationClip[]. What a loader adds is only
+// which family and which output it accepts: formats are never told apart here.
+import { FileLoader, Group, Loader, LoaderUtils, Skeleton } from 'three';
+import { createDecoderHost } from '#decoder-host';
+import { decodeFiles } from '../core/fileset.js';
+import { fitAnimation } from '../core/scene.js';
+import { baseName, entryFromBytes } from '../core/files.js';
+import { describeRecord } from '../core/report.js';
+import { FAMILIES, familyById } from '../families/index.js';
 import { Character } from './character.js';
+import { buildClip, uniqueNodeNames } from './build.js';
+import { textureOfRecord } from './textures.js';
+import { sceneObjects } from './scene-objects.js';
+
+/** @typedef {import('three').AnimationClip} AnimationClip */
+/** @typedef {import('three').Object3D} Object3D */
+/** @typedef {import('three').Bone} Bone */
+/** @typedef {ArrayBuffer | ArrayBufferView | string} FileData */
+/** @typedef {FileData | Record<string, FileData> | Map<string, FileData>} LoaderData */
+
+/** The decoded animation each clip came from, for bindClips(); AnimationClip.userData must stay JSON. */
+const sourceOfClip = new WeakMap();
+
+/** Bytes of one file as given to parse(): buffers, views or text (scripts, sidecars). */
+function bytesOf(value) {
+  if (typeof value === 'string') return new TextEncoder().encode(value);
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  throw new TypeError('file data must be an ArrayBuffer, a typed array or a string');
+}
+
+/**
+ * File entries from parse()'s data: one file named by `path`, or several as name → data. The
+ * first is the file the loader was asked for; the others are its companions.
+ */
+function entriesOf(data, path, fallbackName) {
+  const named = data instanceof Map ? [...data] : (typeof data === 'object' && !(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) ? Object.entries(data) : null;
+  if (named) {
+    if (!named.length) throw new TypeError('no files given');
+    return named.map(([name, value]) => entryFromBytes(name, bytesOf(value)));
+  }
+  const name = decodeURIComponent(baseName(String(path ?? '').split(/[?#]/)[0])) || fallbackName;
+  return [entryFromBytes(name, bytesOf(data))];
+}
+
+/** Names of the files a family needs beside this one (UE1's _a.3d beside its _d.3d). */
+const companionsOf = (name) => FAMILIES.flatMap((f) => f.companions?.(name) ?? []);
+
+/** Bones of a target: a loader's Group, any Object3D with a SkinnedMesh or bones, a Skeleton, or Bone[]. */
+function bonesOf(target) {
+  if (Array.isArray(target)) return target;
+  if (target instanceof Skeleton) return target.bones;
+  const character = target?.userData?.character;
+  if (character instanceof Character) return character.bones;
+  /** @type {any} */
+  let skinned = null;
+  /** @type {Bone[]} */
+  const bones = [];
+  target?.traverse?.((o) => { if (o.isSkinnedMesh && !skinned) skinned = o; else if (o.isBone) bones.push(o); });
+  return skinned ? skinned.skeleton.bones : bones;
+}
+
+/** A scene character for fitAnimation() from a target: a loader's own, or one made of bone names. */
+function fitTargetOf(target, bones) {
+  const character = target?.userData?.character;
+  if (character instanceof Character) return character.scene;
+  const names = bones.map((b) => b.userData?.sourceName ?? b.name);
+  const name = target?.name || 'the target';
+  return { host: { name, skeleton: { names }, counts: { bones: names.length } } };
+}
+
+/**
+ * Builds the clips of a decoded animation for a target's bones: by name (Unreal) or by index and
+ * count (0 A.D.), the rule the animation carries. Throws when the animation does not fit.
+ */
+function clipsFor(anim, target) {
+  const bones = bonesOf(target);
+  const fit = fitAnimation(fitTargetOf(target, bones), anim);
+  if (!fit.ok) throw new Error(`${anim.file}: ${fit.reason}`);
+  return anim.clips.map((clip, index) => {
+    const built = buildClip(clip, bones, /** @type {any} */ (fit.map), clip.loop);
+    sourceOfClip.set(built, { anim, index });
+    return built;
+  });
+}
+
+/** Clips on the animation's own bone names (index-bound files: bone_0, bone_1, … as meshes name theirs). */
+function ownClips(anim) {
+  const count = anim.skeleton?.names.length ?? anim.counts?.bones ?? 0;
+  const names = uniqueNodeNames(anim.skeleton?.names ?? new Array(count).fill(''), 'bone');
+  return clipsFor(anim, names.map((name) => ({ name, userData: {} })));
+}
+
+/**
+ * Re-binds clips an animation loader made to another target (a loader's Group, a SkinnedMesh, a
+ * Skeleton or Bone[]): `mixer.clipAction(bindClips(clips, group)[0])`.
+ * @param {AnimationClip[]} clips
+ * @param {Object3D | import('three').Skeleton | Bone[]} target
+ * @returns {AnimationClip[]}
+ */
+export function bindClips(clips, target) {
+  const anims = new Map();
+  for (const c of clips) {
+    const source = sourceOfClip.get(c);
+    if (!source) throw new Error(`clip ${c.name} was not made by a Rigscope animation loader`);
+    if (!anims.has(source.anim)) anims.set(source.anim, clipsFor(source.anim, target));
+  }
+  return clips.map((c) => {
+    const { anim, index } = /** @type {{anim: any, index: number}} */ (sourceOfClip.get(c));
+    return anims.get(anim)[index];
+  });
+}
+
+/** Hidden from JSON (Object3D.toJSON, clone) but reachable: the Character behind a loaded Group. */
+function keep(userData, key, value) {
+  Object.defineProperty(userData, key, { value, enumerable: false, configurable: true, writable: true });
+}
 
 class RigscopeLoader extends Loader {
+  /** The registry family this loader reads (families/index.js). */
+  static family = '';
+  /** 'mesh' resolves to a Group, 'animation' to AnimationClip[]. */
+  static output = 'mesh';
+
+  /** @param {import('three').LoadingManager} [manager] */
   constructor(manager) {
     super(manager);
+    this.decoderPath = '';
+    this.workerLimit = 2;
+    /** @type {{ call(op: string, args: any[]): Promise<any>, dispose?(): void } | null} */
     this.decoder = null;
+    this._pool = null;
   }
 
-  /** Use another DecoderClient (or the Node host from web/src/decoder/node.js). */
+  /** Folder holding the decoder `worker.js` and `decoders.wasm`, for bundlers that do not bundle workers. */
+  setDecoderPath(path) {
+    this.decoderPath = path;
+    return this;
+  }
+
+  /** Decoder workers this loader starts at most. */
+  setWorkerLimit(limit) {
+    this.workerLimit = limit;
+    this._pool?.setWorkerLimit?.(limit);
+    return this;
+  }
+
+  /** Decodes with another host (a DecoderPool shared by several loaders, the Node host): not disposed by this loader. */
   setDecoder(decoder) {
     this.decoder = decoder;
     return this;
   }
 
-  load(url, onLoad, onProgress, onError) {
-    const loader = new FileLoader(this.manager);
-    loader.setPath(this.path);
-    loader.setResponseType('arraybuffer');
-    loader.setRequestHeader(this.requestHeader);
-    loader.setWithCredentials(this.withCredentials);
-    const name = decodeURIComponent(url.split(/[?#]/)[0].split('/').pop() || url);
-    loader.load(url, (buffer) => {
-      this.parse(buffer, name).then(onLoad, (err) => {
-        if (onError) onError(err);
-        else console.error(err);
-        this.manager.itemError(url);
-      });
-    }, onProgress, onError);
-  }
-
-  _call(op, args) {
-    return (this.decoder ?? sharedDecoder()).call(op, args);
-  }
-
-  /** Terminates the shared worker if this loader owns it. */
+  /** Ends this loader's own decoder workers; other loaders' decodes go on. */
   dispose() {
-    if (!this.decoder) sharedDecoder().dispose();
+    this._pool?.dispose();
+    this._pool = null;
+    return this;
   }
-}
 
-async function named(promise, name) {
-  const model = await promise;
-  model.file = name;
-  return model;
-}
-
-export class PSKLoader extends RigscopeLoader {
-  /** @returns {Promise<Character>} */
-  async parse(buffer, name = 'model.psk') {
-    return new Character(await named(this._call('decodePsk', [buffer, name]), name));
+  _decoder() {
+    if (this.decoder) return this.decoder;
+    this._pool ??= createDecoderHost({ workerLimit: this.workerLimit, decoderPath: this.decoderPath });
+    return this._pool;
   }
-}
 
-export class PSALoader extends RigscopeLoader {
-  /** `config` is the text of UE Viewer's .config sidecar, if any. @returns decoded animation */
-  parse(buffer, name = 'anim.psa', config = '') {
-    return named(this._call('decodePsa', [buffer, name, config]), name);
-  }
-}
-
-export class PMDLoader extends RigscopeLoader {
-  async parse(buffer, name = 'model.pmd') {
-    return new Character(await named(this._call('decodePmd', [buffer, name]), name));
-  }
-}
-
-export class PSSALoader extends RigscopeLoader {
-  parse(buffer, name = 'anim.psa') {
-    return named(this._call('decodePssa', [buffer, name]), name);
-  }
-}
-
-export class UE1Loader extends RigscopeLoader {
-  /** UE1 meshes are two files: load() takes the _d.3d URL and fetches the _a.3d beside it. */
+  /**
+   * Fetches a file (or several: an array of URLs) and what its family needs beside it, then parses.
+   * @param {string | string[]} url
+   * @param {(result: any) => void} onLoad
+   * @param {(event: ProgressEvent) => void} [onProgress]
+   * @param {(err: unknown) => void} [onError]
+   */
   load(url, onLoad, onProgress, onError) {
-    const animUrl = url.replace(/_d(\.3d)$/i, '_a$1');
-    const fetchBytes = (u) => new Promise((resolve, reject) => {
-      const l = new FileLoader(this.manager);
-      l.setPath(this.path);
-      l.setResponseType('arraybuffer');
-      l.load(u, resolve, onProgress, reject);
-    });
-    Promise.all([fetchBytes(url), fetchBytes(animUrl)])
-      .then(([d, a]) => this.parse(d, a, '', url.split('/').pop(), animUrl.split('/').pop()))
-      .then(onLoad, onError ?? console.error);
+    const urls = Array.isArray(url) ? [...url] : [url];
+    for (const name of companionsOf(urls[0])) {
+      if (!urls.some((u) => baseName(u).toLowerCase() === baseName(name).toLowerCase())) urls.push(name);
+    }
+    const item = this.manager.resolveURL(this.path + urls[0]);
+    this.manager.itemStart(item);
+    const fail = (err) => {
+      if (onError) onError(err);
+      else console.error(err);
+      this.manager.itemError(item);
+      this.manager.itemEnd(item);
+    };
+    const fetchOne = (u) => this._fetch(u, onProgress);
+    Promise.all(urls.map(fetchOne)).then((buffers) => {
+      const files = new Map(urls.map((u, i) => [decodeURIComponent(baseName(u.split(/[?#]/)[0])), buffers[i]]));
+      this.parse(files, LoaderUtils.extractUrlBase(item), (result) => {
+        onLoad(result);
+        this.manager.itemEnd(item);
+      }, fail);
+    }, fail);
   }
 
-  async parse(dataBuffer, animBuffer, ucText = '', dataName = 'mesh_d.3d', animName = 'mesh_a.3d', ucName = '') {
-    const model = await this._call('decodeUe1', [dataBuffer, dataName, animBuffer, animName, ucText, ucName]);
-    model.file = dataName;
-    return new Character(model);
+  /** One file's bytes through three's FileLoader (cache, manager), or fetch() where that cannot run. */
+  _fetch(url, onProgress) {
+    if (typeof ProgressEvent !== 'undefined') {
+      return new Promise((resolve, reject) => {
+        const loader = new FileLoader(this.manager);
+        loader.setPath(this.path);
+        loader.setResponseType('arraybuffer');
+        loader.setRequestHeader(this.requestHeader);
+        loader.setWithCredentials(this.withCredentials);
+        loader.load(url, resolve, onProgress, reject);
+      });
+    }
+    // Node has fetch() but no ProgressEvent, which FileLoader makes for every chunk it reads.
+    const resolved = this.manager.resolveURL(this.path + url);
+    this.manager.itemStart(resolved);
+    const request = { headers: this.requestHeader, credentials: /** @type {RequestCredentials} */ (this.withCredentials ? 'include' : 'same-origin') };
+    return fetch(resolved, request).then(async (response) => {
+      if (!response.ok) throw new Error(`fetch for "${response.url}" responded with ${response.status}: ${response.statusText}`);
+      return response.arrayBuffer();
+    }).catch((err) => {
+      this.manager.itemError(resolved);
+      throw err;
+    }).finally(() => this.manager.itemEnd(resolved));
   }
+
+  /**
+   * Parses files already in memory. `data` is one file's bytes (named by `path`, a file name or
+   * URL) or several files as name → bytes (a mesh with its animations, textures and scripts).
+   * The legacy parse(data, onLoad, onError) form is accepted too.
+   * @param {LoaderData} data
+   * @param {string | ((result: any) => void)} path
+   * @param {(result: any) => void} [onLoad]
+   * @param {(err: unknown) => void} [onError]
+   */
+  parse(data, path, onLoad, onError) {
+    if (typeof path === 'function') [path, onLoad, onError] = ['', path, /** @type {any} */ (onLoad)];
+    this.parseAsync(data, path).then(onLoad, (err) => (onError ? onError(err) : console.error(err)));
+  }
+
+  /**
+   * @param {LoaderData} data
+   * @param {string} [path]
+   * @returns {Promise<any>}
+   */
+  async parseAsync(data, path = '') {
+    const ctor = /** @type {typeof RigscopeLoader} */ (this.constructor);
+    const entries = entriesOf(data, path, `file.${ctor.family}`);
+    const decoder = this._decoder();
+    /** @type {any} */
+    const decoded = await decodeFiles(entries, decoder);
+    const primary = entries[0].path;
+    const mine = (list) => list.find((m) => m.files.includes(primary));
+    const found = mine(decoded.models) ?? mine(decoded.animations);
+    const family = familyById(ctor.family);
+    const output = found && (decoded.models.includes(found) ? 'mesh' : 'animation');
+    const texturesOnly = !found && ctor.output === 'mesh' && decoded.textures.some((t) => t.path === primary && t.decoded);
+    if (texturesOnly) return this._result(decoded, null, decoder);
+    if (!found || found.family !== ctor.family || output !== ctor.output) {
+      const problem = decoded.records.find((r) => r.files.includes(primary) && r.kind !== 'paired');
+      const wanted = `${ctor.output === 'mesh' ? 'a mesh' : 'an animation'} (${family?.label})`;
+      const reason = found ? `${primary} holds ${output === 'mesh' ? 'a mesh' : 'an animation'} (${familyById(found.family)?.label ?? found.family}), not ${wanted}`
+        : problem ? describeRecord(problem) : `${primary} is not ${wanted}`;
+      throw new Error(`${ctor.name}: ${reason}`);
+    }
+    return this._result(decoded, found, decoder);
+  }
+
+  /**
+   * @param {any} decoded what decodeFiles() made of the files
+   * @param {any} found the decoded model or animation of the file asked for
+   * @param {any} decoder
+   * @returns {Promise<any>}
+   */
+  async _result(decoded, found, decoder) { throw new Error('a loader says what it makes'); }
 }
 
-export class PSGLoader extends RigscopeLoader {
-  /** @returns {Promise<Character|object>} a Character for model arenas, the decoded arena otherwise */
-  async parse(buffer, name = 'model.psg') {
-    const model = await named(this._call('decodePsg', [buffer, name]), name);
-    return model.meshes.length ? new Character(model) : model;
+class MeshLoader extends RigscopeLoader {
+  static output = 'mesh';
+
+  /**
+   * The scene's characters in one Group with every clip in `.animations`; a file of textures only
+   * (a PSG texture arena) gives an empty Group with its textures in `userData.textures`.
+   */
+  async _result(decoded, found, decoder) {
+    const { scene, characters } = await sceneObjects(decoded, decoder);
+    const group = characters.length === 1 ? characters[0].root : new Group();
+    if (characters.length !== 1) for (const c of characters) group.add(c.root);
+    group.animations = characters.flatMap((c) => c.clips.map((clip) => clip.build()));
+    keep(group.userData, 'character', characters[0] ?? null);
+    keep(group.userData, 'characters', characters);
+    if (!found) keep(group.userData, 'textures', await Promise.all(decoded.textures.filter((t) => t.decoded).map((t) => textureOfRecord(t, decoder))));
+    group.userData.records = scene.records.map((r) => ({ ...r }));
+    return group;
   }
+
+  /**
+   * @param {string | string[]} url
+   * @returns {Promise<Group>}
+   */
+  loadAsync(url, onProgress) { return super.loadAsync(/** @type {any} */ (url), onProgress); }
 }
+
+class AnimationLoader extends RigscopeLoader {
+  static output = 'animation';
+
+  constructor(manager) {
+    super(manager);
+    /** @type {Object3D | import('three').Skeleton | Bone[] | null} */
+    this.target = null;
+  }
+
+  /** The model the clips are for (a mesh loader's Group, a SkinnedMesh, a Skeleton or Bone[]). */
+  setTarget(target) {
+    this.target = target;
+    return this;
+  }
+
+  /** Clips bound to the target, or on the file's own bone names when there is none. */
+  async _result(decoded, found) {
+    return this.target ? clipsFor(found, this.target) : ownClips(found);
+  }
+
+  /**
+   * @param {string | string[]} url
+   * @returns {Promise<AnimationClip[]>}
+   */
+  loadAsync(url, onProgress) { return super.loadAsync(/** @type {any} */ (url), onProgress); }
+}
+
+/** Unreal ActorX meshes (.psk, .pskx). */
+export class PSKLoader extends MeshLoader { static family = 'unreal'; }
+/** Unreal ActorX animations (.psa, with UE Viewer's .config passed beside it). */
+export class PSALoader extends AnimationLoader { static family = 'unreal'; }
+/** 0 A.D. models (.pmd). */
+export class PMDLoader extends MeshLoader { static family = 'zeroad'; }
+/** 0 A.D. animations (PSSA .psa), bound by bone index and count. */
+export class PSSALoader extends AnimationLoader { static family = 'zeroad'; }
+/** Unreal Engine 1 vertex meshes: the _d.3d file; load() fetches the _a.3d beside it. */
+export class UE1Loader extends MeshLoader { static family = 'ue1'; }
+/** Skate 3 PSG arenas: model arenas resolve with their meshes; texture arenas with an empty Group and their textures in the records. */
+export class PSGLoader extends MeshLoader { static family = 'psg'; }

@@ -1,0 +1,113 @@
+// @ts-check
+// A pool of decoder workers with the DecoderClient's call(op, args) surface. Each three.js loader
+// owns one (dispose() ends only its own workers, as DRACOLoader's does); the <rigscope-viewer>
+// elements of a page share one. Workers start on demand, up to the limit, and each call goes to
+// the worker with the fewest bytes still to decode.
+import { DecoderClient } from './client.js';
+
+/** Workers a pool starts at most unless told otherwise: decoding is short, the page needs cores. */
+export const DEFAULT_WORKER_LIMIT = 2;
+
+const bytesOf = (args) => args.reduce((n, a) => n + (a instanceof ArrayBuffer || ArrayBuffer.isView(a) ? a.byteLength : 0), 0);
+
+/**
+ * A module worker from a URL. A worker script on another origin cannot be started directly (a
+ * page that loads rigscope-viewer.js from the Rigscope site): a same-origin blob module imports
+ * it instead, which needs only that CORS allows the import.
+ */
+export function workerFromUrl(url) {
+  const href = new URL(url, globalThis.location?.href).href;
+  if (!globalThis.location || new URL(href).origin === location.origin) return new Worker(href, { type: 'module' });
+  const blob = new Blob([`import ${JSON.stringify(href)};\n`], { type: 'text/javascript' });
+  const blobUrl = URL.createObjectURL(blob);
+  try {
+    return new Worker(blobUrl, { type: 'module' });
+  } finally {
+    // The worker has its script once it is created; the blob is not needed after that.
+    setTimeout(() => URL.revokeObjectURL(blobUrl), 30000);
+  }
+}
+
+export class DecoderPool {
+  /**
+   * @param {{ workerLimit?: number, decoderPath?: string, workerUrl?: string, createWorker?: () => Worker }} [options]
+   *   decoderPath: a folder holding `worker.js` (a bundled decoder worker) and `decoders.wasm`;
+   *   workerUrl: the worker script itself. Without either, the worker bundled with this module.
+   */
+  constructor({ workerLimit = DEFAULT_WORKER_LIMIT, decoderPath = '', workerUrl = '', createWorker } = {}) {
+    this.workerLimit = Math.max(1, workerLimit | 0);
+    this.decoderPath = decoderPath;
+    this.workerUrl = workerUrl;
+    this._createWorker = createWorker;
+    this._slots = [];   // { client, bytes, calls }
+    this.disposed = false;
+  }
+
+  setWorkerLimit(n) { this.workerLimit = Math.max(1, n | 0); return this; }
+
+  setDecoderPath(path) { this.decoderPath = path; return this; }
+
+  /** Workers started so far. */
+  get workerCount() { return this._slots.length; }
+
+  /** Calls still running in any worker. */
+  get pending() { return this._slots.reduce((n, s) => n + s.calls, 0); }
+
+  call(op, args) {
+    if (this.disposed) return Promise.reject(new Error('Decoder pool disposed'));
+    const slot = this._pick();
+    const cost = bytesOf(args);
+    slot.bytes += cost;
+    slot.calls++;
+    const done = () => { slot.bytes -= cost; slot.calls--; };
+    return slot.client.call(op, args).finally(done);
+  }
+
+  /** Stops what is decoding in this pool only; its pending calls reject with `reason`. */
+  cancel(reason = 'Decoding was cancelled') {
+    for (const s of this._slots) s.client.cancel(reason);
+  }
+
+  dispose() {
+    this.disposed = true;
+    for (const s of this._slots) s.client.dispose();
+    this._slots = [];
+  }
+
+  _pick() {
+    const idle = this._slots.find((s) => s.calls === 0);
+    if (idle) return idle;
+    if (this._slots.length < this.workerLimit) {
+      const slot = { client: new DecoderClient({ createWorker: this._workerFactory() }), bytes: 0, calls: 0 };
+      this._slots.push(slot);
+      return slot;
+    }
+    return this._slots.reduce((a, b) => (b.bytes < a.bytes || (b.bytes === a.bytes && b.calls < a.calls) ? b : a));
+  }
+
+  _workerFactory() {
+    if (this._createWorker) return this._createWorker;
+    const url = this.workerUrl || (this.decoderPath ? new URL('worker.js', new URL(this.decoderPath, globalThis.location?.href)).href : '');
+    // Undefined: DecoderClient's own `new Worker(new URL('./worker.js', import.meta.url))`, which
+    // bundlers (Vite, webpack 5, Parcel) find and bundle with its .wasm.
+    return url ? () => workerFromUrl(url) : undefined;
+  }
+}
+
+let shared = null;
+let sharedOptions = {};
+
+/** Options for the page-wide pool, before its first call (rigscope-viewer.js names its worker). */
+export function configureSharedPool(options) {
+  sharedOptions = { ...sharedOptions, ...options };
+  if (shared && !shared.workerCount) shared = null;
+}
+
+/** One pool for every <rigscope-viewer> of the page. */
+export function sharedPool() {
+  shared ??= new DecoderPool(sharedOptions);
+  return shared;
+}
+
+/** The decoder host of this environment (browsers: a worker pool; Node: see node-pool.js). */
+export const createDecoderHost = (options) => new DecoderPool(options);

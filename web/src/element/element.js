@@ -1,0 +1,383 @@
+// @ts-check
+// <rigscope-viewer>: the player in one tag. It loads when scrolled into view, draws through the
+// page's one shared WebGL renderer only when something changed, and decodes in the page's one
+// decoder pool, so a page of many viewers stays light. Files become one scene (core/scene.js)
+// and its characters, as everywhere else; problems are shown inside the element as text and
+// sent as `error` events with their structured records.
+import { entriesFromUrls } from '../app/input.js';
+import { describeRecord, isProblem } from '../core/report.js';
+import { displayName } from '../core/files.js';
+import { sharedPool } from '../decoder/pool.js';
+import { ElementStage } from './stage.js';
+import { Player } from './player.js';
+import { sharedRenderer } from './renderer.js';
+import { adoptStyles } from './style.js';
+
+const ICONS = {
+  play: '<svg viewBox="0 0 16 16" aria-hidden="true"><path class="i-play" d="M4 2.5v11l9-5.5z"/><path class="i-pause" d="M3.5 2.5h3v11h-3zM9.5 2.5h3v11h-3z"/></svg>',
+  fullscreen: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M2 2h5v2H4v3H2zM9 2h5v5h-2V4H9zM2 9h2v3h3v2H2zM12 9h2v5H9v-2h3z"/></svg>',
+};
+
+// Static markup only: nothing from a file or an attribute is ever put into it.
+const TEMPLATE = `
+<div class="frame" part="frame">
+  <div class="view" part="view">
+    <canvas part="canvas" tabindex="0" aria-label="3D view"></canvas>
+    <div class="labels"></div>
+    <img class="poster" part="poster" alt="" hidden>
+    <div class="status" part="status" role="status" aria-live="polite"></div>
+    <div class="messages" part="messages" role="alert"></div>
+  </div>
+  <div class="bar" part="controls">
+    <button class="play" type="button" aria-label="Play or pause">${ICONS.play}</button>
+    <input class="scrub" type="range" min="0" max="1" step="any" value="0" aria-label="Time">
+    <span class="frame-label" aria-live="off"></span>
+    <select class="clips" aria-label="Clip"></select>
+    <button class="fullscreen" type="button" aria-label="Fullscreen">${ICONS.fullscreen}</button>
+  </div>
+</div>`;
+
+const truthy = (v) => v !== null && v !== '0' && v.toLowerCase() !== 'false';
+
+/**
+ * camera="px,py,pz,tx,ty,tz": six finite numbers, the eye apart from the target; else null.
+ * @returns {[number, number, number, number, number, number] | null}
+ */
+function readCamera(value) {
+  const v = String(value).split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
+  if (v.length !== 6 || !v.every(Number.isFinite) || (v[0] === v[3] && v[1] === v[4] && v[2] === v[5])) return null;
+  return /** @type {[number, number, number, number, number, number]} */ (v);
+}
+
+export class RigscopeViewer extends HTMLElement {
+  static observedAttributes = ['src', 'clip', 'frame', 'autoplay', 'speed', 'camera', 'background', 'skeleton', 'labels', 'controls', 'up', 'poster'];
+
+  /** The renderer and decoder pool every element of the page shares (counters: stats). */
+  static get renderer() { return sharedRenderer; }
+  static get decoderPool() { return sharedPool(); }
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    adoptStyles(root);
+    const template = document.createElement('template');
+    template.innerHTML = TEMPLATE;
+    root.append(template.content);
+    const $ = (sel) => root.querySelector(sel);
+    this._ui = {
+      view: $('.view'), canvas: $('canvas'), poster: $('.poster'), status: $('.status'), messages: $('.messages'),
+      bar: $('.bar'), play: $('.play'), scrub: $('.scrub'), frameLabel: $('.frame-label'), clips: $('.clips'), fullscreen: $('.fullscreen'),
+    };
+    this.stage = new ElementStage(this._ui.canvas, $('.labels'), () => this._syncControls());
+    this.app = new Player(this.stage, sharedPool());
+    this.stage.isPlaying = () => this.app.playing;
+    this.app.on((what) => this._onApp(what));
+    /** Problems as text: { file, text } (file null when it is about an attribute). */
+    this.messages = [];
+    /** Structured records of the last load's problems (refused, missing, unbound). */
+    this.records = [];
+    this._loaded = null;   // the src that is loaded or loading
+    this._loading = null;  // promise of the current load
+    /** @type {ResizeObserver | null} */
+    this._resizer = null;
+    /** @type {IntersectionObserver | null} */
+    this._seen = null;
+    this._bindControls();
+  }
+
+  connectedCallback() {
+    this._resizer ??= new ResizeObserver(() => this._resize());
+    this._resizer.observe(this._ui.view);
+    // Lazy: nothing is fetched or drawn until the element is (nearly) on screen.
+    this._seen ??= new IntersectionObserver((entries) => {
+      const on = entries[entries.length - 1].isIntersecting;
+      this.stage.onScreen = on;
+      if (on) {
+        this._maybeLoad();
+        this.stage.invalidate();
+      }
+    }, { rootMargin: '200px' });
+    this._seen.observe(this);
+    this._applyControls();
+    this._applyPoster();
+  }
+
+  disconnectedCallback() {
+    this._seen?.disconnect();
+    this._resizer?.disconnect();
+    this.stage.onScreen = false;
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (old === value) return;
+    switch (name) {
+      case 'src': if (this.stage.onScreen) this._maybeLoad(); break;
+      case 'controls': this._applyControls(); break;
+      case 'poster': this._applyPoster(); break;
+      default: if (this.app.characters.length) this._applyView(name); break;
+    }
+  }
+
+  // ---- properties and methods -------------------------------------------------------------
+
+  get src() { return this.getAttribute('src') ?? ''; }
+  set src(v) { this.setAttribute('src', v); }
+
+  /** Clips of what is loaded: { name, frames, fps, duration, character }. */
+  get clips() {
+    return this.app.allClips.map(({ character, clip }) => ({ name: clip.name, frames: clip.frameCount, fps: clip.fps, duration: clip.duration, character: character.name }));
+  }
+
+  /** The current clip's name, or null. */
+  get currentClip() { return this.app.current?.clip.name ?? null; }
+
+  /** Seconds into the current clip. */
+  get currentTime() { return this.app.time; }
+  set currentTime(t) { this.app.setTime(Number(t) || 0); }
+
+  get paused() { return !this.app.playing; }
+
+  /** Resolves when the current src has loaded (or failed: see messages). */
+  get loaded() { return this._loading ?? Promise.resolve(); }
+
+  play() {
+    if (!this.app.playing) this.app.togglePlay();
+  }
+
+  pause() {
+    if (this.app.current && this.app.playing) this.app.togglePlay();
+  }
+
+  /** What is shown, in the viewer page's words: see window.rigscope.snapshot() there. */
+  snapshot() {
+    const cur = this.app.current;
+    return {
+      demo: false,
+      characters: this.app.characters.map((c) => {
+        const box = this.stage.boundsOf(c);
+        const mine = cur?.character === c ? cur : null;
+        return {
+          name: c.name,
+          visible: c.root.visible,
+          bounds: { min: box.min.toArray(), max: box.max.toArray() },
+          clip: mine ? mine.clip.name : null,
+          frame: mine ? mine.clip.firstFrame + this.app.frame : null,
+          playing: !!mine && this.app.playing,
+        };
+      }),
+      messages: this.messages.map((m) => ({ ...m })),
+    };
+  }
+
+  // ---- loading ----------------------------------------------------------------------------
+
+  _maybeLoad() {
+    const src = this.src.trim();
+    if (src === this._loaded) return;
+    this._loaded = src;
+    this._loading = this._load(src);
+  }
+
+  async _load(src) {
+    this._clearMessages();
+    this.records = [];
+    if (!src) { this.app.clear(); return; }
+    const urls = src.split(/\s+/).map((u) => new URL(u, document.baseURI).href);
+    this._ui.status.textContent = 'Loading…';
+    let report;
+    try {
+      const entries = await entriesFromUrls(urls);
+      if (this._loaded !== src) return;
+      report = await this.app.loadFiles(entries);
+    } catch (/** @type {any} */ err) {
+      if (this._loaded !== src) return;
+      this._ui.status.textContent = '';
+      const files = urls.filter((u) => String(err.message).includes(u));
+      this.records = [{ kind: 'refused', files: files.length ? files : urls, reason: err.message }];
+      this._message(null, err.message);
+      this._emit('error', { records: this.records, messages: this.messages });
+      return;
+    }
+    if (this._loaded !== src) return;
+    this._ui.status.textContent = '';
+    this._ui.poster.hidden = true;
+    this.records = report.records.filter(isProblem).map((r) => ({ ...r }));
+    for (const r of this.records) this._message(r.files[0] ?? null, describeRecord(r));
+    if (!this.app.characters.length && !this.records.length) {
+      this.records.push({ kind: 'refused', files: urls, reason: 'nothing in these files can be shown' });
+      this._message(null, 'Nothing in these files can be shown');
+    }
+    for (const name of RigscopeViewer.observedAttributes) this._applyView(name);
+    this._syncControls();
+    this.stage.invalidate();
+    if (this.app.characters.length) this._emit('load', { clips: this.clips, records: report.records.map((r) => ({ ...r })) });
+    if (this.records.length) this._emit('error', { records: this.records, messages: this.messages });
+  }
+
+  /** Applies one view attribute to what is loaded. */
+  _applyView(name) {
+    const value = this.getAttribute(name);
+    const stage = this.stage;
+    switch (name) {
+      case 'background': if (value) stage.setBackground(/^[0-9a-f]{6}$/i.test(value) ? `#${value}` : value); break;
+      case 'skeleton': stage.setSkeletonVisible(value !== null && truthy(value)); break;
+      case 'labels': stage.setLabelsVisible(value !== null && truthy(value)); break;
+      case 'up': stage.setUp(String(value).toLowerCase() === 'z' ? 'z' : 'y'); stage.frameAll(); this._applyView('camera'); break;
+      case 'speed': stage.timeScale = value !== null && Number.isFinite(Number(value)) ? Number(value) : 1; break;
+      case 'camera': {
+        if (value === null) break;
+        const view = readCamera(value);
+        if (view) stage.setView(view);
+        else this._note(`camera="${value}" is not six numbers px,py,pz,tx,ty,tz: the default view is used`);
+        break;
+      }
+      case 'clip': this._applyClip(value); break;
+      case 'frame': this._applyFrame(value); break;
+      case 'autoplay': this._applyAutoplay(); break;
+      default: break;
+    }
+  }
+
+  _applyClip(name) {
+    if (name === null || name === '') return;
+    const all = this.app.allClips;
+    const hit = all.find((c) => c.clip.name === name) ?? all.find((c) => c.clip.name.toLowerCase() === name.toLowerCase());
+    if (hit) {
+      if (this.app.current?.clip !== hit.clip) this.app.select(hit.character, hit.clip);
+      this._applyAutoplay();
+      return;
+    }
+    const current = this.app.current?.clip.name;
+    const names = all.map((c) => c.clip.name);
+    const list = names.length ? `; clips: ${names.slice(0, 12).join(', ')}${names.length > 12 ? ', …' : ''}` : '';
+    this._note(`No clip named "${name}"${current ? `: showing "${current}"` : ''}${list}`);
+    const record = { kind: 'missing', files: this.src.split(/\s+/).filter(Boolean), needs: `a clip named "${name}"` };
+    this.records.push(record);
+    this._emit('error', { records: [record], messages: this.messages });
+  }
+
+  _applyFrame(value) {
+    const cur = this.app.current;
+    if (value === null || !cur) return;
+    const frame = Number(value);
+    const first = cur.clip.firstFrame, last = first + cur.clip.frameCount - 1;
+    if (!Number.isFinite(frame)) return this._note(`frame="${value}" is not a number`);
+    const shown = Math.min(Math.max(Math.round(frame), first), last);
+    if (shown !== frame) this._note(`Frame ${value} is outside ${cur.clip.name} (frames ${first}–${last}): showing frame ${shown}`);
+    this.app.setTime((shown - first) / cur.clip.fps);
+    this._applyAutoplay();
+  }
+
+  /** Plays (from the frame asked for, if any) when autoplay is set; else holds still. */
+  _applyAutoplay() {
+    const cur = this.app.current;
+    if (!cur) return;
+    cur.action.paused = !(this.hasAttribute('autoplay') && truthy(this.getAttribute('autoplay')));
+    this.stage.invalidate();
+    this._syncControls();
+  }
+
+  // ---- controls ---------------------------------------------------------------------------
+
+  _bindControls() {
+    const ui = this._ui;
+    ui.play.addEventListener('click', () => { this.app.togglePlay(); this.stage.invalidate(); });
+    ui.scrub.addEventListener('input', () => {
+      if (!this.app.current) return;
+      this.app.current.action.paused = true;
+      this.app.setTime(Number(ui.scrub.value));
+    });
+    ui.clips.addEventListener('change', () => {
+      const hit = this.app.allClips[Number(ui.clips.value)];
+      if (hit) this.app.select(hit.character, hit.clip);
+    });
+    ui.fullscreen.addEventListener('click', () => {
+      if (document.fullscreenElement === this) document.exitFullscreen();
+      else this.requestFullscreen?.().catch((err) => this._note(`Fullscreen was refused: ${err.message}`));
+    });
+    this.addEventListener('fullscreenchange', () => this._resize());
+  }
+
+  /** controls="none" | "compact" (default: play, time, clip) | "full" (also frame and fullscreen). */
+  _applyControls() {
+    const mode = this.getAttribute('controls') ?? 'compact';
+    const ui = this._ui;
+    ui.bar.hidden = mode === 'none';
+    ui.frameLabel.hidden = mode !== 'full';
+    ui.fullscreen.hidden = mode !== 'full' || !document.fullscreenEnabled;
+    this._resize();
+  }
+
+  _applyPoster() {
+    const poster = this.getAttribute('poster');
+    const ui = this._ui;
+    if (poster && !this.app.characters.length) {
+      ui.poster.src = new URL(poster, document.baseURI).href;
+      ui.poster.hidden = false;
+    } else ui.poster.hidden = true;
+  }
+
+  _onApp(what) {
+    if (what === 'clip') {
+      this._fillClips();
+      this._emit('clipchange', { clip: this.currentClip });
+    }
+    if (what === 'loaded' || what === 'cleared') this._fillClips();
+    this.stage.invalidate();
+    this._syncControls();
+  }
+
+  _fillClips() {
+    const { clips } = this._ui;
+    const all = this.app.allClips;
+    const many = new Set(all.map((c) => c.character)).size > 1;
+    const options = all.map(({ character, clip }, i) => {
+      const o = document.createElement('option');
+      o.value = String(i);
+      o.textContent = displayName(many ? `${character.name}: ${clip.name}` : clip.name); // file text: never HTML
+      o.selected = this.app.current?.clip === clip;
+      return o;
+    });
+    clips.replaceChildren(...options);
+    clips.hidden = all.length < 2;
+  }
+
+  _syncControls() {
+    const ui = this._ui;
+    const cur = this.app.current;
+    ui.play.classList.toggle('playing', this.app.playing);
+    ui.play.disabled = !cur;
+    ui.scrub.disabled = !cur;
+    if (!cur) { ui.frameLabel.textContent = ''; return; }
+    ui.scrub.max = String(cur.clip.duration || 1);
+    ui.scrub.value = String(this.app.time);
+    ui.frameLabel.textContent = `${cur.clip.firstFrame + this.app.frame} / ${cur.clip.firstFrame + cur.clip.frameCount - 1}`;
+  }
+
+  _resize() {
+    const { clientWidth, clientHeight } = this._ui.view;
+    if (clientWidth && clientHeight) this.stage.resize(clientWidth, clientHeight);
+  }
+
+  // ---- messages and events ----------------------------------------------------------------
+
+  _message(file, text, kind = 'error') {
+    const shown = displayName(text);
+    this.messages.push({ file, text: shown });
+    const p = document.createElement('p');
+    p.className = kind;
+    p.textContent = shown; // file text: never HTML
+    this._ui.messages.append(p);
+  }
+
+  _note(text) { this._message(null, text, 'note'); }
+
+  _clearMessages() {
+    this.messages = [];
+    this._ui.messages.replaceChildren();
+  }
+
+  _emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+}

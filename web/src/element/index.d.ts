@@ -1,0 +1,51 @@
+// Types for `rigscope/viewer`: the <rigscope-viewer> element.
+import type { DecoderPoolOptions, SceneRecord } from '../index.js';
+
+export interface ViewerClip { name: string; frames: number; fps: number; duration: number; character: string }
+export interface ViewerMessage { file: string | null; text: string }
+/** The same shape as the viewer page's window.rigscope.snapshot(). */
+export interface ViewerSnapshot {
+  demo: boolean;
+  characters: { name: string; visible: boolean; bounds: { min: number[]; max: number[] }; clip: string | null; frame: number | null; playing: boolean }[];
+  messages: ViewerMessage[];
+}
+export interface ViewerLoadDetail { clips: ViewerClip[]; records: SceneRecord[] }
+export interface ViewerErrorDetail { records: SceneRecord[]; messages: ViewerMessage[] }
+
+export class RigscopeViewer extends HTMLElement {
+  static readonly observedAttributes: string[];
+  /** The page's shared WebGL renderer: stats.contexts, stats.lost, stats.frames. */
+  static readonly renderer: { stats: { contexts: number; lost: number; frames: number } };
+  static readonly decoderPool: { readonly workerCount: number; readonly pending: number };
+  /** Space-separated URLs of a mesh and its companions (animations, textures, scripts). */
+  src: string;
+  readonly clips: ViewerClip[];
+  readonly currentClip: string | null;
+  /** Seconds into the current clip. */
+  currentTime: number;
+  readonly paused: boolean;
+  /** Resolves when the current src has loaded or failed. */
+  readonly loaded: Promise<void>;
+  readonly messages: ViewerMessage[];
+  readonly records: SceneRecord[];
+  play(): void;
+  pause(): void;
+  snapshot(): ViewerSnapshot;
+  addEventListener<K extends keyof RigscopeViewerEventMap>(type: K, listener: (this: RigscopeViewer, ev: RigscopeViewerEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
+  addEventListener<K extends keyof HTMLElementEventMap>(type: K, listener: (this: RigscopeViewer, ev: HTMLElementEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+}
+
+/** The element's own events (its `error` is a CustomEvent with records, not an ErrorEvent). */
+export interface RigscopeViewerEventMap {
+  load: CustomEvent<ViewerLoadDetail>;
+  error: CustomEvent<ViewerErrorDetail>;
+  clipchange: CustomEvent<{ clip: string | null }>;
+}
+
+/** Options for the page's one decoder pool (before the first element loads). */
+export function configureSharedPool(options: DecoderPoolOptions): void;
+
+declare global {
+  interface HTMLElementTagNameMap { 'rigscope-viewer': RigscopeViewer }
+}

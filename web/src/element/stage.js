@@ -1,0 +1,221 @@
+// The 3D view of one <rigscope-viewer>: scene, camera, controls, lights and helpers, drawn by the
+// page's shared renderer into this element's 2D canvas. It has the surface the App drives (add,
+// remove, clear, frameAll, prepare, setWireframe), so the element, the embed page and the viewer
+// page play files the same way. Attachment labels are DOM (CSS2D), file text as textContent.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js';
+import { displayName } from '../core/files.js';
+import { sharedRenderer } from './renderer.js';
+
+/** Longest frame step: a tab coming back after a minute resumes, it does not jump. */
+const MAX_STEP = 0.1;
+
+export class ElementStage {
+  /**
+   * @param {HTMLCanvasElement} canvas the element's own canvas (2D)
+   * @param {HTMLElement} labelLayer where attachment labels go
+   * @param {() => void} onDraw called after each drawn frame (the element updates its controls)
+   */
+  constructor(canvas, labelLayer, onDraw) {
+    this.canvas = canvas;
+    this.context2d = canvas.getContext('2d', { alpha: false });
+    this.onDraw = onDraw;
+    this.width = 0;
+    this.height = 0;
+    this.onScreen = false;
+    this.framesDrawn = 0;
+    this.isPlaying = () => false;
+
+    this.background = new THREE.Color(0x23262e);
+    this.scene = new THREE.Scene();
+    this.scene.background = this.background;
+    // Z-up sources turn under this group (up="z"); helpers and labels turn with them.
+    this.content = new THREE.Group();
+    this.scene.add(this.content);
+    this.camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
+    this.camera.position.set(2, 1.5, 3);
+    this.scene.add(this.camera);
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x444455, 1.6));
+    const key = new THREE.DirectionalLight(0xffffff, 1.8);
+    key.position.set(1, 2, 3);
+    this.camera.add(key); // a light that follows the camera keeps every side readable
+    this.grid = new THREE.GridHelper(10, 20, 0x555b66, 0x353a44);
+    this.grid.visible = false;
+    this.scene.add(this.grid);
+
+    this.controls = new OrbitControls(this.camera, canvas);
+    this.controls.addEventListener('change', () => this.invalidate());
+
+    this.labels = new CSS2DRenderer({ element: labelLayer });
+    this.characters = [];
+    this.helpers = [];
+    this.showSkeleton = false;
+    this.showLabels = false;
+    this.wireframe = false;
+    this.timeScale = 1;
+    this._last = null;
+  }
+
+  /** Asks the shared renderer for a frame. */
+  invalidate() { sharedRenderer.request(this); }
+
+  /** Canvas size in CSS pixels; drawn at the device's pixel ratio (at most 2). */
+  resize(cssWidth, cssHeight) {
+    const ratio = Math.min(globalThis.devicePixelRatio || 1, 2);
+    this.width = Math.max(1, Math.round(cssWidth * ratio));
+    this.height = Math.max(1, Math.round(cssHeight * ratio));
+    this.canvas.width = this.width;
+    this.canvas.height = this.height;
+    this.labels.setSize(cssWidth, cssHeight);
+    this.camera.aspect = this.width / this.height;
+    this.camera.updateProjectionMatrix();
+    this.invalidate();
+  }
+
+  /** Advances the animation to `now` (ms) when playing; a paused stage keeps its pose. */
+  step(now) {
+    const playing = this.isPlaying();
+    const dt = playing && this._last !== null ? Math.min((now - this._last) / 1000, MAX_STEP) : 0;
+    this._last = playing ? now : null;
+    for (const c of this.characters) if (dt > 0) c.advance(dt * this.timeScale);
+    for (const c of this.characters) c.update();
+  }
+
+  afterDraw() {
+    this.labels.render(this.scene, this.camera);
+    this.onDraw?.();
+    if (this.isPlaying()) this.invalidate();
+  }
+
+  add(character) {
+    this.characters.push(character);
+    this.content.add(character.root);
+    if (character.bones?.length) {
+      const helper = new THREE.SkeletonHelper(character.root);
+      helper.visible = this.showSkeleton;
+      helper.userData.character = character;
+      this.scene.add(helper);
+      this.helpers.push(helper);
+    }
+    for (const a of character.tree?.() ? [...character.tree()].flatMap((c) => c.attachments) : []) {
+      const span = document.createElement('span');
+      span.className = 'label';
+      span.textContent = displayName(a.name); // file text: never HTML
+      const label = new CSS2DObject(span);
+      label.userData.isAttachmentLabel = true;
+      label.visible = this.showLabels;
+      a.node.add(label);
+    }
+    this.setWireframe(this.wireframe);
+    this.invalidate();
+  }
+
+  remove(character) {
+    this.characters = this.characters.filter((c) => c !== character);
+    for (const h of this.helpers.filter((x) => x.userData.character === character)) {
+      h.removeFromParent();
+      h.dispose();
+    }
+    this.helpers = this.helpers.filter((x) => x.userData.character !== character);
+    character.root.traverse((o) => { if (o.isCSS2DObject) o.element.remove(); });
+    character.dispose();
+    this.invalidate();
+  }
+
+  clear() {
+    for (const c of [...this.characters]) this.remove(c);
+  }
+
+  /** Compiles shaders before the first frame, where the browser can do it off the main thread. */
+  async prepare() {
+    await sharedRenderer.renderer.compileAsync(this.scene, this.camera);
+  }
+
+  setWireframe(on) {
+    this.wireframe = on;
+    for (const c of this.characters) for (const m of c.materials ?? []) m.wireframe = on;
+    this.invalidate();
+  }
+
+  setBackground(color) {
+    this.background.set(color);
+    this.invalidate();
+  }
+
+  setSkeletonVisible(on) {
+    this.showSkeleton = on;
+    for (const h of this.helpers) h.visible = on;
+    this.invalidate();
+  }
+
+  setLabelsVisible(on) {
+    this.showLabels = on;
+    this.content.traverse((o) => { if (o.userData.isAttachmentLabel) o.visible = on; });
+    this.invalidate();
+  }
+
+  /** up="z": sources whose up axis is Z stand up (a −90° turn about X). */
+  setUp(axis) {
+    this.content.rotation.x = axis === 'z' ? -Math.PI / 2 : 0;
+    this.content.updateMatrixWorld(true);
+    this.invalidate();
+  }
+
+  /** World bounds of a character's meshes in its current pose. */
+  boundsOf(character) {
+    character.root.updateMatrixWorld(true);
+    const vertices = (character.meshes ?? []).reduce((n, m) => n + m.geometry.attributes.position.count, 0);
+    // Exact skinned bounds cost a bone transform per vertex: only for meshes of modest size.
+    return new THREE.Box3().expandByObject(character.root, vertices < 60000);
+  }
+
+  /** Frames everything loaded: the camera looks at the bounding box from the front-right. */
+  frameAll() {
+    const box = new THREE.Box3();
+    for (const c of this.characters) box.union(this.boundsOf(c));
+    if (box.isEmpty()) return;
+    const size = box.getSize(new THREE.Vector3()).length() || 1;
+    const center = box.getCenter(new THREE.Vector3());
+    this.camera.near = size / 200;
+    this.camera.far = size * 100;
+    this.camera.updateProjectionMatrix();
+    // Distance at which the bounding sphere fits the narrower of the two fields of view.
+    const vfov = THREE.MathUtils.degToRad(this.camera.fov);
+    const hfov = 2 * Math.atan(Math.tan(vfov / 2) * this.camera.aspect);
+    const distance = (size / 2 / Math.sin(Math.min(vfov, hfov) / 2)) * 1.05;
+    this.camera.position.copy(center).add(new THREE.Vector3(0.45, 0.3, 1).normalize().multiplyScalar(distance));
+    this.controls.target.copy(center);
+    this.controls.update();
+    this.grid.scale.setScalar(10 ** Math.round(Math.log10(size)) / 5);
+    this.grid.position.set(center.x, box.min.y, center.z);
+    this.invalidate();
+  }
+
+  /** camera="px,py,pz,tx,ty,tz". */
+  setView([px, py, pz, tx, ty, tz]) {
+    this.camera.position.set(px, py, pz);
+    this.controls.target.set(tx, ty, tz);
+    this.controls.update();
+    this.invalidate();
+  }
+
+  /** Draws now and counts the pixels that differ from the background (tests). */
+  countForegroundPixels() {
+    sharedRenderer.draw(this);
+    const { data } = this.context2d.getImageData(0, 0, this.width, this.height);
+    const bg = this.background.clone().convertLinearToSRGB();
+    const [br, bgG, bb] = [bg.r * 255, bg.g * 255, bg.b * 255].map(Math.round);
+    let count = 0;
+    for (let o = 0; o < data.length; o += 4) {
+      if (Math.abs(data[o] - br) + Math.abs(data[o + 1] - bgG) + Math.abs(data[o + 2] - bb) > 24) count++;
+    }
+    return { count, total: this.width * this.height, w: this.width, h: this.height };
+  }
+
+  dispose() {
+    this.clear();
+    this.controls.dispose();
+    sharedRenderer.forget(this);
+  }
+}
