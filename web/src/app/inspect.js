@@ -1,42 +1,307 @@
-// Inspection panels: bone tree with the selected bone's local transform at the current frame,
-// material/texture assignment, and stats. File text goes through textContent only.
+// Inspection panels: the bone tree (collapsible, searchable; the selected bone marked in 3D, its
+// local transform at the current frame), bone-name labels thinned where they would overlap,
+// materials with the rule that chose each texture and its maps by role (manual assignment, a
+// texture viewer button), and stats. File text goes through textContent only.
 import * as THREE from 'three';
+import { CSS2DObject } from 'three/addons/renderers/CSS2DRenderer.js';
+import { displayName } from '../core/files.js';
 import { el } from './panels.js';
+import { textureButton } from './texture-viewer.js';
+
+const MARKER_COLOR = 0xffc21a;
+
+/**
+ * The selected bone's marker: a sphere and axes drawn over the model, and the bone's name. Sized
+ * to the character (a fraction of its bounds), whatever the bone's own world scale.
+ */
+class BoneMarker {
+  constructor() {
+    const onTop = { depthTest: false, depthWrite: false, transparent: true };
+    this.group = new THREE.Group();
+    this.group.name = 'rigscope-bone-marker';
+    this.sphere = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 12), new THREE.MeshBasicMaterial({ color: MARKER_COLOR, opacity: 0.9, ...onTop }));
+    this.axes = new THREE.AxesHelper(3.5);
+    Object.assign(this.axes.material, onTop);
+    for (const o of [this.sphere, this.axes]) {
+      o.renderOrder = 1001;
+      o.frustumCulled = false;
+      this.group.add(o);
+    }
+    const span = document.createElement('span');
+    span.className = 'label3d bone selected';
+    this.label = new CSS2DObject(span);
+    // Above and to the right of the sphere, so the name never hides the joint it names.
+    this.label.center.set(-0.08, 1.15);
+    this.group.add(this.label);
+    this._box = new THREE.Box3();
+    this._size = new THREE.Vector3();
+    this._scale = new THREE.Vector3();
+  }
+
+  attach(bone, character) {
+    this.detach();
+    character.root.updateMatrixWorld(true);
+    const radius = this._box.setFromObject(character.root).getSize(this._size).length() / 2 || 1;
+    bone.getWorldScale(this._scale);
+    const boneScale = (Math.abs(this._scale.x) + Math.abs(this._scale.y) + Math.abs(this._scale.z)) / 3 || 1;
+    this.group.scale.setScalar((radius * 0.025) / boneScale);
+    this.label.element.textContent = displayName(bone.userData.sourceName);
+    bone.add(this.group);
+  }
+
+  detach() {
+    this.group.removeFromParent();
+    this.label.element.style.display = 'none';
+  }
+}
+
+/**
+ * Thins bone-name labels out: before each draw, labels are placed in screen space in priority
+ * order (the selected bone's, then bones nearer the root) and a label whose rectangle would
+ * overlap one already placed is hidden. Label sizes are measured once (their text never changes);
+ * the rectangles live in one reused array.
+ */
+class LabelLayout {
+  constructor(viewer) {
+    this.viewer = viewer;
+    this.entries = [];        // { label, bone, owner } in priority order
+    this.owners = [];         // characters whose bones the entries belong to
+    this.visibleOwners = new Uint8Array(0);
+    this.seen = [];           // viewer.characters when the entries were made
+    this.rects = new Float32Array(0);
+    this.sizes = new WeakMap(); // label element -> [width, height]
+    this.dirty = true;
+    this._v = new THREE.Vector3();
+    this._viewProjection = new THREE.Matrix4();
+  }
+
+  invalidate() { this.dirty = true; }
+
+  _stale() {
+    const list = this.viewer.characters;
+    if (this.dirty || list.length !== this.seen.length) return true;
+    for (let i = 0; i < list.length; i++) if (list[i] !== this.seen[i]) return true;
+    return false;
+  }
+
+  /** Every bone label, nearer the root first (breadth first, so depth order is kept). */
+  _rebuild() {
+    this.dirty = false;
+    this.seen = [...this.viewer.characters];
+    this.entries = [];
+    this.owners = [];
+    for (const top of this.seen) {
+      for (const character of top.tree()) {
+        const owner = this.owners.push(character) - 1;
+        let level = character.bones.filter((b) => !b.parent?.isBone);
+        while (level.length) {
+          const next = [];
+          for (const bone of level) {
+            const label = bone.children.find((o) => o.userData.isBoneLabel);
+            if (label) this.entries.push({ label, bone, owner });
+            for (const c of bone.children) if (c.isBone) next.push(c);
+          }
+          level = next;
+        }
+      }
+    }
+    this.rects = new Float32Array((this.entries.length + 1) * 4);
+    this.unmeasured = true;
+    this.visibleOwners = new Uint8Array(this.owners.length);
+  }
+
+  /** Sizes of labels not measured yet, in one layout pass: shown for a moment, then read. */
+  _measure(markerLabel) {
+    const box = this.viewer.labels.domElement;
+    const pending = this.entries.map((e) => e.label).filter((l) => !this.sizes.has(l.element));
+    if (markerLabel.parent) pending.push(markerLabel); // its text changes with the selection
+    for (const l of pending) {
+      if (l.element.parentNode !== box) box.append(l.element);
+      l.element.style.display = '';
+    }
+    this.unmeasured = false;
+    for (const l of pending) {
+      const r = l.element.getBoundingClientRect();
+      if (r.width > 0) this.sizes.set(l.element, [r.width, r.height]);
+      else this.unmeasured = true; // not laid out yet (a hidden panel): again next time
+    }
+  }
+
+  /** Places `label` if it overlaps nothing placed so far: returns whether it was placed. */
+  _place(label, count, width, height) {
+    const v = this._v.setFromMatrixPosition(label.matrixWorld).applyMatrix4(this._viewProjection);
+    if (v.z < -1 || v.z > 1) return false;
+    const [w, h] = this.sizes.get(label.element) ?? [0, 0];
+    // One pixel of air around each label; rectangles as CSS2DRenderer will place them.
+    const x = (v.x * 0.5 + 0.5) * width - label.center.x * w - 1;
+    const y = (-v.y * 0.5 + 0.5) * height - label.center.y * h - 1;
+    const r = this.rects;
+    for (let i = 0; i < count * 4; i += 4) {
+      if (x < r[i] + r[i + 2] && r[i] < x + w + 2 && y < r[i + 1] + r[i + 3] && r[i + 1] < y + h + 2) return false;
+    }
+    const at = count * 4;
+    r[at] = x; r[at + 1] = y; r[at + 2] = w + 2; r[at + 3] = h + 2;
+    return true;
+  }
+
+  /** Runs before each draw of the scene: decides which bone labels show. */
+  layout(camera, selected, markerLabel) {
+    if (!this.viewer.showBoneNames) return;
+    if (this._stale()) this._rebuild();
+    if (this.unmeasured || markerLabel.element.textContent !== this.markerText) {
+      this._measure(markerLabel);
+      this.markerText = markerLabel.element.textContent;
+    }
+    const { width, height } = this.viewer.labels.getSize();
+    this._viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
+    for (let i = 0; i < this.owners.length; i++) {
+      let o = this.owners[i].root, on = true;
+      for (; o && on; o = o.parent) on = o.visible;
+      this.visibleOwners[i] = on ? 1 : 0;
+    }
+    let count = 0;
+    if (markerLabel.parent && this._place(markerLabel, count, width, height)) count++;
+    for (const { label, bone, owner } of this.entries) {
+      if (bone === selected) { label.visible = false; continue; }
+      if (!this.visibleOwners[owner]) continue;
+      label.visible = this._place(label, count, width, height);
+      if (label.visible) count++;
+    }
+  }
+}
 
 export class Inspector {
   constructor(app, viewer, { tree, detail, materials, stats }) {
     Object.assign(this, { app, viewer, tree, detail, materials, stats });
     this.selected = null;
+    this.nodes = [];          // the tree in pre-order: { bone, character, li, button, name, parent, characterLi }
+    this.nodeOfBone = new Map();
     this._euler = new THREE.Euler();
+    this.marker = new BoneMarker();
+    this.labelLayout = new LabelLayout(viewer);
+    this._buildToolbar();
+    this.tree.addEventListener('click', (e) => this._onTreeClick(e));
+    // Labels are thinned right before each draw, when the camera and the pose are final.
+    const scene = viewer.scene;
+    const before = scene.onBeforeRender;
+    scene.onBeforeRender = (renderer, s, camera, target) => {
+      before.call(scene, renderer, s, camera, target);
+      if (!target) this.labelLayout.layout(camera, this.selected, this.marker.label);
+    };
+  }
+
+  _buildToolbar() {
+    this.search = el('input', { type: 'search', class: 'bone-search', placeholder: 'Search bones', 'aria-label': 'Search bones' });
+    this.matches = el('span', { class: 'muted bone-count', 'aria-live': 'polite' });
+    const all = (open) => () => { for (const n of this.nodes) this._setExpanded(n, open); };
+    this.search.addEventListener('input', () => this._filter());
+    this.tree.before(el('div', { class: 'bone-tools' }, this.search,
+      el('button', { type: 'button', onclick: all(true), title: 'Expand every bone' }, 'Expand all'),
+      el('button', { type: 'button', onclick: all(false), title: 'Collapse every bone' }, 'Collapse all'),
+      this.matches));
   }
 
   refresh() {
     this._renderTree();
     this._renderMaterials();
+    this.labelLayout.invalidate();
   }
 
+  /** One pass over every skeleton: a node per bone, all expanded; clicks are handled by the tree. */
   _renderTree() {
-    this.tree.replaceChildren();
-    const add = (bone, parentList) => {
-      const button = el('button', { type: 'button', 'aria-pressed': String(bone === this.selected) }, bone.userData.sourceName);
-      button.addEventListener('click', () => { this.selected = bone; this._renderTree(); this.update(); });
-      const li = el('li', {}, button);
+    this.nodes = [];
+    this.nodeOfBone = new Map();
+    const out = document.createDocumentFragment();
+    const add = (bone, character, parent, list, characterLi) => {
+      const index = this.nodes.length;
+      const li = document.createElement('li');
+      li.dataset.node = String(index);
       const kids = bone.children.filter((c) => c.isBone);
       if (kids.length) {
-        const ul = el('ul');
-        for (const k of kids) add(k, ul);
-        li.append(ul);
-      }
-      parentList.append(li);
-    };
-    for (const c of this.app.characters) {
-      if (!c.bones.length) continue;
-      const li = el('li', {}, el('strong', {}, c.name));
-      const ul = el('ul');
-      for (const b of c.bones.filter((b) => !b.parent?.isBone)) add(b, ul);
+        const twisty = document.createElement('button');
+        twisty.type = 'button';
+        twisty.className = 'twisty';
+        twisty.setAttribute('aria-expanded', 'true');
+        twisty.setAttribute('aria-label', 'Collapse');
+        li.append(twisty);
+      } else li.append(Object.assign(document.createElement('span'), { className: 'twisty' }));
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'bone';
+      button.textContent = displayName(bone.userData.sourceName);
+      button.setAttribute('aria-pressed', String(bone === this.selected));
+      li.append(button);
+      list.append(li);
+      const node = { bone, character, li, button, name: String(bone.userData.sourceName).toLowerCase(), parent, characterLi };
+      this.nodes.push(node);
+      this.nodeOfBone.set(bone, node);
+      if (!kids.length) return;
+      const ul = document.createElement('ul');
       li.append(ul);
-      this.tree.append(li);
+      for (const k of kids) add(k, character, index, ul, characterLi);
+    };
+    const characters = this.app.characters.flatMap((c) => [...c.tree()]).filter((c) => c.bones.length);
+    for (const c of characters) {
+      const li = el('li', { class: 'tree-character' }, el('strong', {}, c.name));
+      const ul = document.createElement('ul');
+      for (const b of c.bones) if (!b.parent?.isBone) add(b, c, -1, ul, li);
+      li.append(ul);
+      out.append(li);
     }
+    this.tree.replaceChildren(out);
+    if (this.selected && !this.nodeOfBone.has(this.selected)) this.select(null);
+    this._filter();
+  }
+
+  _onTreeClick(e) {
+    const button = e.target.closest('button');
+    const li = button?.closest('li[data-node]');
+    if (!li || !this.tree.contains(li)) return;
+    const node = this.nodes[Number(li.dataset.node)];
+    if (button.classList.contains('twisty')) this._setExpanded(node, li.classList.contains('collapsed'));
+    else this.select(node.bone === this.selected ? null : node.bone);
+  }
+
+  _setExpanded(node, open) {
+    const twisty = node.li.firstChild;
+    if (twisty.tagName !== 'BUTTON') return;
+    node.li.classList.toggle('collapsed', !open);
+    twisty.setAttribute('aria-expanded', String(open));
+    twisty.setAttribute('aria-label', open ? 'Collapse' : 'Expand');
+  }
+
+  /** Shows the bones whose name holds the search text, with their ancestors. */
+  _filter() {
+    const q = this.search.value.trim().toLowerCase();
+    this.tree.classList.toggle('searching', q !== '');
+    const shown = new Uint8Array(this.nodes.length);
+    let matches = 0;
+    // Pre-order: every descendant comes after its ancestor, so walking backwards reaches children first.
+    for (let i = this.nodes.length - 1; i >= 0; i--) {
+      const n = this.nodes[i];
+      const match = q !== '' && n.name.includes(q);
+      if (match) matches++;
+      n.li.classList.toggle('match', match);
+      if (q === '' || match) shown[i] = 1;
+      if (shown[i] && n.parent >= 0) shown[n.parent] = 1;
+      n.li.hidden = !shown[i];
+    }
+    for (const li of this.tree.children) li.hidden = q !== '' && !li.querySelector('li.match');
+    this.matches.textContent = q ? `${matches} of ${this.nodes.length}` : this.nodes.length ? `${this.nodes.length} bones` : '';
+  }
+
+  /** Selects a bone (or none): marked in the tree and in 3D. */
+  select(bone) {
+    const prev = this.selected && this.nodeOfBone.get(this.selected);
+    prev?.button.setAttribute('aria-pressed', 'false');
+    this.selected = bone;
+    const node = bone && this.nodeOfBone.get(bone);
+    if (node) {
+      node.button.setAttribute('aria-pressed', 'true');
+      this.marker.attach(bone, node.character);
+    } else this.marker.detach();
+    this.update();
+    this.viewer.requestRender?.();
   }
 
   /** Live: the selected bone's local transform at the current frame. */
@@ -46,7 +311,7 @@ export class Inspector {
     const r = this._euler.setFromQuaternion(b.quaternion);
     const f = (v) => v.toFixed(3).padStart(9);
     const d = (v) => THREE.MathUtils.radToDeg(v).toFixed(1).padStart(7);
-    this.detail.textContent = `${b.userData.sourceName}\n` +
+    this.detail.textContent = `${displayName(b.userData.sourceName)}\n` +
       `position ${f(b.position.x)}${f(b.position.y)}${f(b.position.z)}\n` +
       `rotation ${d(r.x)}°${d(r.y)}°${d(r.z)}° (XYZ)\n` +
       `quat     ${[b.quaternion.x, b.quaternion.y, b.quaternion.z, b.quaternion.w].map((v) => v.toFixed(4)).join(' ')}\n` +
@@ -54,19 +319,45 @@ export class Inspector {
   }
 
   _renderMaterials() {
+    const { app } = this;
     this.materials.replaceChildren();
-    const keys = this.app.textures.map((t) => [t.id, t]);
-    for (const c of this.app.characters) {
-      for (const m of c.materials) {
-        const select = el('select', { 'aria-label': `Texture for ${m.name}` },
-          el('option', { value: '' }, m.map ? `(${m.map.name})` : '(none)'),
-          ...keys.map(([k, t]) => el('option', { value: k }, t.name)));
-        select.addEventListener('change', () => select.value && this.app.assignTextureByHand(m, select.value));
-        this.materials.append(el('label', {}, `${m.name || 'material'} `, select));
-      }
+    const owners = app.characters.filter((c) => !c.textureBoard).flatMap((c) => [...c.tree()]).filter((c) => c.materials.length);
+    for (const character of owners) {
+      if (owners.length > 1) this.materials.append(el('h3', {}, character.name));
+      for (const m of character.materials) this.materials.append(this._materialRow(character, m));
     }
-    if (!this.materials.children.length) this.materials.append(el('div', { class: 'muted' }, 'No materials'));
-    else if (!keys.length) this.materials.append(el('div', { class: 'muted' }, 'Drop textures (PNG, JPEG, BMP, TGA, DDS, PCX) to assign them here'));
+    const boards = app.scene?.boards ?? [];
+    for (const board of boards) {
+      this.materials.append(el('h3', {}, 'Textures without a model'));
+      for (const record of board.textures) this.materials.append(el('div', { class: 'material-texture' }, textureButton(record, app.decoder), el('span', { title: record.path }, record.name)));
+    }
+    if (!owners.length && !boards.length) this.materials.append(el('div', { class: 'muted' }, 'No materials'));
+    else if (owners.length && !app.textures.length) this.materials.append(el('div', { class: 'muted' }, 'Drop textures (PNG, JPEG, BMP, TGA, DDS, PCX) to assign them here'));
+  }
+
+  /** A material: its texture and the rule that chose it, its other maps by role, and manual assignment. */
+  _materialRow(character, m) {
+    const { app } = this;
+    const entry = character.scene?.materials?.find((e) => e.model === m.userData.model && e.index === m.userData.index);
+    const row = el('div', { class: 'material' }, el('div', { class: 'material-name' }, m.name || entry?.name || 'material'));
+    const line = (record, role) => el('div', { class: 'material-texture' },
+      textureButton(record, app.decoder),
+      role ? el('span', { class: 'role' }, role) : null,
+      el('span', { title: record.path }, record.name),
+      !role && entry.rule ? el('span', { class: 'rule' }, ` — ${entry.rule}`) : null);
+    if (entry?.texture) row.append(line(entry.texture));
+    else row.append(el('div', { class: 'muted' }, 'no texture'));
+    for (const [role, record] of Object.entries(entry?.maps ?? {})) if (role !== 'base' && record) row.append(line(record, role));
+    const records = app.textures;
+    if (records.length) {
+      const select = el('select', { 'aria-label': `Texture for ${displayName(m.name || 'material')}` },
+        el('option', { value: '' }, 'Assign by hand…'),
+        ...records.map((t) => el('option', { value: t.id, title: t.path }, t.name)));
+      if (entry?.rule === 'manual') select.value = entry.texture.id;
+      select.addEventListener('change', () => select.value && app.assignTextureByHand(m, select.value));
+      row.append(select);
+    }
+    return row;
   }
 
   renderStats() {
