@@ -2,11 +2,20 @@
 // one per variant the decoders read. Every picture is 8 x 8: the left half red (200, 30, 30), the
 // right half blue (30, 30, 200), the top row white, alpha 255 except pixel (7, 7) (bottom right),
 // which is alpha 0 in the formats that carry alpha.
+//
+// texture_shapes.psg: a PS3 texture arena of 19 textures in every shape WebGL 2 is strict about
+// (DXT mip chains of non-square and odd sizes, 1 x 1 and 2 x 2 bases, cube maps, A8R8G8B8): the
+// page must upload all of them without a GL error. GUIDs 1..19 in this order:
+//   DXT1 2048x512 (1 mip), DXT1 16x16 (5), DXT1 512x16 (1), DXT5 512x512 (10), DXT1 64x32 (7),
+//   DXT3 8x8 (4), DXT1 cube 16x16 (3), DXT1 cube 128x128 (8), DXT5 100x60 (7), DXT1 6x10 (4),
+//   DXT1 256x64 (9), A8R8G8B8 16x8 (5), DXT1 cube 32x32 (6), DXT5 4x4 (3), DXT1 1x1 (1),
+//   DXT1 2x2 (2), DXT3 64x4 (7), DXT1 4x64 (7), DXT5 256x256 (9).
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "writers/image_writer.h"
+#include "writers/psg_writer.h"
 #include "writers/writer_bytes.h"
 
 using namespace rs;
@@ -54,6 +63,32 @@ std::vector<std::vector<uint8_t>> dxt1Levels(uint32_t faces) {
   return levels;
 }
 
+std::vector<uint8_t> textureShapes() {
+  struct Shape {
+    uint8_t format;
+    uint16_t width, height;
+    uint32_t mips;
+    bool cube;
+  };
+  const Shape shapes[] = {{0x86, 2048, 512, 1, false}, {0x86, 16, 16, 5, false}, {0x86, 512, 16, 1, false},
+                          {0x88, 512, 512, 10, false}, {0x86, 64, 32, 7, false},  {0x87, 8, 8, 4, false},
+                          {0x86, 16, 16, 3, true},     {0x86, 128, 128, 8, true}, {0x88, 100, 60, 7, false},
+                          {0x86, 6, 10, 4, false},     {0x86, 256, 64, 9, false}, {0x85, 16, 8, 5, false},
+                          {0x86, 32, 32, 6, true},     {0x88, 4, 4, 3, false},    {0x86, 1, 1, 1, false},
+                          {0x86, 2, 2, 2, false},      {0x87, 64, 4, 7, false},   {0x86, 4, 64, 7, false},
+                          {0x88, 256, 256, 9, false}};
+  std::vector<PsgTextureIn> textures;
+  uint64_t guid = 1;
+  for (const Shape& s : shapes) {
+    PsgTextureIn t;
+    t.guid = guid++, t.format = s.format, t.width = s.width, t.height = s.height, t.cube = s.cube;
+    for (uint32_t l = 0; l < s.mips; ++l)
+      t.levels.emplace_back(psgLevelBytes(s.format, s.width, s.height, l) * (s.cube ? 6 : 1), uint8_t(l * 40 + 7));
+    textures.push_back(t);
+  }
+  return writePsgTextures(textures);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -83,6 +118,7 @@ int main(int argc, char** argv) {
   DdsIn u;
   u.width = u.height = 8, u.format = "a8r8g8b8", u.levels = {picture()};
   put("image_a8r8g8b8.dds", writeDds(u));
+  put("texture_shapes.psg", textureShapes());
   if (!ok) {
     std::fprintf(stderr, "write_image_fixtures: cannot write to %s\n", dir.c_str());
     return 1;
