@@ -1,13 +1,24 @@
 // The only file that knows Emscripten: boring glue from the decoders to plain JS objects.
 // Every array handed out is a JS-owned copy (a view into WASM memory dies when memory grows), so
-// the worker can transfer it without another copy. Failures become a JS Error with the message.
+// the worker can transfer it without another copy.
+//
+// Nothing leaves as a C++ or JS exception: a refused file comes back as `{ error: message }`, built
+// after the decoder returned its Status and sent back once every C++ object of the call is gone
+// (web/src/decoder/ops.js turns it into a JS Error). Throwing a JS exception from here would unwind
+// through frames built without exceptions: the WASM stack pointer and the destructors would be
+// skipped, so each refusal would leak its stack frame, its input copy and its partial model until
+// every decode traps. What still escapes is a trap or abort (out of memory, a bug); the hosts then
+// replace the module instance.
+#include <emscripten.h>
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <string>
 
 #include "formats/detect.h"
@@ -20,6 +31,8 @@
 #include "formats/zeroad/pssa.h"
 
 using emscripten::val;
+
+EM_JS(void, noteOutOfMemory, (), { Module["outOfMemory"] = true; });
 
 namespace {
 
@@ -42,10 +55,14 @@ val copyOut(const std::vector<T>& v) {
 // one byte at a time in JavaScript (the largest cost of a 64 MB decode); a typed array's set()
 // over a view of the heap is one memcpy. Accepts Uint8Array (and Node Buffer), any other typed
 // array or DataView (its bytes), ArrayBuffer, a string (its UTF-8 bytes), null/undefined (empty).
+// The copy is made with malloc, which returns null when the heap cannot hold the input (new would
+// abort the module, see outOfMemory): the call then refuses the file with a sentence.
 struct Bytes {
-  std::unique_ptr<uint8_t[]> p;
-  size_t size = 0;
+  std::unique_ptr<uint8_t, void (*)(void*)> p{nullptr, &std::free};
+  size_t size = 0;       // bytes held
+  double requested = 0;  // bytes of the input (a double: it may exceed the 32-bit size_t)
   const uint8_t* data() const { return p.get(); }
+  bool refused() const { return requested > double(size); }
 };
 
 Bytes bytesIn(const val& v) {
@@ -53,8 +70,10 @@ Bytes bytesIn(const val& v) {
   if (v.isNull() || v.isUndefined()) return b;
   if (v.isString()) {
     std::string s = v.as<std::string>();
+    b.requested = s.size();
+    b.p.reset(static_cast<uint8_t*>(std::malloc(s.size() ? s.size() : 1)));
+    if (!b.p) return b;
     b.size = s.size();
-    b.p.reset(new uint8_t[b.size ? b.size : 1]);
     std::memcpy(b.p.get(), s.data(), s.size());
     return b;
   }
@@ -65,10 +84,23 @@ Bytes bytesIn(const val& v) {
   } else if (!v.instanceof(u8)) {
     src = u8.new_(v["buffer"], v["byteOffset"], v["byteLength"]);
   }
-  b.size = src["length"].as<size_t>();
-  b.p.reset(new uint8_t[b.size ? b.size : 1]);  // not zero-filled: set() writes every byte
+  b.requested = src["length"].as<double>();
+  if (b.requested >= 2147483648.0) return b;  // more than the whole memory
+  const size_t n = size_t(b.requested);
+  b.p.reset(static_cast<uint8_t*>(std::malloc(n ? n : 1)));  // set() writes every byte
+  if (!b.p) return b;
+  b.size = n;
   if (b.size) val(emscripten::typed_memory_view(b.size, b.p.get())).call<void>("set", src);
   return b;
+}
+
+// A failed allocation anywhere in a decoder: with memory growth enabled malloc returns null, and
+// operator new built without exceptions would hand that null to the decoder. Instead the module
+// notes why (noteOutOfMemory) and aborts; the host sees the flag and says the decoder ran out of
+// memory.
+[[noreturn]] void outOfMemory() {
+  noteOutOfMemory();
+  std::abort();
 }
 
 val strings(const std::vector<std::string>& v) {
@@ -309,66 +341,72 @@ val modelToVal(const rs::Model& m) {
   return o;
 }
 
+val refusal(const std::string& message) {
+  val o = val::object();
+  o.set("error", message);
+  return o;
+}
+
 val finish(const rs::Status& status, const rs::Model& model) {
-  if (!status.ok()) val::global("Error").new_(status.error).throw_();
+  if (!status.ok()) return refusal(status.error);
   return modelToVal(model);
 }
 
-val decodePsk(const val& bytes, const std::string& file) {
+val tooLarge(const std::string& file, double bytes) {
+  return refusal(rs::format("rigscope: %s: %.0f bytes do not fit in the decoder's memory (limit 2 GiB for the file and its model)",
+                            file.c_str(), bytes));
+}
+
+// One decoder over one input: the input's copy, the model and the status all die before the
+// result goes back to JavaScript.
+template <typename Decode>
+val decodeOne(const val& bytes, const std::string& file, const Decode& decode) {
   Bytes in = bytesIn(bytes);
+  if (in.refused()) return tooLarge(file, in.requested);
   rs::Model m;
-  rs::Status s = rs::decodePsk(in.data(), in.size, file, m);
+  rs::Status s = decode(in.data(), in.size, m);
   return finish(s, m);
+}
+
+val decodePsk(const val& bytes, const std::string& file) {
+  return decodeOne(bytes, file, [&](const uint8_t* p, size_t n, rs::Model& m) { return rs::decodePsk(p, n, file, m); });
 }
 
 val decodePsa(const val& bytes, const std::string& file, const std::string& config) {
-  Bytes in = bytesIn(bytes);
-  rs::Model m;
-  rs::Status s = rs::decodePsa(in.data(), in.size, file, config, m);
-  return finish(s, m);
+  return decodeOne(bytes, file,
+                   [&](const uint8_t* p, size_t n, rs::Model& m) { return rs::decodePsa(p, n, file, config, m); });
 }
 
 val decodePmd(const val& bytes, const std::string& file) {
-  Bytes in = bytesIn(bytes);
-  rs::Model m;
-  rs::Status s = rs::decodePmd(in.data(), in.size, file, m);
-  return finish(s, m);
+  return decodeOne(bytes, file, [&](const uint8_t* p, size_t n, rs::Model& m) { return rs::decodePmd(p, n, file, m); });
 }
 
 val decodePssa(const val& bytes, const std::string& file) {
-  Bytes in = bytesIn(bytes);
-  rs::Model m;
-  rs::Status s = rs::decodePssa(in.data(), in.size, file, m);
-  return finish(s, m);
+  return decodeOne(bytes, file, [&](const uint8_t* p, size_t n, rs::Model& m) { return rs::decodePssa(p, n, file, m); });
 }
 
 val decodeUe1(const val& data, const std::string& dataFile, const val& anim, const std::string& animFile,
               const std::string& uc, const std::string& ucFile) {
   Bytes d = bytesIn(data), a = bytesIn(anim);
+  if (d.refused()) return tooLarge(dataFile, d.requested);
+  if (a.refused()) return tooLarge(animFile, a.requested);
   rs::Model m;
   rs::Status s = rs::decodeUe1(d.data(), d.size, dataFile, a.data(), a.size, animFile, uc, ucFile, m);
   return finish(s, m);
 }
 
 val decodePcx(const val& bytes, const std::string& file, bool maskIndexZero) {
-  Bytes in = bytesIn(bytes);
-  rs::Model m;
-  rs::Status s = rs::decodePcx(in.data(), in.size, file, maskIndexZero, m);
-  return finish(s, m);
+  return decodeOne(bytes, file, [&](const uint8_t* p, size_t n, rs::Model& m) {
+    return rs::decodePcx(p, n, file, maskIndexZero, m);
+  });
 }
 
 val decodePsg(const val& bytes, const std::string& file) {
-  Bytes in = bytesIn(bytes);
-  rs::Model m;
-  rs::Status s = rs::decodePsg(in.data(), in.size, file, m);
-  return finish(s, m);
+  return decodeOne(bytes, file, [&](const uint8_t* p, size_t n, rs::Model& m) { return rs::decodePsg(p, n, file, m); });
 }
 
 val decodeImage(const val& bytes, const std::string& file) {
-  Bytes in = bytesIn(bytes);
-  rs::Model m;
-  rs::Status s = rs::decodeImage(in.data(), in.size, file, m);
-  return finish(s, m);
+  return decodeOne(bytes, file, [&](const uint8_t* p, size_t n, rs::Model& m) { return rs::decodeImage(p, n, file, m); });
 }
 
 std::string detectFormat(const val& head, double fileSize, const std::string& file) {
@@ -381,7 +419,7 @@ std::string detectFormat(const val& head, double fileSize, const std::string& fi
 double copyBytes(const val& bytes, int repeats) {
   Bytes in = bytesIn(bytes);
   if (!in.size) return 0;
-  std::unique_ptr<uint8_t[]> dst(new uint8_t[in.size]);
+  std::unique_ptr<uint8_t[]> dst(new uint8_t[in.size]);  // the bench's inputs fit twice
   double sum = 0;
   for (int i = 0; i < repeats; ++i) {
     std::memcpy(dst.get(), in.data(), in.size);
@@ -393,6 +431,7 @@ double copyBytes(const val& bytes, int repeats) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(rigscope) {
+  std::set_new_handler(&outOfMemory);
   emscripten::function("decodePsk", &decodePsk);
   emscripten::function("decodePsa", &decodePsa);
   emscripten::function("decodePmd", &decodePmd);

@@ -1,5 +1,9 @@
 // Promise client for the decoder worker. Decoding never runs on the main thread, so the page stays
-// responsive; a decode that runs too long can be cancelled (the worker is replaced).
+// responsive; a decode that runs too long can be cancelled (the worker is replaced). The worker
+// replaces its own WASM instance after a trap; should the worker itself die, the calls it held
+// reject with a sentence naming their files and the next call starts a new worker.
+import { crashCause, fileOfCall } from './ops.js';
+
 export class DecoderClient {
   constructor({ createWorker } = {}) {
     this._createWorker = createWorker ?? (() => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
@@ -13,7 +17,7 @@ export class DecoderClient {
     const worker = this._ensureWorker();
     const id = this._nextId++;
     return new Promise((resolve, reject) => {
-      this._pending.set(id, { resolve, reject, op });
+      this._pending.set(id, { resolve, reject, op, file: fileOfCall(op, args) });
       const transferList = transfer ? args.filter((a) => a instanceof ArrayBuffer) : [];
       worker.postMessage({ id, op, args }, transferList);
     });
@@ -47,8 +51,10 @@ export class DecoderClient {
     };
     worker.onerror = (e) => {
       e.preventDefault?.();
-      const err = new Error(`Decoder worker failed: ${e.message || 'unknown error'}`);
-      for (const { reject } of this._pending.values()) reject(err);
+      const cause = crashCause(e);
+      for (const { reject, file } of this._pending.values()) {
+        reject(new Error(`rigscope: ${file}: ${cause}; the decoder was restarted`));
+      }
       this._pending.clear();
       this._worker?.terminate();
       this._worker = null;

@@ -41,3 +41,59 @@ export function unpackClips(model) {
   }
   return model;
 }
+
+/** The decoder module's memory limit (-sMAXIMUM_MEMORY in CMakeLists.txt), for messages. */
+export const DECODER_MEMORY_LIMIT = '2 GiB';
+
+/** The file(s) a decoder call is about, as messages name them. */
+export function fileOfCall(op, args) {
+  if (op === 'decodeUe1') return [args[1], args[3]].filter(Boolean).join(' + ') || 'a UE1 mesh';
+  const file = op === 'detectFormat' ? args[2] : args[1];
+  return typeof file === 'string' && file ? file : 'a file';
+}
+
+/**
+ * The module trapped or aborted during a call (out of memory, or a bug): its state can no longer
+ * be trusted, so the host replaces the instance and reports this sentence instead of the raw
+ * engine message ("Aborted()", "memory access out of bounds", ...).
+ */
+export class DecoderCrash extends Error {
+  constructor(message, cause) {
+    super(message, { cause });
+    this.name = 'DecoderCrash';
+  }
+}
+
+const OUT_OF_MEMORY = /out of memory|\bOOM\b|allocation failed|invalid (typed )?array (buffer )?length|cannot enlarge memory|array buffer/i;
+
+/** Why the module stopped, in words, from the thrown value and the module's own out-of-memory flag. */
+export function crashCause(err, module) {
+  const text = String(err?.message ?? err ?? '');
+  if (module?.outOfMemory || OUT_OF_MEMORY.test(text)) return `the decoder ran out of memory (limit ${DECODER_MEMORY_LIMIT})`;
+  if (/call stack|stack overflow/i.test(text)) return 'the decoder ran out of stack';
+  if (/out of bounds|unreachable|null function|signature mismatch|divide by zero|integer overflow/i.test(text)) {
+    return 'the decoder stopped on an invalid memory access (a decoder bug)';
+  }
+  return 'the decoder stopped on an internal error';
+}
+
+export function crashMessage(op, args, err, module) {
+  return `rigscope: ${fileOfCall(op, args)}: ${crashCause(err, module)}; the decoder was restarted`;
+}
+
+/**
+ * One decoder call on module instance `M`: the model (clips unpacked), or a JS Error with the
+ * decoder's message when the file was refused (the binding returns `{ error }`), or a
+ * DecoderCrash when the module itself failed.
+ */
+export function invoke(M, op, args) {
+  if (!DECODER_OPS.has(op)) throw new Error(`unknown decoder operation ${op}`);
+  let result;
+  try {
+    result = M[op](...toWasmArgs(args));
+  } catch (err) {
+    throw new DecoderCrash(crashMessage(op, args, err, M), err);
+  }
+  if (result && typeof result === 'object' && typeof result.error === 'string') throw new Error(result.error);
+  return unpackClips(result);
+}
