@@ -5,6 +5,8 @@
 import * as THREE from 'three';
 import { decodeFiles } from '../core/fileset.js';
 import { assembleScene } from '../core/scene.js';
+import { layoutCharacters } from '../core/layout.js';
+import { characterBox } from '../three/bounds.js';
 import { Character } from '../three/character.js';
 import { assignTexture, textureOfRecord } from '../three/textures.js';
 import { buildTextureBoard } from '../three/board.js';
@@ -113,9 +115,45 @@ export class App {
     for (const [sig, character] of this.built) if (!next.has(sig)) this.viewer.remove(character);
     this.built = next;
     this.characters = [...next.values()];
+    this._layoutInMotion();
     if (added.length) await this.viewer.prepare?.();
     await this._applyTextures();
     return added;
+  }
+
+  /**
+   * Lays the characters out again with the room their first clip needs (a leap, a walk), measured
+   * by posing them: the scene's own layout only knows the bind pose.
+   */
+  _layoutInMotion() {
+    if (!this.viewer.visibleBounds || this.scene.characters.length < 2) return;
+    let moved = false;
+    for (const c of this.characters) {
+      const sc = c.scene;
+      const clip = c.clips.find((k) => k.frameCount > 2);
+      if (!sc || !clip) continue;
+      if (c.motionBounds) { sc.motionBounds = c.motionBounds; moved = true; continue; }
+      const action = c.mixer.clipAction(clip.build(clip.loop));
+      action.play();
+      c.root.updateMatrixWorld(true);
+      const inverse = c.root.matrixWorld.clone().invert();
+      const box = new THREE.Box3();
+      for (let k = 0; k < 8; k++) {
+        action.time = (k / 7) * clip.lastTime;
+        c.mixer.update(0);
+        c.update();
+        c.root.updateMatrixWorld(true);
+        box.union(characterBox(c, inverse));
+      }
+      action.stop();
+      c.mixer.update(0);
+      if (box.isEmpty()) continue;
+      sc.motionBounds = c.motionBounds = { min: box.min.toArray(), max: box.max.toArray() };
+      moved = true;
+    }
+    if (!moved) return;
+    layoutCharacters(this.scene.characters);
+    for (const c of this.characters) this.viewer.place(c);
   }
 
   /** Puts each scene material's texture on its three.js material (decoded once per record). */
@@ -206,8 +244,12 @@ export class App {
         clip: cur?.clip.name ?? null, frame: cur ? cur.clip.firstFrame + this.frame : null, playing: !!cur && this.playing,
       };
     });
-    const messages = (this.scene?.records ?? []).filter(isProblem).flatMap((r) => r.files.map((file) => ({ file, text: describeRecord(r) })));
-    return { demo: this.demo, characters, messages };
+    return { demo: this.demo, characters, messages: this.messages() };
+  }
+
+  /** Problems to show a person, one per file they concern: [{ file, text }]. */
+  messages() {
+    return (this.scene?.records ?? []).filter(isProblem).flatMap((r) => r.files.map((file) => ({ file, text: describeRecord(r) })));
   }
 
   select(character, clip) {
@@ -254,7 +296,8 @@ export class App {
     this.emit('clip');
   }
 
-  get playing() { return !!this.current && !this.current.action.paused && this.current.action.isRunning(); }
+  /** A clip is playing (a clip of one frame never is: nothing would change). */
+  get playing() { return !!this.current && this.current.clip.frameCount > 1 && !this.current.action.paused && this.current.action.isRunning(); }
 
   togglePlay() {
     if (!this.current) return;

@@ -2,22 +2,22 @@
 import { sharedDecoder } from '../decoder/client.js';
 import { App } from './app.js';
 import { entriesFromDataTransfer, entriesFromFileList, entriesFromUrls } from './input.js';
-import { describeRecord } from '../core/report.js';
+import { isProblem } from '../core/report.js';
 import { displayName } from '../core/files.js';
 import { el, renderClipList, renderFilesReport, renderInfo, renderMorphs } from './panels.js';
 import { Viewer } from './viewer.js';
 import { applyState, buildQuery, currentState, readParams } from './params.js';
 import { Inspector } from './inspect.js';
+import { Messages } from './messages.js';
+import { renderOutliner } from './outliner.js';
 
 const $ = (id) => document.getElementById(id);
 const params = readParams();
 const viewer = new Viewer($('stage'));
 const app = new App(viewer, sharedDecoder());
 
-function showError(message) {
-  const p = el('p', {}, message, el('button', { type: 'button', 'aria-label': 'Dismiss', onclick: () => p.remove() }, '×'));
-  $('errors').append(p);
-}
+const messages = new Messages($('messages'), () => app.messages());
+const showError = (text) => messages.add(text);
 
 function status(text) { $('status').textContent = displayName(text); }
 function fetchProgress({ url, got, total }) {
@@ -42,12 +42,12 @@ async function load(getEntries, label, { demo = false } = {}) {
     const entries = await getEntries();
     const report = await app.loadFiles(entries, {
       demo,
+      replace: !demo && $('drop-mode').value === 'replace',
       onProgress: ({ done, total, name }) => { status(`Decoding ${done}/${total}: ${name}`); progress(done, total); },
     });
-    for (const r of report.records.filter((x) => x.kind === 'refused')) showError(describeRecord(r));
-    const missingCount = report.records.filter((x) => x.kind === 'missing').length;
-    const missing = missingCount ? `; ${missingCount} missing (see Files)` : '';
-    status(`${entries.length} file${entries.length === 1 ? '' : 's'} read${missing}`);
+    const problems = report.records.filter(isProblem).length;
+    status(`${entries.length} file${entries.length === 1 ? '' : 's'} read${problems ? `; ${problems} problem${problems === 1 ? '' : 's'} (see Files)` : ''}`);
+    messages.render();
   } catch (err) {
     showError(err.message);
     status('');
@@ -88,7 +88,7 @@ $('clear-button').addEventListener('click', () => {
   app.clear();
   sourceUrls.length = 0;
   localFiles = 0;
-  $('errors').replaceChildren();
+  messages.clear();
   status('');
 });
 
@@ -147,9 +147,12 @@ $('cancel-button').addEventListener('click', () => sharedDecoder().cancel('Decod
 const refreshClips = () => renderClipList($('clip-list'), app, $('clip-search').value);
 const inspector = new Inspector(app, viewer, { tree: $('bone-tree'), detail: $('bone-detail'), materials: $('materials'), stats: $('stats') });
 $('clip-search').addEventListener('input', refreshClips);
+const frameOn = (c) => viewer.frameAll(c === app.current?.character ? app.clipBounds([c]) : viewer.visibleBounds([c]));
 app.on((what) => {
   refreshClips();
-  if (what !== 'time') {
+  if (what !== 'time') renderOutliner($('outliner'), app, { onFrame: frameOn });
+  if (what === 'cleared') messages.render();
+  if (what !== 'time' && what !== 'visibility') {
     renderInfo($('info'), app);
     renderFilesReport($('files-report'), app);
     renderMorphs($('morphs'), app);
@@ -172,7 +175,7 @@ $('lighting').addEventListener('change', (e) => viewer.setLighting(e.target.valu
 $('background').addEventListener('input', (e) => viewer.setBackground(e.target.value));
 // 0 A.D. player_trans materials: one colour for all of them, shown only when one is loaded.
 const playerColors = () => app.characters.flatMap((c) => c.materials.map((m) => m.userData.playerColor).filter(Boolean));
-const applyPlayerColor = () => { for (const u of playerColors()) u.value.set($('player-color').value); };
+const applyPlayerColor = () => { for (const u of playerColors()) u.value.set($('player-color').value); viewer.requestRender(); };
 $('player-color').addEventListener('input', applyPlayerColor);
 app.on((what) => {
   if (what !== 'loaded' && what !== 'cleared') return;
@@ -200,6 +203,30 @@ $('play').addEventListener('click', () => app.togglePlay());
 $('step-back').addEventListener('click', () => app.step(-1));
 $('step-forward').addEventListener('click', () => app.step(1));
 $('speed').addEventListener('change', (e) => { viewer.timeScale = Number(e.target.value); });
+// Go to a frame in the file's own numbering (UE1 sequences start where they start in the file).
+$('goto-frame').addEventListener('change', (e) => {
+  const cur = app.current;
+  if (!cur || e.target.value === '') return;
+  const f = Math.min(Math.max(Math.round(Number(e.target.value)) - cur.clip.firstFrame, 0), cur.clip.frameCount - 1);
+  cur.action.paused = true;
+  app.setTime(f / cur.clip.fps);
+});
+
+// View: framing presets, orthographic camera, turning the scene about its axes.
+$('view-frame').addEventListener('click', () => app.frameView());
+for (const b of document.querySelectorAll('[data-view]')) b.addEventListener('click', () => app.frameView(b.dataset.view));
+$('orthographic').addEventListener('change', (e) => viewer.setOrthographic(e.target.checked));
+for (const b of document.querySelectorAll('[data-turn]')) {
+  b.addEventListener('click', () => {
+    const [axis, deg] = b.dataset.turn.split(',');
+    const up = [...(viewer.up ?? [0, 0, 0])];
+    up['xyz'.indexOf(axis)] = (up['xyz'.indexOf(axis)] + Number(deg) + 540) % 360 - 180;
+    viewer.setUp(up);
+    app.frameView();
+  });
+}
+$('turn-reset').addEventListener('click', () => { viewer.setUp([0, 0, 0]); app.frameView(); });
+for (const id of ['show-grid', 'show-ground']) $(id).addEventListener('change', () => viewer.requestRender());
 $('loop').addEventListener('change', (e) => app.setLoop(e.target.checked));
 let statsAge = 0;
 viewer.onTick = (dt) => {
@@ -240,17 +267,24 @@ addEventListener('keydown', (e) => {
     End: () => app.current && app.setTime((app.current.clip.frameCount - 1) / app.current.clip.fps),
     s: () => toggle('show-skeleton'),
     w: () => toggle('show-wireframe'),
-    f: () => viewer.frameAll(),
+    f: () => app.frameView(),
     l: () => toggle('loop'),
     '?': () => $('help-dialog').showModal(),
   };
   const action = keys[e.key];
-  // Buttons keep Space; arrows on a focused slider stay with the slider.
-  if (!action || (e.key === ' ' && t instanceof HTMLButtonElement) || (!free && e.key.startsWith('Arrow') && t.type === 'range')) return;
+  // Space plays and pauses wherever the focus is (a focused button must not be pressed again);
+  // arrows on a focused slider stay with the slider.
+  if (!action || (!free && e.key.startsWith('Arrow') && t.type === 'range')) return;
   e.preventDefault();
   if (e.key.startsWith('Arrow') || e.key === 'Home' || e.key === 'End') app.current && (app.current.action.paused = true);
   action();
 });
+
+// A focused button is pressed by Space on key up: that press belongs to play/pause.
+addEventListener('keyup', (e) => { if (e.key === ' ' && e.target instanceof HTMLButtonElement) e.preventDefault(); });
+
+// A read-only handle for tests and host pages.
+window.rigscope = Object.freeze({ snapshot: () => app.snapshot() });
 
 // Test hook: a tiny surface for the browser tests instead of scraping the UI.
 window.__rigscope = {

@@ -2,7 +2,7 @@
 // Every string that comes from a file is set with textContent: names are untrusted, and shown with
 // their invisible and direction-changing characters written out (displayName).
 import { baseName, displayName } from '../core/files.js';
-import { describeRecord, isProblem } from '../core/report.js';
+import { fileStatuses } from '../core/report.js';
 
 export function el(tag, props = {}, ...children) {
   const e = document.createElement(tag);
@@ -82,9 +82,11 @@ export function renderFilesReport(box, app) {
   box.replaceChildren();
   for (const r of app.reports) {
     box.append(el('h3', {}, `${r.files.length} file${r.files.length === 1 ? '' : 's'}`));
-    for (const x of r.records) {
-      box.append(el('div', { class: isProblem(x) ? 'warn' : 'muted' }, `${isProblem(x) ? '' : '✓ '}${describeRecord(x)}`));
+    const list = el('ul', { class: 'files-status' });
+    for (const s of fileStatuses(r.files, app.scene?.records ?? r.records)) {
+      list.append(el('li', { class: s.problem ? 'problem' : 'used', title: s.file }, s.lines.join('; ')));
     }
+    box.append(list);
   }
 }
 
@@ -96,7 +98,7 @@ export function renderMorphs(box, app) {
       for (const [name, i] of Object.entries(mesh.morphTargetDictionary)) {
         const input = el('input', { type: 'range', min: 0, max: 1, step: 0.01, value: mesh.morphTargetInfluences[i] });
         input.setAttribute('aria-label', `Morph ${name}`);
-        input.addEventListener('input', () => { mesh.morphTargetInfluences[i] = Number(input.value); });
+        input.addEventListener('input', () => { mesh.morphTargetInfluences[i] = Number(input.value); app.viewer.requestRender?.(); });
         box.append(el('label', {}, `${name} `, input));
       }
     }

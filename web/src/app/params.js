@@ -1,6 +1,6 @@
 // One parameter scheme for the viewer and the embed page:
 //   file=URL (repeatable)  clip=NAME  frame=N  speed=X  autoplay=0|1  skeleton=0|1
-//   camera=px,py,pz,tx,ty,tz  bg=RRGGBB  demo=0
+//   camera=px,py,pz,tx,ty,tz  bg=RRGGBB  up=X,Y,Z  demo=0
 // "Copy link" writes the current state in these words; both pages read them.
 
 /** Camera coordinates beyond this are not a view of any model (1e308 made a blank view). */
@@ -70,10 +70,20 @@ export function readParams(search = location.search, base = location.href) {
     skeleton: q.get('skeleton') === '1',
     camera: readCamera(q.get('camera'), problems),
     bg: colour('bg'),
+    up: readUp(q.get('up'), problems),
     // A link that names files shows those or says why not, never the demo in their place.
     demo: q.get('demo') !== '0' && !q.has('file'),
     problems,
   };
+}
+
+// up=X,Y,Z: the scene turned by quarter turns about X, Y and Z, in degrees (e.g. up=-90,0,0).
+function readUp(value, problems) {
+  if (value === null) return undefined;
+  const v = value.split(',').map(Number);
+  if (v.length === 3 && v.every((d) => Number.isFinite(d) && d % 90 === 0 && Math.abs(d) <= 180)) return v;
+  problems.push(`up=${value} is not three quarter turns (multiples of 90 between -180 and 180); ignored`);
+  return undefined;
 }
 
 export function buildQuery(state) {
@@ -86,6 +96,7 @@ export function buildQuery(state) {
   if (state.skeleton) q.set('skeleton', '1');
   if (state.camera) q.set('camera', state.camera.map((x) => +x.toFixed(4)).join(','));
   if (state.bg) q.set('bg', state.bg);
+  if (state.up?.some((d) => d !== 0)) q.set('up', state.up.join(','));
   return q.toString();
 }
 
@@ -102,12 +113,14 @@ export function currentState(app, viewer, urls) {
     skeleton: viewer.showSkeleton,
     camera: [c.x, c.y, c.z, t.x, t.y, t.z],
     bg: viewer.background.getHexString(),
+    up: viewer.up,
   };
 }
 
 /** Applies clip, frame, speed, autoplay, skeleton, camera and background after files loaded. */
 export function applyState(app, viewer, p) {
   if (p.bg) viewer.setBackground(`#${p.bg}`);
+  if (p.up) { viewer.setUp(p.up); if (!p.camera) app.frameView?.(); }
   if (p.skeleton) viewer.setSkeletonVisible(true);
   if (p.speed !== undefined) viewer.timeScale = p.speed;
   if (p.clip) {
@@ -122,5 +135,6 @@ export function applyState(app, viewer, p) {
     viewer.camera.position.set(p.camera[0], p.camera[1], p.camera[2]);
     viewer.controls.target.set(p.camera[3], p.camera[4], p.camera[5]);
     viewer.controls.update();
+    viewer.requestRender?.();
   }
 }

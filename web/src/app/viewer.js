@@ -4,6 +4,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js';
 import { VertexNormalsHelper } from 'three/addons/helpers/VertexNormalsHelper.js';
+import { characterBox } from '../three/bounds.js';
 import { displayName } from '../core/files.js';
 
 /** Points at bone world positions, refreshed every frame like THREE.SkeletonHelper's lines. */
@@ -28,28 +29,6 @@ class JointsHelper extends THREE.Points {
     this.geometry.dispose();
     this.material.dispose();
   }
-}
-
-const LARGE_MESH = 60000;
-
-/**
- * World bounds of a character as posed now: skinned meshes skinned on the CPU (three's
- * SkinnedMesh bounds), vertex-animated ones from their current positions; meshes too large to
- * skin every frame keep the bind-pose bounds the decoder measured.
- */
-export function characterBox(character) {
-  const box = new THREE.Box3();
-  for (const c of character.tree()) {
-    for (const m of c.meshes) {
-      if (!m.visible) continue;
-      const count = m.geometry.attributes.position.count;
-      if (m.isSkinnedMesh && count < LARGE_MESH) m.computeBoundingBox();
-      else if (c.vertexAnimations.some((v) => v.mesh === m)) m.geometry.computeBoundingBox();
-      const local = m.isSkinnedMesh ? (m.boundingBox ?? m.geometry.boundingBox) : m.geometry.boundingBox;
-      if (local) box.union(local.clone().applyMatrix4(m.matrixWorld));
-    }
-  }
-  return box;
 }
 
 export class Viewer {
@@ -109,6 +88,7 @@ export class Viewer {
 
     // Rendering happens only when something changes: a control, the camera, a playing clip.
     this.isAnimating = () => false;
+    this.up = [0, 0, 0];
     this.frames = 0;
     this.looping = false;
     new ResizeObserver(() => this.resize()).observe(container);

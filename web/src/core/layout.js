@@ -59,7 +59,9 @@ export function facesInward(sc, bounds) {
  * @param {object[]} characters scene characters, in the order they are shown
  */
 export function layoutCharacters(characters) {
-  const items = characters.map((sc) => ({ sc, bounds: characterBounds(sc) }));
+  // `motionBounds` (set by the viewer: the bounds over the character's first clip) wins over the
+  // bind pose, so a character that leaps or walks keeps clear of its neighbours.
+  const items = characters.map((sc) => ({ sc, bounds: sc.motionBounds ?? characterBounds(sc) }));
   for (const { sc } of items) { sc.offset = [0, 0, 0]; sc.enclosing = false; sc.hidden = false; }
   const sized = items.filter((i) => i.bounds);
   for (const i of sized) i.sc.enclosing = facesInward(i.sc, i.bounds);

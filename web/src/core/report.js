@@ -23,3 +23,22 @@ export function describeRecord(r, { paths = false } = {}) {
 
 /** Problems a person should see: refused, missing and unbound files. */
 export const isProblem = (r) => r.kind === 'refused' || r.kind === 'missing' || r.kind === 'unbound';
+
+/**
+ * Each file's status in a drop: what it was used as, paired with, or why it was not used.
+ * @returns {{ file: string, problem: boolean, lines: string[] }[]} in the drop's order
+ */
+export function fileStatuses(files, records) {
+  const out = new Map(files.map((f) => [f, { file: f, problem: false, lines: [] }]));
+  for (const r of records) {
+    for (const f of r.files) {
+      const s = out.get(f);
+      if (!s) continue;
+      if (isProblem(r) || r.kind === 'unused') s.problem = true;
+      const line = describeRecord(r);
+      if (!s.lines.includes(line)) s.lines.push(line);
+    }
+  }
+  for (const s of out.values()) if (!s.lines.length) s.lines.push(`${name(s.file)}: used`);
+  return [...out.values()];
+}

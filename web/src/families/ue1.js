@@ -18,9 +18,10 @@ export default {
     const jobs = [], records = [];
     const anims = byKind('ue1-anim');
     const datas = byKind('ue1-data');
-    const scripts = byKind('uc');
+    // In path order, so the same folder pairs the same way however it was dropped.
+    const scripts = byKind('uc').sort((a, b) => (a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0));
     const scriptTexts = await Promise.all(scripts.map(text));
-    const usedAnims = new Set(), usedScripts = new Set();
+    const usedAnims = new Set(), usedScripts = new Map(); // script -> the mesh it was paired with
     for (const item of datas) {
       const base = meshBase(item.entry.name);
       const anim = anims.find((a) => meshBase(a.entry.name) === base);
@@ -35,7 +36,7 @@ export default {
       if (s < 0) s = scripts.findIndex((c) => stem(c.entry.name).toLowerCase() === base);
       if (s < 0 && scripts.length === 1 && !datas.some((d) => d !== item && importsMesh(scriptTexts[0], meshBase(d.entry.name)))) s = 0;
       const script = s >= 0 ? scripts[s] : null;
-      if (script) usedScripts.add(script);
+      if (script) usedScripts.set(script, item);
       jobs.push({
         op: 'decodeUe1', inputs: script ? [item, anim, script] : [item, anim], via: script ? 'script' : 'name',
         args: async () => [await item.entry.read(), item.entry.name, await anim.entry.read(), anim.entry.name,
@@ -45,9 +46,14 @@ export default {
     for (const a of anims) {
       if (!usedAnims.has(a)) records.push({ kind: 'missing', files: [a.entry.path], needs: `${meshBase(a.entry.name)}_d.3d`, reason: 'its data file (triangles live there)' });
     }
-    for (const s of scripts) {
-      if (!usedScripts.has(s)) records.push({ kind: 'unused', files: [s.entry.path], reason: 'no mesh dropped with it' });
-    }
+    scripts.forEach((s, i) => {
+      if (usedScripts.has(s)) return;
+      // Mods often import the same mesh from two classes: say which one it was paired with.
+      const mesh = datas.find((d) => importsMesh(scriptTexts[i], meshBase(d.entry.name)));
+      const other = mesh && [...usedScripts].find(([, d]) => d === mesh)?.[0];
+      const reason = other ? `it imports ${mesh.entry.name}, which was paired with ${other.entry.name}` : 'no mesh it imports was dropped with it';
+      records.push({ kind: 'unused', files: [s.entry.path], reason });
+    });
     for (const item of byKind('pcx')) {
       jobs.push({ op: 'decodePcx', inputs: [item], args: async () => [await item.entry.read(), item.entry.name, true] });
     }
