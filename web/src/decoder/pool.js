@@ -95,18 +95,22 @@ export class DecoderPool {
 }
 
 let shared = null;
-let sharedOptions = {};
-
-/** Options for the page-wide pool, before its first call (rigscope-viewer.js names its worker). */
-export function configureSharedPool(options) {
-  sharedOptions = { ...sharedOptions, ...options };
-  if (shared && !shared.workerCount) shared = null;
-}
 
 /** One pool for every <rigscope-viewer> of the page. */
 export function sharedPool() {
-  shared ??= new DecoderPool(sharedOptions);
+  shared ??= new DecoderPool();
   return shared;
+}
+
+/**
+ * Options for the page's pool (rigscope-viewer.js names its worker). Workers already started
+ * keep theirs; the next ones follow.
+ */
+export function configureSharedPool({ workerLimit, decoderPath, workerUrl } = {}) {
+  const pool = sharedPool();
+  if (workerLimit !== undefined) pool.setWorkerLimit(workerLimit);
+  if (decoderPath !== undefined) pool.decoderPath = decoderPath;
+  if (workerUrl !== undefined) pool.workerUrl = workerUrl;
 }
 
 /** The decoder host of this environment (browsers: a worker pool; Node: see node-pool.js). */

@@ -29,10 +29,11 @@ const TEMPLATE = `
     <div class="messages" part="messages" role="alert"></div>
   </div>
   <div class="bar" part="controls">
-    <button class="play" type="button" aria-label="Play or pause">${ICONS.play}</button>
-    <input class="scrub" type="range" min="0" max="1" step="any" value="0" aria-label="Time">
+    <button class="play" type="button" aria-label="Play or pause" disabled>${ICONS.play}</button>
+    <input class="scrub" type="range" min="0" max="1" step="any" value="0" aria-label="Time" disabled>
     <span class="frame-label" aria-live="off"></span>
-    <select class="clips" aria-label="Clip"></select>
+    <select class="clips" aria-label="Clip" hidden></select>
+    <slot name="controls"></slot>
     <button class="fullscreen" type="button" aria-label="Fullscreen">${ICONS.fullscreen}</button>
   </div>
 </div>`;

@@ -19,7 +19,8 @@ export class ElementStage {
    */
   constructor(canvas, labelLayer, onDraw) {
     this.canvas = canvas;
-    this.context2d = canvas.getContext('2d', { alpha: false });
+    // Transparent until the first frame: the element's background shows meanwhile.
+    this.context2d = canvas.getContext('2d');
     this.onDraw = onDraw;
     this.width = 0;
     this.height = 0;
