@@ -9,6 +9,7 @@ import { Viewer } from './viewer.js';
 import { applyState, buildQuery, currentState, readParams } from './params.js';
 import { Inspector } from './inspect.js';
 import { Messages } from './messages.js';
+import { setBaseColourOnly } from '../three/material-maps.js';
 import { renderOutliner } from './outliner.js';
 
 const $ = (id) => document.getElementById(id);
@@ -171,6 +172,13 @@ $('show-attachments').addEventListener('change', (e) => viewer.setAttachmentsVis
 $('show-bone-names').addEventListener('change', (e) => viewer.setBoneNamesVisible(e.target.checked));
 $('show-normals').addEventListener('change', (e) => viewer.setNormalsVisible(e.target.checked));
 $('bind-pose').addEventListener('change', (e) => viewer.setBindPose(e.target.checked));
+// Full materials (normal, packed and emissive maps) or base colour only.
+const applyBaseColourOnly = () => {
+  for (const c of app.characters) for (const x of c.tree()) for (const m of x.materials) setBaseColourOnly(m, $('base-colour-only').checked);
+  viewer.requestRender();
+};
+$('base-colour-only').addEventListener('change', applyBaseColourOnly);
+app.on((what) => { if (what === 'loaded' || what === 'textures') applyBaseColourOnly(); });
 $('lighting').addEventListener('change', (e) => viewer.setLighting(e.target.value));
 $('background').addEventListener('input', (e) => viewer.setBackground(e.target.value));
 // 0 A.D. player_trans materials: one colour for all of them, shown only when one is loaded.

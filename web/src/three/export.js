@@ -180,6 +180,10 @@ async function addTextures(json, bin, tokens, decoder) {
         def.emissiveTexture = { index: await textureIndex(maps.emissive) };
         def.emissiveFactor = [1, 1, 1];
       }
+      // Maps glTF has no slot for as they are (MRA's channels are not glTF's order).
+      for (const role of ['mra', 'specular', 'opacity', 'mask']) {
+        if (maps[role]) problems.push(`${t.name}: its ${role} map ${maps[role].name} has no glTF slot as it is and is left out`);
+      }
     } catch (err) {
       problems.push(err.message);
     }

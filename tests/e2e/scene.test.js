@@ -1,0 +1,222 @@
+// The viewer with real folders: the first drop replaces the demo, unrelated models stand apart,
+// isolate, framing that follows a clip, the up-axis in links, Space after Export, texture arenas
+// without GL errors, no drawing while idle, and the phone layout. Read through the page's
+// read-only handle (window.rigscope.snapshot()) and its pixels.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { FIXTURES, SAMPLES, launch, openPage, pixels } from './browser.js';
+
+const HAVE_SAMPLES = existsSync(SAMPLES);
+let browser;
+beforeAll(async () => { browser = await launch(); });
+afterAll(async () => { await browser?.close(); });
+
+async function openFolder(page, dir) {
+  const before = await page.evaluate(() => window.__rigscope.app.reports.length);
+  await page.setInputFiles('#folder-input', dir);
+  await page.waitForFunction((n) => window.__rigscope.app.reports.length > n, before, { timeout: 120000 });
+}
+
+async function openFiles(page, paths) {
+  const before = await page.evaluate(() => window.__rigscope.app.reports.length);
+  await page.setInputFiles('#file-input', paths);
+  await page.waitForFunction((n) => window.__rigscope.app.reports.length > n, before, { timeout: 120000 });
+}
+
+const snapshot = (page) => page.evaluate(() => window.rigscope.snapshot());
+const overlap = (a, b) => [0, 1, 2].every((k) => a.min[k] < b.max[k] && b.min[k] < a.max[k]);
+
+describe('the scene of a folder', () => {
+  it('replaces the demo with the first drop, adds later drops, replaces when asked', async () => {
+    const page = await openPage(browser, '/');
+    expect((await snapshot(page)).demo).toBe(true);
+    await openFiles(page, [`${FIXTURES}two_bone.psk`, `${FIXTURES}two_bone.psa`]);
+    let s = await snapshot(page);
+    expect(s.demo).toBe(false);
+    expect(s.characters.map((c) => c.name)).toEqual(['two_bone.psk']);
+    expect(s.messages).toEqual([]);
+    await openFiles(page, [`${FIXTURES}static.pskx`]);
+    expect((await snapshot(page)).characters.map((c) => c.name)).toEqual(['two_bone.psk', 'static.pskx']);
+    await page.selectOption('#drop-mode', 'replace');
+    await openFiles(page, [`${FIXTURES}arm.pmd`]);
+    s = await snapshot(page);
+    expect(s.characters.map((c) => c.name)).toEqual(['arm.pmd']);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it.skipIf(!HAVE_SAMPLES)('lays a UE1 mod folder out with no two visible models overlapping, textured, calm', async () => {
+    const page = await openPage(browser, '/?demo=0', { viewport: { width: 1280, height: 800 } });
+    await openFolder(page, `${SAMPLES}vertex3d/partystuff`);
+    const s = await snapshot(page);
+    expect(s.characters.map((c) => c.name)).toEqual(['kebab_d.3d', 'redbull_d.3d', 'sandwich_d.3d']);
+    const boxes = s.characters.filter((c) => c.visible).map((c) => c.bounds);
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) expect(overlap(boxes[i], boxes[j])).toBe(false);
+    // Two textures no script names are listed as unused, not as errors.
+    expect(s.messages).toEqual([]);
+    expect(await page.locator('#outliner').innerText()).toMatch(/BLTTex1\.bmp: not used/);
+    expect((await pixels(page)).count).toBeGreaterThan(5000);
+    await page.close();
+  });
+
+  it.skipIf(!HAVE_SAMPLES)('isolates one model, and shows them all again', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    await openFolder(page, `${SAMPLES}vertex3d/firetrucks`);
+    const names = (await snapshot(page)).characters.map((c) => c.name);
+    expect(names).toEqual(['FlatSheet_d.3d', 'bottle_d.3d', 'key_d.3d', 'tankard_d.3d']);
+    const all = (await pixels(page)).count;
+    await page.locator('#outliner li', { hasText: 'key_d.3d' }).locator('button.solo').click();
+    expect((await snapshot(page)).characters.map((c) => c.visible)).toEqual([false, false, true, false]);
+    const alone = (await pixels(page)).count;
+    expect(alone).toBeLessThan(all);
+    expect(alone).toBeGreaterThan(0);
+    await page.locator('#outliner li', { hasText: 'key_d.3d' }).locator('button.solo').click();
+    expect((await snapshot(page)).characters.every((c) => c.visible)).toBe(true);
+    await page.locator('#outliner li', { hasText: 'bottle_d.3d' }).locator('input[type=checkbox]').uncheck();
+    expect((await snapshot(page)).characters.find((c) => c.name === 'bottle_d.3d').visible).toBe(false);
+    await page.close();
+  });
+
+  it('frames the whole clip: the figure stays in view at every frame of a clip that moves it', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    await openFiles(page, [`${FIXTURES}knight_head.psk`, `${FIXTURES}knight_body.psk`, `${FIXTURES}knight_armour.psk`, `${FIXTURES}knight.psa`]);
+    const s = await snapshot(page);
+    expect(s.characters).toHaveLength(1);
+    // Project the character's bounds at each frame: every corner inside the view.
+    const outside = await page.evaluate(async () => {
+      const { app, viewer } = window.__rigscope;
+      const Vector3 = viewer.camera.position.constructor;
+      let worst = 0;
+      for (let f = 0; f < 4; f++) {
+        app.current.action.paused = true;
+        app.setTime(f / 8);
+        const b = window.rigscope.snapshot().characters[0].bounds;
+        for (let i = 0; i < 8; i++) {
+          const p = new Vector3(i & 1 ? b.max[0] : b.min[0], i & 2 ? b.max[1] : b.min[1], i & 4 ? b.max[2] : b.min[2]).project(viewer.camera);
+          worst = Math.max(worst, Math.abs(p.x), Math.abs(p.y));
+        }
+      }
+      return worst;
+    });
+    expect(outside).toBeLessThanOrEqual(1);
+    await page.close();
+  });
+
+  it('turns the scene a quarter about X and keeps the turn in a share link', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    await openFiles(page, [`${FIXTURES}two_bone.psk`]);
+    const upright = (await snapshot(page)).characters[0].bounds;
+    expect(upright.max[1] - upright.min[1]).toBeCloseTo(20, 3);
+    await page.click('[data-turn="x,-90"]');
+    const lying = (await snapshot(page)).characters[0].bounds;
+    expect(lying.max[1] - lying.min[1]).toBeLessThan(1e-3);
+    expect(lying.max[2] - lying.min[2]).toBeCloseTo(20, 3);
+    const query = await page.evaluate(() => window.__rigscope.shareQuery());
+    expect(query).toMatch(/up=-90%2C0%2C0/);
+    await page.close();
+    // The link reopens with the same turn (files from this computer are not in it: use a hosted one).
+    const again = await openPage(browser, `/?file=${encodeURIComponent('./demo/rigscope-demo.psk')}&${query}`);
+    expect(await again.evaluate(() => window.__rigscope.viewer.up)).toEqual([-90, 0, 0]);
+    await again.close();
+  });
+
+  it('Space after clicking Export plays or pauses and never exports again; export keeps playback', async () => {
+    const page = await openPage(browser, '/');
+    let downloads = 0;
+    page.on('download', () => downloads++);
+    await page.evaluate(() => { window.__rigscope.app.current.action.paused = true; window.__rigscope.app.setTime(0.4); });
+    const before = await page.evaluate(() => window.__rigscope.app.time);
+    await page.click('#export-button');
+    await page.waitForFunction(() => /Exported/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
+    expect(downloads).toBe(1);
+    expect(await page.evaluate(() => window.__rigscope.app.time)).toBeCloseTo(before, 5);
+    expect(await page.evaluate(() => window.__rigscope.app.current.action.paused)).toBe(true);
+    await page.keyboard.press(' ');
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => window.__rigscope.app.playing)).toBe(true);
+    expect(downloads).toBe(1);
+    await page.close();
+  });
+
+  it.skipIf(!HAVE_SAMPLES)('shows a texture arena and the sky dome without GL errors; the dome is unlit and seen from inside', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    const gl = [];
+    page.on('console', (m) => { if (/GL_INVALID|WebGL: INVALID/i.test(m.text())) gl.push(m.text()); });
+    await openFiles(page, [`${SAMPLES}psg/skybox_textures.psg`]);
+    await openFiles(page, [`${SAMPLES}psg/cas_texture_0x2c7f381800171902.psg`]);
+    await page.selectOption('#drop-mode', 'replace');
+    await openFiles(page, [`${SAMPLES}psg/skybox_night.psg`, `${SAMPLES}psg/skybox_textures.psg`]);
+    const s = await snapshot(page);
+    expect(s.characters.map((c) => [c.name, c.visible])).toEqual([['skybox_night.psg', true]]);
+    // From inside the dome (camera at its centre) the sky fills the view with texture, not black.
+    const lit = await page.evaluate(() => {
+      const { viewer } = window.__rigscope;
+      viewer.grid.visible = false;
+      viewer.camera.position.set(0, 1000, 0);
+      viewer.controls.target.set(0, 1000, -100);
+      viewer.controls.update();
+      const r = viewer.countForegroundPixels();
+      let bright = 0;
+      for (let i = 0; i < r.pixels.length; i += 4) if (r.pixels[i] + r.pixels[i + 1] + r.pixels[i + 2] > 60) bright++;
+      return { count: r.count, bright, total: r.total };
+    });
+    expect(lit.count).toBeGreaterThan(lit.total * 0.9);
+    expect(lit.bright).toBeGreaterThan(lit.total * 0.2);
+    expect(gl).toEqual([]);
+    await page.close();
+  });
+
+  it('draws no frame while paused and idle', async () => {
+    const page = await openPage(browser, '/');
+    await page.evaluate(() => window.__rigscope.pause());
+    await page.waitForTimeout(500);
+    const a = await page.evaluate(() => window.__rigscope.viewer.frames);
+    await page.waitForTimeout(2000);
+    const b = await page.evaluate(() => window.__rigscope.viewer.frames);
+    expect(b - a).toBe(0);
+    // A change draws again.
+    await page.click('#show-skeleton');
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => window.__rigscope.viewer.frames)).toBeGreaterThan(b);
+    await page.close();
+  });
+
+  it('gives the 3D view at least 60 % of a phone screen', async () => {
+    const page = await openPage(browser, '/', { viewport: { width: 390, height: 844 } });
+    const m = await page.evaluate(() => {
+      const r = document.getElementById('stage').getBoundingClientRect();
+      return { h: r.height, w: r.width, scrollW: document.documentElement.scrollWidth, side: document.getElementById('side').scrollWidth };
+    });
+    expect(m.h).toBeGreaterThanOrEqual(0.6 * 844);
+    expect(m.scrollW).toBeLessThanOrEqual(390);
+    expect((await pixels(page)).count).toBeGreaterThan(300);
+    await page.close();
+  });
+});
+
+describe('an Unreal export folder, textured as exported', () => {
+  it('puts the sidecars\' maps on the materials; the normal map visibly changes the shading', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    await openFolder(page, `${FIXTURES}unreal_export/ueviewer_props`);
+    const slots = await page.evaluate(() => window.__rigscope.app.characters[0].materials.map((m) => [m.name, m.map?.name, !!m.normalMap, !!m.roughnessMap]));
+    expect(slots).toEqual([['MI_Hero_Body', 'T_Hero_Body_BC.png', true, true], ['MI_Hero_Head', 'T_Head_D.tga', true, false]]);
+    expect(await page.locator('#materials').innerText()).toMatch(/props\.txt parent chain/);
+    const shade = () => page.evaluate(() => {
+      const { viewer } = window.__rigscope;
+      viewer.grid.visible = false;
+      viewer.setAttachmentsVisible(false);
+      const r = viewer.countForegroundPixels();
+      let sum = 0;
+      for (let i = 0; i < r.pixels.length; i += 4) sum += r.pixels[i] + r.pixels[i + 1] + r.pixels[i + 2];
+      return { count: r.count, sum };
+    });
+    const full = await shade();
+    await page.check('#base-colour-only');
+    const plain = await shade();
+    expect(full.count).toBeGreaterThan(1000);
+    expect(Math.abs(full.sum - plain.sum) / plain.sum).toBeGreaterThan(0.02);
+    await page.uncheck('#base-colour-only');
+    expect((await shade()).sum).toBe(full.sum);
+    await page.close();
+  });
+});
