@@ -201,14 +201,20 @@ export class Inspector {
       this.matches));
   }
 
+  /** After a load, a clip change or a texture assignment: the tree is rebuilt only when its skeletons changed. */
   refresh() {
-    this._renderTree();
+    const characters = this.app.characters.flatMap((c) => [...c.tree()]).filter((c) => c.bones.length);
+    const same = characters.length === this.treeCharacters?.length && characters.every((c, i) => c === this.treeCharacters[i]);
+    if (!same) {
+      this.treeCharacters = characters;
+      this._renderTree(characters);
+      this.labelLayout.invalidate();
+    }
     this._renderMaterials();
-    this.labelLayout.invalidate();
   }
 
   /** One pass over every skeleton: a node per bone, all expanded; clicks are handled by the tree. */
-  _renderTree() {
+  _renderTree(characters) {
     this.nodes = [];
     this.nodeOfBone = new Map();
     const out = document.createDocumentFragment();
@@ -240,7 +246,6 @@ export class Inspector {
       li.append(ul);
       for (const k of kids) add(k, character, index, ul, characterLi);
     };
-    const characters = this.app.characters.flatMap((c) => [...c.tree()]).filter((c) => c.bones.length);
     for (const c of characters) {
       const li = el('li', { class: 'tree-character' }, el('strong', {}, c.name));
       const ul = document.createElement('ul');
