@@ -4,7 +4,7 @@ import * as THREE from 'three';
 import { App } from '../../web/src/app/app.js';
 import { Character } from '../../web/src/three/character.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
-import { plainName } from '../../web/src/families/zeroad.js';
+import { MAX_ACTOR_PROPS, plainName } from '../../web/src/families/zeroad.js';
 import { describeRecord } from '../../web/src/core/report.js';
 import { fileKey, parseXml, readActor } from '../../web/src/families/zeroad-actor.js';
 import { decode, decoder, fixture, HAVE_SAMPLES, sample, SAMPLES } from './helpers.js';
@@ -277,5 +277,27 @@ describe.skipIf(!HAVE_SAMPLES)('0 A.D. samples', () => {
     const app = await appWith();
     const report = await app.loadFiles([entryFromBytes('cube_5bones.xml', sample('zeroad/synthetic/cube_5bones.xml'))]);
     expect(lines(report)).toEqual(['cube_5bones.xml: not used — not an actor (only actor XML is read)']);
+  });
+});
+
+describe('0 A.D. actors that prop themselves', () => {
+  const actor = (props) => `<actor version="1"><group><variant><mesh>arm.dae</mesh><props>${props.map(([a, p]) => `<prop actor="${a}" attachpoint="${p}"/>`).join('')}</props></variant></group></actor>`;
+  it('cuts a cycle once and caps the props of one actor tree', async () => {
+    const app = await appWith();
+    const report = await app.loadFiles(entries({
+      'self.xml': actor([['self.xml', 'hand'], ['self.xml', 'head'], ['self.xml', 'hand']]),
+      'arm.pmd': fixture('arm.pmd'),
+    }));
+    expect(app.characters).toHaveLength(1);
+    expect(app.characters[0].props).toEqual([]);
+    expect(lines(report, 'refused')).toEqual(['self.xml: props itself through self.xml: the cycle is cut']);
+    // Eight actors, each propping the next at three points: 3^7 = 2187 props without the cap.
+    const chain = {};
+    for (let i = 0; i < 8; i++) chain[`a${i}.xml`] = actor(i < 7 ? [[`a${i + 1}.xml`, 'hand'], [`a${i + 1}.xml`, 'head'], [`a${i + 1}.xml`, 'prop_hand']] : []);
+    const app2 = await appWith();
+    const report2 = await app2.loadFiles(entries({ ...chain, 'arm.pmd': fixture('arm.pmd') }));
+    const count = (c) => 1 + c.props.reduce((n, p) => n + count(p), 0);
+    expect(count(app2.characters[0])).toBe(MAX_ACTOR_PROPS + 1);
+    expect(lines(report2, 'refused')).toEqual([expect.stringMatching(/^a0\.xml: more than 256 prop actors: the rest are not shown$/)]);
   });
 });

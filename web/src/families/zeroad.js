@@ -103,11 +103,12 @@ async function assembleActors(ctx) {
       if (!at) { missing(file, `prop point ${point} (for ${p.actor}) on ${model.name}`); continue; }
       if (!child) { missing(file, `prop actor ${p.actor}`); continue; }
       if (chain.includes(child.file) || child.file === file) {
-        ctx.records.push({ kind: 'refused', files: [child.file], reason: `props itself through ${[...chain, file].map((f) => baseName(f)).join(' → ')}: the cycle is cut` });
+        const reason = `props itself through ${[...chain, file].map((f) => baseName(f)).join(' → ')}: the cycle is cut`;
+        if (!ctx.records.some((r) => r.reason === reason)) ctx.records.push({ kind: 'refused', files: [child.file], reason });
         continue;
       }
       if (++props > MAX_ACTOR_PROPS) {
-        if (props === MAX_ACTOR_PROPS + 1) ctx.records.push({ kind: 'refused', files: [file], reason: `more than ${MAX_ACTOR_PROPS} prop actors: the rest are not shown` });
+        if (props === MAX_ACTOR_PROPS + 1) ctx.records.push({ kind: 'refused', files: [chain[0] ?? file], reason: `more than ${MAX_ACTOR_PROPS} prop actors: the rest are not shown` });
         continue;
       }
       const prop = build(child, [...chain, file]);
