@@ -36,7 +36,10 @@ function progress(done, total) {
 const sourceUrls = [];
 let localFiles = 0;
 
+// Cancel stops the whole batch: the file in flight (its worker is replaced) and every file after it.
+let cancelled = false;
 async function load(getEntries, label, { demo = false } = {}) {
+  cancelled = false;
   $('cancel-button').hidden = false;
   status(`Reading ${label}…`);
   try {
@@ -44,6 +47,7 @@ async function load(getEntries, label, { demo = false } = {}) {
     const report = await app.loadFiles(entries, {
       demo,
       replace: !demo && $('drop-mode').value === 'replace',
+      isCancelled: () => cancelled,
       onProgress: ({ done, total, name }) => { status(`Decoding ${done}/${total}: ${name}`); progress(done, total); },
     });
     const problems = report.records.filter(isProblem).length;
@@ -137,12 +141,18 @@ $('help-button').addEventListener('click', () => $('help-dialog').showModal());
 $('url-button').addEventListener('click', () => $('url-dialog').showModal());
 $('url-dialog').addEventListener('close', () => {
   if ($('url-dialog').returnValue !== 'open') return;
-  const urls = $('url-text').value.split(/\s+/).filter(Boolean).map((u) => new URL(u, location.href).href);
+  const urls = [];
+  for (const u of $('url-text').value.split(/\s+/).filter(Boolean)) {
+    try { urls.push(new URL(u, location.href).href); } catch { showError(`${u} is not a web address`); }
+  }
   if (!urls.length) return;
   sourceUrls.push(...urls);
   load(() => entriesFromUrls(urls, fetchProgress), 'links');
 });
-$('cancel-button').addEventListener('click', () => sharedDecoder().cancel('Decoding was cancelled; files already loaded stay'));
+$('cancel-button').addEventListener('click', () => {
+  cancelled = true;
+  sharedDecoder().cancel('Decoding was cancelled; files already loaded stay');
+});
 
 // Panels.
 const refreshClips = () => renderClipList($('clip-list'), app, $('clip-search').value);

@@ -53,6 +53,15 @@ export class Messages {
     this.toggle.setAttribute('aria-expanded', String(!this.collapsed));
     this.box.classList.toggle('collapsed', this.collapsed);
     const open = byFile.size <= 3;
+    // Past a screenful of files, the same sentence about many files is one entry with a count.
+    if (byFile.size > MAX_FILE_GROUPS) {
+      const byText = new Map();
+      for (const m of messages) byText.set(m.text.replace(/^[^:]*: /, ''), [...(byText.get(m.text.replace(/^[^:]*: /, '')) ?? []), m.file]);
+      this.list.replaceChildren(...[...byText].map(([text, files]) => el('details', {},
+        el('summary', {}, text, ' ', el('small', {}, `(${files.length} file${files.length === 1 ? '' : 's'})`)),
+        ...files.slice(0, 20).map((f) => el('p', {}, baseName(f))), files.length > 20 ? el('p', {}, `… and ${files.length - 20} more`) : null)));
+      return;
+    }
     this.list.replaceChildren(...[...byFile].map(([file, texts]) => {
       const count = [...texts.values()].reduce((n, k) => n + k, 0);
       const d = el('details', { open }, el('summary', { title: file }, file ? baseName(file) : 'Rigscope', ' ', el('small', {}, `(${count})`)),
@@ -63,3 +72,5 @@ export class Messages {
 }
 
 const keyOf = (m) => `${m.file}\n${m.text}`;
+/** More files than this with messages are grouped by what the message says. */
+const MAX_FILE_GROUPS = 30;

@@ -17,7 +17,12 @@ export function renderOutliner(list, app, { onFrame }) {
     return el('li', {}, visible, name, el('small', {}, note), solo);
   });
   const unused = (app.scene?.records ?? []).filter((r) => r.kind === 'unused' || r.kind === 'refused' || r.kind === 'unbound' || r.kind === 'missing');
-  const notes = unused.map((r) => el('li', { class: 'unused' }, describeRecord(r)));
+  // Many files for the same reason (a folder of notes, a zip of junk) are one line with a count.
+  const byReason = new Map();
+  for (const r of unused) byReason.set(`${r.kind}\n${r.reason}`, [...(byReason.get(`${r.kind}\n${r.reason}`) ?? []), r]);
+  const notes = [...byReason.values()].flatMap((list) => (list.length > 3
+    ? [el('li', { class: 'unused', title: list.slice(0, 50).map((r) => r.files[0]).join('\n') }, `${list.length} files: ${describeRecord(list[0]).replace(/^[^:]*: /, '')}`)]
+    : list.map((r) => el('li', { class: 'unused' }, describeRecord(r)))));
   list.replaceChildren(...rows, ...notes);
   if (!rows.length) list.append(el('li', { class: 'unused' }, 'Nothing loaded'));
 }

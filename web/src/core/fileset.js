@@ -20,9 +20,10 @@ function unreadable(err) {
 }
 
 /** Detects each entry's kind: claimed by name (images, text), else by its first bytes and size. */
-async function classify(entries, decoder, records) {
+async function classify(entries, decoder, records, isCancelled) {
   const out = [];
   for (const entry of entries) {
+    if (isCancelled()) { records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' }); continue; }
     const claimed = claimByName(entry.name);
     if (claimed) { out.push({ entry, kind: claimed }); continue; }
     if (entry.size === 0) { records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' }); continue; }
@@ -54,7 +55,7 @@ export async function decodeFiles(entries, decoder, { onProgress, drop = 0, isCa
     records.push({ kind: 'refused', files: entries.slice(MAX_FILES_PER_DROP).map((e) => e.path), reason: `over the limit of ${MAX_FILES_PER_DROP} files in one drop` });
     entries = entries.slice(0, MAX_FILES_PER_DROP);
   }
-  const items = await classify(entries, decoder, records);
+  const items = await classify(entries, decoder, records, isCancelled);
   const byKind = (k) => items.filter((i) => i.kind === k);
   const text = (item) => readText(item.entry);
   let done = 0;
