@@ -1,42 +1,47 @@
-// Minimal player for iframes: canvas, play/pause, scrub, a link to the full viewer. Takes the
-// same parameters as the full viewer (file=, clip=, frame=, speed=, autoplay=).
-import { sharedDecoder } from '../decoder/client.js';
-import { App } from './app.js';
-import { describeRecord } from '../core/report.js';
-import { entriesFromUrls } from './input.js';
-import { Viewer } from './viewer.js';
-import { applyState, readParams } from './params.js';
+// The iframe player: the page's parameters (file=, clip=, frame=, speed=, autoplay=, skeleton=,
+// labels=, camera=, bg=, up=, controls=, poster=) become one <rigscope-viewer>'s attributes, so
+// the embed and the element behave alike: a clip chooser, fullscreen, labels off unless
+// labels=1, notes for unknown clips and frames, and frames drawn only when something changes.
+import '../element/index.js';
+import { displayName } from '../core/files.js';
+import { readParams } from './params.js';
+
+const DEMO = ['./demo/rigscope-demo.psk', './demo/rigscope-demo.psa'];
 
 const $ = (id) => document.getElementById(id);
 const params = readParams();
-const viewer = new Viewer($('stage'));
-viewer.grid.visible = false;
-const app = new App(viewer, sharedDecoder());
+const query = new URLSearchParams(location.search);
+const player = $('player');
 $('open-full').href = `./index.html${location.search}`;
+for (const problem of params.problems ?? []) $('errors').append(Object.assign(document.createElement('p'), { textContent: displayName(problem) }));
 
-const scrub = $('scrub');
-viewer.onTick = () => {
-  const cur = app.current;
-  $('play').classList.toggle('playing', app.playing);
-  if (!cur) return;
-  scrub.max = String(cur.clip.duration || 1);
-  scrub.value = String(app.time);
-  $('frame-label').textContent = `${cur.clip.name} · frame ${cur.clip.firstFrame + app.frame}`;
+const files = params.files.length || !params.demo ? params.files : DEMO.map((u) => new URL(u, location.href).href);
+const attributes = {
+  clip: params.clip,
+  frame: params.frame,
+  speed: params.speed,
+  autoplay: params.autoplay ? '' : undefined,
+  skeleton: params.skeleton ? '' : undefined,
+  labels: query.get('labels') === '1' ? '' : undefined,
+  camera: params.camera?.join(','),
+  background: params.bg,
+  up: query.get('up') ?? undefined,
+  controls: query.get('controls') ?? 'full',
+  poster: query.get('poster') ?? undefined,
 };
-$('play').addEventListener('click', () => app.togglePlay());
-scrub.addEventListener('input', () => { if (app.current) app.current.action.paused = true; app.setTime(Number(scrub.value)); });
+for (const [name, value] of Object.entries(attributes)) if (value !== undefined) player.setAttribute(name, String(value));
+player.setAttribute('src', files.join(' '));
 
-window.__rigscope = { app, viewer, ready: false, pixels: () => { const r = viewer.countForegroundPixels(); delete r.pixels; return r; } };
-
-(async () => {
-  try {
-    const files = params.files.length ? params.files : ['./demo/rigscope-demo.psk', './demo/rigscope-demo.psa'];
-    const urls = files.map((u) => new URL(u, location.href).href);
-    const report = await app.loadFiles(await entriesFromUrls(urls));
-    for (const r of report.records.filter((x) => x.kind === 'refused')) $('errors').append(Object.assign(document.createElement('p'), { textContent: describeRecord(r) }));
-    applyState(app, viewer, params);
-  } catch (err) {
-    $('errors').append(Object.assign(document.createElement('p'), { textContent: err.message }));
-  }
-  window.__rigscope.ready = true;
-})();
+// Test hook, the same names as the viewer page's.
+window.__rigscope = {
+  app: player.app,
+  viewer: player.stage,
+  element: player,
+  ready: false,
+  snapshot: () => player.snapshot(),
+  pixels: () => player.stage.countForegroundPixels(),
+};
+const ready = () => { window.__rigscope.ready = true; };
+player.addEventListener('load', ready);
+player.addEventListener('error', ready);
+if (!files.length) ready();

@@ -1,0 +1,100 @@
+// The iframe player (embed.html): the same parameters as the viewer, a compact clip chooser, a
+// fullscreen button, labels only with labels=1, one row of controls down to 320 px, a visible
+// note for an unknown clip or frame, and no frames drawn while nothing changes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { launch, openPage } from './browser.js';
+
+let browser;
+beforeAll(async () => { browser = await launch(); });
+afterAll(async () => { await browser?.close(); });
+
+const fixture = (name) => encodeURIComponent(`${inject('baseUrl')}/fixtures/${name}`);
+const notes = (page) => page.evaluate(() => [...document.getElementById('player').shadowRoot.querySelectorAll('.messages p')].map((p) => p.textContent));
+const frames = (page, n) => page.evaluate((count) => new Promise((resolve) => {
+  let left = count;
+  const next = () => (--left <= 0 ? resolve() : requestAnimationFrame(next));
+  requestAnimationFrame(next);
+}), n);
+
+describe('embed page', () => {
+  it('chooses clips from its compact chooser and says so to the host page', async () => {
+    const page = await openPage(browser, '/embed.html', { viewport: { width: 400, height: 300 } });
+    const chooser = page.locator('rigscope-viewer select.clips');
+    expect(await chooser.isVisible()).toBe(true);
+    expect(await chooser.locator('option').allTextContents()).toEqual(['Idle', 'Walk', 'Wave']);
+    const changes = page.evaluate(() => new Promise((resolve) => document.getElementById('player').addEventListener('clipchange', (e) => resolve(e.detail.clip), { once: true })));
+    await chooser.selectOption({ label: 'Wave' });
+    expect(await changes).toBe('Wave');
+    expect(await page.evaluate(() => window.__rigscope.snapshot().characters.map((c) => [c.clip, c.playing]))).toEqual([['Wave', true]]);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('goes fullscreen from its button and back', async () => {
+    const page = await openPage(browser, '/embed.html', { viewport: { width: 400, height: 300 } });
+    await page.locator('rigscope-viewer button.fullscreen').click();
+    await page.waitForFunction(() => document.fullscreenElement?.id === 'player');
+    await page.locator('rigscope-viewer button.fullscreen').click();
+    await page.waitForFunction(() => document.fullscreenElement === null);
+    await page.close();
+  });
+
+  it('shows prop and socket labels only with labels=1', async () => {
+    const shown = async (query) => {
+      const page = await openPage(browser, `/embed.html?file=${fixture('arm.pmd')}${query}`, { viewport: { width: 400, height: 300 } });
+      await frames(page, 3);
+      const labels = page.locator('rigscope-viewer .label');
+      const out = await labels.evaluateAll((els) => els.filter((e) => e.style.display !== 'none').map((e) => e.textContent).sort());
+      await page.close();
+      return out;
+    };
+    expect(await shown('')).toEqual([]);
+    expect(await shown('&labels=1')).toEqual(['prop_hand', 'prop_head']);
+  });
+
+  it('notes an unknown clip, and a frame outside the clip, where the viewer can see them', async () => {
+    const page = await openPage(browser, '/embed.html?clip=doesnotexist', { viewport: { width: 400, height: 300 } });
+    expect(await notes(page)).toEqual(['No clip named "doesnotexist": showing "Idle"; clips: Idle, Walk, Wave']);
+    expect(await page.locator('rigscope-viewer .messages p').isVisible()).toBe(true);
+    await page.close();
+    const late = await openPage(browser, '/embed.html?clip=Wave&frame=999&autoplay=0', { viewport: { width: 400, height: 300 } });
+    const [note] = await notes(late);
+    expect(note).toMatch(/^Frame 999 is outside Wave \(frames 0–\d+\): showing frame \d+$/);
+    const last = Number(/showing frame (\d+)/.exec(note)[1]);
+    expect(await late.evaluate(() => window.__rigscope.snapshot().characters[0].frame)).toBe(last);
+    await late.close();
+  });
+
+  it('keeps its controls on one row down to 320 px', async () => {
+    const page = await openPage(browser, '/embed.html', { viewport: { width: 320, height: 240 } });
+    const rows = await page.evaluate(() => {
+      const root = document.getElementById('player').shadowRoot;
+      const parts = [...root.querySelectorAll('.bar > *:not([hidden])'), document.getElementById('open-full')];
+      return parts.map((el) => { const r = el.getBoundingClientRect(); return { mid: Math.round(r.top + r.height / 2), right: r.right, width: r.width }; });
+    });
+    expect(rows.length).toBe(7); // play, time, frame, clip, the slot, open-in-Rigscope, fullscreen
+    expect(new Set(rows.filter((r) => r.width > 0).map((r) => r.mid)).size).toBe(1);
+    for (const r of rows) expect(r.right).toBeLessThanOrEqual(320);
+    await page.close();
+  });
+
+  it('draws no frames while paused and untouched, one per change', async () => {
+    const page = await browser.newPage({ viewport: { width: 400, height: 300 } });
+    await page.addInitScript(() => {
+      window.__draws = 0;
+      const drawImage = CanvasRenderingContext2D.prototype.drawImage;
+      CanvasRenderingContext2D.prototype.drawImage = function (...args) { window.__draws++; return drawImage.apply(this, args); };
+    });
+    await page.goto(new URL('/embed.html?autoplay=0', inject('baseUrl')).href);
+    await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 60000 });
+    await frames(page, 5);
+    const idle = await page.evaluate(() => window.__draws);
+    await frames(page, 30);
+    expect(await page.evaluate(() => window.__draws)).toBe(idle);
+    await page.locator('rigscope-viewer input.scrub').fill('0.5');
+    await frames(page, 5);
+    expect(await page.evaluate(() => window.__draws)).toBe(idle + 1);
+    await page.close();
+  });
+});
