@@ -45,6 +45,8 @@ function vitest(name, config, out) {
 
 vitest('unit', 'vite.config.ts', 'build/vitest-unit.json');
 vitest('browser', 'tests/e2e/vitest.config.js', 'build/vitest-e2e.json');
+// The packed package in a fresh app: Vite build, Chromium and Node (tests/consumer).
+vitest('consumer', 'tests/consumer/vitest.config.js', 'build/vitest-consumer.json');
 
 // Fuzzers: a short run of each, so a regression in hostile-input handling fails CI.
 if (existsSync(`${root}scripts/fuzz.sh`)) {
