@@ -34,6 +34,9 @@ beforeAll(async () => {
   for (const f of ['two_bone.psk', 'two_bone.psa']) cpSync(`${root}build/fixtures/${f}`, join(app, 'public', f));
   // The repo's Vite builds the app; everything the app imports resolves from the app's own node_modules.
   sh(process.execPath, [`${root}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'error'], app);
+  // The README's recipe for bundlers that do not bundle workers: the decoder in a folder of its own.
+  sh(`${root}node_modules/.bin/esbuild`, ['node_modules/rigscope/web/src/decoder/worker.js', '--bundle', '--format=esm', '--log-level=error', '--outfile=dist/rigscope/worker.js'], app);
+  cpSync(join(app, 'node_modules/rigscope/build/wasm/decoders.wasm'), join(app, 'dist/rigscope/decoders.wasm'));
 
   const dist = join(app, 'dist');
   server = createServer((req, res) => {
@@ -61,8 +64,9 @@ async function resultOf(path) {
   await page.goto(`${base}/${path}`);
   await page.waitForFunction(() => window.result, null, { timeout: 60000 });
   const result = await page.evaluate(() => window.result);
+  const workers = page.workers().map((w) => new URL(w.url()).pathname);
   await page.close();
-  return { result, errors };
+  return { result, errors, workers };
 }
 
 describe('the packed package in a fresh Vite app', () => {
@@ -93,6 +97,13 @@ describe('the packed package in a fresh Vite app', () => {
     expect(result.clips).toEqual(['Bend']);
     expect(result.snapshot.characters).toEqual([expect.objectContaining({ name: 'two_bone.psk', clip: 'Bend', frame: 2, playing: false })]);
     expect(result.pixels).toBeGreaterThan(300);
+    expect(errors).toEqual([]);
+  });
+
+  it('setDecoderPath(): decodes with the worker.js and decoders.wasm of that folder', async () => {
+    const { result, errors, workers } = await resultOf('decoder-path.html');
+    expect(result).toEqual({ animations: ['Bend'] });
+    expect(workers).toEqual(['/rigscope/worker.js']);
     expect(errors).toEqual([]);
   });
 
