@@ -50,7 +50,7 @@ describe('input', () => {
     await page.setInputFiles('#folder-input', dir);
     await page.waitForFunction((n) => window.__rigscope.app.reports.length > n, before);
     expect(await page.evaluate(() => window.__rigscope.clipNames())).toEqual(['Bend']);
-    expect(await page.locator('#files-report').textContent()).toMatch(/refused notes\.txt: not a format Rigscope reads/);
+    expect(await page.locator('#files-report').textContent()).toMatch(/notes\.txt: not used — not a format Rigscope reads/);
     await page.close();
   });
 });
@@ -78,11 +78,11 @@ describe('layout and keyboard', () => {
       .filter((e) => e.offsetParent !== null || e.closest('details'))
       .map((e) => e.id || e.textContent.trim().slice(0, 20)));
     const reached = new Set();
-    for (let i = 0; i < 80; i++) {
+    for (let i = 0; i < 160; i++) {
       await page.keyboard.press('Tab');
       reached.add(await page.evaluate(() => document.activeElement.id || document.activeElement.textContent.trim().slice(0, 20)));
     }
-    for (const id of ['open-button', 'folder-button', 'url-button', 'clear-button', 'export-button', 'screenshot-button', 'link-button', 'embed-button', 'help-button', 'clip-search', 'show-skeleton', 'show-wireframe', 'play', 'step-back', 'step-forward', 'scrub', 'speed', 'loop']) {
+    for (const id of ['open-button', 'folder-button', 'url-button', 'drop-mode', 'clear-button', 'export-button', 'screenshot-button', 'link-button', 'embed-button', 'help-button', 'clip-search', 'view-frame', 'orthographic', 'turn-reset', 'show-skeleton', 'show-wireframe', 'base-colour-only', 'play', 'step-back', 'step-forward', 'scrub', 'goto-frame', 'speed', 'loop']) {
       expect(reached, id).toContain(id);
     }
     expect(controls.length).toBeGreaterThan(20);
@@ -232,7 +232,7 @@ describe('export, links, embedding, hosting', () => {
   it('explains a file on a site that does not allow cross-origin reads', async () => {
     const foreign = inject('foreignUrl');
     const page = await openPage(browser, `/?file=${encodeURIComponent(`${foreign}/fixtures/two_bone.psk`)}`);
-    expect(await page.locator('#errors').innerText()).toMatch(/CORS/);
+    expect(await page.locator('#messages').innerText()).toMatch(/CORS/);
     await page.close();
   });
 });

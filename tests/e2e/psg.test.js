@@ -53,7 +53,7 @@ describe('PSG fixtures in the viewer', () => {
     await chooseFiles(page, [filePayload(`${FIXTURES}skinned_box.psg`)]);
     const cut = readFileSync(`${FIXTURES}box_textures.psg`).subarray(0, 400);
     await chooseFiles(page, [{ name: 'damaged.psg', mimeType: 'application/octet-stream', buffer: cut }]);
-    const text = await page.locator('#errors').innerText();
+    const text = await page.locator('#messages').innerText();
     expect(text).toMatch(/damaged\.psg: PSG damaged\.psg: .*bytes/);
     expect(await page.evaluate(() => window.__rigscope.app.characters.length)).toBe(1);
     await page.close();

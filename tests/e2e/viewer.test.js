@@ -36,7 +36,7 @@ describe('viewer page', () => {
     await still(page);
     const before = await pixels(page);
     await chooseFiles(page, [filePayload(`${FIXTURES}truncated.psk`)]);
-    const text = await page.locator('#errors').innerText();
+    const text = await page.locator('#messages').innerText();
     expect(text).toMatch(/truncated\.psk/);
     expect(text).toMatch(/byte \d+/);
     await still(page);
@@ -64,7 +64,7 @@ describe('viewer page', () => {
     expect(await page.locator('#materials').innerText()).toContain('<svg onload=alert(3)>&amp;');
     expect(await page.locator('.label3d.bone').first().innerText()).toContain('<');
     // Nothing became markup, nothing ran.
-    const injected = await page.evaluate(() => document.querySelectorAll('#side img, #side script, #side svg, #side iframe, #stage img, #stage script, #stage iframe, #errors img').length);
+    const injected = await page.evaluate(() => document.querySelectorAll('#side img, #side script, #side svg, #side iframe, #stage img, #stage script, #stage iframe, #messages img').length);
     expect(injected).toBe(0);
     await page.waitForTimeout(300);
     expect(dialogs).toEqual([]);

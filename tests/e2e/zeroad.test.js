@@ -37,7 +37,7 @@ describe('0 A.D. models in the viewer', () => {
   it('shows the bone-count mismatch in the page and keeps the model', async () => {
     const page = await openPage(browser, '/?demo=0');
     await chooseFiles(page, [filePayload(`${FIXTURES}arm.pmd`), filePayload(`${FIXTURES}arm_bad.psa`)]);
-    expect(await page.locator('#errors').innerText()).toContain('animation arm_bad.psa has 4 bones, model arm.pmd has 3');
+    expect(await page.locator('#messages').innerText()).toContain('arm_bad.psa: not played on any model — 4 bones, arm.pmd has 3');
     expect(await page.evaluate(() => window.__rigscope.app.characters.length)).toBe(1);
     expect((await shot(page, 0)).count).toBeGreaterThan(500);
     await page.close();
@@ -97,7 +97,7 @@ describe.skipIf(!existsSync(`${SAMPLES}zeroad`))('real 0 A.D. files in the viewe
   it('refuses rich-man_idle.psa on rich-man.pmd with the engine\'s reason', async () => {
     const page = await openPage(browser, '/?demo=0');
     await chooseFiles(page, [filePayload(`${SAMPLES}zeroad/rich-man.pmd`), filePayload(`${SAMPLES}zeroad/rich-man_idle.psa`)]);
-    expect(await page.locator('#errors').innerText()).toContain('animation rich-man_idle.psa has 29 bones, model rich-man.pmd has 25');
+    expect(await page.locator('#messages').innerText()).toContain('rich-man_idle.psa: not played on any model — 29 bones, rich-man.pmd has 25');
     expect((await shot(page, 0)).count).toBeGreaterThan(500);
     await page.close();
   });

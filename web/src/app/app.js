@@ -56,13 +56,16 @@ export class App {
    * replaced by the first drop). Resolves to this drop's report: { files, records }.
    */
   async loadFiles(entries, { onProgress, replace = false, demo = false, isCancelled } = {}) {
-    if (replace || (this.demo && !demo)) this.clear();
-    this.demo = demo;
     const started = performance.now();
     const drop = ++this.drops;
     const set = await decodeFiles(entries, this.decoder, { onProgress, drop, isCancelled });
     this.lastDecodeMs = performance.now() - started;
     performance.mark('rigscope:decoded');
+    // The demo gives way to the first drop that brings anything to show; a drop of only broken
+    // files leaves it (and any scene) as it was.
+    const brings = set.models.length + set.animations.length + set.textures.length > 0;
+    if (replace || (this.demo && !demo && brings)) this.clear();
+    this.demo = demo || (this.demo && !brings);
     for (const k of Object.keys(this.decoded)) this.decoded[k].push(...set[k]);
     const added = await this._assemble();
     performance.mark('rigscope:built');
