@@ -304,6 +304,42 @@ const labelLayout = (page) => page.evaluate(() => {
   return { names: shown.map((e) => e.textContent), overlaps, all: document.querySelectorAll('.label3d.bone:not(.selected)').length };
 });
 
+describe.skipIf(!existsSync(SAMPLES))('a long bone tree (Grunt, 136 bones)', () => {
+  it('opens whole top levels at first, and reaches any bone by search or by expanding', async () => {
+    const page = await open();
+    await chooseFiles(page, [filePayload(`${SAMPLES}psk/Grunt_Preview_LOD0.psk`)]);
+    await openSide(page);
+    // The skeleton as the page has it: each bone's name and depth, from the three.js bones.
+    const bones = await page.evaluate(() => window.__rigscope.app.characters[0].bones.map((b) => {
+      let depth = 0;
+      for (let p = b.parent; p?.isBone; p = p.parent) depth++;
+      return { name: b.userData.sourceName, depth };
+    }));
+    expect(bones.length).toBe(136);
+    let t = await treeState(page);
+    expect(t.count).toBe('136 bones');
+    // Whole levels, at most 80 rows: every bone down to some depth, none below it.
+    const shownDepth = Math.max(...bones.filter((b) => t.visible.includes(b.name)).map((b) => b.depth));
+    expect(t.visible.length).toBeLessThanOrEqual(80);
+    expect(t.visible.length).toBe(bones.filter((b) => b.depth <= shownDepth).length);
+    expect(shownDepth).toBeLessThan(Math.max(...bones.map((b) => b.depth)));
+
+    // The deepest bone, found by name: shown with every ancestor.
+    const deepest = bones.reduce((a, b) => (b.depth > a.depth ? b : a));
+    await page.fill('.bone-search', deepest.name);
+    t = await treeState(page);
+    const hits = bones.filter((b) => b.name.toLowerCase().includes(deepest.name.toLowerCase()));
+    expect(t.count).toBe(`${hits.length} of 136`);
+    expect(t.matches.sort()).toEqual(hits.map((b) => b.name).sort());
+    expect(t.visible.length).toBeGreaterThanOrEqual(deepest.depth + 1);
+    await page.fill('.bone-search', '');
+    await page.click('.bone-tools button:text("Expand all")');
+    expect((await treeState(page)).visible.length).toBe(136);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+});
+
 describe.skipIf(!existsSync(SAMPLES))('bones of the Harry Potter spider', () => {
   async function spider(viewport) {
     const page = await open({ viewport });

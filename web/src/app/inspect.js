@@ -170,12 +170,18 @@ class LabelLayout {
   }
 }
 
+/** Whole levels of a skeleton open at first while at most this many rows show; deeper ones on demand. */
+const FIRST_ROWS = 80;
+
 export class Inspector {
   constructor(app, viewer, { tree, detail, materials, stats }) {
     Object.assign(this, { app, viewer, tree, detail, materials, stats });
     this.selected = null;
-    this.nodes = [];          // the tree in pre-order: { bone, character, li, button, name, parent, characterLi }
+    // The tree in pre-order: { bone, character, parent, depth, children, name, open, li, button, list }.
+    // Rows (li, button) and child lists exist only once shown: a long skeleton costs what is open.
+    this.nodes = [];
     this.nodeOfBone = new Map();
+    this.characterItems = []; // { li, nodes: [first, end) }
     this._euler = new THREE.Euler();
     this.marker = new BoneMarker();
     this.labelLayout = new LabelLayout(viewer);
@@ -213,49 +219,78 @@ export class Inspector {
     this._renderMaterials();
   }
 
-  /** One pass over every skeleton: a node per bone, all expanded; clicks are handled by the tree. */
+  /** The nodes of every skeleton in one pass, then rows for the levels open at first. */
   _renderTree(characters) {
     this.nodes = [];
     this.nodeOfBone = new Map();
-    const out = document.createDocumentFragment();
-    const add = (bone, character, parent, list, characterLi) => {
+    this.characterItems = [];
+    const perDepth = [];
+    const add = (bone, character, parent, depth) => {
       const index = this.nodes.length;
-      const li = document.createElement('li');
-      li.dataset.node = String(index);
-      const kids = bone.children.filter((c) => c.isBone);
-      if (kids.length) {
-        const twisty = document.createElement('button');
-        twisty.type = 'button';
-        twisty.className = 'twisty';
-        twisty.setAttribute('aria-expanded', 'true');
-        twisty.setAttribute('aria-label', 'Collapse');
-        li.append(twisty);
-      } else li.append(Object.assign(document.createElement('span'), { className: 'twisty' }));
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.className = 'bone';
-      button.textContent = displayName(bone.userData.sourceName);
-      button.setAttribute('aria-pressed', String(bone === this.selected));
-      li.append(button);
-      list.append(li);
-      const node = { bone, character, li, button, name: String(bone.userData.sourceName).toLowerCase(), parent, characterLi };
+      const node = { bone, character, parent, depth, children: [], name: String(bone.userData.sourceName).toLowerCase(), open: false, li: null, button: null, list: null };
       this.nodes.push(node);
       this.nodeOfBone.set(bone, node);
-      if (!kids.length) return;
-      const ul = document.createElement('ul');
-      li.append(ul);
-      for (const k of kids) add(k, character, index, ul, characterLi);
+      perDepth[depth] = (perDepth[depth] ?? 0) + 1;
+      for (const k of bone.children) if (k.isBone) node.children.push(add(k, character, index, depth + 1));
+      return index;
     };
+    const out = document.createDocumentFragment();
+    const roots = [];
     for (const c of characters) {
-      const li = el('li', { class: 'tree-character' }, el('strong', {}, c.name));
-      const ul = document.createElement('ul');
-      for (const b of c.bones) if (!b.parent?.isBone) add(b, c, -1, ul, li);
-      li.append(ul);
+      const first = this.nodes.length;
+      const list = document.createElement('ul');
+      const li = el('li', { class: 'tree-character' }, el('strong', {}, c.name), list);
+      const own = [];
+      for (const b of c.bones) if (!b.parent?.isBone) own.push(add(b, c, -1, 0));
+      roots.push([list, own]);
+      this.characterItems.push({ li, first, end: this.nodes.length });
       out.append(li);
     }
+    let levels = 1;
+    for (let rows = perDepth[0] ?? 0; levels < perDepth.length && rows + perDepth[levels] <= FIRST_ROWS; levels++) rows += perDepth[levels];
+    for (const n of this.nodes) n.open = n.depth < levels - 1 && n.children.length > 0;
+    for (const [list, own] of roots) for (const i of own) list.append(this._row(i));
     this.tree.replaceChildren(out);
     if (this.selected && !this.nodeOfBone.has(this.selected)) this.select(null);
     this._filter();
+  }
+
+  /** A node's row, with the rows of its children when it is open. */
+  _row(index) {
+    const node = this.nodes[index];
+    const li = document.createElement('li');
+    li.dataset.node = String(index);
+    if (node.children.length) {
+      const twisty = document.createElement('button');
+      twisty.type = 'button';
+      twisty.className = 'twisty';
+      li.append(twisty);
+    } else li.append(Object.assign(document.createElement('span'), { className: 'twisty' }));
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'bone';
+    button.textContent = displayName(node.bone.userData.sourceName);
+    button.setAttribute('aria-pressed', String(node.bone === this.selected));
+    li.append(button);
+    Object.assign(node, { li, button });
+    this._showOpen(node);
+    if (node.open) this._list(node);
+    return li;
+  }
+
+  /** The list of a node's children, made the first time it is needed. */
+  _list(node) {
+    if (node.list || !node.li) return;
+    node.list = document.createElement('ul');
+    for (const i of node.children) node.list.append(this._row(i));
+    node.li.append(node.list);
+  }
+
+  _showOpen(node) {
+    if (!node.children.length) return;
+    node.li.classList.toggle('collapsed', !node.open);
+    node.li.firstChild.setAttribute('aria-expanded', String(node.open));
+    node.li.firstChild.setAttribute('aria-label', node.open ? 'Collapse' : 'Expand');
   }
 
   _onTreeClick(e) {
@@ -263,45 +298,55 @@ export class Inspector {
     const li = button?.closest('li[data-node]');
     if (!li || !this.tree.contains(li)) return;
     const node = this.nodes[Number(li.dataset.node)];
-    if (button.classList.contains('twisty')) this._setExpanded(node, li.classList.contains('collapsed'));
+    if (button.classList.contains('twisty')) this._setExpanded(node, !node.open);
     else this.select(node.bone === this.selected ? null : node.bone);
   }
 
+  /** Opens or closes a node; in pre-order over all nodes, "expand all" makes each list once. */
   _setExpanded(node, open) {
-    const twisty = node.li.firstChild;
-    if (twisty.tagName !== 'BUTTON') return;
-    node.li.classList.toggle('collapsed', !open);
-    twisty.setAttribute('aria-expanded', String(open));
-    twisty.setAttribute('aria-label', open ? 'Collapse' : 'Expand');
+    if (!node.children.length) return;
+    node.open = open;
+    if (!node.li) return;
+    if (open) this._list(node);
+    this._showOpen(node);
   }
 
-  /** Shows the bones whose name holds the search text, with their ancestors. */
+  /** Shows the bones whose name holds the search text, with their ancestors (making their rows). */
   _filter() {
     const q = this.search.value.trim().toLowerCase();
     this.tree.classList.toggle('searching', q !== '');
-    const shown = new Uint8Array(this.nodes.length);
+    const { nodes } = this;
+    const shown = new Uint8Array(nodes.length);
     let matches = 0;
     // Pre-order: every descendant comes after its ancestor, so walking backwards reaches children first.
-    for (let i = this.nodes.length - 1; i >= 0; i--) {
-      const n = this.nodes[i];
-      const match = q !== '' && n.name.includes(q);
-      if (match) matches++;
-      n.li.classList.toggle('match', match);
-      if (q === '' || match) shown[i] = 1;
-      if (shown[i] && n.parent >= 0) shown[n.parent] = 1;
-      n.li.hidden = !shown[i];
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      if (q === '' || nodes[i].name.includes(q)) {
+        shown[i] = 2;
+        if (q) matches++;
+      }
+      if (shown[i] && nodes[i].parent >= 0) shown[nodes[i].parent] ||= 1;
     }
-    for (const li of this.tree.children) li.hidden = q !== '' && !li.querySelector('li.match');
-    this.matches.textContent = q ? `${matches} of ${this.nodes.length}` : this.nodes.length ? `${this.nodes.length} bones` : '';
+    for (let i = 0; i < nodes.length; i++) {
+      const n = nodes[i];
+      if (q && shown[i] && n.parent >= 0) this._list(nodes[n.parent]);
+      if (!n.li) continue;
+      n.li.hidden = !shown[i];
+      n.li.classList.toggle('match', q !== '' && shown[i] === 2);
+    }
+    for (const { li, first, end } of this.characterItems) li.hidden = q !== '' && !shown.subarray(first, end).includes(2);
+    this.matches.textContent = q ? `${matches} of ${nodes.length}` : nodes.length ? `${nodes.length} bones` : '';
   }
 
-  /** Selects a bone (or none): marked in the tree and in 3D. */
+  /** Selects a bone (or none): marked in the tree (its ancestors opened) and in 3D. */
   select(bone) {
     const prev = this.selected && this.nodeOfBone.get(this.selected);
-    prev?.button.setAttribute('aria-pressed', 'false');
+    prev?.button?.setAttribute('aria-pressed', 'false');
     this.selected = bone;
     const node = bone && this.nodeOfBone.get(bone);
     if (node) {
+      const path = [];
+      for (let p = node.parent; p >= 0; p = this.nodes[p].parent) path.push(this.nodes[p]);
+      for (const a of path.reverse()) this._setExpanded(a, true);
       node.button.setAttribute('aria-pressed', 'true');
       this.marker.attach(bone, node.character);
     } else this.marker.detach();
