@@ -182,3 +182,44 @@ describe('problems are shown inside the element and sent as error events', () =>
     await page.close();
   });
 });
+
+describe('attributes', () => {
+  it('background, skeleton, speed, up, camera, controls, poster and a new src each take effect', async () => {
+    const base = inject('baseUrl');
+    const pair = `${base}/fixtures/two_bone.psk ${base}/fixtures/two_bone.psa`;
+    const html = `<!doctype html><html><head><meta charset="utf-8"><script type="module" src="${base}/rigscope-viewer.js"></script></head><body>
+<rigscope-viewer id="a" src="${pair}" background="ff0000" skeleton speed="2" controls="none" poster="${base}/screenshot.png"></rigscope-viewer>
+<rigscope-viewer id="b" src="${pair}" up="z" camera="0,0,10,0,0,0"></rigscope-viewer>
+</body></html>`;
+    const page = await openHtml(`${base}/attributes.html`, html, { width: 800, height: 400 });
+    await until(page, () => window.__events.filter((e) => e.type === 'load').length === 2);
+    const a = await page.evaluate(() => {
+      const el = document.getElementById('a');
+      el.stage.countForegroundPixels();
+      const [r, g, b] = el.stage.context2d.getImageData(1, 1, 1, 1).data;
+      return {
+        corner: [r, g, b], speed: el.stage.timeScale, skeleton: el.stage.helpers.map((h) => h.visible),
+        bar: el.shadowRoot.querySelector('.bar').hidden, poster: el.shadowRoot.querySelector('.poster').hidden,
+      };
+    });
+    expect(a).toEqual({ corner: [255, 0, 0], speed: 2, skeleton: [true], bar: true, poster: true });
+
+    // up="z" stands a Z-up model up: its long axis (Y in the file) lies along −Z in the view.
+    const size = (id) => page.evaluate((x) => {
+      const { min, max } = document.getElementById(x).snapshot().characters[0].bounds;
+      return max.map((v, i) => v - min[i]);
+    }, id);
+    const [ya, yb] = [(await size('a'))[1], (await size('b'))[2]];
+    expect(yb).toBeCloseTo(ya, 4);
+    expect((await size('b'))[1]).toBeLessThan(ya / 2);
+    const eye = await page.evaluate(() => document.getElementById('b').stage.camera.position.toArray());
+    [0, 0, 10].forEach((v, i) => expect(eye[i]).toBeCloseTo(v, 6));
+
+    // A new src replaces what is shown and loads again.
+    await page.evaluate((src) => { document.getElementById('b').src = src; }, `${base}/fixtures/arm.pmd`);
+    await until(page, () => window.__events.filter((e) => e.type === 'load').length === 3);
+    expect(await page.evaluate(() => document.getElementById('b').snapshot().characters.map((c) => c.name))).toEqual(['arm.pmd']);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+});
