@@ -25,7 +25,7 @@ const attributes = {
   labels: query.get('labels') === '1' ? '' : undefined,
   camera: params.camera?.join(','),
   background: params.bg,
-  up: query.get('up') ?? undefined,
+  up: params.up?.join(','),
   controls: query.get('controls') ?? 'full',
   poster: query.get('poster') ?? undefined,
 };

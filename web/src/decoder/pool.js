@@ -105,6 +105,7 @@ export function sharedPool() {
 /**
  * Options for the page's pool (rigscope-viewer.js names its worker). Workers already started
  * keep theirs; the next ones follow.
+ * @param {{ workerLimit?: number, decoderPath?: string, workerUrl?: string }} [options]
  */
 export function configureSharedPool({ workerLimit, decoderPath, workerUrl } = {}) {
   const pool = sharedPool();

@@ -41,6 +41,19 @@ const TEMPLATE = `
 const truthy = (v) => v !== null && v !== '0' && v.toLowerCase() !== 'false';
 
 /**
+ * up="y" (as decoded), "z" (a Z-up source stood up) or "X,Y,Z": quarter turns about each axis in
+ * degrees, as the viewer's up= parameter; null when it is none of these.
+ * @returns {number[] | null}
+ */
+function readUp(value) {
+  const v = String(value ?? '').trim().toLowerCase();
+  if (v === '' || v === 'y') return [0, 0, 0];
+  if (v === 'z') return [-90, 0, 0];
+  const d = v.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
+  return d.length === 3 && d.every((x) => Number.isInteger(x) && x % 90 === 0 && Math.abs(x) <= 180) ? d : null;
+}
+
+/**
  * camera="px,py,pz,tx,ty,tz": six finite numbers, the eye apart from the target; else null.
  * @returns {[number, number, number, number, number, number] | null}
  */
@@ -223,7 +236,14 @@ export class RigscopeViewer extends HTMLElement {
       case 'background': if (value) stage.setBackground(/^[0-9a-f]{6}$/i.test(value) ? `#${value}` : value); break;
       case 'skeleton': stage.setSkeletonVisible(value !== null && truthy(value)); break;
       case 'labels': stage.setLabelsVisible(value !== null && truthy(value)); break;
-      case 'up': stage.setUp(String(value).toLowerCase() === 'z' ? 'z' : 'y'); stage.frameAll(); this._applyView('camera'); break;
+      case 'up': {
+        const turns = readUp(value);
+        if (!turns) this._note(`up="${value}" is not y, z or three quarter turns X,Y,Z in degrees: ignored`);
+        stage.setUp(turns ?? [0, 0, 0]);
+        stage.frameAll();
+        this._applyView('camera');
+        break;
+      }
       case 'speed': stage.timeScale = value !== null && Number.isFinite(Number(value)) ? Number(value) : 1; break;
       case 'camera': {
         if (value === null) break;

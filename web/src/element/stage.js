@@ -156,9 +156,9 @@ export class ElementStage {
     this.invalidate();
   }
 
-  /** up="z": sources whose up axis is Z stand up (a −90° turn about X). */
-  setUp(axis) {
-    this.content.rotation.x = axis === 'z' ? -Math.PI / 2 : 0;
+  /** Turns what is shown by quarter turns about X, Y and Z, in degrees ([-90, 0, 0] stands a Z-up source up). */
+  setUp(degrees) {
+    this.content.rotation.set(...degrees.map((d) => THREE.MathUtils.degToRad(d)), 'XYZ');
     this.content.updateMatrixWorld(true);
     this.invalidate();
   }
