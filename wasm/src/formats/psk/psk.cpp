@@ -562,8 +562,9 @@ Status PskDecoder::build() {
     const size_t dataCount = c_.morphData.present ? c_.morphData.count : 0;
     size_t next = 0, skipped = 0, missing = 0;
     // Refuse morph storage far beyond what the file could describe (each morph is W*3 floats,
-    // zero-filled): at most 32 floats per input byte (16 MB for any file), and never past 1 GiB.
-    const uint64_t budgetFloats = std::min<uint64_t>(1ull << 28, std::max<uint64_t>(1ull << 22, 32ull * size_));
+    // zero-filled, while its deltas may be few): at most 16 floats per input byte (16 MB for any
+    // file) and 256 MB in all. 200 morph targets of a 20,000-wedge mesh need 12 M floats.
+    const uint64_t budgetFloats = std::min<uint64_t>(1ull << 26, std::max<uint64_t>(1ull << 22, 16ull * size_));
     for (size_t m = 0; m < morphCount; ++m) {
       const uint8_t* ip = c_.morphInfo.p + m * c_.morphInfo.stride;
       int32_t declared = load_i32le(ip + 64);
