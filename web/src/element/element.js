@@ -173,7 +173,7 @@ export class RigscopeViewer extends HTMLElement {
         return {
           name: c.name,
           visible: c.root.visible,
-          bounds: { min: box.min.toArray(), max: box.max.toArray() },
+          bounds: box.isEmpty() ? null : { min: box.min.toArray(), max: box.max.toArray() },
           clip: mine ? mine.clip.name : null,
           frame: mine ? mine.clip.firstFrame + this.app.frame : null,
           playing: !!mine && this.app.playing,

@@ -6,7 +6,7 @@ export interface ViewerMessage { file: string | null; text: string }
 /** The same shape as the viewer page's window.rigscope.snapshot(). */
 export interface ViewerSnapshot {
   demo: boolean;
-  characters: { name: string; visible: boolean; bounds: { min: number[]; max: number[] }; clip: string | null; frame: number | null; playing: boolean }[];
+  characters: { name: string; visible: boolean; bounds: { min: number[]; max: number[] } | null; clip: string | null; frame: number | null; playing: boolean }[];
   messages: ViewerMessage[];
 }
 export interface ViewerLoadDetail { clips: ViewerClip[]; records: SceneRecord[] }
