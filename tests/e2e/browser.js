@@ -35,9 +35,9 @@ export function filePayload(path, name = path.split('/').pop()) {
 }
 
 export async function chooseFiles(page, payloads) {
-  const before = await page.evaluate(() => window.__rigscope.app.reports.length);
+  const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
   await page.setInputFiles('#file-input', payloads);
-  await page.waitForFunction((n) => window.__rigscope.app.reports.length > n, before, { timeout: 60000 });
+  await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 60000 });
 }
 
 export const pixels = (page) => page.evaluate(() => { window.__rigscope.viewer.grid.visible = false; return window.__rigscope.pixels(); });

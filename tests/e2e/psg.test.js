@@ -27,8 +27,8 @@ describe('PSG fixtures in the viewer', () => {
   it('shows the skinned box textured from its texture arena (matched by GUID)', async () => {
     const page = await openPage(browser, '/?demo=0');
     await chooseFiles(page, [filePayload(`${FIXTURES}skinned_box.psg`), filePayload(`${FIXTURES}box_textures.psg`)]);
-    const pairs = await page.evaluate(() => window.__rigscope.app.reports.at(-1).pairs);
-    expect(pairs.join('\n')).toMatch(/box_textures\.psg → material material_0/);
+    const lines = await page.evaluate(() => window.__rigscope.reportLines());
+    expect(lines).toContain('box_textures.psg → material material_0 of skinned_box.psg (GUID)');
     // Unlit colours for the check: the texture's quadrants, not the lighting.
     await page.evaluate(() => { for (const m of window.__rigscope.app.characters[0].materials) { m.emissive?.set(0xffffff); m.emissiveMap = m.map; m.color.set(0); m.needsUpdate = true; } });
     const { counts, drawn } = await colourCounts(page, [RED, GREEN, BLUE]);

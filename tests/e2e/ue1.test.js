@@ -96,9 +96,9 @@ describe('UE1 fixtures in the viewer', () => {
   it('opens a dropped folder with the mesh, its script and texture', async () => {
     const page = await openPage(browser, '/?demo=0');
     await dropFolder(page, 'Flag', ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => FIXTURES + n));
-    const r = await page.evaluate(() => window.__rigscope.app.reports.at(-1));
-    expect(r.pairs).toContain('flag_d.3d ↔ flag_a.3d ↔ flag.uc');
-    expect(r.pairs.join('\n')).toMatch(/flag\.pcx → material tex0_twosided/);
+    const lines = await page.evaluate(() => window.__rigscope.reportLines());
+    expect(lines).toContain('flag_d.3d ↔ flag_a.3d ↔ flag.uc (script)');
+    expect(lines.join('\n')).toMatch(/flag\.pcx → material tex0_twosided\S* of flag_d\.3d \(script slot\)/);
     const a = await shot(page, 0);
     expect(a.red).toBeGreaterThan(75); // sampled: every 2nd pixel each way
     await page.close();

@@ -61,11 +61,12 @@ describe('0 A.D. models in the viewer', () => {
     ]);
     const state = await page.evaluate(() => {
       const { app } = window.__rigscope;
-      const [unit, cap] = app.characters;
+      const [unit] = app.characters;
+      const [cap] = unit.props;
       return {
-        names: app.characters.map((c) => c.name), clips: window.__rigscope.clipNames(), textured: !!unit.materials[0].map,
+        names: [unit.name, cap.name], clips: window.__rigscope.clipNames(), textured: !!unit.materials[0].map,
         capOnHand: cap.root.parent === unit.attachments.find((a) => a.name === 'prop_hand').node,
-        colourShown: !document.getElementById('player-color-row').hidden, missing: app.reports[0].missing,
+        colourShown: !document.getElementById('player-color-row').hidden, missing: app.reports[0].records.filter((r) => r.kind === 'missing'),
       };
     });
     expect(state).toEqual({ names: ['arm_unit.xml', 'cap.xml'], clips: ['wave'], textured: true, capOnHand: true, colourShown: true, missing: [] });

@@ -72,6 +72,7 @@ export class App {
     const files = new Set(entries.map((e) => e.path));
     const report = { files: [...files], records: this.scene.records.filter((r) => r.files.some((f) => files.has(f))) };
     this.reports.push(report);
+    this.loads = (this.loads ?? 0) + 1; // drops done, across clears (tests and host pages wait on it)
     performance.mark('rigscope:framed');
     if (!this.current || !this.characters.includes(this.current.character) || added.length) {
       const pool = this.allClips.filter((c) => added.includes(c.character));

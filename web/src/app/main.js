@@ -2,7 +2,7 @@
 import { sharedDecoder } from '../decoder/client.js';
 import { App } from './app.js';
 import { entriesFromDataTransfer, entriesFromFileList, entriesFromUrls } from './input.js';
-import { isProblem } from '../core/report.js';
+import { describeRecord, isProblem } from '../core/report.js';
 import { displayName } from '../core/files.js';
 import { el, renderClipList, renderFilesReport, renderInfo, renderMorphs } from './panels.js';
 import { Viewer } from './viewer.js';
@@ -312,6 +312,7 @@ window.__rigscope = {
   setTime: (t) => app.setTime(t),
   pause: () => { if (app.current) app.current.action.paused = true; },
   clipNames: () => app.allClips.map((c) => c.clip.name),
+  reportLines: () => (app.reports.at(-1)?.records ?? []).map((r) => describeRecord(r)),
   shareQuery: () => buildQuery(currentState(app, viewer, sourceUrls)),
 };
 
