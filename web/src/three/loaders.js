@@ -36,17 +36,28 @@ function bytesOf(value) {
   throw new TypeError('file data must be an ArrayBuffer, a typed array or a string');
 }
 
+/** The file name of a URL or path, without query or fragment; a malformed %-escape stays as written. */
+function fileNameOf(url) {
+  const last = baseName(String(url ?? '').split(/[?#]/)[0]);
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last;
+  }
+}
+
 /**
  * File entries from parse()'s data: one file named by `path`, or several as name → data. The
  * first is the file the loader was asked for; the others are its companions.
  */
 function entriesOf(data, path, fallbackName) {
+  if (data === null || data === undefined) throw new TypeError('no file data given');
   const named = data instanceof Map ? [...data] : (typeof data === 'object' && !(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) ? Object.entries(data) : null;
   if (named) {
     if (!named.length) throw new TypeError('no files given');
     return named.map(([name, value]) => entryFromBytes(name, bytesOf(value)));
   }
-  const name = decodeURIComponent(baseName(String(path ?? '').split(/[?#]/)[0])) || fallbackName;
+  const name = fileNameOf(path) || fallbackName;
   return [entryFromBytes(name, bytesOf(data))];
 }
 
@@ -193,7 +204,7 @@ class RigscopeLoader extends Loader {
     };
     const fetchOne = (u) => this._fetch(u, onProgress);
     Promise.all(urls.map(fetchOne)).then((buffers) => {
-      const files = new Map(urls.map((u, i) => [decodeURIComponent(baseName(u.split(/[?#]/)[0])), buffers[i]]));
+      const files = new Map(urls.map((u, i) => [fileNameOf(u), buffers[i]]));
       this.parse(files, LoaderUtils.extractUrlBase(item), (result) => {
         onLoad(result);
         this.manager.itemEnd(item);
