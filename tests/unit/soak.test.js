@@ -95,8 +95,8 @@ describe('decoder soak', () => {
 
   it('refuses one huge file twice with the same sentence (the first copy is freed)', async () => {
     const d = await loadNodeDecoders();
-    // More than half of the 2 GiB limit: a copy left behind by the first call leaves no room for the second.
-    const huge = new Uint8Array(1.25 * 2 ** 30);
+    // Just over half of the 2 GiB limit: a copy left behind by the first call leaves no room for the second.
+    const huge = new Uint8Array(1.01 * 2 ** 30);
     const first = await messageOf(d.call('decodePsk', [huge, 'huge.psk']));
     const second = await messageOf(d.call('decodePsk', [huge, 'huge.psk']));
     expect(first).toMatch(/^PSK huge\.psk: file does not start with an ACTRHEAD chunk/);
@@ -114,9 +114,9 @@ describe('decoder soak', () => {
   it('replaces the module after it runs out of memory and names the file', async () => {
     const d = await loadNodeDecoders();
     const instance = d.module.instance;
-    // A PSK whose points fill 1.2 GiB: the copy fits, the decoded points (as large again) do not.
-    const points = Math.floor((1.2 * 2 ** 30) / 12);
-    const bytes = new Uint8Array(4 * 32 + points * 12);
+    // A PSK of 0.75 GiB of wedges: the copy fits, the decoded wedges (36 bytes for every 16) do not.
+    const wedges = Math.floor((0.75 * 2 ** 30) / 16);
+    const bytes = new Uint8Array(4 * 32 + 12 + wedges * 16);
     const dv = new DataView(bytes.buffer);
     const header = (at, id, size, count) => {
       bytes.set(new TextEncoder().encode(id), at);
@@ -125,11 +125,11 @@ describe('decoder soak', () => {
       return at + 32 + size * count;
     };
     let at = header(0, 'ACTRHEAD', 0, 0);
-    at = header(at, 'VTXW0000', 16, 0);
+    at = header(at, 'PNTS0000', 12, 1);
     at = header(at, 'FACE0000', 12, 0);
-    header(at, 'PNTS0000', 12, points);
-    const message = await messageOf(d.call('decodePsk', [bytes, 'points.psk']));
-    expect(message).toBe('rigscope: points.psk: the decoder ran out of memory (limit 2 GiB); the decoder was restarted');
+    header(at, 'VTXW0000', 16, wedges);
+    const message = await messageOf(d.call('decodePsk', [bytes, 'wedges.psk']));
+    expect(message).toBe('rigscope: wedges.psk: the decoder ran out of memory (limit 2 GiB); the decoder was restarted');
     const good = await d.call('decodePsk', [fixture('two_bone.psk'), 'two_bone.psk']);
     expect(good.counts.points).toBe(6);
     expect(d.module.instance).not.toBe(instance);

@@ -10,12 +10,15 @@ const wasmDir = new URL('../../../build/wasm/', import.meta.url);
 export async function loadNodeDecoders() {
   const { default: createDecoders } = await import(new URL('decoders.mjs', wasmDir).href);
   const wasmBinary = await readFile(new URL('decoders.wasm', wasmDir));
-  let M = await createDecoders({ wasmBinary });
+  // The module prints "Aborted()" to stderr as it traps; the call reports its own sentence instead.
+  const printErr = (text) => { if (!/^Aborted\(/.test(text)) console.warn(text); };
+  const instantiate = () => createDecoders({ wasmBinary, printErr });
+  let M = await instantiate();
   let restarting = null;
 
   function restart() {
     M = null;
-    restarting = createDecoders({ wasmBinary }).then(
+    restarting = instantiate().then(
       (fresh) => { M = fresh; restarting = null; },
       (err) => { restarting = null; throw err; },
     );
