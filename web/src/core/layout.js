@@ -64,7 +64,8 @@ export function layoutCharacters(characters) {
   const items = characters.map((sc) => ({ sc, bounds: sc.motionBounds ?? characterBounds(sc) }));
   for (const { sc } of items) { sc.offset = [0, 0, 0]; sc.enclosing = false; sc.hidden = false; }
   const sized = items.filter((i) => i.bounds);
-  for (const i of sized) i.sc.enclosing = facesInward(i.sc, i.bounds);
+  // Which way a mesh faces is a fact of its bind pose, measured about its bind-pose centre.
+  for (const i of sized) i.sc.enclosing = facesInward(i.sc, characterBounds(i.sc) ?? i.bounds);
   const models = sized.filter((i) => !i.sc.enclosing);
   // Scenery is hidden while there are models to look at; alone it is the model.
   for (const i of sized) if (i.sc.enclosing && models.length) i.sc.hidden = true;
