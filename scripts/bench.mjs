@@ -6,7 +6,7 @@
 // Environment: BENCH_RUNS (default 5), BENCH_NATIVE (directory holding bench_native and
 // write_bench_inputs, default build/native), BENCH_WASM (default build/wasm), BENCH_SKIP_BROWSER=1.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
@@ -108,6 +108,53 @@ if (process.env.BENCH_SKIP_BROWSER !== '1') {
   execFileSync('npx', ['vite', 'build', '--outDir', site, '--emptyOutDir', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
   browser = await browserBench(site);
   browser.gzip = gzipSizes(site);
+  browser.folder = await folderBench();
+}
+
+/**
+ * Drop to first frame of a whole sample folder against its largest model alone (same page, same
+ * run): a folder must cost little more than its heaviest file. Needs ../shared/samples.
+ */
+async function folderBench() {
+  const folder = join(root, '../shared/samples/psk');
+  if (!existsSync(folder)) return null;
+  const files = readdirSync(folder).map((f) => join(folder, f));
+  const largest = files.reduce((a, f) => (statSync(f).size > statSync(a).size ? f : a));
+  const { startServer } = await import('../tests/e2e/server.js');
+  const { chromium } = await import('playwright-core');
+  const { server, url } = await startServer(0, { site: 'build/bench-site/' });
+  const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-dev-shm-usage', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
+  const once = async (paths) => {
+    const page = await b.newPage({ viewport: { width: 960, height: 640 } });
+    await page.goto(`${url}/?demo=0`);
+    await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 60000 });
+    await page.evaluate(() => {
+      const { app, viewer } = window.__rigscope;
+      const B = (window.__bench = { t0: performance.now(), tFrame: 0 });
+      const render = viewer.render.bind(viewer);
+      viewer.render = () => {
+        render();
+        if (!B.tFrame && (app.loads ?? 0) > 0) requestAnimationFrame(() => { B.tFrame = performance.now(); });
+      };
+    });
+    await page.setInputFiles('#file-input', paths);
+    await page.waitForFunction(() => window.__bench.tFrame > 0, null, { timeout: 180000, polling: 50 });
+    const ms = await page.evaluate(() => window.__bench.tFrame - window.__bench.t0);
+    await page.close();
+    return ms;
+  };
+  const folderMs = [], largestMs = [];
+  try {
+    for (let run = 0; run < 3; run++) {
+      log(`chromium: samples/psk folder against its largest model, run ${run + 1}/3`);
+      largestMs.push(await once([largest]));
+      folderMs.push(await once(files));
+    }
+  } finally {
+    await b.close();
+    server.close();
+  }
+  return { files: files.length, largest: largest.split('/').pop(), folderMs: median(folderMs), largestMs: median(largestMs) };
 }
 
 async function browserBench(site) {
@@ -233,6 +280,11 @@ if (browser) {
   targets.push({ target: 'no main-thread block over 50 ms (PSK + PSA load)', value: `${fmt(browser.longestTaskMs, 0)} ms`, pass: browser.longestTaskMs <= 50 });
   targets.push({ target: 'first frame of PSK + PSA <= 2 s', value: `${fmt(browser.firstFrameMs, 0)} ms`, pass: browser.firstFrameMs <= 2000 });
   targets.push({ target: '.wasm < 150 KB gzipped', value: `${fmt(browser.gzip.wasm / 1024, 1)} KB`, pass: browser.gzip.wasm < 150 * 1024 });
+  const f = browser.folder;
+  if (f) {
+    const ratio = f.folderMs / f.largestMs;
+    targets.push({ target: `samples/psk folder (${f.files} files) to first frame <= 1.5x its largest model`, value: `${fmt(f.folderMs, 0)} / ${fmt(f.largestMs, 0)} ms = ${fmt(ratio, 2)}x`, pass: ratio <= 1.5 });
+  }
 }
 
 console.log('\nDecoding (same bytes, one run; MB = 1e6 bytes, medians)');
