@@ -169,6 +169,19 @@ describe('the scene of a folder', () => {
     await page.close();
   });
 
+  it('marks a UE1 sequence\'s notify on the timeline', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    await openFiles(page, ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => FIXTURES + n));
+    await page.evaluate(() => {
+      const { app } = window.__rigscope;
+      const wave = app.allClips.find((c) => c.clip.name === 'Wave');
+      app.select(wave.character, wave.clip);
+    });
+    const marks = await page.locator('#notify-marks span').evaluateAll((spans) => spans.map((s) => [s.title, s.style.left]));
+    expect(marks).toEqual([[expect.stringMatching(/^Flap at 0\.958 s$/), expect.stringMatching(/^\d+(\.\d+)?%$/)]]);
+    await page.close();
+  });
+
   it('draws no frame while paused and idle', async () => {
     const page = await openPage(browser, '/');
     await page.evaluate(() => window.__rigscope.pause());

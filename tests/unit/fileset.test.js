@@ -55,11 +55,21 @@ describe('file sets', () => {
     expect(set.records).toEqual([{ kind: 'refused', files: ['mod/gone.psk'], reason: 'could not be read: the browser could not read it (moved, deleted or too large to read)' }]);
   });
 
+  it('names a file too large to read into memory, and keeps the rest', async () => {
+    const d = await decoder();
+    const huge = { ...entryFromBytes('big/huge.psk', fixture('two_bone.psk')), size: 2 ** 31, read: () => Promise.reject(new RangeError('Array buffer allocation failed')) };
+    const set = await decodeFiles([huge, entryFromBytes('big/two_bone.psk', fixture('two_bone.psk'))], d);
+    expect(set.models.map((m) => m.file)).toEqual(['big/two_bone.psk']);
+    expect(set.records).toEqual([{ kind: 'refused', files: ['big/huge.psk'], reason: 'huge.psk is too large to read into memory (2147483648 bytes)' }]);
+  });
+
   it('stops the whole batch when cancelled, listing what was not decoded', async () => {
     const d = await decoder();
-    let calls = 0;
-    const set = await decodeFiles(['a', 'b', 'c'].map((n) => entryFromBytes(`${n}.psk`, fixture('two_bone.psk'))), d, { isCancelled: () => ++calls > 1 });
-    expect(set.models).toHaveLength(1);
+    // Cancel arrives while the first file decodes: that one finishes, the others are not started.
+    let cancelled = false;
+    const cancelling = { call: async (op, args) => { const r = await d.call(op, args); if (op === 'decodePsk') cancelled = true; return r; } };
+    const set = await decodeFiles(['a', 'b', 'c'].map((n) => entryFromBytes(`${n}.psk`, fixture('two_bone.psk'))), cancelling, { isCancelled: () => cancelled });
+    expect(set.models.map((m) => m.file)).toEqual(['a.psk']);
     expect(set.records.map((r) => [r.kind, r.files[0], r.reason])).toEqual([['refused', 'b.psk', 'decoding was cancelled'], ['refused', 'c.psk', 'decoding was cancelled']]);
   });
 });

@@ -171,7 +171,7 @@ app.on((what) => {
     if ($('show-bone-names').checked) viewer.setBoneNamesVisible(true);
     if ($('show-normals').checked) viewer.setNormalsVisible(true);
   }
-  if (what === 'clip') { $('range-from').value = ''; $('range-to').value = ''; $('loop').checked = app.loop; }
+  if (what === 'clip') { $('range-from').value = ''; $('range-to').value = ''; $('loop').checked = app.loop; renderNotifies(); }
   updateTimeline();
 });
 $('show-skeleton').addEventListener('change', (e) => viewer.setSkeletonVisible(e.target.checked));
@@ -206,6 +206,16 @@ $('range-clear').addEventListener('click', () => { $('range-from').value = ''; $
 
 // Timeline.
 const scrub = $('scrub');
+/** The current clip's notify markers as ticks over the scrub bar (names in tooltips). */
+function renderNotifies() {
+  const clip = app.current?.clip;
+  const span = clip ? clip.duration : 0;
+  $('notify-marks').replaceChildren(...(clip?.notifies ?? []).filter(() => span > 0).map((n) => {
+    const tick = el('span', { title: `${n.name} at ${n.time.toFixed(3)} s` });
+    tick.style.left = `${Math.min(100, (n.time / span) * 100)}%`;
+    return tick;
+  }));
+}
 let scrubbing = false;
 function updateTimeline() {
   const cur = app.current;

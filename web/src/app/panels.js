@@ -3,6 +3,7 @@
 // their invisible and direction-changing characters written out (displayName).
 import { baseName, displayName } from '../core/files.js';
 import { fileStatuses } from '../core/report.js';
+import { textureButton } from './texture-viewer.js';
 
 export function el(tag, props = {}, ...children) {
   const e = document.createElement(tag);
@@ -27,7 +28,7 @@ export function renderClipList(list, app, filter = '') {
     if (app.characters.length > 1) list.append(el('li', { class: 'group', role: 'presentation' }, character.name));
     for (const clip of clips) {
       const selected = app.current?.clip === clip;
-      const li = el('li', { role: 'option', tabIndex: 0, 'aria-selected': String(selected), title: `${clip.source}` },
+      const li = el('li', { role: 'option', tabIndex: 0, 'aria-selected': String(selected), title: `${clip.name}\n${clip.source}` },
         el('span', {}, clip.name),
         el('small', {}, `${clip.frameCount} fr @ ${fmt(clip.fps)} fps`));
       li.dataset.clip = clip.name;
@@ -84,7 +85,9 @@ export function renderFilesReport(box, app) {
     box.append(el('h3', {}, `${r.files.length} file${r.files.length === 1 ? '' : 's'}`));
     const list = el('ul', { class: 'files-status' });
     for (const s of fileStatuses(r.files, app.scene?.records ?? r.records)) {
-      list.append(el('li', { class: s.problem ? 'problem' : 'used', title: s.file }, s.lines.join('; ')));
+      // Decoded textures of the file open in the texture viewer.
+      const views = app.textures.filter((t) => t.path === s.file).map((t) => textureButton(t, app.decoder));
+      list.append(el('li', { class: s.problem ? 'problem' : 'used', title: s.file }, s.lines.join('; '), ...views));
     }
     box.append(list);
   }

@@ -83,7 +83,9 @@ export async function decodeFiles(entries, decoder, { onProgress, drop = 0, isCa
       try {
         decoded = await decoder.call(job.op, await job.args());
       } catch (err) {
-        const reason = err?.name === 'NotReadableError' || err?.name === 'NotFoundError' ? unreadable(err) : err.message;
+        const reason = err?.name === 'NotReadableError' || err?.name === 'NotFoundError' ? unreadable(err)
+          // Reading the bytes into memory failed (a file of gigabytes): say so with its size.
+          : err instanceof RangeError ? `${primary.entry.name} is too large to read into memory (${primary.entry.size} bytes)` : err.message;
         records.push({ kind: 'refused', files: job.inputs.map((i) => i.entry.path), reason });
         continue;
       } finally {
