@@ -8,7 +8,8 @@ import { TGALoader } from 'three/addons/loaders/TGALoader.js';
 import { unzlibSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
 import { applyMaterialMaps, setBaseColourOnly } from '../../web/src/three/material-maps.js';
-import { encodePNG, installNodeCanvas } from '../../web/src/three/png.js';
+import { installNodeCanvas } from './node-canvas.js';
+import { encodePng as encodePNG } from '../../web/src/core/png.js';
 import { FIXTURES, bytes } from './helpers.js';
 
 /** A 2×2 RGBA DataTexture of the given pixels (rows top first), as the TGA and decoded paths make. */

@@ -26,6 +26,9 @@ function chunk(type, data) {
 
 /** @returns {Uint8Array} a PNG of `width` × `height` RGBA8 pixels */
 export function encodePng(rgba, width, height) {
+  if (!(width > 0 && height > 0) || rgba.length < width * height * 4) {
+    throw new Error(`PNG: ${width}x${height} pixels need ${width * height * 4} bytes, ${rgba.length} given`);
+  }
   const header = new Uint8Array(13);
   const view = new DataView(header.buffer);
   view.setUint32(0, width);

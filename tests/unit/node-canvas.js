@@ -1,57 +1,8 @@
-// PNG encoding for GLB export outside the browser. three's GLTFExporter draws every texture into a 2D
-// canvas and asks it for a PNG blob; Node has neither, so `installNodeCanvas()` provides the few
-// canvas calls the exporter makes, with the browser's semantics, over plain RGBA pixels.
-import { zlibSync } from 'fflate';
-
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-function crc32(bytes, start, end) {
-  let c = 0xffffffff;
-  for (let i = start; i < end; i++) c = CRC_TABLE[(c ^ bytes[i]) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type, data) {
-  const out = new Uint8Array(12 + data.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, data.length);
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-  out.set(data, 8);
-  view.setUint32(8 + data.length, crc32(out, 4, 8 + data.length));
-  return out;
-}
-
-/**
- * An 8-bit RGBA PNG of `width` × `height` pixels, rows top first.
- * @param {Uint8Array|Uint8ClampedArray} rgba width * height * 4 bytes
- * @returns {Uint8Array}
- */
-export function encodePNG(rgba, width, height) {
-  if (!(width > 0 && height > 0) || rgba.length < width * height * 4) {
-    throw new Error(`PNG: ${width}x${height} pixels need ${width * height * 4} bytes, ${rgba.length} given`);
-  }
-  const stride = width * 4;
-  const raw = new Uint8Array((stride + 1) * height);
-  for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1); // filter 0: none
-  const header = new Uint8Array(13);
-  const view = new DataView(header.buffer);
-  view.setUint32(0, width);
-  view.setUint32(4, height);
-  header.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA, deflate, adaptive filters, no interlace
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', zlibSync(raw)), chunk('IEND', new Uint8Array(0))];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) { out.set(p, at); at += p.length; }
-  return out;
-}
+// A stand-in canvas for tests that run three's GLTFExporter in Node: the exporter draws every texture
+// into a 2D canvas and asks it for a PNG blob; `installNodeCanvas()` provides the few canvas calls
+// it makes, with the browser's semantics, over plain RGBA pixels. (Rigscope's own export writes its
+// pictures itself: web/src/three/export.js.)
+import { encodePng } from '../../web/src/core/png.js';
 
 class NodeImageData {
   constructor(dataOrWidth, widthOrHeight, height) {
@@ -186,7 +137,7 @@ class NodeOffscreenCanvas {
 
   async convertToBlob({ type = 'image/png' } = {}) {
     if (type !== 'image/png') throw new Error(`canvas stand-in: only image/png can be encoded, not ${type}`);
-    return new Blob([encodePNG(this.pixels, this._width, this._height)], { type });
+    return new Blob([encodePng(this.pixels, this._width, this._height)], { type });
   }
 }
 
