@@ -99,7 +99,7 @@ export class ElementStage {
       this.scene.add(helper);
       this.helpers.push(helper);
     }
-    for (const a of character.tree?.() ? [...character.tree()].flatMap((c) => c.attachments) : []) {
+    for (const a of [...character.tree()].flatMap((c) => c.attachments)) {
       const span = document.createElement('span');
       span.className = 'label';
       span.textContent = displayName(a.name); // file text: never HTML
