@@ -98,7 +98,7 @@ describe('a page of twelve viewers on another origin', () => {
     expect(before).toBeLessThan(12);
     for (let i = 1; i <= 12; i++) {
       await page.evaluate((id) => document.getElementById(id).scrollIntoView({ block: 'center' }), `v${i}`);
-      await until(page, (id) => document.getElementById(id).clips.length > 0, `v${i}`);
+      await until(page, (id) => window.__events.some((e) => e.type === 'load' && e.id === id), `v${i}`);
     }
     expect(await loadedCount(page)).toBe(12);
     const loads = await page.evaluate(() => window.__events.filter((e) => e.type === 'load').map((e) => e.detail.clips.map((c) => c.name)));
