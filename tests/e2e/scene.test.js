@@ -182,6 +182,20 @@ describe('the scene of a folder', () => {
     await page.close();
   });
 
+  it('opens an actor that props itself at three points at once, with one message', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    const actor = '<actor version="1"><group><variant><mesh>arm.dae</mesh><props><prop actor="self.xml" attachpoint="hand"/><prop actor="self.xml" attachpoint="head"/><prop actor="self.xml" attachpoint="prop_hand"/></props></variant></group></actor>';
+    const started = Date.now();
+    const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
+    await page.setInputFiles('#file-input', [{ name: 'self.xml', mimeType: 'text/xml', buffer: Buffer.from(actor) }, { name: 'arm.pmd', mimeType: 'application/octet-stream', buffer: (await import('node:fs')).readFileSync(`${FIXTURES}arm.pmd`) }]);
+    await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 30000 });
+    expect(Date.now() - started).toBeLessThan(15000);
+    const s = await snapshot(page);
+    expect(s.characters.map((c) => c.name)).toEqual(['self.xml']);
+    expect(s.messages).toEqual([{ file: 'self.xml', text: 'self.xml: props itself through self.xml: the cycle is cut' }]);
+    await page.close();
+  });
+
   it('draws no frame while paused and idle', async () => {
     const page = await openPage(browser, '/');
     await page.evaluate(() => window.__rigscope.pause());

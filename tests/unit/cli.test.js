@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateBytes } from 'gltf-validator';
@@ -46,4 +46,17 @@ describe('rigscope CLI', () => {
     expect(report.info.animationCount).toBe(1);
     expect(report.info.hasSkins).toBe(true);
   });
+});
+
+describe('rigscope CLI on a game-sized folder', () => {
+  it('inspects 20,000 files with one open at a time (no EMFILE), listing every one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rigscope-many-'));
+    const two = readFileSync(`${FIXTURES}two_bone.psk`);
+    for (let i = 0; i < 20000; i++) writeFileSync(join(dir, `f${String(i).padStart(5, '0')}${i % 1000 === 0 ? '.psk' : '.txt'}`), i % 1000 === 0 ? two : 'note');
+    const r = spawnSync(process.execPath, [CLI, 'inspect', dir, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    expect(r.stderr).not.toMatch(/EMFILE|too many open files/);
+    const records = JSON.parse(r.stdout);
+    expect(records).toHaveLength(20000);
+    expect(records.filter((x) => x.format === 'psk')).toHaveLength(20);
+  }, 300000);
 });
