@@ -4,7 +4,8 @@
 // Prints a table with the targets and writes build/bench/results.json. Timings are medians.
 //
 // Environment: BENCH_RUNS (default 5), BENCH_NATIVE (directory holding bench_native and
-// write_bench_inputs, default build/native), BENCH_WASM (default build/wasm), BENCH_SKIP_BROWSER=1.
+// write_bench_inputs, default build/native), BENCH_WASM (default build/wasm), BENCH_SKIP_BROWSER=1,
+// BENCH_ONLY=folder (only the sample folder against its largest model).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +34,14 @@ const LABEL = {
 const median = (a) => { const s = [...a].sort((x, y) => x - y); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
 const mb = (bytes) => bytes / 1e6;
 const log = (...a) => console.error('[bench]', ...a);
+
+// BENCH_ONLY=folder: just the folder-against-largest-model measurement (a quick check of the viewer).
+if (process.env.BENCH_ONLY === 'folder') {
+  execFileSync('npx', ['vite', 'build', '--outDir', join(root, 'build/bench-site'), '--emptyOutDir', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
+  const f = await folderBench();
+  console.log(f ? `samples/psk (${f.files} files): ${f.folderMs.toFixed(0)} ms to first frame; ${f.largest} alone: ${f.largestMs.toFixed(0)} ms; ${(f.folderMs / f.largestMs).toFixed(2)}x` : 'no ../shared/samples');
+  process.exit(0);
+}
 
 // ---- inputs ---------------------------------------------------------------------------------
 mkdirSync(benchDir, { recursive: true });
