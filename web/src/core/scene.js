@@ -247,16 +247,13 @@ export async function assembleScene(decoded, { manual = new Map() } = {}) {
 function bindAnimations(scene, animations, records) {
   for (const anim of animations) {
     const targets = scene.characters.filter((c) => c.skeleton && c.bindBy === anim.bindBy);
-    let best = null;
-    let bestScore = -Infinity;
-    let closest = null;
+    // Most bones matched first, then the closer name (horse_walk → horse), then the closer size.
+    let best = null, closest = null;
     for (const c of targets) {
       const fit = fitAnimation(c, anim);
-      // Most bones matched wins; then the closer name (horse_walk → horse), then the closer size.
-      const score = fit.ok ? fit.matched * 1e6 + kinship(anim.name, c.host.name) * 1e3 - Math.abs(jointCount(c.host) - fit.total) : -Infinity;
-      if (score > bestScore) { bestScore = score; best = { c, fit }; }
       const near = fit.matched * 1e6 + kinship(anim.name, c.host.name) * 1e3 - Math.abs(jointCount(c.host) - fit.total);
       if (!closest || near > closest.near) closest = { c, fit, near };
+      if (fit.ok && (!best || near > best.near)) best = { c, fit, near };
     }
     if (best) {
       bind(best.c, anim, best.fit);
