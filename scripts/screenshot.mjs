@@ -11,5 +11,5 @@ await page.waitForFunction(() => window.__rigscope?.ready === true, null, { time
 if (process.argv[3]) await page.evaluate(process.argv[3]);
 await page.waitForTimeout(500);
 await page.screenshot({ path: process.argv[4] ?? '/tmp/shot.png' });
-console.log(await page.evaluate(() => JSON.stringify({ clips: window.__rigscope.clipNames().slice(0, 20), errors: document.getElementById('errors').innerText })));
+console.log(await page.evaluate(() => JSON.stringify({ clips: window.__rigscope.clipNames().slice(0, 20), snapshot: window.rigscope.snapshot() })));
 await browser.close(); server.close();
