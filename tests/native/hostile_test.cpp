@@ -31,29 +31,7 @@
 #include "writers/ue1_writer.h"
 #include "writers/zeroad_writer.h"
 
-// Counting allocator for this test binary only.
-static std::atomic<size_t> gLive{0}, gPeak{0};
-static void* counted(size_t n) {
-  void* p = std::malloc(n + 16);
-  if (!p) throw std::bad_alloc();
-  *static_cast<size_t*>(p) = n;
-  size_t live = gLive += n;
-  size_t peak = gPeak.load();
-  while (live > peak && !gPeak.compare_exchange_weak(peak, live)) {}
-  return static_cast<char*>(p) + 16;
-}
-static void uncounted(void* p) {
-  if (!p) return;
-  char* base = static_cast<char*>(p) - 16;
-  gLive -= *reinterpret_cast<size_t*>(base);
-  std::free(base);
-}
-void* operator new(size_t n) { return counted(n); }
-void* operator new[](size_t n) { return counted(n); }
-void operator delete(void* p) noexcept { uncounted(p); }
-void operator delete[](void* p) noexcept { uncounted(p); }
-void operator delete(void* p, size_t) noexcept { uncounted(p); }
-void operator delete[](void* p, size_t) noexcept { uncounted(p); }
+#include "counting_allocator.h"
 
 using Bytes = std::vector<uint8_t>;
 using Decode = std::function<rs::Status(const Bytes&, rs::Model&)>;

@@ -23,29 +23,7 @@
 
 #include "test_support.h"
 
-// Counting allocator for this test binary only: the peak live bytes during one decode.
-static std::atomic<size_t> gLive{0}, gPeak{0};
-static void* counted(size_t n) {
-  void* p = std::malloc(n + 16);
-  if (!p) throw std::bad_alloc();
-  *static_cast<size_t*>(p) = n;
-  size_t live = gLive += n;
-  size_t peak = gPeak.load();
-  while (live > peak && !gPeak.compare_exchange_weak(peak, live)) {}
-  return static_cast<char*>(p) + 16;
-}
-static void uncounted(void* p) {
-  if (!p) return;
-  char* base = static_cast<char*>(p) - 16;
-  gLive -= *reinterpret_cast<size_t*>(base);
-  std::free(base);
-}
-void* operator new(size_t n) { return counted(n); }
-void* operator new[](size_t n) { return counted(n); }
-void operator delete(void* p) noexcept { uncounted(p); }
-void operator delete[](void* p) noexcept { uncounted(p); }
-void operator delete(void* p, size_t) noexcept { uncounted(p); }
-void operator delete[](void* p, size_t) noexcept { uncounted(p); }
+#include "counting_allocator.h"
 
 using namespace rs;
 using Bytes = std::vector<uint8_t>;
