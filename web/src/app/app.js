@@ -3,6 +3,7 @@
 // assembled again over every drop, and only characters whose make-up changed are rebuilt. A
 // failing file is reported and never removes what is loaded.
 import * as THREE from 'three';
+import { Playback } from '../three/playback.js';
 import { decodeFiles } from '../core/fileset.js';
 import { assembleScene } from '../core/scene.js';
 import { layoutCharacters } from '../core/layout.js';
@@ -21,9 +22,11 @@ function signature(sc) {
 
 const emptyDecoded = () => ({ models: [], animations: [], textures: [], texts: [], records: [] });
 
-export class App {
+export class App extends Playback {
   constructor(viewer, decoder) {
+    super();
     this.viewer = viewer;
+    viewer.playback = this;
     // The view draws while a clip plays (or a prop's idle loop runs), and otherwise only on change.
     viewer.isAnimating = () => this.playing || this.characters.some((c) => c.props.some((p) => p.clips.length));
     this.decoder = decoder;
@@ -31,22 +34,14 @@ export class App {
     this.drops = 0;
     this.manual = new Map();  // `${model file}#${material index}` -> texture record id
     this.scene = null;
-    this.characters = [];     // built from this.scene, in its order (texture boards last)
+    this.characters = [];     // built from this.scene, in its order (texture boards last); playable (Playback)
     this.built = new Map();   // signature -> Character
     this.reports = [];        // one per drop: { files, records }
-    this.current = null;      // { character, clip, action }
-    this.loop = true;
     this.demo = false;
-    this.listeners = new Set();
     this.lastDecodeMs = 0;
   }
 
-  on(fn) { this.listeners.add(fn); return () => this.listeners.delete(fn); }
-  emit(what) { for (const fn of this.listeners) fn(what); }
-
-  get allClips() {
-    return this.characters.flatMap((character) => character.clips.map((clip, index) => ({ character, clip, index })));
-  }
+  requestRender() { this.viewer.requestRender?.(); }
 
   /** Every decoded texture record, for the manual assignment list. */
   get textures() { return this.decoded.textures; }
@@ -76,8 +71,7 @@ export class App {
     performance.mark('rigscope:framed');
     if (!this.current || !this.characters.includes(this.current.character) || added.length) {
       const pool = this.allClips.filter((c) => added.includes(c.character));
-      const pick = (list) => list.find((c) => c.clip.frameCount > 2) ?? list[0];
-      const first = pick(pool) ?? pick(this.allClips);
+      const first = Playback.firstMoving(pool) ?? Playback.firstMoving(this.allClips);
       if (first && (!this.current || !this.characters.includes(this.current.character) || !this.current.action?.isRunning())) this.select(first.character, first.clip);
       else if (!first) this.current = null;
     }
@@ -256,97 +250,6 @@ export class App {
     return (this.scene?.records ?? []).filter(isProblem).flatMap((r) => r.files.map((file) => ({ file, text: describeRecord(r) })));
   }
 
-  select(character, clip) {
-    const prev = this.current;
-    if (prev?.clip !== clip) this.loop = clip.loop;
-    clip.select?.(this.loop);
-    const action = character.mixer.clipAction(clip.build(this.loop));
-    action.reset();
-    action.timeScale = clip.speed ?? 1; // 0 A.D. actors: <animation speed="…"> / 100
-    this._applyLoop(action);
-    action.play();
-    if (prev && prev.character === character && prev.action !== action && prev.clip.kind === 'skeletal' && clip.kind === 'skeletal') {
-      prev.action.crossFadeTo(action, 0.25, false);
-    } else if (prev && prev.action !== action) {
-      prev.action.stop();
-    }
-    this.current = { character, clip, action };
-    this.viewer.requestRender?.();
-    this.emit('clip');
-  }
-
-  _applyLoop(action) {
-    action.setLoop(this.loop ? THREE.LoopRepeat : THREE.LoopOnce, Infinity);
-    action.clampWhenFinished = !this.loop;
-  }
-
-  /** Loop or play once: a clip is built per mode (a loop has a wrap key), so the action is swapped. */
-  setLoop(on) {
-    this.loop = on;
-    const cur = this.current;
-    if (!cur) return;
-    const { character, clip, action } = cur;
-    const time = action.time, paused = action.paused;
-    clip.select?.(on);
-    const next = character.mixer.clipAction(clip.build(on));
-    if (next !== action) action.stop();
-    next.reset();
-    next.timeScale = clip.speed ?? 1;
-    this._applyLoop(next);
-    next.play();
-    this.current = { character, clip, action: next };
-    this.setTime(time);
-    next.paused = paused;
-    this.emit('clip');
-  }
-
-  /** A clip is playing (a clip of one frame never is: nothing would change). */
-  get playing() { return !!this.current && this.current.clip.frameCount > 1 && !this.current.action.paused && this.current.action.isRunning(); }
-
-  togglePlay() {
-    if (!this.current) return;
-    const a = this.current.action;
-    if (!a.isRunning() && !a.paused) a.reset().play();
-    else {
-      a.paused = !a.paused;
-      if (!a.paused && !a.isRunning()) a.reset().play();
-    }
-    this.viewer.requestRender?.();
-    this.emit('time');
-  }
-
-  /** The current clip's time, in seconds within the clip. */
-  get time() { return this.current ? this.current.action.time : 0; }
-
-  setTime(t) {
-    if (!this.current) return;
-    const { clip, action, character } = this.current;
-    // At t = duration a looping action shows frame 0 again: stay just short of the end.
-    const limit = this.loop ? clip.duration - 1e-6 : clip.lastTime;
-    action.time = Math.min(Math.max(t, 0), Math.max(0, limit));
-    action.enabled = true;
-    character.mixer.update(0);
-    this.viewer.requestRender?.();
-    this.emit('time');
-  }
-
-  /** Frame number in the file's own frames and fps. */
-  get frame() {
-    if (!this.current) return 0;
-    const { clip } = this.current;
-    return Math.min(clip.frameCount - 1, Math.floor(this.time * clip.fps + 1e-4));
-  }
-
-  step(delta) {
-    if (!this.current) return;
-    const { clip, action } = this.current;
-    action.paused = true;
-    const n = clip.frameCount;
-    let f = this.frame + delta;
-    f = this.loop ? ((f % n) + n) % n : Math.min(Math.max(f, 0), n - 1);
-    this.setTime(f / clip.fps);
-  }
-
   clear() {
     this.viewer.clear();
     for (const r of this.decoded.textures) r.texture?.dispose();
@@ -356,7 +259,7 @@ export class App {
     this.built = new Map();
     this.characters = [];
     this.reports = [];
-    this.current = null;
+    this.resetPlayback();
     this.demo = false;
     this.emit('cleared');
   }

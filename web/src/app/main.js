@@ -171,7 +171,7 @@ app.on((what) => {
     if ($('show-bone-names').checked) viewer.setBoneNamesVisible(true);
     if ($('show-normals').checked) viewer.setNormalsVisible(true);
   }
-  if (what === 'clip') { $('range-from').value = ''; $('range-to').value = ''; $('loop').checked = app.loop; renderNotifies(); }
+  if (what === 'clip') { $('range-from').value = app.range?.from ?? ''; $('range-to').value = app.range?.to ?? ''; $('loop').checked = app.loop; renderNotifies(); }
   updateTimeline();
 });
 $('show-skeleton').addEventListener('change', (e) => viewer.setSkeletonVisible(e.target.checked));
@@ -202,15 +202,17 @@ app.on((what) => {
   row.style.display = row.hidden ? 'none' : '';
   applyPlayerColor();
 });
-$('range-clear').addEventListener('click', () => { $('range-from').value = ''; $('range-to').value = ''; });
+// Loop range, in the file's own frame numbers: held by the playback model.
+const applyRange = () => app.setRange($('range-from').value, $('range-to').value);
+for (const id of ['range-from', 'range-to']) $(id).addEventListener('input', applyRange);
+$('range-clear').addEventListener('click', () => { $('range-from').value = ''; $('range-to').value = ''; applyRange(); });
 
 // Timeline.
 const scrub = $('scrub');
 /** The current clip's notify markers as ticks over the scrub bar (names in tooltips). */
 function renderNotifies() {
-  const clip = app.current?.clip;
-  const span = clip ? clip.duration : 0;
-  $('notify-marks').replaceChildren(...(clip?.notifies ?? []).filter(() => span > 0).map((n) => {
+  const span = app.current ? app.current.clip.duration : 0;
+  $('notify-marks').replaceChildren(...app.notifies.filter(() => span > 0).map((n) => {
     const tick = el('span', { title: `${n.name} at ${n.time.toFixed(3)} s` });
     tick.style.left = `${Math.min(100, (n.time / span) * 100)}%`;
     return tick;
@@ -223,22 +225,16 @@ function updateTimeline() {
   if (!cur) { $('frame-label').textContent = 'frame –'; return; }
   scrub.max = String(cur.clip.duration || 1);
   if (!scrubbing) scrub.value = String(app.time);
-  $('frame-label').textContent = `frame ${cur.clip.firstFrame + app.frame} / ${cur.clip.firstFrame + cur.clip.frameCount - 1}`;
+  $('frame-label').textContent = `frame ${app.fileFrame} / ${cur.clip.firstFrame + cur.clip.frameCount - 1}`;
 }
 scrub.addEventListener('input', () => { scrubbing = true; app.current && (app.current.action.paused = true); app.setTime(Number(scrub.value)); });
 scrub.addEventListener('change', () => { scrubbing = false; });
 $('play').addEventListener('click', () => app.togglePlay());
 $('step-back').addEventListener('click', () => app.step(-1));
 $('step-forward').addEventListener('click', () => app.step(1));
-$('speed').addEventListener('change', (e) => { viewer.timeScale = Number(e.target.value); });
+$('speed').addEventListener('change', (e) => { app.speed = Number(e.target.value); });
 // Go to a frame in the file's own numbering (UE1 sequences start where they start in the file).
-$('goto-frame').addEventListener('change', (e) => {
-  const cur = app.current;
-  if (!cur || e.target.value === '') return;
-  const f = Math.min(Math.max(Math.round(Number(e.target.value)) - cur.clip.firstFrame, 0), cur.clip.frameCount - 1);
-  cur.action.paused = true;
-  app.setTime(f / cur.clip.fps);
-});
+$('goto-frame').addEventListener('change', (e) => { if (e.target.value !== '') app.goToFileFrame(Number(e.target.value)); });
 
 // View: framing presets, orthographic camera, turning the scene about its axes.
 $('view-frame').addEventListener('click', () => app.frameView());
@@ -258,15 +254,6 @@ for (const id of ['show-grid', 'show-ground']) $(id).addEventListener('change', 
 $('loop').addEventListener('change', (e) => app.setLoop(e.target.checked));
 let statsAge = 0;
 viewer.onTick = (dt) => {
-  const cur = app.current;
-  // Loop range, in the file's own frame numbers.
-  const from = $('range-from').value, to = $('range-to').value;
-  if (cur && app.loop && (from !== '' || to !== '') && !cur.action.paused) {
-    const first = cur.clip.firstFrame;
-    const a = Math.max(0, (from === '' ? first : Number(from)) - first) / cur.clip.fps;
-    const b = Math.min(cur.clip.frameCount - 1, (to === '' ? first + cur.clip.frameCount - 1 : Number(to)) - first) / cur.clip.fps;
-    if (b > a && (cur.action.time > b || cur.action.time < a)) app.setTime(a);
-  }
   inspector.update();
   if ((statsAge += dt) > 0.5) { statsAge = 0; inspector.renderStats(); }
   updateTimeline();
@@ -320,7 +307,7 @@ window.__rigscope = {
   ready: false,
   pixels: () => { const r = viewer.countForegroundPixels(); delete r.pixels; return r; },
   setTime: (t) => app.setTime(t),
-  pause: () => { if (app.current) app.current.action.paused = true; },
+  pause: () => app.pause(),
   clipNames: () => app.allClips.map((c) => c.clip.name),
   reportLines: () => (app.reports.at(-1)?.records ?? []).map((r) => describeRecord(r)),
   shareQuery: () => buildQuery(currentState(app, viewer, sourceUrls)),

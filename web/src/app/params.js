@@ -107,8 +107,8 @@ export function currentState(app, viewer, urls) {
   return {
     files: urls,
     clip: app.current?.clip.name,
-    frame: app.current ? app.current.clip.firstFrame + app.frame : undefined,
-    speed: viewer.timeScale,
+    frame: app.current ? app.fileFrame : undefined,
+    speed: app.speed,
     autoplay: app.playing,
     skeleton: viewer.showSkeleton,
     camera: [c.x, c.y, c.z, t.x, t.y, t.z],
@@ -122,7 +122,7 @@ export function applyState(app, viewer, p) {
   if (p.bg) viewer.setBackground(`#${p.bg}`);
   if (p.up) { viewer.setUp(p.up); if (!p.camera) app.frameView?.(); }
   if (p.skeleton) viewer.setSkeletonVisible(true);
-  if (p.speed !== undefined) viewer.timeScale = p.speed;
+  if (p.speed !== undefined) app.speed = p.speed;
   if (p.clip) {
     const hit = app.allClips.find((c) => c.clip.name === p.clip) ?? app.allClips.find((c) => c.clip.name.toLowerCase() === p.clip.toLowerCase());
     if (hit) app.select(hit.character, hit.clip);

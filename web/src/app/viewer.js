@@ -79,7 +79,8 @@ export class Viewer {
     this.showAttachments = true;
     this.wireframe = false;
     this.timer = new THREE.Timer();
-    this.timeScale = 1;
+    /** @type {import('../three/playback.js').Playback | null} the one playback model; it holds the speed */
+    this.playback = null;
     this.onTick = null;
     this.bindPose = false;
     this.showBoneNames = false;
@@ -95,6 +96,10 @@ export class Viewer {
     this.resize();
     this.requestRender();
   }
+
+  /** Playback speed (the playback model's, 1 before one is attached). */
+  get timeScale() { return this.playback?.speed ?? 1; }
+  set timeScale(v) { if (this.playback) this.playback.speed = v; }
 
   /** Draws the next animation frame, and keeps drawing while something animates. */
   requestRender() {
@@ -363,6 +368,7 @@ export class Viewer {
       if (this.bindPose) c.skeleton?.pose();
       else c.advance(dt * this.timeScale);
     }
+    this.playback?.tick();
     this.onTick?.(dt);
     this.render();
   }

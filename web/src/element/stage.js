@@ -54,12 +54,17 @@ export class ElementStage {
     this.showSkeleton = false;
     this.showLabels = false;
     this.wireframe = false;
-    this.timeScale = 1;
+    /** @type {import('../three/playback.js').Playback | null} the one playback model; it holds the speed */
+    this.playback = null;
     this._last = null;
   }
 
   /** Asks the shared renderer for a frame. */
   invalidate() { sharedRenderer.request(this); }
+
+  /** Playback speed (the playback model's, 1 before one is attached). */
+  get timeScale() { return this.playback?.speed ?? 1; }
+  set timeScale(v) { if (this.playback) this.playback.speed = v; }
 
   /** Canvas size in CSS pixels; drawn at the device's pixel ratio (at most 2). */
   resize(cssWidth, cssHeight) {
@@ -80,6 +85,7 @@ export class ElementStage {
     const dt = playing && this._last !== null ? Math.min((now - this._last) / 1000, MAX_STEP) : 0;
     this._last = playing ? now : null;
     for (const c of this.characters) if (dt > 0) c.advance(dt * this.timeScale);
+    this.playback?.tick();
     for (const c of this.characters) c.update();
   }
 
