@@ -5,7 +5,7 @@
 import * as THREE from 'three';
 import { CSS2DObject } from 'three/addons/renderers/CSS2DRenderer.js';
 import { displayName } from '../core/files.js';
-import { el } from './panels.js';
+import { el } from './dom.js';
 import { textureButton } from './texture-viewer.js';
 
 const MARKER_COLOR = 0xffc21a;

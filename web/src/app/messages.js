@@ -2,7 +2,7 @@
 // It sits in a corner of the 3D view, never over the toolbar, the clip list or the timeline.
 // File text is untrusted: el() sets text only.
 import { baseName } from '../core/files.js';
-import { el } from './panels.js';
+import { el } from './dom.js';
 
 export class Messages {
   /** @param {HTMLElement} box #messages, holding #messages-toggle, #messages-dismiss, #messages-list */

@@ -1,6 +1,6 @@
 // The scene outliner: every character and static model with its visibility, isolate (solo) and
 // frame-on-select, then the files that were not used and why. Names are file text: el() sets text.
-import { el } from './panels.js';
+import { el } from './dom.js';
 import { describeRecord } from '../core/report.js';
 
 export function renderOutliner(list, app, { onFrame }) {

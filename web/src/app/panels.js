@@ -4,18 +4,7 @@
 import { baseName, displayName } from '../core/files.js';
 import { fileStatuses } from '../core/report.js';
 import { textureButton } from './texture-viewer.js';
-
-export function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') e.className = v;
-    else if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-    else if (k in e) e[k] = v;
-    else e.setAttribute(k, v);
-  }
-  for (const c of children) if (c != null) e.append(c instanceof Node ? c : displayName(c));
-  return e;
-}
+import { el } from './dom.js';
 
 const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(3).replace(/\.?0+$/, ''));
 

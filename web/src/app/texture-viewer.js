@@ -5,7 +5,7 @@
 import { decodeDxt } from '../core/dxt.js';
 import { displayName } from '../core/files.js';
 import { browserImageSize, checkImagePixels } from '../three/textures.js';
-import { el } from './panels.js';
+import { el } from './dom.js';
 
 const FACES = ['+X', '−X', '+Y', '−Y', '+Z', '−Z'];
 const MIN_SCALE = 1 / 64, MAX_SCALE = 1024;
