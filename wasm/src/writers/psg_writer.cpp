@@ -609,4 +609,32 @@ std::vector<uint8_t> writePsgTextures(const std::vector<PsgTextureIn>& textures,
   return B.finish();
 }
 
+std::vector<uint8_t> psgTextureArenaSpliced(const uint8_t* object, size_t objectSize, const uint8_t* payload,
+                                            size_t payloadSize) {
+  const auto be32 = [](const std::vector<uint8_t>& b, size_t at) {
+    return (uint32_t(b[at]) << 24) | (uint32_t(b[at + 1]) << 16) | (uint32_t(b[at + 2]) << 8) | b[at + 3];
+  };
+  PsgTextureIn t;
+  t.guid = 0x1122334455667788ull;
+  t.format = 0x86;
+  t.width = 4;
+  t.height = 4;
+  t.levels.push_back(std::vector<uint8_t>(8, 0));
+  std::vector<uint8_t> arena = writePsgTextures({t});
+  // Row 1 is the Texture object; its dictionary row holds the object's file offset.
+  const uint32_t dict = be32(arena, 0x30);
+  const uint32_t obj = be32(arena, dict + 24);
+  uint8_t fields[40] = {};
+  if (objectSize) std::memcpy(fields, object, objectSize < 40 ? objectSize : 40);
+  std::memcpy(arena.data() + obj, fields, 40);
+  // Payload: replace the graphics block with the second part and fix the sizes.
+  arena.resize(be32(arena, 0x44));
+  arena.insert(arena.end(), payload, payload + payloadSize);
+  const uint32_t gfx = uint32_t(payloadSize);
+  const uint8_t be[4] = {uint8_t(gfx >> 24), uint8_t(gfx >> 16), uint8_t(gfx >> 8), uint8_t(gfx)};
+  std::memcpy(arena.data() + 0x6C, be, 4);      // graphics block size
+  std::memcpy(arena.data() + dict + 8, be, 4);  // row 0, the BaseResource: its size
+  return arena;
+}
+
 }  // namespace rs

@@ -80,6 +80,12 @@ struct PsgModelIn {
 std::vector<uint8_t> writePsgModel(const PsgModelIn& model);
 std::vector<uint8_t> writePsgTextures(const std::vector<PsgTextureIn>& textures, uint32_t arenaId = 0x5EED5EED);
 
+// The fuzz_psg_texture layout (writers/fuzz_input.h, two parts): a valid 4×4 DXT1 texture arena
+// whose Texture object starts with `object` (its first 40 bytes: format, mips, size, cube, buffer
+// reference; zero-filled when shorter) and whose graphics block is `payload`, sizes fixed.
+std::vector<uint8_t> psgTextureArenaSpliced(const uint8_t* object, size_t objectSize, const uint8_t* payload,
+                                            size_t payloadSize);
+
 // Byte size of a texture level (DXT blocks or 4 bytes per texel), for building inputs.
 size_t psgLevelBytes(uint8_t format, uint32_t width, uint32_t height, uint32_t level);
 // IEEE half from float (round to nearest even), as the SF vertex type stores it.
