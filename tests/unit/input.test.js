@@ -3,8 +3,9 @@ import { createServer } from 'node:http';
 import { crc32 } from 'node:zlib';
 import { deflateSync, zipSync } from 'fflate';
 import {
-  FETCH_STALL_MS, FETCH_TOTAL_MS, MAX_FETCH_BYTES, MAX_ZIP_BYTES, MAX_ZIP_ENTRIES, entriesFromUrls, expandZips, walk,
-} from '../../web/src/app/input.js';
+  FETCH_STALL_MS, FETCH_TOTAL_MS, MAX_FETCH_BYTES, MAX_ZIP_BYTES, MAX_ZIP_ENTRIES, entriesFromUrls, expandZips,
+} from '../../web/src/core/input.js';
+import { walk } from '../../web/src/app/input.js';
 import { MAX_CAMERA_COORDINATE, readParams } from '../../web/src/app/params.js';
 import { displayName, entryFromBytes } from '../../web/src/core/files.js';
 

@@ -1,7 +1,8 @@
 // Viewer page: wires the DOM to the App and the Viewer, loads the demo, exposes a test hook.
 import { sharedDecoder } from '../decoder/client.js';
 import { App } from './app.js';
-import { entriesFromDataTransfer, entriesFromFileList, entriesFromUrls } from './input.js';
+import { entriesFromDataTransfer, entriesFromFileList } from './input.js';
+import { entriesFromUrls } from '../core/input.js';
 import { describeRecord, isProblem } from '../core/report.js';
 import { displayName } from '../core/files.js';
 import { renderClipList, renderFilesReport, renderInfo, renderMorphs } from './panels.js';

@@ -4,7 +4,7 @@
 // decoder pool, so a page of many viewers stays light. Files become one scene (core/scene.js)
 // and its characters, as everywhere else; problems are shown inside the element as text and
 // sent as `error` events with their structured records.
-import { entriesFromUrls } from '../app/input.js';
+import { entriesFromUrls } from '../core/input.js';
 import { describeRecord, isProblem } from '../core/report.js';
 import { displayName } from '../core/files.js';
 import { sharedPool } from '../decoder/pool.js';

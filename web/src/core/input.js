@@ -1,0 +1,291 @@
+// Bytes from outside become FileEntry lists: zip archives (expanded) and URLs. Page-specific
+// sources (drops, the file button) live in app/input.js and end here. What comes from outside is
+// bounded: the limits
+// below are named here, listed in the README ("Limits"), and every refusal names the file and the
+// limit it passed.
+import { Inflate } from 'fflate';
+import { entryFromBytes, extension } from './files.js';
+
+/** Largest file opened from a link: 1 GiB, refused as soon as Content-Length or the bytes received pass it. */
+export const MAX_FETCH_BYTES = 2 ** 30;
+/** A link that sends nothing for 30 s is abandoned (a server that stalls). */
+export const FETCH_STALL_MS = 30_000;
+/** A link still downloading after 10 minutes is abandoned (a server that trickles forever). */
+export const FETCH_TOTAL_MS = 600_000;
+/** Most entries in the zips of one drop (a zip of 100,000 tiny files is an attack, not a mod). */
+export const MAX_ZIP_ENTRIES = 20_000;
+/**
+ * Most bytes the zips of one drop may inflate to: 2 GiB. Checked from the central directory
+ * before anything is inflated, and enforced while inflating: no entry may grow past the size its
+ * directory declares (a zip bomb that lies about its sizes stops there).
+ */
+export const MAX_ZIP_BYTES = 2 ** 31;
+
+const LIMITS = {
+  maxFetchBytes: MAX_FETCH_BYTES, stallMs: FETCH_STALL_MS, totalMs: FETCH_TOTAL_MS,
+  maxZipEntries: MAX_ZIP_ENTRIES, maxZipBytes: MAX_ZIP_BYTES,
+};
+
+/** "10 minutes", "30 s": durations in messages. */
+const formatDuration = (ms) => (ms >= 60000 ? `${+(ms / 60000).toFixed(1)} minutes` : `${+(ms / 1000).toFixed(1)} s`);
+
+/** "1 GiB", "2.5 MiB", "812 bytes": sizes in messages. */
+export function formatBytes(n) {
+  const units = [['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]];
+  for (const [unit, size] of units) if (n >= size) return `${+(n / size).toFixed(1)} ${unit}`;
+  return `${n} bytes`;
+}
+
+// ---- zip archives ---------------------------------------------------------------------------
+// Read from the central directory (the end-of-central-directory record in the last 64 KiB, and its
+// ZIP64 form), so every entry's sizes are known before anything is inflated.
+
+const u16 = (b, at) => b[at] | (b[at + 1] << 8);
+const u32 = (b, at) => (b[at] | (b[at + 1] << 8) | (b[at + 2] << 16) | (b[at + 3] << 24)) >>> 0;
+const u64 = (b, at) => u32(b, at) + u32(b, at + 4) * 2 ** 32;
+
+function zipError(zip, what) {
+  return new Error(`${zip}: ${what}`);
+}
+
+/** The end-of-central-directory record: entry count and where the directory starts. */
+function endOfDirectory(b, zip) {
+  for (let at = b.length - 22; at >= Math.max(0, b.length - 22 - 65535); at--) {
+    if (u32(b, at) !== 0x06054b50) continue;
+    let entries = u16(b, at + 10), offset = u32(b, at + 16);
+    // ZIP64: a locator 20 bytes before points at the ZIP64 record with 64-bit counts.
+    if (at >= 20 && u32(b, at - 20) === 0x07064b50) {
+      const z = u64(b, at - 12);
+      if (z + 56 <= b.length && u32(b, z) === 0x06064b50) entries = u64(b, z + 32), offset = u64(b, z + 48);
+    }
+    return { entries, offset };
+  }
+  throw zipError(zip, 'not a zip archive (no end-of-central-directory record)');
+}
+
+/** The central directory's entries: name, method, flags, sizes, local header offset. */
+function centralDirectory(b, zip, { entries, offset }) {
+  const list = [];
+  let at = offset;
+  for (let i = 0; i < entries; i++) {
+    if (at + 46 > b.length || u32(b, at) !== 0x02014b50) throw zipError(zip, `central directory entry ${i} at byte ${at} is damaged`);
+    const flags = u16(b, at + 8), nameLength = u16(b, at + 28), extraLength = u16(b, at + 30);
+    const e = { flags, method: u16(b, at + 10), compressedSize: u32(b, at + 20), size: u32(b, at + 24), localOffset: u32(b, at + 42) };
+    const nameBytes = b.subarray(at + 46, at + 46 + nameLength);
+    e.name = flags & 0x800 ? new TextDecoder().decode(nameBytes) : String.fromCharCode(...nameBytes);
+    // ZIP64 extra field (0x0001): 64-bit values for the fields stored as 0xFFFFFFFF, in this order.
+    for (let x = at + 46 + nameLength; x + 4 <= at + 46 + nameLength + extraLength; x += 4 + u16(b, x + 2)) {
+      if (u16(b, x) !== 1) continue;
+      let v = x + 4;
+      for (const field of ['size', 'compressedSize', 'localOffset']) if (e[field] === 0xffffffff) { e[field] = u64(b, v); v += 8; }
+    }
+    list.push(e);
+    at += 46 + nameLength + extraLength + u16(b, at + 32);
+  }
+  return list;
+}
+
+const wanted = (e) => !e.name.endsWith('/') && !/(^|\/)__MACOSX\//.test(e.name);
+
+// Inflating runs on the main thread in slices of about this much work, so the page keeps drawing.
+// Deflate can expand 1,032 times, so the input fed at once follows the ratio seen so far: about
+// 1 MiB of output per push (1 KiB of a bomb, 64 KiB of ordinary data).
+const SLICE_MS = 12;
+const OUTPUT_PER_PUSH = 2 ** 20;
+const MIN_PUSH = 1024, MAX_PUSH = 64 * 1024;
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * One entry's bytes. Deflate is fed in small chunks and every output chunk is counted: an entry
+ * that inflates past the size its directory declares is refused there, so a lying zip bomb never
+ * allocates more than it declared (and the declared total is capped).
+ */
+async function inflateEntry(b, zip, e, clock) {
+  if (e.flags & 1) throw zipError(zip, `${e.name} is encrypted; Rigscope reads only unencrypted zips`);
+  const at = e.localOffset;
+  if (at + 30 > b.length || u32(b, at) !== 0x04034b50) throw zipError(zip, `${e.name}: local header at byte ${at} is damaged`);
+  const dataAt = at + 30 + u16(b, at + 26) + u16(b, at + 28);
+  if (dataAt + e.compressedSize > b.length) throw zipError(zip, `${e.name}: ${e.compressedSize} bytes of data at byte ${dataAt} run past the end of the archive`);
+  const packed = b.subarray(dataAt, dataAt + e.compressedSize);
+  if (e.method === 0) {
+    if (e.size !== e.compressedSize) throw zipError(zip, `${e.name} is stored with ${e.compressedSize} bytes but declares ${e.size}`);
+    return packed.slice();
+  }
+  if (e.method !== 8) throw zipError(zip, `${e.name} uses compression method ${e.method}; Rigscope reads stored (0) and deflated (8) entries`);
+  let out;
+  try {
+    out = new Uint8Array(e.size);
+  } catch {
+    throw zipError(zip, `${e.name}: no memory left for its ${formatBytes(e.size)}`);
+  }
+  let got = 0;
+  let overflow = false;
+  const inflater = new Inflate((chunk) => {
+    if (overflow || got + chunk.length > out.length) { overflow = true; return; }
+    out.set(chunk, got);
+    got += chunk.length;
+  });
+  let fed = 0, push = MIN_PUSH;
+  for (;;) {
+    const piece = packed.subarray(fed, fed + push);
+    fed += piece.length;
+    const last = fed >= packed.length;
+    const before = got;
+    try {
+      inflater.push(piece, last);
+    } catch (err) {
+      throw zipError(zip, `${e.name} is damaged (${err.message})`);
+    }
+    if (overflow) throw zipError(zip, `${e.name} inflates past the ${formatBytes(e.size)} its directory declares; refused (a zip bomb?)`);
+    if (last) break;
+    const ratio = Math.max(1, (got - before) / piece.length);
+    push = Math.min(MAX_PUSH, Math.max(MIN_PUSH, Math.floor(OUTPUT_PER_PUSH / ratio)));
+    if (performance.now() - clock.since > SLICE_MS) { await nextTask(); clock.since = performance.now(); }
+  }
+  if (got !== e.size) throw zipError(zip, `${e.name} inflates to ${got} bytes, its directory declares ${e.size}`);
+  return out;
+}
+
+/**
+ * Replaces every .zip entry by its members (folders inside the zip keep their paths). The zips
+ * of one call share one budget of MAX_ZIP_ENTRIES entries and MAX_ZIP_BYTES inflated bytes.
+ * `limits` overrides the limits (tests).
+ */
+export async function expandZips(entries, limits = {}) {
+  const { maxZipEntries, maxZipBytes } = { ...LIMITS, ...limits };
+  const out = [];
+  const budget = { entries: 0, bytes: 0 };
+  const clock = { since: performance.now() };
+  for (const zipEntry of entries) {
+    if (extension(zipEntry.name) !== 'zip') { out.push(zipEntry); continue; }
+    const zip = zipEntry.name;
+    const b = new Uint8Array(await zipEntry.read());
+    const end = endOfDirectory(b, zip);
+    budget.entries += end.entries;
+    if (budget.entries > maxZipEntries) {
+      throw zipError(zip, `${end.entries.toLocaleString('en')} entries${budget.entries > end.entries ? ` (${budget.entries.toLocaleString('en')} with the zips before it)` : ''}, over the limit of ${maxZipEntries.toLocaleString('en')} entries per drop`);
+    }
+    const members = centralDirectory(b, zip, end).filter(wanted);
+    const declared = members.reduce((n, e) => n + e.size, 0);
+    budget.bytes += declared;
+    if (budget.bytes > maxZipBytes) {
+      throw zipError(zip, `its entries declare ${formatBytes(declared)} when inflated${budget.bytes > declared ? ` (${formatBytes(budget.bytes)} with the zips before it)` : ''}, over the ${formatBytes(maxZipBytes)} limit per drop`);
+    }
+    for (const e of members) out.push(entryFromBytes(`${zip}/${e.name}`, await inflateEntry(b, zip, e, clock)));
+  }
+  return out;
+}
+
+// ---- links ------------------------------------------------------------------------------------
+
+/**
+ * Collects the page's Content-Security-Policy refusals while `run` fetches, so a blocked fetch is
+ * blamed on the policy and not on the other site (both reject fetch() with the same TypeError).
+ */
+async function blockedByPolicy(url, run) {
+  const blocked = [];
+  const listen = (e) => blocked.push(e.blockedURI);
+  globalThis.document?.addEventListener('securitypolicyviolation', listen);
+  try {
+    return await run();
+  } catch (err) {
+    await nextTask(); // the violation event is queued as a task of its own
+    const origin = new URL(url).origin;
+    if (blocked.some((b) => b === url || b === origin || url.startsWith(b))) err.policy = true;
+    throw err;
+  } finally {
+    globalThis.document?.removeEventListener('securitypolicyviolation', listen);
+  }
+}
+
+// Watches one download: aborts after `stallMs` without data or `totalMs` in all, and says which.
+function watchdog(limits) {
+  const controller = new AbortController();
+  let reason = null;
+  const stop = (why) => { reason ??= why; controller.abort(); };
+  const total = setTimeout(() => stop(`still downloading after ${formatDuration(limits.totalMs)}`), limits.totalMs);
+  let stall;
+  const progress = () => {
+    clearTimeout(stall);
+    stall = setTimeout(() => stop(`no data arrived for ${formatDuration(limits.stallMs)}`), limits.stallMs);
+  };
+  progress();
+  return {
+    signal: controller.signal, progress,
+    get reason() { return reason; },
+    abort: stop,
+    done() { clearTimeout(total); clearTimeout(stall); },
+  };
+}
+
+/** One URL's bytes, within the byte cap and the time limits. */
+async function fetchBytes(url, onProgress, limits) {
+  const cap = limits.maxFetchBytes;
+  const watch = watchdog(limits);
+  const failed = (what) => new Error(`Could not fetch ${url}: ${what}`);
+  try {
+    let response;
+    try {
+      response = await blockedByPolicy(url, () => fetch(url, { mode: 'cors', signal: watch.signal }));
+    } catch (err) {
+      if (watch.reason) throw failed(watch.reason);
+      if (err.policy) throw failed('blocked by this page\'s security policy (Content-Security-Policy connect-src)');
+      throw failed('the server did not allow this page to read it (CORS), or it is unreachable');
+    }
+    if (!response.ok) throw failed(`HTTP ${response.status}`);
+    const total = Number(response.headers.get('content-length')) || 0;
+    const overCap = `over the ${formatBytes(cap)} limit for files opened from a link`;
+    if (total > cap) {
+      watch.abort('too large');
+      throw failed(`it is ${formatBytes(total)}, ${overCap}`);
+    }
+    const reader = response.body.getReader();
+    const chunks = [];
+    let got = 0;
+    for (;;) {
+      let step;
+      try {
+        step = await reader.read();
+      } catch (err) {
+        throw failed(watch.reason ?? `the download broke off (${err.message})`);
+      }
+      if (step.done) break;
+      watch.progress();
+      got += step.value.length;
+      if (got > cap) {
+        watch.abort('too large');
+        reader.cancel().catch(() => {});
+        throw failed(`more than ${formatBytes(cap)} arrived, ${overCap}`);
+      }
+      chunks.push(step.value);
+      onProgress?.({ url, got, total });
+    }
+    const bytes = new Uint8Array(got);
+    let o = 0;
+    for (const c of chunks) { bytes.set(c, o); o += c.length; }
+    return bytes;
+  } finally {
+    watch.done();
+  }
+}
+
+function nameOfUrl(url) {
+  const last = new URL(url).pathname.split('/').pop() || 'download';
+  try {
+    return decodeURIComponent(last);
+  } catch {
+    return last; // a malformed %-escape stays as written
+  }
+}
+
+/**
+ * Fetches absolute URLs, each within MAX_FETCH_BYTES, FETCH_STALL_MS and FETCH_TOTAL_MS; a failure
+ * says which limit, or whether the page's policy or the other site refused. `limits` overrides
+ * the limits (tests).
+ */
+export async function entriesFromUrls(urls, onProgress, limits = {}) {
+  const all = { ...LIMITS, ...limits };
+  const out = [];
+  for (const url of urls) out.push(entryFromBytes(nameOfUrl(url), await fetchBytes(url, onProgress, all)));
+  return expandZips(out, all);
+}
