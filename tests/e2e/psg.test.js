@@ -13,7 +13,7 @@ const colourCounts = (page, colours) => page.evaluate((list) => {
   rs.viewer.setAttachmentsVisible(false);
   const r = rs.viewer.countForegroundPixels();
   const counts = list.map(() => 0);
-  let drawn = r.count;
+  const drawn = r.count;
   for (let i = 0; i < r.w * r.h; i++) {
     const p = [r.pixels[i * 4], r.pixels[i * 4 + 1], r.pixels[i * 4 + 2]];
     list.forEach((c, k) => { if (Math.abs(p[0] - c[0]) + Math.abs(p[1] - c[1]) + Math.abs(p[2] - c[2]) < 90) counts[k]++; });

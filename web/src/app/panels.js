@@ -1,7 +1,7 @@
 // Side panels: clip list, info (counts, warnings, bone matches), file report, morph sliders.
 // Every string that comes from a file is set with textContent: names are untrusted, and shown with
 // their invisible and direction-changing characters written out (displayName).
-import { baseName, displayName } from '../core/files.js';
+import { baseName } from '../core/files.js';
 import { fileStatuses } from '../core/report.js';
 import { textureButton } from './texture-viewer.js';
 import { el } from './dom.js';

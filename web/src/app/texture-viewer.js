@@ -76,7 +76,7 @@ async function browserLevels(buffer, declared, label) {
   try {
     bitmap = await createImageBitmap(new Blob([buffer]), { premultiplyAlpha: 'none', colorSpaceConversion: 'none' });
   } catch (err) {
-    throw new Error(`${declared.type} ${label}: the browser could not decode it (${err.message})`);
+    throw new Error(`${declared.type} ${label}: the browser could not decode it (${err.message})`, { cause: err });
   }
   const { width, height } = bitmap;
   const rgba = straightPixels(bitmap) ?? canvasPixels(bitmap);

@@ -164,7 +164,7 @@ export async function textureFromEntry(entry, decoder) {
     try {
       bitmap = await createImageBitmap(new Blob([buffer]), { imageOrientation: 'flipY', premultiplyAlpha: 'none' });
     } catch (err) {
-      throw new Error(`${declared.type} ${entry.name}: the browser could not decode it (${err.message})`);
+      throw new Error(`${declared.type} ${entry.name}: the browser could not decode it (${err.message})`, { cause: err });
     }
     tex = new THREE.Texture(bitmap);
     tex.flipY = false; // already flipped by createImageBitmap
