@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFiles } from '../../web/src/core/fileset.js';
+import { decodeFiles } from '../../web/src/families/index.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import { decoder, fixture } from './helpers.js';
 

@@ -8,8 +8,8 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeFiles } from '../../web/src/core/fileset.js';
-import { assembleScene, sceneToJSON } from '../../web/src/core/scene.js';
+import { sceneToJSON } from '../../web/src/core/scene.js';
+import { assembleScene, decodeFiles } from '../../web/src/families/index.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import { decoder, fixture } from './helpers.js';
 

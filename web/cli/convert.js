@@ -3,8 +3,7 @@
 // exit status 1 (the GLB of what could be used is still written).
 import { writeFile } from 'node:fs/promises';
 import { loadNodeDecoders } from '../src/decoder/node.js';
-import { decodeFiles } from '../src/core/fileset.js';
-import { assembleScene } from '../src/core/scene.js';
+import { assembleScene, decodeFiles } from '../src/families/index.js';
 import { describeRecord, isProblem } from '../src/core/report.js';
 import { entriesFromPaths } from './entries.js';
 

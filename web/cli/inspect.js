@@ -1,8 +1,8 @@
 // `rigscope inspect`: what each file is, its counts, sequences, bounds and warnings, one record per
 // file in input order; files given together are assembled into one scene as in the viewer, and
 // each record says what the file was paired with, bound to or why it was not used.
-import { decodeFiles } from '../src/core/fileset.js';
-import { assembleScene, fitAnimation } from '../src/core/scene.js';
+import { fitAnimation } from '../src/core/scene.js';
+import { assembleScene, decodeFiles } from '../src/families/index.js';
 import { describeRecord } from '../src/core/report.js';
 
 function bounds(model) {

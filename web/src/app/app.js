@@ -4,8 +4,7 @@
 // failing file is reported and never removes what is loaded.
 import * as THREE from 'three';
 import { Playback } from '../three/playback.js';
-import { decodeFiles } from '../core/fileset.js';
-import { assembleScene } from '../core/scene.js';
+import { assembleScene, decodeFiles } from '../families/index.js';
 import { layoutCharacters } from '../core/layout.js';
 import { characterBox } from '../three/bounds.js';
 import { Character } from '../three/character.js';

@@ -7,7 +7,7 @@
 // are records { id, path, key, guid?, decoded?, entry? }; texts are { path, entry } (actor XML and
 // other text a family reads later); records are { kind, files, via?, reason, needs? }.
 import { baseName, readText, textureKey } from './files.js';
-import { claimByName, familyOfKind, FAMILIES } from '../families/index.js';
+import { claimByName, familyOfKind, requireFamilies } from './registry.js';
 
 const HEAD_BYTES = 65536;
 /** At most this many files are read from one drop; the rest are listed once as refused. */
@@ -20,11 +20,11 @@ function unreadable(err) {
 }
 
 /** Detects each entry's kind: claimed by name (images, text), else by its first bytes and size. */
-async function classify(entries, decoder, records, isCancelled) {
+async function classify(entries, decoder, records, isCancelled, families) {
   const out = [];
   for (const entry of entries) {
     if (isCancelled()) { records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' }); continue; }
-    const claimed = claimByName(entry.name);
+    const claimed = claimByName(families, entry.name);
     if (claimed) { out.push({ entry, kind: claimed }); continue; }
     if (entry.size === 0) { records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' }); continue; }
     let head;
@@ -35,7 +35,7 @@ async function classify(entries, decoder, records, isCancelled) {
       continue;
     }
     const kind = await decoder.call('detectFormat', [head, entry.size, entry.name]);
-    if (familyOfKind(kind)) out.push({ entry, kind });
+    if (familyOfKind(families, kind)) out.push({ entry, kind });
     // Notes, readmes and other files of a folder are not errors: they are listed as unused.
     else records.push({ kind: 'unused', files: [entry.path], reason: 'not a format Rigscope reads (detected by content, not extension)' });
   }
@@ -46,16 +46,18 @@ async function classify(entries, decoder, records, isCancelled) {
  * Decodes a whole file set.
  * @param {import('./files.js').FileEntry[]} entries
  * @param {{ call(op: string, args: any[]): Promise<any> }} decoder
- * @param {{ onProgress?: Function, drop?: number, isCancelled?: () => boolean }} options
+ * @param {{ families: object[], onProgress?: Function, drop?: number, isCancelled?: () => boolean }} options
+ *   families: the family registry (web/src/families/): what each kind is and how it pairs
  */
-export async function decodeFiles(entries, decoder, { onProgress, drop = 0, isCancelled = () => false } = {}) {
+export async function decodeFiles(entries, decoder, { families, onProgress, drop = 0, isCancelled = () => false } = {}) {
+  requireFamilies(families, 'decodeFiles');
   const result = { models: [], animations: [], textures: [], texts: [], records: [] };
   const { records } = result;
   if (entries.length > MAX_FILES_PER_DROP) {
     records.push({ kind: 'refused', files: entries.slice(MAX_FILES_PER_DROP).map((e) => e.path), reason: `over the limit of ${MAX_FILES_PER_DROP} files in one drop` });
     entries = entries.slice(0, MAX_FILES_PER_DROP);
   }
-  const items = await classify(entries, decoder, records, isCancelled);
+  const items = await classify(entries, decoder, records, isCancelled, families);
   const byKind = (k) => items.filter((i) => i.kind === k);
   const text = (item) => readText(item.entry);
   let done = 0;
@@ -66,11 +68,11 @@ export async function decodeFiles(entries, decoder, { onProgress, drop = 0, isCa
     result.textures.push({ id: item.entry.path, path: item.entry.path, name: item.entry.name, key: textureKey(item.entry.name), entry: item.entry, drop });
   }
   // Text a family reads when the scene is assembled (actor XML, material sidecars).
-  for (const kind of FAMILIES.flatMap((f) => f.textKinds ?? [])) {
+  for (const kind of families.flatMap((f) => f.textKinds ?? [])) {
     for (const item of byKind(kind)) result.texts.push({ path: item.entry.path, name: item.entry.name, entry: item.entry, kind });
   }
 
-  for (const family of FAMILIES) {
+  for (const family of families) {
     const { jobs, records: planned } = await family.plan(byKind, { text });
     records.push(...planned);
     for (const job of jobs) {

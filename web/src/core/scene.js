@@ -5,7 +5,7 @@
 // animations bind (`bindBy`), and family entries add what only they know (actors, fallbacks).
 import { baseName, stem, textureKey } from './files.js';
 import { matchBonesByName } from './match.js';
-import { FAMILIES, familyById } from '../families/index.js';
+import { familyById, requireFamilies } from './registry.js';
 import { layoutCharacters } from './layout.js';
 
 /** An animation binds by name when at least this share of its bones exist in the target. */
@@ -167,10 +167,12 @@ export function fitAnimation(character, anim) {
  * Assembles the scene.
  * @param {{ models: object[], animations: object[], textures: object[], texts: object[], records: object[] }} decoded
  *   everything decoded so far (all drops), as decodeFiles returns it, concatenated
- * @param {{ manual?: Map<string, string> }} options
+ * @param {{ families: object[], manual?: Map<string, string> }} options
+ *   families: the family registry (web/src/families/), whose hooks add what only a family knows;
  *   manual: `${model file}#${material index}` → texture record id chosen by hand
  */
-export async function assembleScene(decoded, { manual = new Map() } = {}) {
+export async function assembleScene(decoded, { families, manual = new Map() } = {}) {
+  requireFamilies(families, 'assembleScene');
   const records = [...decoded.records];
   const scene = { characters: [], boards: [], records };
   const usedModels = new Set(), usedAnims = new Set(), usedTextures = new Set(), usedTexts = new Set();
@@ -188,7 +190,7 @@ export async function assembleScene(decoded, { manual = new Map() } = {}) {
     findTexture, newCharacter, bind, fitAnimation, usedModels, usedAnims, usedTexts, state: {},
   };
   const familyCharacters = [];
-  for (const f of FAMILIES) if (f.assemble) familyCharacters.push(...await f.assemble(ctx));
+  for (const f of families) if (f.assemble) familyCharacters.push(...await f.assemble(ctx));
 
   // Meshes that bind by name and whose bones are a subset of a larger one's (head, body, armour)
   // share its skeleton, whatever order they came in: the largest skeleton hosts.
@@ -219,7 +221,7 @@ export async function assembleScene(decoded, { manual = new Map() } = {}) {
   scene.characters = [...familyCharacters, ...hosts];
 
   bindAnimations(scene, decoded.animations.filter((a) => !usedAnims.has(a)), records);
-  assignTextures(scene, library, { manual, findTexture, usedTextures, records, ctx });
+  assignTextures(scene, library, { families, manual, findTexture, usedTextures, records, ctx });
 
   // Texture-only drops show their textures on a board; files whose textures nobody uses are listed.
   const dropsWithModels = new Set([...decoded.models, ...decoded.animations].map((m) => m.drop));
@@ -267,7 +269,7 @@ function bindAnimations(scene, animations, records) {
   }
 }
 
-function assignTextures(scene, library, { manual, findTexture, usedTextures, records, ctx }) {
+function assignTextures(scene, library, { families, manual, findTexture, usedTextures, records, ctx }) {
   const byId = new Map(library.map((r) => [r.id, r]));
   const byGuid = new Map(library.filter((r) => r.guid).map((r) => [r.guid, r]));
   const set = (c, entry, texture, rule, extra = {}) => {
@@ -283,7 +285,7 @@ function assignTextures(scene, library, { manual, findTexture, usedTextures, rec
   }
   for (const c of all) {
     for (const model of c.models) {
-      const family = familyById(model.family);
+      const family = familyById(families, model.family);
       const hints = c.textureHints.get(model);
       model.materials.forEach((material, index) => {
         const entry = { model, index, name: material.name, texture: null, rule: null };
@@ -310,9 +312,9 @@ function assignTextures(scene, library, { manual, findTexture, usedTextures, rec
   for (const c of all) { if (!drops.has(c.drop)) drops.set(c.drop, []); drops.get(c.drop).push(c); }
   for (const [drop, characters] of drops) {
     const pool = () => library.filter((r) => r.drop === drop && !r.guid && !usedTextures.has(r));
-    const alone = characters.filter((x) => familyById(x.host.family)?.fallbackTextures && x.materials.every((m) => !m.texture)).length === 1;
+    const alone = characters.filter((x) => familyById(families, x.host.family)?.fallbackTextures && x.materials.every((m) => !m.texture)).length === 1;
     for (const c of characters) {
-      const family = familyById(c.host.family);
+      const family = familyById(families, c.host.family);
       if (!family?.fallbackTextures) continue;
       const picks = family.fallbackTextures(c.host, pool(), { alone });
       for (const [index, texture] of picks) {

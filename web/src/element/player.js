@@ -2,7 +2,7 @@
 // one clip that plays (loop or once, paused or running, at which time). The names follow the
 // viewer page's App (current, playing, allClips, select, setTime, frame, togglePlay), so the embed
 // page's test hook reads the same.
-import { decodeFiles } from '../core/fileset.js';
+import { decodeFiles } from '../families/index.js';
 import { sceneObjects } from '../three/scene-objects.js';
 import { Playback } from '../three/playback.js';
 

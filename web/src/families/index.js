@@ -2,6 +2,12 @@
 // in the decoders, or claimed by name for text and images), how companions are found and which
 // decoder operation reads them. Adding a format is its C++ folder, one binding line and one entry
 // here; nothing else asks which format a file came from.
+//
+// The scene core (web/src/core) takes the registry as an argument; `decodeFiles` and
+// `assembleScene` here are the core's with this registry, for every caller above the core.
+import { decodeFiles as decodeWith } from '../core/fileset.js';
+import { assembleScene as assembleWith } from '../core/scene.js';
+import { familyById as lookUp } from '../core/registry.js';
 import unreal from './unreal.js';
 import zeroad from './zeroad.js';
 import ue1 from './ue1.js';
@@ -10,23 +16,11 @@ import images from './images.js';
 
 export const FAMILIES = [unreal, zeroad, ue1, psg, images];
 
-const byKind = new Map(FAMILIES.flatMap((f) => f.kinds.map((k) => [k, f])));
+/** The family with this id, or undefined. */
+export const familyById = (id) => lookUp(FAMILIES, id);
 
-/** The family that owns a detected kind, or undefined. */
-export const familyOfKind = (kind) => byKind.get(kind);
+/** Decodes a file set with this registry (core/fileset.js). */
+export const decodeFiles = (entries, decoder, options = {}) => decodeWith(entries, decoder, { families: FAMILIES, ...options });
 
-/** A kind claimed by file name (images, XML, text sidecars), before any content detection. */
-export function claimByName(name) {
-  for (const f of FAMILIES) {
-    const kind = f.claims?.(name);
-    if (kind) return kind;
-  }
-  return null;
-}
-
-/** The name a family matches files by (0 A.D. cache names → plain names); the base name otherwise. */
-export function plainNameOf(family, name) {
-  return family?.plainName ? family.plainName(name) : name;
-}
-
-export const familyById = (id) => FAMILIES.find((f) => f.id === id);
+/** Assembles a scene with this registry (core/scene.js). */
+export const assembleScene = (decoded, options = {}) => assembleWith(decoded, { families: FAMILIES, ...options });

@@ -9,11 +9,10 @@
 // which family and which output it accepts: formats are never told apart here.
 import { FileLoader, Group, Loader, LoaderUtils, Skeleton } from 'three';
 import { createDecoderHost } from '#decoder-host';
-import { decodeFiles } from '../core/fileset.js';
 import { fitAnimation } from '../core/scene.js';
 import { baseName, entryFromBytes } from '../core/files.js';
 import { describeRecord } from '../core/report.js';
-import { FAMILIES, familyById } from '../families/index.js';
+import { decodeFiles, FAMILIES, familyById } from '../families/index.js';
 import { Character } from './character.js';
 import { buildClip, uniqueNodeNames } from './build.js';
 import { textureOfRecord } from './textures.js';

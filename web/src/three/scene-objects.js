@@ -1,7 +1,7 @@
 // The three.js side of an assembled scene, for the loaders and <rigscope-viewer>: a Character
 // per scene character, each material with the texture (and maps) the scene chose for it, and
 // vertex-animated meshes that pose themselves before each render.
-import { assembleScene } from '../core/scene.js';
+import { assembleScene } from '../families/index.js';
 import { Character } from './character.js';
 import { assignTexture, textureOfRecord } from './textures.js';
 import { applyMaterialMaps } from './material-maps.js';

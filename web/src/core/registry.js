@@ -1,0 +1,37 @@
+// Look-ups over a family registry (an array of entries, web/src/families/): core receives the
+// registry as an argument and never imports it, so the layers point one way.
+
+const cache = new WeakMap();
+
+function index(families) {
+  let ix = cache.get(families);
+  if (!ix) {
+    ix = {
+      byKind: new Map(families.flatMap((f) => f.kinds.map((k) => [k, f]))),
+      byId: new Map(families.map((f) => [f.id, f])),
+    };
+    cache.set(families, ix);
+  }
+  return ix;
+}
+
+/** The family that owns a detected kind, or undefined. */
+export const familyOfKind = (families, kind) => index(families).byKind.get(kind);
+
+/** The family with this id, or undefined. */
+export const familyById = (families, id) => index(families).byId.get(id);
+
+/** A kind claimed by file name (images, XML, text sidecars), before any content detection. */
+export function claimByName(families, name) {
+  for (const f of families) {
+    const kind = f.claims?.(name);
+    if (kind) return kind;
+  }
+  return null;
+}
+
+/** A registry is required: say so plainly instead of failing deep inside. */
+export function requireFamilies(families, who) {
+  if (!Array.isArray(families)) throw new TypeError(`${who}: options.families (the family registry) is required`);
+  return families;
+}
