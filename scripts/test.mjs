@@ -48,6 +48,12 @@ vitest('browser', 'tests/e2e/vitest.config.js', 'build/vitest-e2e.json');
 // The packed package in a fresh app: Vite build, Chromium and Node (tests/consumer).
 vitest('consumer', 'tests/consumer/vitest.config.js', 'build/vitest-consumer.json');
 
+// Lint: ESLint over web/, tests/ and scripts/ (eslint.config.js), one check that passes or fails.
+{
+  const r = run('npx', ['eslint', '--max-warnings=0', 'web', 'tests', 'scripts']);
+  suite('lint (eslint)', r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1);
+}
+
 // Fuzzers: a short run of each, so a regression in hostile-input handling fails CI.
 if (existsSync(`${root}scripts/fuzz.sh`)) {
   const r = run('bash', ['scripts/fuzz.sh', '--ci']);
