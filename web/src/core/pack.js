@@ -1,0 +1,287 @@
+// The packed form: a scene's files and view state in one deflated container, carried by a link's
+// fragment (`index.html#pack=…`, `embed.html#pack=…`), the element's `packed` attribute and the
+// standalone page. No DOM and no three.js: it runs in pages, workers and Node.
+//
+// Container, before deflate (raw deflate, fflate):
+//   "RSPK" · u32 LE header length · header (UTF-8 JSON { v: 1, state, files: [{ name, size }] })
+//   · every file's bytes, in the header's order.
+// One deflate stream over all files lets a mesh and its animations share a dictionary.
+//
+// Reading is hostile-input safe: the header is capped, the entry count and the declared total are
+// checked against the zip budgets (core/input.js) and against what the payload could possibly
+// inflate to before anything is allocated, and every inflated byte is counted as it arrives, so a
+// payload that inflates past its header stops there. Inflating yields every few milliseconds.
+import { Inflate, deflateSync } from 'fflate';
+import { MAX_ZIP_BYTES, MAX_ZIP_ENTRIES, formatBytes } from './input.js';
+
+const MAGIC = [0x52, 0x53, 0x50, 0x4b]; // "RSPK"
+const VERSION = 1;
+/** Names and state of a container: at most 4 MiB of JSON (20,000 names of 200 characters). */
+export const MAX_PACK_HEADER_BYTES = 4 * 2 ** 20;
+/** Longest name (a relative path) in a container. */
+export const MAX_PACK_NAME = 1024;
+/** Deflate cannot expand more than 1032:1; a header that declares more than this lies. */
+const DEFLATE_MAX_RATIO = 1032;
+
+const SLICE_MS = 12;
+const OUTPUT_PER_PUSH = 2 ** 20;
+const MIN_PUSH = 1024, MAX_PUSH = 64 * 1024;
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+const now = () => globalThis.performance?.now() ?? Date.now();
+
+// ---- base64url --------------------------------------------------------------------------------
+
+/** Bytes as base64url without padding (RFC 4648 §5): safe in a URL fragment and an attribute. */
+export function toBase64Url(bytes) {
+  const parts = [];
+  // Slices of a multiple of 3 bytes encode independently; strings stay small for btoa.
+  for (let i = 0; i < bytes.length; i += 3 * 8192) {
+    const slice = bytes.subarray(i, i + 3 * 8192);
+    parts.push(btoa(String.fromCharCode.apply(null, slice)));
+  }
+  return parts.join('').replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** base64url (padding optional) to bytes; throws naming the first character that is not base64url. */
+export function fromBase64Url(text) {
+  const s = String(text);
+  const bad = s.search(/[^A-Za-z0-9_-]/);
+  // Padding is allowed only at the very end.
+  const body = bad >= 0 && /^=+$/.test(s.slice(bad)) && s.length % 4 === 0 ? s.slice(0, bad) : s;
+  const badAt = body.search(/[^A-Za-z0-9_-]/);
+  if (badAt >= 0) {
+    const c = body.codePointAt(badAt);
+    const shown = c >= 0x21 && c <= 0x7e ? `"${String.fromCodePoint(c)}"` : `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+    throw new Error(`the packed data is not base64url: character ${shown} at position ${badAt} (only A–Z, a–z, 0–9, - and _ are used)`);
+  }
+  if (body.length % 4 === 1) throw new Error(`the packed data is cut off: ${body.length} base64url characters cannot end a whole byte (a link shortened on its way?)`);
+  const binary = atob(body.replace(/-/g, '+').replace(/_/g, '/'));
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+// ---- names ------------------------------------------------------------------------------------
+
+// Control characters, and the characters that change how text around them displays (bidi
+// controls and other format characters, line and paragraph separators).
+const CONTROL = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/**
+ * Why a name cannot be a packed file's name, or null. Names are relative paths with '/' between
+ * folders (two files of one name in different folders stay apart); absolute paths, drive letters,
+ * backslashes, '.' and '..' and control characters are refused.
+ */
+export function nameProblem(name) {
+  if (typeof name !== 'string' || name.length === 0) return 'is empty';
+  if (name.length > MAX_PACK_NAME) return `is ${name.length} characters long, over ${MAX_PACK_NAME}`;
+  const m = CONTROL.exec(name);
+  if (m) return `has the control character U+${m[0].codePointAt(0).toString(16).toUpperCase().padStart(4, '0')} at position ${m.index}`;
+  if (name.includes('\\')) return 'has a backslash (a Windows path)';
+  if (name.startsWith('/')) return 'is an absolute path';
+  if (/^[A-Za-z]:/.test(name)) return 'starts with a drive letter';
+  if (name.split('/').some((s) => s === '' || s === '.' || s === '..')) return 'has an empty, "." or ".." folder in its path';
+  return null;
+}
+
+/** A file's path made into a packable name: folders joined by '/', nothing that climbs or hides. */
+export function packName(path) {
+  const parts = String(path).replace(/\\/g, '/').split('/')
+    .map((s) => s.replace(new RegExp(CONTROL.source, 'gu'), '_'))
+    .filter((s) => s !== '' && s !== '.' && s !== '..');
+  if (parts.length && /^[A-Za-z]:$/.test(parts[0])) parts.shift();
+  return (parts.join('/') || 'file').slice(-MAX_PACK_NAME);
+}
+
+// ---- packing ----------------------------------------------------------------------------------
+
+const u32le = (n) => [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, (n >>> 24) & 0xff];
+
+/**
+ * Packs files and view state into one deflated container.
+ * @param {{ files: { name: string, bytes: Uint8Array }[], state?: object }} scene
+ * @returns {Uint8Array}
+ */
+export function packScene({ files, state = {} }) {
+  const seen = new Set();
+  const listed = files.map((f) => {
+    let name = packName(f.name);
+    // Two paths that become one name (C:\a.psk and /a.psk) stay apart.
+    for (let k = 2; seen.has(name); k++) name = packName(f.name).replace(/(\.[^./]*)?$/, ` (${k})$1`);
+    seen.add(name);
+    return { name, size: f.bytes.length };
+  });
+  const header = new TextEncoder().encode(JSON.stringify({ v: VERSION, state, files: listed }));
+  const total = 8 + header.length + listed.reduce((n, f) => n + f.size, 0);
+  const container = new Uint8Array(total);
+  container.set(MAGIC, 0);
+  container.set(u32le(header.length), 4);
+  container.set(header, 8);
+  let at = 8 + header.length;
+  for (const f of files) { container.set(f.bytes, at); at += f.bytes.length; }
+  return deflateSync(container, { level: 9, mem: 8 });
+}
+
+// ---- unpacking --------------------------------------------------------------------------------
+
+const packError = (what) => new Error(`Packed scene: ${what}`);
+const exact = (n) => `${n.toLocaleString('en')} bytes`;
+
+/** The header's files and state, checked against the limits before anything is allocated. */
+function readHeader(bytes, payloadLength, { maxEntries, maxBytes }) {
+  let header;
+  try {
+    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
+  } catch (err) {
+    throw packError(`its header (bytes 8–${8 + bytes.length}) is not JSON (${err.message})`);
+  }
+  if (!header || typeof header !== 'object' || header.v !== VERSION) {
+    throw packError(`its header is version ${JSON.stringify(header?.v)}; this Rigscope reads version ${VERSION}`);
+  }
+  const { files, state = {} } = header;
+  if (!Array.isArray(files)) throw packError('its header has no file list');
+  if (!state || typeof state !== 'object' || Array.isArray(state)) throw packError('its header\'s view state is not an object');
+  if (files.length > maxEntries) throw packError(`it holds ${files.length.toLocaleString('en')} files, over the limit of ${maxEntries.toLocaleString('en')}`);
+  const names = new Set();
+  let declared = 0;
+  files.forEach((f, i) => {
+    const name = f?.name;
+    const why = nameProblem(name);
+    if (why) throw packError(`file ${i + 1}'s name ${typeof name === 'string' ? JSON.stringify(name.slice(0, 80)) : ''} ${why}; nothing was opened`);
+    if (names.has(name)) throw packError(`file ${i + 1}'s name "${name}" appears twice; nothing was opened`);
+    names.add(name);
+    if (!Number.isSafeInteger(f.size) || f.size < 0) throw packError(`${name}: its size ${JSON.stringify(f.size)} is not a byte count`);
+    declared += f.size;
+  });
+  if (declared > maxBytes) throw packError(`its files declare ${exact(declared)}, over the ${formatBytes(maxBytes)} limit`);
+  // Deflate cannot expand more than 1032:1: a header that declares more than the payload can
+  // hold lies, and nothing of that size is allocated.
+  const possible = payloadLength * DEFLATE_MAX_RATIO;
+  if (declared + 8 + bytes.length > possible) throw packError(`its files declare ${formatBytes(declared)}, more than ${formatBytes(payloadLength)} of deflate can hold; refused`);
+  return { files, state };
+}
+
+/**
+ * Unpacks a container made by packScene.
+ * @param {Uint8Array} payload
+ * @param {{ maxEntries?: number, maxBytes?: number, onProgress?: (p: { done: number, total: number }) => void }} [limits]
+ * @returns {Promise<{ files: { name: string, bytes: Uint8Array }[], state: object }>}
+ */
+export async function unpackScene(payload, limits = {}) {
+  const { maxEntries = MAX_ZIP_ENTRIES, maxBytes = MAX_ZIP_BYTES, onProgress } = limits;
+  if (!(payload instanceof Uint8Array) || payload.length === 0) throw packError('it is empty');
+  const head = new Uint8Array(8);
+  let headGot = 0;
+  let headerBytes = null, headerGot = 0;
+  let list = null, out = null, index = 0, fileGot = 0, total = 0, done = 0;
+  let problem = null;
+
+  // Consumes inflated bytes in container order; a byte past the declared end is a problem.
+  const take = (chunk) => {
+    let at = 0;
+    while (at < chunk.length && !problem) {
+      if (headGot < 8) {
+        const n = Math.min(8 - headGot, chunk.length - at);
+        head.set(chunk.subarray(at, at + n), headGot);
+        headGot += n; at += n;
+        if (headGot === 8) {
+          if (MAGIC.some((b, i) => head[i] !== b)) { problem = packError('it is not a Rigscope packed scene (its first bytes are not "RSPK")'); return; }
+          const length = (head[4] | (head[5] << 8) | (head[6] << 16) | (head[7] << 24)) >>> 0;
+          if (length > MAX_PACK_HEADER_BYTES) { problem = packError(`its header declares ${exact(length)}, over the ${formatBytes(MAX_PACK_HEADER_BYTES)} limit`); return; }
+          headerBytes = new Uint8Array(length);
+        }
+      } else if (!list) {
+        const n = Math.min(headerBytes.length - headerGot, chunk.length - at);
+        headerBytes.set(chunk.subarray(at, at + n), headerGot);
+        headerGot += n; at += n;
+        if (headerGot === headerBytes.length) {
+          try {
+            const h = readHeader(headerBytes, payload.length, { maxEntries, maxBytes });
+            list = h.files;
+            out = { state: h.state, files: [] };
+            total = list.reduce((s, f) => s + f.size, 0);
+          } catch (err) { problem = err; return; }
+        }
+      } else {
+        while (index < list.length && out.files.length === index && list[index].size === 0) out.files.push({ name: list[index++].name, bytes: new Uint8Array(0) });
+        if (index >= list.length) { problem = packError(`it inflates past the ${formatBytes(total)} its header declares; refused`); return; }
+        if (out.files.length === index) out.files.push({ name: list[index].name, bytes: new Uint8Array(list[index].size) });
+        const target = out.files[index].bytes;
+        const n = Math.min(target.length - fileGot, chunk.length - at);
+        target.set(chunk.subarray(at, at + n), fileGot);
+        fileGot += n; at += n; done += n;
+        if (fileGot === target.length) { index++; fileGot = 0; }
+      }
+    }
+  };
+
+  const inflater = new Inflate((chunk) => { if (!problem) take(chunk); });
+  let fed = 0, push = MIN_PUSH, since = now();
+  for (;;) {
+    const piece = payload.subarray(fed, fed + push);
+    fed += piece.length;
+    const last = fed >= payload.length;
+    const before = done + headerGot + headGot;
+    try {
+      inflater.push(piece, last);
+    } catch (err) {
+      if (problem) throw problem;
+      throw packError(/unexpected EOF/i.test(err.message)
+        ? `it is cut off after ${formatBytes(payload.length)} (${formatBytes(done)} of ${total ? formatBytes(total) : 'its'} files inflated): the link was shortened on its way`
+        : `its deflate data is damaged near byte ${fed} (${err.message})`);
+    }
+    if (problem) throw problem;
+    if (last) break;
+    const ratio = Math.max(1, (done + headerGot + headGot - before) / piece.length);
+    push = Math.min(MAX_PUSH, Math.max(MIN_PUSH, Math.floor(OUTPUT_PER_PUSH / ratio)));
+    if (now() - since > SLICE_MS) {
+      onProgress?.({ done, total });
+      await nextTask();
+      since = now();
+    }
+  }
+  if (!list) throw packError(headGot < 8 ? 'it ends before its header' : `it ends inside its header (${headerGot} of ${headerBytes.length} bytes)`);
+  while (index < list.length && list[index].size === 0) out.files.push({ name: list[index++].name, bytes: new Uint8Array(0) });
+  if (index < list.length) throw packError(`it is cut off: ${list[index].name} has ${formatBytes(fileGot)} of its ${formatBytes(list[index].size)} (${formatBytes(done)} of ${formatBytes(total)} in all)`);
+  onProgress?.({ done, total });
+  return out;
+}
+
+// ---- which files a scene uses -----------------------------------------------------------------
+
+/** Every file path the assembled scene shows: models and their companions, animations, textures, actors. */
+function scenePaths(scene) {
+  const paths = new Set();
+  const character = (c) => {
+    if (c.actor) paths.add(c.actor);
+    for (const m of c.models) for (const f of m.files ?? [m.file]) paths.add(f);
+    for (const a of c.animations) for (const f of a.anim?.files ?? [a.file]) paths.add(f);
+    for (const m of c.materials) {
+      if (m.texture) paths.add(m.texture.path);
+      for (const t of Object.values(m.maps ?? {})) if (t) paths.add(t.path);
+    }
+    for (const p of c.props) character(p.character);
+  };
+  for (const c of scene.characters) character(c);
+  for (const b of scene.boards) for (const t of b.textures) paths.add(t.path);
+  return paths;
+}
+
+/**
+ * The entries the scene uses: those it shows, and those it read without a complaint (0 A.D.
+ * actor templates, material sidecars); files the report lists as unused, refused, unbound or
+ * missing a companion are left out unless the scene shows them.
+ * @template {{ path: string }} T
+ * @param {{ characters: object[], boards: object[], records: object[] }} scene
+ * @param {T[]} entries
+ * @returns {T[]}
+ */
+export function usedFiles(scene, entries) {
+  if (!scene) return [];
+  const shown = scenePaths(scene);
+  const left = new Set();
+  for (const r of scene.records) {
+    if (['unused', 'refused', 'unbound', 'missing'].includes(r.kind)) for (const f of r.files) left.add(f);
+  }
+  return entries.filter((e) => shown.has(e.path) || !left.has(e.path));
+}
