@@ -1,12 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { deflateSync } from 'fflate';
 import {
-  MAX_PACK_HEADER_BYTES, fromBase64Url, nameProblem, packName, packScene, toBase64Url, unpackScene, usedFiles,
+  MAX_PACK_HEADER_BYTES, fromBase64Url, nameProblem, packName, packScene, packSceneAsync, toBase64Url, unpackScene, usedFiles,
 } from '../../web/src/core/pack.js';
 import { MAX_ZIP_BYTES, MAX_ZIP_ENTRIES } from '../../web/src/core/input.js';
 import { HAVE_SAMPLES, SAMPLES, sample } from './helpers.js';
 
 const text = (s) => new TextEncoder().encode(s);
+/** Bytes that do not compress (xorshift32). */
+function noise(n, seed = 1) {
+  const out = new Uint8Array(n);
+  let x = seed;
+  for (let i = 0; i < n; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; out[i] = x & 255; }
+  return out;
+}
 
 /** A container written by hand, so a test can lie where packScene never would. */
 function container(header, body = new Uint8Array(0), { magic = 'RSPK', headerLength } = {}) {
@@ -113,8 +120,21 @@ describe('packScene / unpackScene', () => {
     expect(SAMPLES).toBeTruthy();
   });
 
+  it('packs in slices as packScene does, and stops early past maxBytes', async () => {
+    const files = [{ name: 'a.bin', bytes: noise(2_000_000) }, { name: 'empty', bytes: new Uint8Array(0) }, { name: 'b.txt', bytes: text('b'.repeat(300_000)) }];
+    const whole = await packSceneAsync({ files, state: { clip: 'x' } });
+    expect(whole.files).toEqual([{ name: 'a.bin', size: 2_000_000 }, { name: 'empty', size: 0 }, { name: 'b.txt', size: 300_000 }]);
+    const back = await unpackScene(whole.payload);
+    expect(back.state).toEqual({ clip: 'x' });
+    back.files.forEach((f, i) => expect(Buffer.compare(f.bytes, files[i].bytes)).toBe(0));
+    expect(Math.abs(whole.payload.length - packScene({ files, state: { clip: 'x' } }).length)).toBeLessThan(1000);
+    const cut = await packSceneAsync({ files }, { maxBytes: 100_000 });
+    expect(cut.payload).toBeNull();
+    expect(cut.read).toBeLessThan(cut.total);
+  });
+
   it('reports progress and ends at the total', async () => {
-    const files = [{ name: 'big.bin', bytes: Uint8Array.from({ length: 3_000_000 }, (_, i) => (i * 2654435761) >>> 24) }];
+    const files = [{ name: 'big.bin', bytes: noise(3_000_000) }];
     const seen = [];
     await unpackScene(packScene({ files }), { onProgress: (p) => seen.push(p) });
     expect(seen.at(-1)).toEqual({ done: 3_000_000, total: 3_000_000 });
@@ -182,7 +202,7 @@ describe('hostile payloads', () => {
     await expect(unpackScene(container({ v: 1, files: [{ name: 'a', size: 1 }, { name: 'a', size: 1 }] }, text('xy')))).rejects.toThrow(/appears twice/);
   });
   it('yields while inflating a large payload (the page keeps drawing)', async () => {
-    const files = [{ name: 'big.bin', bytes: Uint8Array.from({ length: 20_000_000 }, (_, i) => (i * 2654435761) >>> 24) }];
+    const files = [{ name: 'big.bin', bytes: noise(8_000_000) }];
     const payload = packScene({ files });
     let ticks = 0;
     const timer = setInterval(() => ticks++, 0);
