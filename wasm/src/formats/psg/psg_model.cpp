@@ -184,8 +184,88 @@ void decompose(const Affine& m, float* t, float* q, float* s) {
 }
 
 // ---- materials (spec §7.10) ----
+
+// What a material's channels say: its name, its diffuse texture and the info line listing them.
+struct Channels {
+  std::string name;        // the "Name" channel's stream, or empty
+  std::string text;        // "input=value, ..." for the info panel
+  bool haveDiffuse = false;
+  uint64_t diffuse = 0;    // the "diffuse" channel's GUID, else the first other texture's
+  std::string diffuseName; // its stream name
+};
+
+// A material's 32-byte channels: a vector (flags & 2) or a texture GUID with a stream name.
+Channels readChannels(const Object& md, uint32_t pChannels, uint32_t numChannels) {
+  Channels ch;
+  uint64_t fallback = 0;
+  std::string fallbackName;
+  for (uint32_t c = 0; c < numChannels; ++c) {
+    const uint32_t at = pChannels + 32 * c;
+    const std::string input = md.cstr(md.u32(at));
+    const uint16_t flags = md.u16(at + 4);
+    if (!ch.text.empty()) ch.text += ", ";
+    if (flags & 2) {
+      ch.text += format("%s=(%g %g %g %g)", input.c_str(), md.f32(at + 16), md.f32(at + 20), md.f32(at + 24),
+                        md.f32(at + 28));
+      continue;
+    }
+    const uint64_t guid = md.u64(at + 16);
+    const std::string stream = md.cstr(md.u32(at + 24));
+    ch.text += format("%s=%s %s", input.c_str(), guidHex(guid).c_str(), stream.c_str());
+    if (input == "Name") {
+      if (!stream.empty()) ch.name = stream;
+    } else if (input == "diffuse" && !ch.haveDiffuse) {
+      ch.haveDiffuse = true;
+      ch.diffuse = guid;
+      ch.diffuseName = stream;
+    } else if (input != "AttribulatorMaterialName" && guid != 0 && fallback == 0) {
+      fallback = guid;
+      fallbackName = stream;
+    }
+  }
+  if (!ch.haveDiffuse && fallback != 0) {
+    ch.diffuse = fallback;
+    ch.diffuseName = fallbackName;
+    ch.haveDiffuse = true;
+  }
+  return ch;
+}
+
+// One tRMaterial of a RenderMaterialData, validated against the object.
+Status readMaterial(Context& ctx, const Ref& ref, size_t at, Material& mat) {
+  const Object md = object(ctx.arena, ref.row);
+  if (!md.has(0, 0x14))
+    return PSG_FAIL(md.offset, "RenderMaterialData (row %u) is %u bytes, its header needs 20", ref.row, md.size);
+  const uint32_t numMaterials = md.u32(0), pMaterials = md.u32(8);
+  if (!md.has(pMaterials, uint64_t(numMaterials) * 12))
+    return PSG_FAIL(md.offset, "RenderMaterialData declares %u materials of 12 bytes at +0x%X, object is %u bytes",
+                    numMaterials, pMaterials, md.size);
+  if (ref.inner < pMaterials || (ref.inner - pMaterials) % 12 != 0 || (ref.inner - pMaterials) / 12 >= numMaterials)
+    return PSG_FAIL(at, "m_pMaterial points at byte 0x%X of RenderMaterialData, not at one of its %u materials",
+                    ref.inner, numMaterials);
+  const uint32_t m = ref.inner;
+  const uint32_t numChannels = md.u32(m), pChannels = md.u32(m + 8);
+  if (!md.has(pChannels, uint64_t(numChannels) * 32))
+    return PSG_FAIL(md.offset + m, "material declares %u channels of 32 bytes at +0x%X, RenderMaterialData is %u bytes",
+                    numChannels, pChannels, md.size);
+  Status spent = ctx.spend(12 + uint64_t(numChannels) * 32, md.offset + m, "a material's channels");
+  if (!spent.ok()) return spent;
+  const Channels ch = readChannels(md, pChannels, numChannels);
+  mat.name = ch.name.empty() ? format("material_%zu", ctx.out.materials.size()) : ch.name;
+  if (ch.haveDiffuse && ch.diffuse != 0) {
+    mat.guid = guidHex(ch.diffuse);
+    // Texture arenas name their TOC entries "0x<guid>.Texture" (Texture.name); CAS texture
+    // files are "0x<guid>.psg"; the stream name is the artist's name for the image.
+    mat.textureNames.push_back("0x" + mat.guid + ".Texture");
+    mat.textureNames.push_back("0x" + mat.guid + ".psg");
+    if (!ch.diffuseName.empty()) mat.textureNames.push_back(ch.diffuseName);
+  }
+  ctx.out.info.emplace_back(format("material %zu", ctx.out.materials.size()), ch.text);
+  return Status();
+}
+
+// The Model material of an optimesh's m_pMaterial, made once per (row, material).
 Status materialIndex(Context& ctx, const Ref& ref, size_t at, uint32_t& index) {
-  const Arena& a = ctx.arena;
   const uint64_t key = ref.null ? ~0ull : (uint64_t(ref.row) << 32) | ref.inner;
   const auto known = ctx.materialOfKey.find(key);
   if (known != ctx.materialOfKey.end()) {
@@ -196,66 +276,8 @@ Status materialIndex(Context& ctx, const Ref& ref, size_t at, uint32_t& index) {
   if (ref.null) {
     mat.name = "default";
   } else {
-    Object md = object(a, ref.row);
-    if (!md.has(0, 0x14))
-      return PSG_FAIL(md.offset, "RenderMaterialData (row %u) is %u bytes, its header needs 20", ref.row, md.size);
-    const uint32_t numMaterials = md.u32(0), pMaterials = md.u32(8);
-    if (!md.has(pMaterials, uint64_t(numMaterials) * 12))
-      return PSG_FAIL(md.offset, "RenderMaterialData declares %u materials of 12 bytes at +0x%X, object is %u bytes",
-                      numMaterials, pMaterials, md.size);
-    if (ref.inner < pMaterials || (ref.inner - pMaterials) % 12 != 0 || (ref.inner - pMaterials) / 12 >= numMaterials)
-      return PSG_FAIL(at, "m_pMaterial points at byte 0x%X of RenderMaterialData, not at one of its %u materials",
-                      ref.inner, numMaterials);
-    const uint32_t m = ref.inner;
-    const uint32_t numChannels = md.u32(m), pChannels = md.u32(m + 8);
-    if (!md.has(pChannels, uint64_t(numChannels) * 32))
-      return PSG_FAIL(md.offset + m, "material declares %u channels of 32 bytes at +0x%X, RenderMaterialData is %u bytes",
-                      numChannels, pChannels, md.size);
-    Status spent = ctx.spend(12 + uint64_t(numChannels) * 32, md.offset + m, "a material's channels");
-    if (!spent.ok()) return spent;
-    mat.name = format("material_%zu", ctx.out.materials.size());
-    std::string channels, fallbackName;
-    uint64_t diffuse = 0, fallback = 0;
-    std::string diffuseName;
-    bool haveDiffuse = false;
-    for (uint32_t c = 0; c < numChannels; ++c) {
-      const uint32_t ch = pChannels + 32 * c;
-      const std::string input = md.cstr(md.u32(ch));
-      const uint16_t flags = md.u16(ch + 4);
-      if (!channels.empty()) channels += ", ";
-      if (flags & 2) {
-        channels += format("%s=(%g %g %g %g)", input.c_str(), md.f32(ch + 16), md.f32(ch + 20), md.f32(ch + 24),
-                           md.f32(ch + 28));
-        continue;
-      }
-      const uint64_t guid = md.u64(ch + 16);
-      const std::string stream = md.cstr(md.u32(ch + 24));
-      channels += format("%s=%s %s", input.c_str(), guidHex(guid).c_str(), stream.c_str());
-      if (input == "Name") {
-        if (!stream.empty()) mat.name = stream;
-      } else if (input == "diffuse" && !haveDiffuse) {
-        haveDiffuse = true;
-        diffuse = guid;
-        diffuseName = stream;
-      } else if (input != "AttribulatorMaterialName" && guid != 0 && fallback == 0) {
-        fallback = guid;
-        fallbackName = stream;
-      }
-    }
-    if (!haveDiffuse && fallback != 0) {
-      diffuse = fallback;
-      diffuseName = fallbackName;
-      haveDiffuse = true;
-    }
-    if (haveDiffuse && diffuse != 0) {
-      mat.guid = guidHex(diffuse);
-      // Texture arenas name their TOC entries "0x<guid>.Texture" (Texture.name); CAS texture
-      // files are "0x<guid>.psg"; the stream name is the artist's name for the image.
-      mat.textureNames.push_back("0x" + mat.guid + ".Texture");
-      mat.textureNames.push_back("0x" + mat.guid + ".psg");
-      if (!diffuseName.empty()) mat.textureNames.push_back(diffuseName);
-    }
-    ctx.out.info.emplace_back(format("material %zu", ctx.out.materials.size()), channels);
+    Status s = readMaterial(ctx, ref, at, mat);
+    if (!s.ok()) return s;
   }
   index = uint32_t(ctx.out.materials.size());
   ctx.out.materials.push_back(std::move(mat));
@@ -263,184 +285,304 @@ Status materialIndex(Context& ctx, const Ref& ref, size_t at, uint32_t& index) {
   return Status();
 }
 
+// ---- RenderOptiMeshData (spec §7.5–§7.9, §8) ----
+
 struct MeshJob {
   uint32_t boneBase = 0;
   uint32_t numBones = 0;
   std::string name;
 };
 
-Status decodeOptiMesh(Context& ctx, uint32_t row, const MeshJob& job) {
+// The optimesh header: bounds, references, islands (draw params) and the bone palette.
+struct OptiMesh {
+  Object o;
+  float bbMin[3], bbMax[3];
+  Ref material, descriptor, helper, indexBuffer, vertexBuffer;
+  uint32_t numIslands = 0, pDraw = 0, numRemap = 0, pRemap = 0;
+};
+
+Status readOptiMeshHeader(Context& ctx, uint32_t row, const MeshJob& job, OptiMesh& m) {
   const Arena& a = ctx.arena;
-  Model& out = ctx.out;
-  Object o = object(a, row);
+  const Object& o = m.o = object(a, row);
   if (!o.has(0, 0x60))
     return PSG_FAIL(o.offset, "RenderOptiMeshData (row %u) is %u bytes, its header needs 96", row, o.size);
-  float bbMin[3], bbMax[3];
   for (int k = 0; k < 3; ++k) {
-    bbMin[k] = o.f32(4 * k);
-    bbMax[k] = o.f32(0x10 + 4 * k);
+    m.bbMin[k] = o.f32(4 * k);
+    m.bbMax[k] = o.f32(0x10 + 4 * k);
   }
-  Ref matRef, vdRef, ibRef, vbRef, mhRef;
-  Status s;
-  if (!(s = a.expect(o.u32(0x24), o.offset + 0x24, "RenderOptiMeshData.m_pMaterial", kRenderMaterialData, true, matRef)).ok()) return s;
-  if (!(s = a.expect(o.u32(0x28), o.offset + 0x28, "RenderOptiMeshData.m_pVertexDescriptor", kVertexDescriptor, false, vdRef)).ok()) return s;
-  if (!(s = a.expect(o.u32(0x2C), o.offset + 0x2C, "RenderOptiMeshData.m_pMeshHelper", kMeshHelper, true, mhRef)).ok()) return s;
-  if (!(s = a.expect(o.u32(0x30), o.offset + 0x30, "RenderOptiMeshData.m_pIndexBuffer", kIndexBuffer, false, ibRef)).ok()) return s;
-  if (!(s = a.expect(o.u32(0x34), o.offset + 0x34, "RenderOptiMeshData.m_pVertexBuffer", kVertexBuffer, false, vbRef)).ok()) return s;
-  const uint32_t numIslands = o.u32(0x38), pDraw = o.u32(0x44);
-  const uint32_t numRemap = o.u32(0x48), pRemap = o.u32(0x4C);
-  if (!o.has(pDraw, uint64_t(numIslands) * 12))
+  const struct {
+    uint32_t at;
+    const char* what;
+    uint32_t type;
+    bool nullable;
+    Ref& ref;
+  } refs[] = {
+      {0x24, "RenderOptiMeshData.m_pMaterial", kRenderMaterialData, true, m.material},
+      {0x28, "RenderOptiMeshData.m_pVertexDescriptor", kVertexDescriptor, false, m.descriptor},
+      {0x2C, "RenderOptiMeshData.m_pMeshHelper", kMeshHelper, true, m.helper},
+      {0x30, "RenderOptiMeshData.m_pIndexBuffer", kIndexBuffer, false, m.indexBuffer},
+      {0x34, "RenderOptiMeshData.m_pVertexBuffer", kVertexBuffer, false, m.vertexBuffer},
+  };
+  for (const auto& r : refs) {
+    Status s = a.expect(o.u32(r.at), o.offset + r.at, r.what, r.type, r.nullable, r.ref);
+    if (!s.ok()) return s;
+  }
+  m.numIslands = o.u32(0x38), m.pDraw = o.u32(0x44);
+  m.numRemap = o.u32(0x48), m.pRemap = o.u32(0x4C);
+  if (!o.has(m.pDraw, uint64_t(m.numIslands) * 12))
     return PSG_FAIL(o.offset + 0x38, "RenderOptiMeshData declares %u islands of 12 bytes at +0x%X, object is %u bytes",
-                    numIslands, pDraw, o.size);
-  if (!o.has(pRemap, uint64_t(numRemap) * 2))
+                    m.numIslands, m.pDraw, o.size);
+  if (!o.has(m.pRemap, uint64_t(m.numRemap) * 2))
     return PSG_FAIL(o.offset + 0x48, "RenderOptiMeshData declares %u remap indices at +0x%X, object is %u bytes",
-                    numRemap, pRemap, o.size);
+                    m.numRemap, m.pRemap, o.size);
   if (o.u32(0x50) != 0)
-    out.warnings.push_back(format("%s: %u blend shapes (morph targets) are not decoded", job.name.c_str(), o.u32(0x50)));
+    ctx.out.warnings.push_back(
+        format("%s: %u blend shapes (morph targets) are not decoded", job.name.c_str(), o.u32(0x50)));
+  return Status();
+}
 
-  // Vertex descriptor.
-  Object vd = object(a, vdRef.row);
-  if (!vd.has(0, 16)) return PSG_FAIL(vd.offset, "VertexDescriptor (row %u) is %u bytes, its header needs 16", vdRef.row, vd.size);
+// VertexDescriptor (§7.6): the stream-0 elements the decoder uses, by attribute slot.
+struct Layout {
+  Element el[16];
+  int pos = -1, nrm = -1, wgt = -1, idx = -1, col = -1;
+  int uvEl[6] = {};
+  int numUv = 0;
+  uint32_t stride = 0;
+  std::string text;  // for the info panel
+};
+
+// Validates one 8-byte element (type, count, slot) and appends it to the layout text.
+Status readElement(Context& ctx, const Object& vd, uint32_t i, Element& e, std::string& text) {
+  const uint32_t at = 16 + 8 * i;
+  e.type = vd.p[at];
+  e.count = vd.p[at + 1];
+  e.stream = vd.p[at + 2];
+  e.offset = vd.p[at + 3];
+  e.stride = vd.u16(at + 4);
+  e.slot = vd.p[at + 6];
+  if (e.type < kS1 || e.type > kUB256)
+    return PSG_FAIL(vd.offset + at, "vertex element %u has unknown vertex type %u", i, e.type);
+  if (e.count < 1 || e.count > 4)
+    return PSG_FAIL(vd.offset + at + 1, "vertex element %u has %u components (1 to 4 allowed)", i, e.count);
+  if (e.slot > 15)
+    return PSG_FAIL(vd.offset + at + 6, "vertex element %u has attribute slot %u (0 to 15 allowed)", i, e.slot);
+  if (!text.empty()) text += ", ";
+  if (e.type == kCMP) text += format("%s CMP @%u", kSlotNames[e.slot], e.offset);
+  else text += format("%s %s\xC3\x97%u @%u", kSlotNames[e.slot], kTypeNames[e.type], e.count, e.offset);
+  return Status();
+}
+
+// The first element of each slot is the one decoded; TEX0..TEX5 with two components are UV sets.
+void assignSlot(Layout& l, const Element& e, uint32_t i) {
+  switch (e.slot) {
+    case kPosition: if (l.pos < 0) l.pos = int(i); break;
+    case kNormal: if (l.nrm < 0) l.nrm = int(i); break;
+    case kBlendWeight: if (l.wgt < 0) l.wgt = int(i); break;
+    case kBlendIndices: if (l.idx < 0) l.idx = int(i); break;
+    case kColor0: if (l.col < 0) l.col = int(i); break;
+    default:
+      if (e.slot >= kTex0 && e.slot <= kTex5 && e.count >= 2) l.uvEl[l.numUv++] = int(i);
+      break;
+  }
+}
+
+Status readVertexDescriptor(Context& ctx, const Ref& ref, const MeshJob& job, Layout& l) {
+  const Object vd = object(ctx.arena, ref.row);
+  if (!vd.has(0, 16))
+    return PSG_FAIL(vd.offset, "VertexDescriptor (row %u) is %u bytes, its header needs 16", ref.row, vd.size);
   const uint32_t numElements = vd.u16(0x0A);
   if (numElements == 0 || numElements > 16)
     return PSG_FAIL(vd.offset + 0x0A, "VertexDescriptor declares %u elements (1 to 16 allowed)", numElements);
   if (!vd.has(16, uint64_t(numElements) * 8))
-    return PSG_FAIL(vd.offset + 0x0A, "VertexDescriptor declares %u elements of 8 bytes, object is %u bytes", numElements, vd.size);
-  Element el[16];
-  int pos = -1, nrm = -1, wgt = -1, idx = -1, col = -1;
-  int uvEl[6];
-  int numUv = 0;
-  uint32_t stride = 0;
-  std::string layout;
+    return PSG_FAIL(vd.offset + 0x0A, "VertexDescriptor declares %u elements of 8 bytes, object is %u bytes",
+                    numElements, vd.size);
   for (uint32_t i = 0; i < numElements; ++i) {
+    Element& e = l.el[i];
+    Status s = readElement(ctx, vd, i, e, l.text);
+    if (!s.ok()) return s;
     const uint32_t at = 16 + 8 * i;
-    Element& e = el[i];
-    e.type = vd.p[at];
-    e.count = vd.p[at + 1];
-    e.stream = vd.p[at + 2];
-    e.offset = vd.p[at + 3];
-    e.stride = vd.u16(at + 4);
-    e.slot = vd.p[at + 6];
-    if (e.type < kS1 || e.type > kUB256)
-      return PSG_FAIL(vd.offset + at, "vertex element %u has unknown vertex type %u", i, e.type);
-    if (e.count < 1 || e.count > 4)
-      return PSG_FAIL(vd.offset + at + 1, "vertex element %u has %u components (1 to 4 allowed)", i, e.count);
-    if (e.slot > 15) return PSG_FAIL(vd.offset + at + 6, "vertex element %u has attribute slot %u (0 to 15 allowed)", i, e.slot);
-    if (!layout.empty()) layout += ", ";
-    if (e.type == kCMP) layout += format("%s CMP @%u", kSlotNames[e.slot], e.offset);
-    else layout += format("%s %s\xC3\x97%u @%u", kSlotNames[e.slot], kTypeNames[e.type], e.count, e.offset);
     if (e.stream != 0) {
-      out.warnings.push_back(format("%s: vertex element %s in stream %u ignored (only stream 0 is decoded)",
-                                    job.name.c_str(), kSlotNames[e.slot], e.stream));
+      ctx.out.warnings.push_back(format("%s: vertex element %s in stream %u ignored (only stream 0 is decoded)",
+                                        job.name.c_str(), kSlotNames[e.slot], e.stream));
       continue;
     }
-    if (stride == 0) stride = e.stride;
-    if (e.stride != stride || stride == 0)
-      return PSG_FAIL(vd.offset + at + 4, "vertex element %u has stride %u, stream 0 stride is %u", i, e.stride, stride);
-    if (uint32_t(e.offset) + elementBytes(e.type, e.count) > stride)
+    if (l.stride == 0) l.stride = e.stride;
+    if (e.stride != l.stride || l.stride == 0)
+      return PSG_FAIL(vd.offset + at + 4, "vertex element %u has stride %u, stream 0 stride is %u", i, e.stride,
+                      l.stride);
+    if (uint32_t(e.offset) + elementBytes(e.type, e.count) > l.stride)
       return PSG_FAIL(vd.offset + at + 3, "vertex element %u (%u bytes at %u) overruns the %u-byte vertex", i,
-                      elementBytes(e.type, e.count), e.offset, stride);
-    switch (e.slot) {
-      case kPosition: if (pos < 0) pos = int(i); break;
-      case kNormal: if (nrm < 0) nrm = int(i); break;
-      case kBlendWeight: if (wgt < 0) wgt = int(i); break;
-      case kBlendIndices: if (idx < 0) idx = int(i); break;
-      case kColor0: if (col < 0) col = int(i); break;
-      default:
-        if (e.slot >= kTex0 && e.slot <= kTex5 && e.count >= 2) uvEl[numUv++] = int(i);
-        break;
-    }
+                      elementBytes(e.type, e.count), e.offset, l.stride);
+    assignSlot(l, e, i);
   }
-  if (pos < 0) return PSG_FAIL(vd.offset, "VertexDescriptor has no stream-0 position (XYZ) element");
+  if (l.pos < 0) return PSG_FAIL(vd.offset, "VertexDescriptor has no stream-0 position (XYZ) element");
   // UV sets in slot order (TEX0 first).
-  for (int i = 1; i < numUv; ++i)
-    for (int j = i; j > 0 && el[uvEl[j]].slot < el[uvEl[j - 1]].slot; --j) std::swap(uvEl[j], uvEl[j - 1]);
+  for (int i = 1; i < l.numUv; ++i)
+    for (int j = i; j > 0 && l.el[l.uvEl[j]].slot < l.el[l.uvEl[j - 1]].slot; --j) std::swap(l.uvEl[j], l.uvEl[j - 1]);
+  return Status();
+}
 
-  // Vertex and index buffers.
-  Object vbo = object(a, vbRef.row), ibo = object(a, ibRef.row);
-  if (!vbo.has(0, 16)) return PSG_FAIL(vbo.offset, "VertexBuffer (row %u) is %u bytes, needs 16", vbRef.row, vbo.size);
-  if (!ibo.has(0, 20)) return PSG_FAIL(ibo.offset, "IndexBuffer (row %u) is %u bytes, needs 20", ibRef.row, ibo.size);
+// VertexBuffer and IndexBuffer (§7.7, §7.8): their bytes in their BaseResources.
+struct Buffers {
+  const uint8_t* vb = nullptr;
+  const uint8_t* ib = nullptr;
+  uint32_t vbBytes = 0, vertexCount = 0, numIndices = 0, indexSize = 0;
+};
+
+Status readBuffers(Context& ctx, const OptiMesh& m, const Layout& l, const MeshJob& job, Buffers& b) {
+  const Arena& a = ctx.arena;
+  const Object vbo = object(a, m.vertexBuffer.row), ibo = object(a, m.indexBuffer.row);
+  if (!vbo.has(0, 16))
+    return PSG_FAIL(vbo.offset, "VertexBuffer (row %u) is %u bytes, needs 16", m.vertexBuffer.row, vbo.size);
+  if (!ibo.has(0, 20))
+    return PSG_FAIL(ibo.offset, "IndexBuffer (row %u) is %u bytes, needs 20", m.indexBuffer.row, ibo.size);
   Ref vbRes, ibRes;
-  if (!(s = a.expectResource(vbo.u32(0), vbo.offset, "VertexBuffer.baseResource", vbRes)).ok()) return s;
+  Status s = a.expectResource(vbo.u32(0), vbo.offset, "VertexBuffer.baseResource", vbRes);
+  if (!s.ok()) return s;
   if (!(s = a.expectResource(ibo.u32(0), ibo.offset, "IndexBuffer.baseResource", ibRes)).ok()) return s;
-  const uint32_t vbBytes = vbo.u32(8);
-  if (vbBytes > a.rows[vbRes.row].size)
-    return PSG_FAIL(vbo.offset + 8, "VertexBuffer declares %u bytes, its BaseResource (row %u) holds %u", vbBytes,
+  b.vbBytes = vbo.u32(8);
+  if (b.vbBytes > a.rows[vbRes.row].size)
+    return PSG_FAIL(vbo.offset + 8, "VertexBuffer declares %u bytes, its BaseResource (row %u) holds %u", b.vbBytes,
                     vbRes.row, a.rows[vbRes.row].size);
-  const uint32_t numIndices = ibo.u32(8), indexSize = ibo.u32(12);
-  if (indexSize != 2 && indexSize != 4)
-    return PSG_FAIL(ibo.offset + 12, "IndexBuffer index size is %u bytes (2 or 4 expected)", indexSize);
-  if (uint64_t(numIndices) * indexSize > a.rows[ibRes.row].size)
-    return PSG_FAIL(ibo.offset + 8, "IndexBuffer declares %u indices of %u bytes, its BaseResource (row %u) holds %u bytes",
-                    numIndices, indexSize, ibRes.row, a.rows[ibRes.row].size);
-  if (!(s = ctx.spend(uint64_t(o.size) + vbBytes + uint64_t(numIndices) * indexSize, o.offset,
-                      "RenderOptiMeshData with its vertex and index buffers")).ok())
+  b.numIndices = ibo.u32(8), b.indexSize = ibo.u32(12);
+  if (b.indexSize != 2 && b.indexSize != 4)
+    return PSG_FAIL(ibo.offset + 12, "IndexBuffer index size is %u bytes (2 or 4 expected)", b.indexSize);
+  if (uint64_t(b.numIndices) * b.indexSize > a.rows[ibRes.row].size)
+    return PSG_FAIL(ibo.offset + 8,
+                    "IndexBuffer declares %u indices of %u bytes, its BaseResource (row %u) holds %u bytes",
+                    b.numIndices, b.indexSize, ibRes.row, a.rows[ibRes.row].size);
+  if (!(s = ctx.spend(uint64_t(m.o.size) + b.vbBytes + uint64_t(b.numIndices) * b.indexSize, m.o.offset,
+                      "RenderOptiMeshData with its vertex and index buffers"))
+           .ok())
     return s;
-  const uint32_t vertexCount = vbBytes / stride;
-  if (vbBytes % stride != 0)
-    out.warnings.push_back(format("%s: vertex buffer of %u bytes is not a multiple of the %u-byte stride; %u trailing bytes ignored",
-                                  job.name.c_str(), vbBytes, stride, vbBytes % stride));
-  const uint8_t* vb = a.data + a.rows[vbRes.row].offset;
-  const uint8_t* ib = a.data + a.rows[ibRes.row].offset;
+  b.vertexCount = b.vbBytes / l.stride;
+  if (b.vbBytes % l.stride != 0)
+    ctx.out.warnings.push_back(
+        format("%s: vertex buffer of %u bytes is not a multiple of the %u-byte stride; %u trailing bytes ignored",
+               job.name.c_str(), b.vbBytes, l.stride, b.vbBytes % l.stride));
+  b.vb = a.data + a.rows[vbRes.row].offset;
+  b.ib = a.data + a.rows[ibRes.row].offset;
+  return Status();
+}
 
-  // Islands (draw params) -> groups.
-  uint64_t islandIndices = 0;
-  for (uint32_t i = 0; i < numIslands; ++i) {
-    const uint32_t d = pDraw + 12 * i;
+// Islands (draw params, §7.9): triangle lists inside the index buffer. Returns the indices they
+// draw in `islandIndices`.
+Status checkIslands(Context& ctx, const OptiMesh& m, const Buffers& b, const MeshJob& job, uint64_t& islandIndices) {
+  const Object& o = m.o;
+  islandIndices = 0;
+  for (uint32_t i = 0; i < m.numIslands; ++i) {
+    const uint32_t d = m.pDraw + 12 * i;
     const uint32_t start = o.u32(d), count = o.u32(d + 4);
     const uint8_t prim = o.p[d + 8];
     if (prim != 5)
-      return PSG_FAIL(o.offset + d + 8, "island %u primitive type is %u; only triangle lists (5) occur in Skate arenas", i, prim);
-    if (uint64_t(start) + count > numIndices)
+      return PSG_FAIL(o.offset + d + 8,
+                      "island %u primitive type is %u; only triangle lists (5) occur in Skate arenas", i, prim);
+    if (uint64_t(start) + count > b.numIndices)
       return PSG_FAIL(o.offset + d, "island %u draws indices %u..%" PRIu64 ", the index buffer has %u", i, start,
-                      uint64_t(start) + count, numIndices);
+                      uint64_t(start) + count, b.numIndices);
     islandIndices += count;
   }
-  if (islandIndices > uint64_t(numIndices) * 4)
-    return PSG_FAIL(o.offset + 0x38, "%u islands draw %" PRIu64 " indices from a %u-index buffer", numIslands, islandIndices, numIndices);
-  if (numIslands > 0 && islandIndices != numIndices)
-    out.warnings.push_back(format("%s: islands draw %" PRIu64 " indices, the index buffer has %u", job.name.c_str(),
-                                  islandIndices, numIndices));
+  if (islandIndices > uint64_t(b.numIndices) * 4)
+    return PSG_FAIL(o.offset + 0x38, "%u islands draw %" PRIu64 " indices from a %u-index buffer", m.numIslands,
+                    islandIndices, b.numIndices);
+  if (m.numIslands > 0 && islandIndices != b.numIndices)
+    ctx.out.warnings.push_back(format("%s: islands draw %" PRIu64 " indices, the index buffer has %u",
+                                      job.name.c_str(), islandIndices, b.numIndices));
+  return Status();
+}
 
-  uint32_t material = 0;
-  if (!(s = materialIndex(ctx, matRef, o.offset + 0x24, material)).ok()) return s;
+// Palette: local slot -> global bone (spec §7.5, §8.5); -1 for a bone the model lacks.
+struct Palette {
+  int32_t bone[256];
+  uint32_t size = 0;
+};
 
-  // Palette: local slot -> global bone (spec §7.5, §8.5).
-  int32_t palette[256];
-  const uint32_t paletteSize = numRemap < 256 ? numRemap : 256;
-  uint32_t badPalette = 0;
-  for (uint32_t i = 0; i < paletteSize; ++i) {
-    uint16_t b = o.u16(pRemap + 2 * i);
-    if (b < job.numBones) palette[i] = int32_t(job.boneBase + b);
-    else {
-      palette[i] = -1;
-      ++badPalette;
+Palette readPalette(Context& ctx, const OptiMesh& m, const MeshJob& job) {
+  Palette pal;
+  pal.size = m.numRemap < 256 ? m.numRemap : 256;
+  uint32_t bad = 0;
+  for (uint32_t i = 0; i < pal.size; ++i) {
+    const uint16_t b = m.o.u16(m.pRemap + 2 * i);
+    if (b < job.numBones) {
+      pal.bone[i] = int32_t(job.boneBase + b);
+    } else {
+      pal.bone[i] = -1;
+      ++bad;
     }
   }
-  if (badPalette)
-    out.warnings.push_back(format("%s: %u palette entries name bones beyond the %u in RenderModelData; their weights are dropped",
-                                  job.name.c_str(), badPalette, job.numBones));
+  if (bad)
+    ctx.out.warnings.push_back(
+        format("%s: %u palette entries name bones beyond the %u in RenderModelData; their weights are dropped",
+               job.name.c_str(), bad, job.numBones));
+  return pal;
+}
 
-  out.meshes.emplace_back();
-  Mesh& mesh = out.meshes.back();
-  mesh.name = job.name;
-  const size_t n = vertexCount;
-  mesh.positions.resize(n * 3);
-  if (nrm >= 0) mesh.normals.resize(n * 3);
-  mesh.uvs.resize(size_t(numUv));
-  for (int u = 0; u < numUv; ++u) mesh.uvs[size_t(u)].resize(n * 2);
-  if (col >= 0) mesh.colors.resize(n * 4);
-  const bool skinned = (wgt >= 0 || idx >= 0) && job.numBones > 0 && numRemap > 0;
-  if ((wgt >= 0 || idx >= 0) && !skinned)
-    out.warnings.push_back(format("%s: skin elements present but no bones/palette; drawn unskinned", job.name.c_str()));
-  SkinBuilder skin(skinned ? n : 0);
+// A normal element, renormalised; (0, 1, 0) when it has no length.
+void readNormal(const Element& e, const uint8_t* vert, float* N) {
+  float q[4] = {0, 0, 0, 0};
+  loadElement(e, vert + e.offset, q, false);
+  const float len = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+  const float inv = len > 1e-12f && std::isfinite(len) ? 1.0f / len : 0.0f;
+  if (inv == 0.0f) {
+    N[0] = 0, N[1] = 1, N[2] = 0;
+  } else {
+    N[0] = q[0] * inv, N[1] = q[1] * inv, N[2] = q[2] * inv;
+  }
+}
 
-  const Element& ep = el[pos];
+// COLOR0 as RGBA8: bytes as they are, other types clamped to 0..1 (missing components opaque white).
+void readColor(const Element& e, const uint8_t* vert, uint8_t* C) {
+  if (e.type == kUB || e.type == kUB256) {
+    for (int k = 0; k < 4; ++k) C[k] = k < e.count ? vert[e.offset + k] : 255;
+    return;
+  }
+  float q[4] = {1, 1, 1, 1};
+  loadElement(e, vert + e.offset, q, false);
+  for (int k = 0; k < 4; ++k) {
+    float x = k < components(e) ? q[k] : 1.0f;
+    x = x < 0 ? 0 : (x > 1 ? 1 : x);
+    C[k] = uint8_t(std::lround(x * 255.0f));
+  }
+}
+
+// BLENDWEIGHT and BLENDINDICES through the palette; returns the influences dropped.
+uint32_t readInfluences(const Layout& l, const uint8_t* vert, const Palette& pal, size_t v, SkinBuilder& skin) {
+  float w[4] = {1, 0, 0, 0}, slot[4] = {0, 1, 2, 3};
+  int count = 4;
+  if (l.wgt >= 0) {
+    w[0] = 0;
+    loadElement(l.el[l.wgt], vert + l.el[l.wgt].offset, w, false);
+    count = components(l.el[l.wgt]);
+  } else if (l.idx >= 0) {
+    count = 1;
+  }
+  if (l.idx >= 0) loadElement(l.el[l.idx], vert + l.el[l.idx].offset, slot, true);
+  uint32_t dropped = 0;
+  for (int k = 0; k < count; ++k) {
+    if (!(w[k] > 0.0f)) continue;
+    const float sl = slot[k];
+    if (!(sl >= 0.0f) || sl >= float(pal.size) || pal.bone[uint32_t(sl)] < 0) {
+      ++dropped;
+      continue;
+    }
+    skin.add(v, uint16_t(pal.bone[uint32_t(sl)]), w[k]);
+  }
+  return dropped;
+}
+
+// Raw position extent, for the 16-bit position scale.
+struct RawBounds {
+  float min[3] = {INFINITY, INFINITY, INFINITY}, max[3] = {-INFINITY, -INFINITY, -INFINITY};
+};
+
+// Every vertex of the buffer: positions (raw), normals, UVs, colours and influences.
+uint32_t readVertices(const Layout& l, const Buffers& b, const Palette& pal, bool skinned, Mesh& mesh,
+                      SkinBuilder& skin, RawBounds& raw) {
+  const Element& ep = l.el[l.pos];
   const bool intPositions = ep.type == kS1 || ep.type == kS32K;
-  float rawMin[3] = {INFINITY, INFINITY, INFINITY}, rawMax[3] = {-INFINITY, -INFINITY, -INFINITY};
   uint32_t droppedInfluences = 0;
-  for (size_t v = 0; v < n; ++v) {
-    const uint8_t* vert = vb + v * stride;
+  for (size_t v = 0; v < b.vertexCount; ++v) {
+    const uint8_t* vert = b.vb + v * l.stride;
     float c[4] = {0, 0, 0, 0};
     loadElement(ep, vert + ep.offset, c, true);
     float* P = &mesh.positions[v * 3];
@@ -449,76 +591,36 @@ Status decodeOptiMesh(Context& ctx, uint32_t row, const MeshJob& job) {
     P[2] = c[2];
     if (intPositions)
       for (int k = 0; k < 3; ++k) {
-        rawMin[k] = std::fmin(rawMin[k], c[k]);
-        rawMax[k] = std::fmax(rawMax[k], c[k]);
+        raw.min[k] = std::fmin(raw.min[k], c[k]);
+        raw.max[k] = std::fmax(raw.max[k], c[k]);
       }
-    if (nrm >= 0) {
-      float q[4] = {0, 0, 0, 0};
-      loadElement(el[nrm], vert + el[nrm].offset, q, false);
-      float len = std::sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
-      float inv = len > 1e-12f && std::isfinite(len) ? 1.0f / len : 0.0f;
-      float* N = &mesh.normals[v * 3];
-      if (inv == 0.0f) {
-        N[0] = 0, N[1] = 1, N[2] = 0;
-      } else {
-        N[0] = q[0] * inv, N[1] = q[1] * inv, N[2] = q[2] * inv;
-      }
-    }
-    for (int u = 0; u < numUv; ++u) {
-      const Element& e = el[uvEl[u]];
+    if (l.nrm >= 0) readNormal(l.el[l.nrm], vert, &mesh.normals[v * 3]);
+    for (int u = 0; u < l.numUv; ++u) {
+      const Element& e = l.el[l.uvEl[u]];
       float q[4];
       loadElement(e, vert + e.offset, q, false);
       float* T = &mesh.uvs[size_t(u)][v * 2];
       T[0] = q[0];
       T[1] = 1.0f - q[1];  // the PS3 samples top-down images with v down
     }
-    if (col >= 0) {
-      const Element& e = el[col];
-      uint8_t* C = &mesh.colors[v * 4];
-      if (e.type == kUB || e.type == kUB256) {
-        for (int k = 0; k < 4; ++k) C[k] = k < e.count ? vert[e.offset + k] : 255;
-      } else {
-        float q[4] = {1, 1, 1, 1};
-        loadElement(e, vert + e.offset, q, false);
-        for (int k = 0; k < 4; ++k) {
-          float x = k < components(e) ? q[k] : 1.0f;
-          x = x < 0 ? 0 : (x > 1 ? 1 : x);
-          C[k] = uint8_t(std::lround(x * 255.0f));
-        }
-      }
-    }
-    if (skinned) {
-      float w[4] = {1, 0, 0, 0}, slot[4] = {0, 1, 2, 3};
-      int count = 4;
-      if (wgt >= 0) {
-        w[0] = 0;
-        loadElement(el[wgt], vert + el[wgt].offset, w, false);
-        count = components(el[wgt]);
-      } else if (idx >= 0) {
-        count = 1;
-      }
-      if (idx >= 0) loadElement(el[idx], vert + el[idx].offset, slot, true);
-      for (int k = 0; k < count; ++k) {
-        if (!(w[k] > 0.0f)) continue;
-        const float sl = slot[k];
-        if (!(sl >= 0.0f) || sl >= float(paletteSize) || palette[uint32_t(sl)] < 0) {
-          ++droppedInfluences;
-          continue;
-        }
-        skin.add(v, uint16_t(palette[uint32_t(sl)]), w[k]);
-      }
-    }
+    if (l.col >= 0) readColor(l.el[l.col], vert, &mesh.colors[v * 4]);
+    if (skinned) droppedInfluences += readInfluences(l, vert, pal, v, skin);
   }
+  return droppedInfluences;
+}
 
-  // 16-bit positions: scale from the optimesh AABB (spec §8.2), snapped to a power of two.
-  if (intPositions && n > 0) {
+// 16-bit positions: scale from the optimesh AABB (spec §8.2), snapped to a power of two; then no
+// non-finite component survives.
+void scalePositions(Context& ctx, const OptiMesh& m, const MeshJob& job, bool intPositions, const RawBounds& raw,
+                    Mesh& mesh) {
+  if (intPositions && !mesh.positions.empty()) {
     double best = 0, ratio = 0;
     for (int k = 0; k < 3; ++k) {
-      double raw = double(rawMax[k]) - double(rawMin[k]);
-      double ext = double(bbMax[k]) - double(bbMin[k]);
-      if (raw > best && ext > 0 && std::isfinite(ext)) {
-        best = raw;
-        ratio = ext / raw;
+      const double r = double(raw.max[k]) - double(raw.min[k]);
+      const double ext = double(m.bbMax[k]) - double(m.bbMin[k]);
+      if (r > best && ext > 0 && std::isfinite(ext)) {
+        best = r;
+        ratio = ext / r;
       }
     }
     double scale = 1.0 / 256.0;
@@ -527,7 +629,8 @@ Status decodeOptiMesh(Context& ctx, uint32_t row, const MeshJob& job) {
       ctx.out.info.emplace_back(job.name + " position scale",
                                 format("%g (AABB extent / raw extent = %g, snapped to a power of two)", scale, ratio));
     } else {
-      out.warnings.push_back(format("%s: 16-bit positions but the mesh AABB is empty; assuming raw/256", job.name.c_str()));
+      ctx.out.warnings.push_back(
+          format("%s: 16-bit positions but the mesh AABB is empty; assuming raw/256", job.name.c_str()));
     }
     const float k = float(scale);
     for (float& x : mesh.positions) x *= k;
@@ -538,25 +641,36 @@ Status decodeOptiMesh(Context& ctx, uint32_t row, const MeshJob& job) {
       x = 0;
       ++nonFinite;
     }
-  if (nonFinite) out.warnings.push_back(format("%s: %zu non-finite position components set to 0", job.name.c_str(), nonFinite));
+  if (nonFinite)
+    ctx.out.warnings.push_back(
+        format("%s: %zu non-finite position components set to 0", job.name.c_str(), nonFinite));
+}
 
-  if (skinned) {
-    const uint16_t fallback = uint16_t(paletteSize > 0 && palette[0] >= 0 ? palette[0] : int32_t(job.boneBase));
-    SkinStats st = skin.finish(fallback);
-    if (droppedInfluences)
-      out.warnings.push_back(format("%s: %u influences name palette slots outside the %u-entry palette; dropped",
-                                    job.name.c_str(), droppedInfluences, numRemap));
-    if (st.unweighted)
-      out.warnings.push_back(format("%s: %zu vertices without weight bound to bone %u", job.name.c_str(), st.unweighted, fallback));
-    if (st.renormalised)
-      out.warnings.push_back(format("%s: %zu vertices had weights not summing to 1; renormalised", job.name.c_str(), st.renormalised));
-    mesh.skinIndex = std::move(skin.index);
-    mesh.skinWeight = std::move(skin.weight);
-  }
+// Four strongest influences per vertex; unweighted vertices go to the palette's first bone.
+void finishSkin(Context& ctx, const MeshJob& job, const Palette& pal, uint32_t numRemap, uint32_t droppedInfluences,
+                SkinBuilder& skin, Mesh& mesh) {
+  const uint16_t fallback = uint16_t(pal.size > 0 && pal.bone[0] >= 0 ? pal.bone[0] : int32_t(job.boneBase));
+  const SkinStats st = skin.finish(fallback);
+  Model& out = ctx.out;
+  if (droppedInfluences)
+    out.warnings.push_back(format("%s: %u influences name palette slots outside the %u-entry palette; dropped",
+                                  job.name.c_str(), droppedInfluences, numRemap));
+  if (st.unweighted)
+    out.warnings.push_back(
+        format("%s: %zu vertices without weight bound to bone %u", job.name.c_str(), st.unweighted, fallback));
+  if (st.renormalised)
+    out.warnings.push_back(format("%s: %zu vertices had weights not summing to 1; renormalised", job.name.c_str(),
+                                  st.renormalised));
+  mesh.skinIndex = std::move(skin.index);
+  mesh.skinWeight = std::move(skin.weight);
+}
 
-  // Indices: islands are triangle lists, counter-clockwise front faces like three (verified on
-  // the sky-dome: its triangles face the inside of the dome), so they are copied as they are.
-  mesh.indices.reserve(size_t(numIslands ? islandIndices : numIndices));
+// Indices: islands are triangle lists, counter-clockwise front faces like three (verified on the
+// sky-dome: its triangles face the inside of the dome), so they are copied as they are; one group
+// per island, triangles naming a vertex past the buffer dropped.
+void readIslands(Context& ctx, const OptiMesh& m, const Buffers& b, const MeshJob& job, uint32_t material,
+                 uint64_t islandIndices, Mesh& mesh) {
+  mesh.indices.reserve(size_t(m.numIslands ? islandIndices : b.numIndices));
   uint32_t dropped = 0;
   auto emit = [&](uint32_t start, uint32_t count) {
     Group g;
@@ -567,9 +681,9 @@ Status decodeOptiMesh(Context& ctx, uint32_t row, const MeshJob& job) {
       uint32_t i3[3];
       for (int k = 0; k < 3; ++k) {
         const size_t at = size_t(start) + 3 * size_t(t) + size_t(k);
-        i3[k] = indexSize == 2 ? load_u16be(ib + 2 * at) : load_u32be(ib + 4 * at);
+        i3[k] = b.indexSize == 2 ? load_u16be(b.ib + 2 * at) : load_u32be(b.ib + 4 * at);
       }
-      if (i3[0] >= vertexCount || i3[1] >= vertexCount || i3[2] >= vertexCount) {
+      if (i3[0] >= b.vertexCount || i3[1] >= b.vertexCount || i3[2] >= b.vertexCount) {
         ++dropped;
         continue;
       }
@@ -577,88 +691,153 @@ Status decodeOptiMesh(Context& ctx, uint32_t row, const MeshJob& job) {
     }
     g.count = uint32_t(mesh.indices.size()) - g.start;
     mesh.groups.push_back(g);
-    if (count % 3) out.warnings.push_back(format("%s: island of %u indices is not a whole number of triangles", job.name.c_str(), count));
+    if (count % 3)
+      ctx.out.warnings.push_back(
+          format("%s: island of %u indices is not a whole number of triangles", job.name.c_str(), count));
   };
-  if (numIslands == 0) {
-    out.warnings.push_back(format("%s: no islands; drawing the whole index buffer", job.name.c_str()));
-    emit(0, numIndices);
+  if (m.numIslands == 0) {
+    ctx.out.warnings.push_back(format("%s: no islands; drawing the whole index buffer", job.name.c_str()));
+    emit(0, b.numIndices);
   }
-  for (uint32_t i = 0; i < numIslands; ++i) emit(o.u32(pDraw + 12 * i), o.u32(pDraw + 12 * i + 4));
+  for (uint32_t i = 0; i < m.numIslands; ++i) emit(m.o.u32(m.pDraw + 12 * i), m.o.u32(m.pDraw + 12 * i + 4));
   if (dropped)
-    out.warnings.push_back(format("%s: %u triangles with indices beyond the %u vertices dropped", job.name.c_str(), dropped, vertexCount));
+    ctx.out.warnings.push_back(format("%s: %u triangles with indices beyond the %u vertices dropped",
+                                      job.name.c_str(), dropped, b.vertexCount));
+}
 
-  ctx.out.info.emplace_back(job.name + " layout", layout);
-  ctx.vertices += n;
+// The arrays a mesh's layout calls for, sized for its vertices.
+void allocateMesh(const Layout& l, size_t n, Mesh& mesh) {
+  mesh.positions.resize(n * 3);
+  if (l.nrm >= 0) mesh.normals.resize(n * 3);
+  mesh.uvs.resize(size_t(l.numUv));
+  for (int u = 0; u < l.numUv; ++u) mesh.uvs[size_t(u)].resize(n * 2);
+  if (l.col >= 0) mesh.colors.resize(n * 4);
+}
+
+Status decodeOptiMesh(Context& ctx, uint32_t row, const MeshJob& job) {
+  OptiMesh m;
+  Status s = readOptiMeshHeader(ctx, row, job, m);
+  if (!s.ok()) return s;
+  Layout l;
+  if (!(s = readVertexDescriptor(ctx, m.descriptor, job, l)).ok()) return s;
+  Buffers b;
+  if (!(s = readBuffers(ctx, m, l, job, b)).ok()) return s;
+  uint64_t islandIndices = 0;
+  if (!(s = checkIslands(ctx, m, b, job, islandIndices)).ok()) return s;
+  uint32_t material = 0;
+  if (!(s = materialIndex(ctx, m.material, m.o.offset + 0x24, material)).ok()) return s;
+  const Palette pal = readPalette(ctx, m, job);
+
+  ctx.out.meshes.emplace_back();
+  Mesh& mesh = ctx.out.meshes.back();
+  mesh.name = job.name;
+  allocateMesh(l, b.vertexCount, mesh);
+  const bool skinned = (l.wgt >= 0 || l.idx >= 0) && job.numBones > 0 && m.numRemap > 0;
+  if ((l.wgt >= 0 || l.idx >= 0) && !skinned)
+    ctx.out.warnings.push_back(
+        format("%s: skin elements present but no bones/palette; drawn unskinned", job.name.c_str()));
+  SkinBuilder skin(skinned ? b.vertexCount : 0);
+  RawBounds raw;
+  const uint32_t droppedInfluences = readVertices(l, b, pal, skinned, mesh, skin, raw);
+  const bool intPositions = l.el[l.pos].type == kS1 || l.el[l.pos].type == kS32K;
+  scalePositions(ctx, m, job, intPositions, raw, mesh);
+  if (skinned) finishSkin(ctx, job, pal, m.numRemap, droppedInfluences, skin, mesh);
+  readIslands(ctx, m, b, job, material, islandIndices, mesh);
+
+  ctx.out.info.emplace_back(job.name + " layout", l.text);
+  ctx.vertices += b.vertexCount;
   ctx.indices += mesh.indices.size();
   ctx.triangles += mesh.indices.size() / 3;
-  ctx.islands += numIslands;
+  ctx.islands += m.numIslands;
   return Status();
 }
 
-}  // namespace
+// ---- RenderModelData (spec §7.3, §7.4) ----
 
-Status decodeModelData(Context& ctx, uint32_t row) {
-  const Arena& a = ctx.arena;
-  Model& out = ctx.out;
-  Object m = object(a, row);
+struct ModelHeader {
+  Object o;
+  uint32_t pIBP = 0, pMeshTable = 0, pNameTable = 0, numMeshes = 0, numBones = 0;
+};
+
+Status readModelHeader(Context& ctx, uint32_t row, ModelHeader& h) {
+  const Object& m = h.o = object(ctx.arena, row);
   if (!m.has(0, 0x40))
     return PSG_FAIL(m.offset, "RenderModelData (row %u) is %u bytes, its header needs 64", row, m.size);
   Status spent = ctx.spend(m.size, m.offset, "RenderModelData");
   if (!spent.ok()) return spent;
-  const uint32_t pIBP = m.u32(0x20), pMeshTable = m.u32(0x24), pNameTable = m.u32(0x28);
-  const uint32_t numMeshes = m.u16(0x32), numBones = m.u16(0x34);
-  if (!m.has(pIBP, uint64_t(numBones) * 64))
-    return PSG_FAIL(m.offset + 0x34, "RenderModelData declares %u bones (64-byte matrices at +0x%X), object is %u bytes",
-                    numBones, pIBP, m.size);
-  if (!m.has(pNameTable, uint64_t(numBones) * 4))
-    return PSG_FAIL(m.offset + 0x28, "RenderModelData bone name table (%u entries at +0x%X) overruns the %u-byte object",
-                    numBones, pNameTable, m.size);
-  if (!m.has(pMeshTable, uint64_t(numMeshes) * 8))
+  h.pIBP = m.u32(0x20), h.pMeshTable = m.u32(0x24), h.pNameTable = m.u32(0x28);
+  h.numMeshes = m.u16(0x32), h.numBones = m.u16(0x34);
+  if (!m.has(h.pIBP, uint64_t(h.numBones) * 64))
+    return PSG_FAIL(m.offset + 0x34,
+                    "RenderModelData declares %u bones (64-byte matrices at +0x%X), object is %u bytes", h.numBones,
+                    h.pIBP, m.size);
+  if (!m.has(h.pNameTable, uint64_t(h.numBones) * 4))
+    return PSG_FAIL(m.offset + 0x28,
+                    "RenderModelData bone name table (%u entries at +0x%X) overruns the %u-byte object", h.numBones,
+                    h.pNameTable, m.size);
+  if (!m.has(h.pMeshTable, uint64_t(h.numMeshes) * 8))
     return PSG_FAIL(m.offset + 0x32, "RenderModelData declares %u meshes (8-byte rows at +0x%X), object is %u bytes",
-                    numMeshes, pMeshTable, m.size);
+                    h.numMeshes, h.pMeshTable, m.size);
+  return Status();
+}
 
-  // Name: the TOC entry's; else a static model's single "bone", which is the model/root name
-  // (spec §7.3); else the file name without its extension.
+// The TOC entry's name; else a static model's single "bone", which is the model/root name
+// (spec §7.3); else the file name without its extension.
+std::string modelNameOf(Context& ctx, uint32_t row, const ModelHeader& h) {
+  const Object& m = h.o;
   const TocEntry* toc = ctx.tocFor(row);
-  std::string modelName;
-  if (toc && !toc->name.empty()) {
-    modelName = toc->name;
-  } else if (numBones == 1 && m.u32(pNameTable) < m.size && !m.cstr(m.u32(pNameTable)).empty()) {
-    modelName = m.cstr(m.u32(pNameTable));
-  } else {
-    modelName = a.file.substr(a.file.find_last_of("/\\") + 1);
-    modelName = modelName.substr(0, modelName.find_last_of('.'));
-    if (modelName.empty()) modelName = format("model%u", row);
-  }
-  if (out.name.empty()) out.name = modelName;
+  if (toc && !toc->name.empty()) return toc->name;
+  if (h.numBones == 1 && m.u32(h.pNameTable) < m.size && !m.cstr(m.u32(h.pNameTable)).empty())
+    return m.cstr(m.u32(h.pNameTable));
+  const std::string& file = ctx.arena.file;
+  std::string name = file.substr(file.find_last_of("/\\") + 1);
+  name = name.substr(0, name.find_last_of('.'));
+  if (name.empty()) name = format("model%u", row);
+  return name;
+}
 
-  // Bones.
-  Skeleton& sk = out.skeleton;
-  const uint32_t boneBase = uint32_t(sk.names.size());
-  std::vector<std::string> names(numBones);
-  for (uint32_t b = 0; b < numBones; ++b) {
-    uint32_t at = m.u32(pNameTable + 4 * b);
+Status readBoneNames(Context& ctx, const ModelHeader& h, std::vector<std::string>& names) {
+  const Object& m = h.o;
+  names.resize(h.numBones);
+  for (uint32_t b = 0; b < h.numBones; ++b) {
+    const uint32_t at = m.u32(h.pNameTable + 4 * b);
     if (at >= m.size)
-      return PSG_FAIL(m.offset + pNameTable + 4 * b, "bone %u name offset 0x%X is outside the %u-byte RenderModelData", b, at, m.size);
+      return PSG_FAIL(m.offset + h.pNameTable + 4 * b,
+                      "bone %u name offset 0x%X is outside the %u-byte RenderModelData", b, at, m.size);
     names[b] = m.cstr(at);
   }
+  return Status();
+}
+
+// The arena stores no hierarchy: parents come from the skater rig table (§7.4).
+std::vector<int32_t> rigParents(Context& ctx, const std::string& modelName, const std::vector<std::string>& names) {
   std::vector<int32_t> parents;
   std::vector<std::string> unmatched;
-  size_t found = skaterParents(names, parents, unmatched);
+  const size_t found = skaterParents(names, parents, unmatched);
+  const size_t numBones = names.size();
   if (numBones > 1 && found == 0) {
-    out.warnings.push_back(format("%s: bone names are not the Skate 3 skater rig and the arena stores no hierarchy; the %u bones are flat",
-                                  modelName.c_str(), numBones));
+    ctx.out.warnings.push_back(format(
+        "%s: bone names are not the Skate 3 skater rig and the arena stores no hierarchy; the %zu bones are flat",
+        modelName.c_str(), numBones));
   } else if (numBones > 1 && !unmatched.empty()) {
     std::string list;
     for (size_t i = 0; i < unmatched.size() && i < 5; ++i) list += (i ? ", " : "") + unmatched[i];
     if (unmatched.size() > 5) list += ", ...";
-    out.warnings.push_back(format("%s: %zu bones are not in the Skate 3 skater rig table and became roots: %s", modelName.c_str(),
-                                  unmatched.size(), list.c_str()));
+    ctx.out.warnings.push_back(format("%s: %zu bones are not in the Skate 3 skater rig table and became roots: %s",
+                                      modelName.c_str(), unmatched.size(), list.c_str()));
   }
+  return parents;
+}
+
+// Rest pose from the inverse bind matrices: world = IBP⁻¹, local = IBP(parent) · world.
+void readBindPose(Context& ctx, const ModelHeader& h, const std::string& modelName,
+                  const std::vector<std::string>& names, const std::vector<int32_t>& parents) {
+  Skeleton& sk = ctx.out.skeleton;
+  const uint32_t numBones = h.numBones, boneBase = uint32_t(sk.names.size());
   std::vector<Affine> ibp(numBones);
   for (uint32_t b = 0; b < numBones; ++b) {
     float f[16];
-    for (int k = 0; k < 16; ++k) f[k] = m.f32(pIBP + 64 * b + 4 * k);
+    for (int k = 0; k < 16; ++k) f[k] = h.o.f32(h.pIBP + 64 * b + 4 * k);
     ibp[b] = fromFile(f);
   }
   sk.names.reserve(boneBase + numBones);
@@ -683,22 +862,42 @@ Status decodeModelData(Context& ctx, uint32_t row) {
     sk.restScale.insert(sk.restScale.end(), sc, sc + 3);
   }
   if (singular)
-    out.warnings.push_back(format("%s: %u inverse bind matrices are singular; those bones rest at the origin", modelName.c_str(), singular));
-  if (numBones > 0) out.hasSkeleton = true;
+    ctx.out.warnings.push_back(format("%s: %u inverse bind matrices are singular; those bones rest at the origin",
+                                      modelName.c_str(), singular));
+}
 
-  // Meshes.
-  for (uint32_t k = 0; k < numMeshes; ++k) {
-    const uint32_t at = pMeshTable + 8 * k;
+// The mesh table: one RenderOptiMeshData per entry.
+Status readMeshTable(Context& ctx, const ModelHeader& h, const std::string& modelName, uint32_t boneBase) {
+  for (uint32_t k = 0; k < h.numMeshes; ++k) {
+    const uint32_t at = h.pMeshTable + 8 * k;
     Ref opti;
-    Status s = a.expect(m.u32(at), m.offset + at, "RenderModelData mesh table entry", kRenderOptiMeshData, false, opti);
+    Status s = ctx.arena.expect(h.o.u32(at), h.o.offset + at, "RenderModelData mesh table entry",
+                                kRenderOptiMeshData, false, opti);
     if (!s.ok()) return s;
     MeshJob job;
     job.boneBase = boneBase;
-    job.numBones = numBones;
-    job.name = numMeshes == 1 ? modelName : format("%s_%u", modelName.c_str(), k);
+    job.numBones = h.numBones;
+    job.name = h.numMeshes == 1 ? modelName : format("%s_%u", modelName.c_str(), k);
     if (!(s = decodeOptiMesh(ctx, opti.row, job)).ok()) return s;
   }
   return Status();
+}
+
+}  // namespace
+
+Status decodeModelData(Context& ctx, uint32_t row) {
+  ModelHeader h;
+  Status s = readModelHeader(ctx, row, h);
+  if (!s.ok()) return s;
+  const std::string modelName = modelNameOf(ctx, row, h);
+  if (ctx.out.name.empty()) ctx.out.name = modelName;
+  const uint32_t boneBase = uint32_t(ctx.out.skeleton.names.size());
+  std::vector<std::string> names;
+  if (!(s = readBoneNames(ctx, h, names)).ok()) return s;
+  const std::vector<int32_t> parents = rigParents(ctx, modelName, names);
+  readBindPose(ctx, h, modelName, names, parents);
+  if (h.numBones > 0) ctx.out.hasSkeleton = true;
+  return readMeshTable(ctx, h, modelName, boneBase);
 }
 
 }  // namespace psg
