@@ -203,6 +203,7 @@ class Parser {
     return meshmaps[hit.first->second];
   }
 
+  // One #exec line: `MESH <sub>`, `MESHMAP <sub>` or `TEXTURE IMPORT` (spec §8).
   void directive(const char* s, size_t n, size_t line) {
     tokenize(s, n, args);
     const std::string* words[2] = {nullptr, nullptr};
@@ -215,93 +216,119 @@ class Parser {
     const std::string& sub = *words[1];
     ++script.execLines;
     if (equalsNoCase(cmd, "MESH")) {
-      const std::string* name = findArg(args, "MESH");
-      if (!name || name->empty()) {
-        script.warnings.push_back(format("line %zu: MESH %s without MESH=, ignored", line, cleanName(sub).c_str()));
+      meshDirective(sub, line);
+    } else if (equalsNoCase(cmd, "MESHMAP")) {
+      meshmapDirective(sub, line);
+    } else if (equalsNoCase(cmd, "TEXTURE") && equalsNoCase(sub, "IMPORT")) {
+      textureImport(line);
+    }
+  }
+
+  void meshDirective(const std::string& sub, size_t line) {
+    const std::string* name = findArg(args, "MESH");
+    if (!name || name->empty()) {
+      script.warnings.push_back(format("line %zu: MESH %s without MESH=, ignored", line, cleanName(sub).c_str()));
+      return;
+    }
+    if (equalsNoCase(sub, "IMPORT")) {
+      meshImport(mesh(cleanName(*name)), line);
+    } else if (equalsNoCase(sub, "ORIGIN")) {
+      UcMesh& m = mesh(cleanName(*name));
+      number(args, "X", m.origin[0], line);
+      number(args, "Y", m.origin[1], line);
+      number(args, "Z", m.origin[2], line);
+      number(args, "PITCH", m.rotation[0], line);
+      number(args, "YAW", m.rotation[1], line);
+      number(args, "ROLL", m.rotation[2], line);
+    } else if (equalsNoCase(sub, "SEQUENCE")) {
+      meshSequence(meshAt(cleanName(*name)), line);
+    } else if (equalsNoCase(sub, "NOTIFY")) {
+      notify(cleanName(*name), line);
+    } else if (equalsNoCase(sub, "DROPFRAMES")) {
+      script.warnings.push_back(format("line %zu: MESH DROPFRAMES is not supported; frame numbers may be off", line));
+    }
+  }
+
+  // MESH IMPORT: the files and the unmirror / texture-number flags.
+  void meshImport(UcMesh& m, size_t line) {
+    m.imported = true;
+    if (const std::string* v = findArg(args, "DATAFILE")) m.dataFile = cleanName(*v);
+    if (const std::string* v = findArg(args, "ANIVFILE")) m.animFile = cleanName(*v);
+    if (const std::string* v = findArg(args, "UNMIRROR")) m.unmirror = parseBool(*v);
+    if (const std::string* v = findArg(args, "ZEROTEX")) m.zeroTex = parseBool(*v);
+    double t = -1;
+    number(args, "UNMIRRORTEX", t, line);
+    m.unmirrorTex = (t >= 0 && t < 256) ? int32_t(t) : -1;
+  }
+
+  // MESH SEQUENCE: a repeated SEQ replaces the earlier one, keeping its place.
+  void meshSequence(size_t meshNo, size_t line) {
+    UcMesh& m = script.meshes[meshNo];
+    const std::string* seq = findArg(args, "SEQ");
+    if (!seq || seq->empty()) {
+      script.warnings.push_back(format("line %zu: MESH SEQUENCE without SEQ=, ignored", line));
+      return;
+    }
+    UcSequence q;
+    q.name = cleanName(*seq);
+    if (const std::string* g = findArg(args, "GROUP")) q.group = cleanName(*g);
+    number(args, "STARTFRAME", q.startFrame, line);
+    number(args, "NUMFRAMES", q.numFrames, line);
+    number(args, "RATE", q.rate, line);
+    const auto hit = sequenceIndex.emplace(sequenceKey(meshNo, q.name), m.sequences.size());
+    if (!hit.second) {
+      m.sequences[hit.first->second] = q;
+      return;
+    }
+    m.sequences.push_back(q);
+  }
+
+  void meshmapDirective(const std::string& sub, size_t line) {
+    const std::string* name = findArg(args, "MESHMAP");
+    if (!name || name->empty()) return;
+    MeshmapSettings& mm = meshmap(cleanName(*name));
+    if (equalsNoCase(sub, "NEW")) {
+      if (const std::string* v = findArg(args, "MESH")) mm.mesh = cleanName(*v);
+    } else if (equalsNoCase(sub, "SCALE")) {
+      mm.hasScale = true;
+      number(args, "X", mm.scale[0], line);
+      number(args, "Y", mm.scale[1], line);
+      number(args, "Z", mm.scale[2], line);
+    } else if (equalsNoCase(sub, "SETTEXTURE")) {
+      setTexture(mm, line);
+    }
+  }
+
+  // MESHMAP SETTEXTURE NUM= TEXTURE=: a repeated slot takes the later texture.
+  void setTexture(MeshmapSettings& mm, size_t line) {
+    double num = -1;
+    number(args, "NUM", num, line);
+    const std::string* tex = findArg(args, "TEXTURE");
+    if (!(num >= 0 && num < 256) || !tex) {
+      script.warnings.push_back(format("line %zu: MESHMAP SETTEXTURE needs NUM=0..255 and TEXTURE=, ignored", line));
+      return;
+    }
+    const uint32_t slot = uint32_t(num);
+    const std::string t = cleanName(*tex);
+    for (auto& e : mm.textures) {
+      if (e.first == slot) {
+        e.second = t;
         return;
       }
-      if (equalsNoCase(sub, "IMPORT")) {
-        UcMesh& m = mesh(cleanName(*name));
-        m.imported = true;
-        if (const std::string* v = findArg(args, "DATAFILE")) m.dataFile = cleanName(*v);
-        if (const std::string* v = findArg(args, "ANIVFILE")) m.animFile = cleanName(*v);
-        if (const std::string* v = findArg(args, "UNMIRROR")) m.unmirror = parseBool(*v);
-        if (const std::string* v = findArg(args, "ZEROTEX")) m.zeroTex = parseBool(*v);
-        double t = -1;
-        number(args, "UNMIRRORTEX", t, line);
-        m.unmirrorTex = (t >= 0 && t < 256) ? int32_t(t) : -1;
-      } else if (equalsNoCase(sub, "ORIGIN")) {
-        UcMesh& m = mesh(cleanName(*name));
-        number(args, "X", m.origin[0], line);
-        number(args, "Y", m.origin[1], line);
-        number(args, "Z", m.origin[2], line);
-        number(args, "PITCH", m.rotation[0], line);
-        number(args, "YAW", m.rotation[1], line);
-        number(args, "ROLL", m.rotation[2], line);
-      } else if (equalsNoCase(sub, "SEQUENCE")) {
-        const size_t meshNo = meshAt(cleanName(*name));
-        UcMesh& m = script.meshes[meshNo];
-        const std::string* seq = findArg(args, "SEQ");
-        if (!seq || seq->empty()) {
-          script.warnings.push_back(format("line %zu: MESH SEQUENCE without SEQ=, ignored", line));
-          return;
-        }
-        UcSequence q;
-        q.name = cleanName(*seq);
-        if (const std::string* g = findArg(args, "GROUP")) q.group = cleanName(*g);
-        number(args, "STARTFRAME", q.startFrame, line);
-        number(args, "NUMFRAMES", q.numFrames, line);
-        number(args, "RATE", q.rate, line);
-        const auto hit = sequenceIndex.emplace(sequenceKey(meshNo, q.name), m.sequences.size());
-        if (!hit.second) {
-          m.sequences[hit.first->second] = q;  // a repeated SEQ replaces the earlier one, keeping its place
-          return;
-        }
-        m.sequences.push_back(q);
-      } else if (equalsNoCase(sub, "NOTIFY")) {
-        notify(cleanName(*name), line);
-      } else if (equalsNoCase(sub, "DROPFRAMES")) {
-        script.warnings.push_back(format("line %zu: MESH DROPFRAMES is not supported; frame numbers may be off", line));
-      }
-    } else if (equalsNoCase(cmd, "MESHMAP")) {
-      const std::string* name = findArg(args, "MESHMAP");
-      if (!name || name->empty()) return;
-      MeshmapSettings& mm = meshmap(cleanName(*name));
-      if (equalsNoCase(sub, "NEW")) {
-        if (const std::string* v = findArg(args, "MESH")) mm.mesh = cleanName(*v);
-      } else if (equalsNoCase(sub, "SCALE")) {
-        mm.hasScale = true;
-        number(args, "X", mm.scale[0], line);
-        number(args, "Y", mm.scale[1], line);
-        number(args, "Z", mm.scale[2], line);
-      } else if (equalsNoCase(sub, "SETTEXTURE")) {
-        double num = -1;
-        number(args, "NUM", num, line);
-        const std::string* tex = findArg(args, "TEXTURE");
-        if (!(num >= 0 && num < 256) || !tex) {
-          script.warnings.push_back(format("line %zu: MESHMAP SETTEXTURE needs NUM=0..255 and TEXTURE=, ignored", line));
-          return;
-        }
-        uint32_t slot = uint32_t(num);
-        std::string t = cleanName(*tex);
-        for (auto& e : mm.textures) {
-          if (e.first == slot) {
-            e.second = t;
-            return;
-          }
-        }
-        mm.textures.emplace_back(slot, t);
-      }
-    } else if (equalsNoCase(cmd, "TEXTURE") && equalsNoCase(sub, "IMPORT")) {
-      UcTextureImport t;
-      if (const std::string* f = findArg(args, "FILE")) t.file = cleanName(*f);
-      if (const std::string* nm = findArg(args, "NAME")) t.name = cleanName(*nm);
-      if (t.name.empty()) t.name = ucBaseName(t.file, true);
-      double flags = 0;
-      number(args, "FLAGS", flags, line);
-      t.flags = (flags >= 0 && flags < 4294967296.0) ? uint32_t(flags) : 0;
-      if (!t.name.empty() || !t.file.empty()) script.textureImports.push_back(t);
     }
+    mm.textures.emplace_back(slot, t);
+  }
+
+  // TEXTURE IMPORT NAME= FILE= FLAGS=.
+  void textureImport(size_t line) {
+    UcTextureImport t;
+    if (const std::string* f = findArg(args, "FILE")) t.file = cleanName(*f);
+    if (const std::string* nm = findArg(args, "NAME")) t.name = cleanName(*nm);
+    if (t.name.empty()) t.name = ucBaseName(t.file, true);
+    double flags = 0;
+    number(args, "FLAGS", flags, line);
+    t.flags = (flags >= 0 && flags < 4294967296.0) ? uint32_t(flags) : 0;
+    if (!t.name.empty() || !t.file.empty()) script.textureImports.push_back(t);
   }
 
   // A NOTIFY waits until every sequence is known: it may come before the SEQUENCE it names, and a
