@@ -46,9 +46,22 @@ Status Arena::parse(const uint8_t* bytes, size_t length, const std::string& file
   data = bytes;
   size = length;
   file = fileName;
+  Status s = readHeader();
+  if (!s.ok()) return s;
+  uint32_t numEntries = 0;
+  if (!(s = readBlocks(numEntries)).ok()) return s;
+  // Sections: manifest, then types / external arenas / subreferences / atoms by offset.
+  uint64_t secOff[4];
+  if (!(s = readSections(secOff)).ok()) return s;
+  if (!(s = readTypes(secOff[0])).ok()) return s;
+  if (!(s = readSubrefs(secOff[2])).ok()) return s;
+  return readDictionary(numEntries);
+}
+
+// Magic, platform, byte order, pointer size, version (spec §5.1).
+Status Arena::readHeader() {
   static const uint8_t kPrefix[4] = {0x89, 'R', 'W', '4'};
   static const uint8_t kSuffix[4] = {0x0D, 0x0A, 0x1A, 0x0A};
-
   if (isRefPack(data, size))
     return PSG_FAIL(0, "file starts with %02X FB: it is still RefPack-compressed (an EA .big payload); "
                        "decompress it first", data[0]);
@@ -57,7 +70,6 @@ Status Arena::parse(const uint8_t* bytes, size_t length, const std::string& file
     return PSG_FAIL(0, "magic is not \\x89RW4 (not a RenderWare 4 arena)");
   if (std::memcmp(data + 8, kSuffix, 4) != 0)
     return PSG_FAIL(8, "magic suffix is not 0D 0A 1A 0A (file damaged by a text-mode transfer?)");
-
   char platform[5] = {};
   std::memcpy(platform, data + 4, 4);
   if (std::memcmp(platform, "ps3\0", 4) != 0) {
@@ -78,13 +90,15 @@ Status Arena::parse(const uint8_t* bytes, size_t length, const std::string& file
     return PSG_FAIL(0x10, "major version is not \"454\" (RenderWare 4.5.4)");
   if (size < kPs3HeaderSize)
     return PSG_FAIL(0, "PS3 arena header needs %zu bytes, file has %zu", kPs3HeaderSize, size);
+  return Status();
+}
 
+// Dictionary size and the resource descriptors: the blocks must add up to the file.
+Status Arena::readBlocks(uint32_t& numEntries) {
   id = load_u32be(data + 0x1C);
-  const uint32_t numEntries = load_u32be(data + 0x20);
+  numEntries = load_u32be(data + 0x20);
   const uint32_t numUsed = load_u32be(data + 0x24);
   dictStart = load_u32be(data + 0x30);
-  const uint32_t sections = load_u32be(data + 0x34);
-
   uint64_t total = 0;
   for (int k = 0; k < kPs3Blocks; ++k) {
     blockBase[k] = total;
@@ -94,95 +108,111 @@ Status Arena::parse(const uint8_t* bytes, size_t length, const std::string& file
   if (total != size)
     return PSG_FAIL(0x44, "resource descriptors add up to %" PRIu64 " bytes (main %" PRIu64
                           ", graphics %" PRIu64 "), file has %zu", total, blockSize[0], blockSize[5], size);
-  const uint64_t mainEnd = blockSize[0];
-  if (mainEnd < kPs3HeaderSize)
-    return PSG_FAIL(0x44, "main block size %" PRIu64 " is smaller than the 0xC0-byte header", mainEnd);
+  if (mainEnd() < kPs3HeaderSize)
+    return PSG_FAIL(0x44, "main block size %" PRIu64 " is smaller than the 0xC0-byte header", mainEnd());
   if (numUsed > numEntries)
     return PSG_FAIL(0x24, "numUsed %u exceeds numEntries %u", numUsed, numEntries);
+  return Status();
+}
 
-  // Sections: manifest, then types / external arenas / subreferences / atoms by offset.
-  if (sections < kPs3HeaderSize || uint64_t(sections) + 28 > mainEnd)
+// The section manifest and its four sections, each checked for its type.
+Status Arena::readSections(uint64_t secOff[4]) {
+  const uint32_t sections = load_u32be(data + 0x34);
+  const uint64_t end = mainEnd();
+  if (sections < kPs3HeaderSize || uint64_t(sections) + 28 > end)
     return PSG_FAIL(0x34, "section manifest offset %u is outside the main block (%" PRIu64 " bytes)",
-                    sections, mainEnd);
+                    sections, end);
   const uint8_t* man = data + sections;
   if (load_u32be(man) != 0x00010004)
     return PSG_FAIL(sections, "section manifest type is 0x%08X, expected 0x00010004", load_u32be(man));
   if (load_u32be(man + 4) != 4)
     return PSG_FAIL(sections + 4, "section manifest lists %u sections, expected 4", load_u32be(man + 4));
-  uint64_t secOff[4];
   static const uint32_t kSecType[4] = {0x00010005, 0x00010006, 0x00010007, 0x00010008};
   static const char* kSecName[4] = {"types", "external arenas", "subreferences", "atoms"};
   static const uint32_t kSecMin[4] = {12, 12, 28, 12};
   for (int s = 0; s < 4; ++s) {
     secOff[s] = uint64_t(sections) + load_u32be(man + 12 + 4 * s);
-    if (secOff[s] + kSecMin[s] > mainEnd)
+    if (secOff[s] + kSecMin[s] > end)
       return PSG_FAIL(sections + 12 + 4 * s, "%s section at byte %" PRIu64 " is outside the main block (%" PRIu64
-                      " bytes)", kSecName[s], secOff[s], mainEnd);
+                      " bytes)", kSecName[s], secOff[s], end);
     uint32_t t = load_u32be(data + secOff[s]);
     if (t != kSecType[s])
       return PSG_FAIL(secOff[s], "%s section type is 0x%08X, expected 0x%08X", kSecName[s], t, kSecType[s]);
   }
+  return Status();
+}
 
-  // Types.
-  const uint32_t numTypes = load_u32be(data + secOff[0] + 4);
-  if (uint64_t(numTypes) * 4 > mainEnd - secOff[0] - 12)
-    return PSG_FAIL(secOff[0] + 4, "types section declares %u ids of 4 bytes, %" PRIu64 " bytes remain in the main block",
-                    numTypes, mainEnd - secOff[0] - 12);
+Status Arena::readTypes(uint64_t at) {
+  const uint32_t numTypes = load_u32be(data + at + 4);
+  if (uint64_t(numTypes) * 4 > mainEnd() - at - 12)
+    return PSG_FAIL(at + 4, "types section declares %u ids of 4 bytes, %" PRIu64 " bytes remain in the main block",
+                    numTypes, mainEnd() - at - 12);
   types.resize(numTypes);
-  for (uint32_t i = 0; i < numTypes; ++i) types[i] = load_u32be(data + secOff[0] + 12 + 4 * i);
+  for (uint32_t i = 0; i < numTypes; ++i) types[i] = load_u32be(data + at + 12 + 4 * i);
+  return Status();
+}
 
-  // Subreference records.
-  {
-    const uint8_t* s = data + secOff[2];
-    uint32_t n = load_u32be(s + 4);
-    subrefRecords = load_u32be(s + 20);
-    if (subrefRecords > mainEnd || uint64_t(n) * 8 > mainEnd - subrefRecords)
-      return PSG_FAIL(secOff[2] + 4, "subreference section declares %u records of 8 bytes at byte %zu, "
-                      "main block ends at %" PRIu64, n, subrefRecords, mainEnd);
-    subrefs.resize(n);
-    for (uint32_t i = 0; i < n; ++i) {
-      subrefs[i].object = load_u32be(data + subrefRecords + 8 * i);
-      subrefs[i].byteOffset = load_u32be(data + subrefRecords + 8 * i + 4);
-    }
+Status Arena::readSubrefs(uint64_t at) {
+  const uint8_t* s = data + at;
+  const uint32_t n = load_u32be(s + 4);
+  subrefRecords = load_u32be(s + 20);
+  if (subrefRecords > mainEnd() || uint64_t(n) * 8 > mainEnd() - subrefRecords)
+    return PSG_FAIL(at + 4, "subreference section declares %u records of 8 bytes at byte %zu, "
+                    "main block ends at %" PRIu64, n, subrefRecords, mainEnd());
+  subrefs.resize(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    subrefs[i].object = load_u32be(data + subrefRecords + 8 * i);
+    subrefs[i].byteOffset = load_u32be(data + subrefRecords + 8 * i + 4);
   }
+  return Status();
+}
 
-  // Dictionary.
-  if (dictStart > mainEnd || uint64_t(numEntries) * 24 > mainEnd - dictStart)
+// One 24-byte dictionary row: an object in the main block or a base resource in its block.
+Status Arena::readRow(uint32_t i) {
+  const size_t at = dictStart + size_t(i) * 24;
+  const uint8_t* p = data + at;
+  Row& r = rows[i];
+  r.rowOffset = at;
+  const uint32_t ptr = load_u32be(p);
+  r.size = load_u32be(p + 8);
+  r.align = load_u32be(p + 12);
+  r.typeIndex = load_u32be(p + 16);
+  r.typeId = load_u32be(p + 20);
+  const uint32_t numTypes = uint32_t(types.size());
+  if (r.typeIndex >= numTypes)
+    return PSG_FAIL(at + 16, "dictionary row %u: typeIndex %u is outside the %u-entry types list", i,
+                    r.typeIndex, numTypes);
+  if (types[r.typeIndex] != r.typeId)
+    return PSG_FAIL(at + 20, "dictionary row %u: typeId 0x%08X differs from types[%u] = 0x%08X", i, r.typeId,
+                    r.typeIndex, types[r.typeIndex]);
+  if (isBaseResource(r.typeId)) {
+    const int k = int(r.typeId - kBaseResourceFirst) + 1;
+    if (k >= kPs3Blocks)
+      return PSG_FAIL(at + 20, "dictionary row %u: base resource type 0x%08X selects block %d, PS3 has %d",
+                      i, r.typeId, k, kPs3Blocks);
+    if (uint64_t(ptr) + r.size > blockSize[k])
+      return PSG_FAIL(at, "dictionary row %u: base resource at %u + %u bytes is outside resource block %d (%" PRIu64
+                      " bytes)", i, ptr, r.size, k, blockSize[k]);
+    r.offset = blockBase[k] + ptr;
+    return Status();
+  }
+  if (ptr < kPs3HeaderSize || uint64_t(ptr) + r.size > mainEnd())
+    return PSG_FAIL(at, "dictionary row %u (%s): object at byte %u + %u bytes is outside the main block (%"
+                    PRIu64 " bytes)", i, typeName(r.typeId) ? typeName(r.typeId) : "object", ptr, r.size,
+                    mainEnd());
+  r.offset = ptr;
+  return Status();
+}
+
+// The dictionary rows, then every subreference checked against the object it points into.
+Status Arena::readDictionary(uint32_t numEntries) {
+  if (dictStart > mainEnd() || uint64_t(numEntries) * 24 > mainEnd() - dictStart)
     return PSG_FAIL(0x20, "dictionary declares %u rows of 24 bytes at byte %zu, main block ends at %" PRIu64,
-                    numEntries, dictStart, mainEnd);
+                    numEntries, dictStart, mainEnd());
   rows.resize(numEntries);
   for (uint32_t i = 0; i < numEntries; ++i) {
-    const size_t at = dictStart + size_t(i) * 24;
-    const uint8_t* p = data + at;
-    Row& r = rows[i];
-    r.rowOffset = at;
-    uint32_t ptr = load_u32be(p);
-    r.size = load_u32be(p + 8);
-    r.align = load_u32be(p + 12);
-    r.typeIndex = load_u32be(p + 16);
-    r.typeId = load_u32be(p + 20);
-    if (r.typeIndex >= numTypes)
-      return PSG_FAIL(at + 16, "dictionary row %u: typeIndex %u is outside the %u-entry types list", i,
-                      r.typeIndex, numTypes);
-    if (types[r.typeIndex] != r.typeId)
-      return PSG_FAIL(at + 20, "dictionary row %u: typeId 0x%08X differs from types[%u] = 0x%08X", i, r.typeId,
-                      r.typeIndex, types[r.typeIndex]);
-    if (isBaseResource(r.typeId)) {
-      int k = int(r.typeId - kBaseResourceFirst) + 1;
-      if (k >= kPs3Blocks)
-        return PSG_FAIL(at + 20, "dictionary row %u: base resource type 0x%08X selects block %d, PS3 has %d",
-                        i, r.typeId, k, kPs3Blocks);
-      if (uint64_t(ptr) + r.size > blockSize[k])
-        return PSG_FAIL(at, "dictionary row %u: base resource at %u + %u bytes is outside resource block %d (%" PRIu64
-                        " bytes)", i, ptr, r.size, k, blockSize[k]);
-      r.offset = blockBase[k] + ptr;
-    } else {
-      if (ptr < kPs3HeaderSize || uint64_t(ptr) + r.size > mainEnd)
-        return PSG_FAIL(at, "dictionary row %u (%s): object at byte %u + %u bytes is outside the main block (%"
-                        PRIu64 " bytes)", i, typeName(r.typeId) ? typeName(r.typeId) : "object", ptr, r.size,
-                        mainEnd);
-      r.offset = ptr;
-    }
+    Status s = readRow(i);
+    if (!s.ok()) return s;
   }
   for (uint32_t i = 0; i < subrefs.size(); ++i) {
     const Subref& s = subrefs[i];

@@ -91,6 +91,18 @@ struct Arena {
   Status expectResource(uint32_t value, size_t at, const char* field, Ref& out) const;
 
   const uint8_t* bytes(const Row& r) const { return data + r.offset; }
+
+ private:
+  // The steps of parse, in file order (spec §5): header, resource blocks, section manifest, types,
+  // subreferences, dictionary.
+  Status readHeader();
+  Status readBlocks(uint32_t& numEntries);
+  Status readSections(uint64_t secOff[4]);
+  Status readTypes(uint64_t at);
+  Status readSubrefs(uint64_t at);
+  Status readDictionary(uint32_t numEntries);
+  Status readRow(uint32_t i);
+  uint64_t mainEnd() const { return blockSize[0]; }
 };
 
 // Bounded view of one object. Offsets are object-relative; `has` checks a field block once.
