@@ -36,6 +36,7 @@ export class App extends Playback {
     this.characters = [];     // built from this.scene, in its order (texture boards last); playable (Playback)
     this.built = new Map();   // signature -> Character
     this.reports = [];        // one per drop: { files, records }
+    this.files = new Map();   // path -> FileEntry of every file given (bytes stay readable: links and pages pack them)
     this.demo = false;
     this.lastDecodeMs = 0;
   }
@@ -61,6 +62,7 @@ export class App extends Playback {
     if (replace || (this.demo && !demo && brings)) this.clear();
     this.demo = demo || (this.demo && !brings);
     for (const k of Object.keys(this.decoded)) this.decoded[k].push(...set[k]);
+    for (const e of entries) this.files.set(e.path, e);
     const added = await this._assemble();
     performance.mark('rigscope:built');
     const files = new Set(entries.map((e) => e.path));
@@ -258,6 +260,7 @@ export class App extends Playback {
     this.built = new Map();
     this.characters = [];
     this.reports = [];
+    this.files.clear();
     this.resetPlayback();
     this.demo = false;
     this.emit('cleared');

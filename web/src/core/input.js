@@ -171,7 +171,8 @@ export async function expandZips(entries, limits = {}) {
     if (budget.bytes > maxZipBytes) {
       throw zipError(zip, `its entries declare ${formatBytes(declared)} when inflated${budget.bytes > declared ? ` (${formatBytes(budget.bytes)} with the zips before it)` : ''}, over the ${formatBytes(maxZipBytes)} limit per drop`);
     }
-    for (const e of members) out.push(entryFromBytes(`${zip}/${e.name}`, await inflateEntry(b, zip, e, clock)));
+    // A zip's members came from the zip's URL, if it had one.
+    for (const e of members) out.push({ ...entryFromBytes(`${zip}/${e.name}`, await inflateEntry(b, zip, e, clock)), url: zipEntry.url });
   }
   return out;
 }
@@ -286,6 +287,7 @@ function nameOfUrl(url) {
 export async function entriesFromUrls(urls, onProgress, limits = {}) {
   const all = { ...LIMITS, ...limits };
   const out = [];
-  for (const url of urls) out.push(entryFromBytes(nameOfUrl(url), await fetchBytes(url, onProgress, all)));
+  // Each entry remembers its URL, so a link to the view can name the file again.
+  for (const url of urls) out.push({ ...entryFromBytes(nameOfUrl(url), await fetchBytes(url, onProgress, all)), url });
   return expandZips(out, all);
 }

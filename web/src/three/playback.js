@@ -14,8 +14,7 @@ export class Playback {
     /** @type {{ character: any, clip: any, action: THREE.AnimationAction } | null} */
     this.current = null;
     this.loop = true;
-    /** Playback speed, a multiplier of every clip's own rate. */
-    this.speed = 1;
+    this._speed = 1;
     /** Loop range in the file's own frame numbers ({ from, to }, either may be null), or null. */
     this.range = null;
     /** Whether choosing another clip keeps a paused player paused (the element) or plays it (the page). */
@@ -23,8 +22,31 @@ export class Playback {
     this.listeners = new Set();
   }
 
-  on(fn) { this.listeners.add(fn); return () => this.listeners.delete(fn); }
-  emit(what) { for (const fn of this.listeners) fn(what); }
+  /**
+   * Listens to one named signal (`on('clip', fn)`: fn(detail)) or to all of them (`on(fn)`:
+   * fn(name, detail)). Signals: 'clip' (another clip or loop mode), 'time' (time or play state),
+   * 'range' (loop range), 'speed'; App adds 'loaded', 'cleared', 'visibility', 'textures' and 'tick' (a
+   * drawn frame, detail dt). Returns a function that stops listening.
+   */
+  on(name, fn) {
+    const entry = typeof name === 'function' ? { fn: name } : { name, fn };
+    this.listeners.add(entry);
+    return () => this.listeners.delete(entry);
+  }
+
+  emit(what, detail) {
+    for (const l of this.listeners) {
+      if (!l.name) l.fn(what, detail);
+      else if (l.name === what) l.fn(detail);
+    }
+  }
+
+  /** Playback speed, a multiplier of every clip's own rate (signal 'speed'). */
+  get speed() { return this._speed; }
+  set speed(v) {
+    this._speed = v;
+    this.emit('speed', v);
+  }
 
   /** Asks whoever draws for a frame; the page's and the element's stages set this. */
   requestRender() {}

@@ -1,0 +1,90 @@
+// Opening files: drops anywhere on the page, the file and folder buttons, Open URL, Clear and
+// Cancel, with the status line and progress bar. Returns `load`, which the page's start uses too.
+import { sharedDecoder } from '../../decoder/client.js';
+import { entriesFromUrls } from '../../core/input.js';
+import { displayName } from '../../core/files.js';
+import { isProblem } from '../../core/report.js';
+import { entriesFromDataTransfer, entriesFromFileList } from '../input.js';
+
+export function loadingPanel({ app, $, messages }) {
+  const status = (text) => { $('status').textContent = displayName(text); };
+  function progress(done, total) {
+    const bar = $('progress');
+    bar.hidden = !(total > 0) || done >= total;
+    bar.max = total || 1;
+    bar.value = done;
+  }
+  function fetchProgress({ url, got, total }) {
+    status(`Fetching ${url.split('/').pop()}: ${total ? `${Math.round((got / total) * 100)}%` : `${(got / 1e6).toFixed(1)} MB`}`);
+    progress(got, total);
+  }
+
+  // Cancel stops the whole batch: the file in flight (its worker is replaced) and every file after it.
+  let cancelled = false;
+  async function load(getEntries, label, { demo = false } = {}) {
+    cancelled = false;
+    $('cancel-button').hidden = false;
+    status(`Reading ${label}…`);
+    try {
+      const entries = await getEntries();
+      const report = await app.loadFiles(entries, {
+        demo,
+        replace: !demo && $('drop-mode').value === 'replace',
+        isCancelled: () => cancelled,
+        onProgress: ({ done, total, name }) => { status(`Decoding ${done}/${total}: ${name}`); progress(done, total); },
+      });
+      const problems = report.records.filter(isProblem).length;
+      status(`${entries.length} file${entries.length === 1 ? '' : 's'} read${problems ? `; ${problems} problem${problems === 1 ? '' : 's'} (see Files)` : ''}`);
+      messages.render();
+    } catch (err) {
+      messages.add(err.message);
+      status('');
+    } finally {
+      $('cancel-button').hidden = true;
+      progress(0, 0);
+    }
+  }
+  const loadUrls = (urls, label = 'links') => load(() => entriesFromUrls(urls, fetchProgress), label);
+
+  // Drop anywhere on the page.
+  const stage = $('stage');
+  addEventListener('dragover', (e) => { e.preventDefault(); stage.classList.add('dragging'); });
+  addEventListener('dragleave', (e) => { if (e.target === document.documentElement || !e.relatedTarget) stage.classList.remove('dragging'); });
+  addEventListener('drop', (e) => {
+    e.preventDefault();
+    stage.classList.remove('dragging');
+    // The items list is only readable during the event: collect before awaiting.
+    const pending = entriesFromDataTransfer(e.dataTransfer);
+    load(() => pending, 'dropped files');
+  });
+  for (const [input, label] of [['file-input', 'files'], ['folder-input', 'folder']]) {
+    $(input).addEventListener('change', (e) => {
+      const files = [...e.target.files];
+      e.target.value = '';
+      load(() => entriesFromFileList(files), label);
+    });
+  }
+  // The file and folder buttons are labels: Enter and Space open their dialogs.
+  for (const [button, input] of [['folder-button', 'folder-input'], ['open-button', 'file-input']]) {
+    $(button).addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); $(input).click(); } });
+  }
+  $('clear-button').addEventListener('click', () => {
+    app.clear();
+    messages.clear();
+    status('');
+  });
+  $('url-button').addEventListener('click', () => $('url-dialog').showModal());
+  $('url-dialog').addEventListener('close', () => {
+    if ($('url-dialog').returnValue !== 'open') return;
+    const urls = [];
+    for (const u of $('url-text').value.split(/\s+/).filter(Boolean)) {
+      try { urls.push(new URL(u, location.href).href); } catch { messages.add(`${u} is not a web address`); }
+    }
+    if (urls.length) loadUrls(urls);
+  });
+  $('cancel-button').addEventListener('click', () => {
+    cancelled = true;
+    sharedDecoder().cancel('Decoding was cancelled; files already loaded stay');
+  });
+  return { load, loadUrls, status, progress };
+}

@@ -1,0 +1,35 @@
+// The side panels that show the scene: the outliner, the clip list with search, info, files,
+// morph sliders and the inspector (bones, materials, stats). Each redraws on the signals that
+// change what it shows.
+import { renderClipList, renderFilesReport, renderInfo, renderMorphs } from '../panels.js';
+import { renderOutliner } from '../outliner.js';
+import { Inspector } from '../inspect.js';
+
+export function sidePanels({ app, viewer, $, messages }) {
+  const refreshClips = () => renderClipList($('clip-list'), app, $('clip-search').value);
+  $('clip-search').addEventListener('input', refreshClips);
+
+  const frameOn = (c) => viewer.frameAll(c === app.current?.character ? app.clipBounds([c]) : viewer.visibleBounds([c]));
+  const refreshOutliner = () => renderOutliner($('outliner'), app, { onFrame: frameOn });
+
+  const inspector = new Inspector(app, viewer, { tree: $('bone-tree'), detail: $('bone-detail'), materials: $('materials'), stats: $('stats') });
+  const refreshScene = () => {
+    renderInfo($('info'), app);
+    renderFilesReport($('files-report'), app);
+    renderMorphs($('morphs'), app);
+    inspector.refresh();
+  };
+
+  for (const signal of ['loaded', 'cleared', 'clip', 'textures']) app.on(signal, () => { refreshClips(); refreshOutliner(); refreshScene(); });
+  app.on('visibility', () => { refreshClips(); refreshOutliner(); });
+  app.on('range', refreshScene);
+  app.on('time', refreshClips);
+  app.on('cleared', () => messages.render());
+
+  // The bone panel follows the pose every drawn frame; the stats twice a second.
+  let statsAge = 0;
+  app.on('tick', (dt) => {
+    inspector.update();
+    if ((statsAge += dt) > 0.5) { statsAge = 0; inspector.renderStats(); }
+  });
+}
