@@ -93,11 +93,27 @@ describe.each([['App', App], ['Player', Player]])('playback model through %s', (
     expect(before.isRunning()).toBe(false);
   });
 
-  it('holds the speed the render loop advances by, and notify markers of the clip', async () => {
+  it('holds the speed the render loop advances by, and says so by the named signal', async () => {
     const p = await demo(Kind);
+    const heard = [];
+    const stop = p.on('speed', (v) => heard.push(v));
     p.speed = 0.5;
-    expect(p.speed).toBe(0.5);
-    expect(Array.isArray(p.notifies)).toBe(true);
+    p.speed = 2;
+    stop();
+    p.speed = 1;
+    expect(heard).toEqual([0.5, 2]);
+  });
+
+  it('sends named signals to their listeners and every signal to a listener of all', async () => {
+    const p = await demo(Kind);
+    const named = [], all = [];
+    p.on('clip', () => named.push('clip'));
+    p.on((what) => all.push(what));
+    p.setLoop(false);
+    p.setRange(1, 2);
+    p.setTime(0);
+    expect(named).toEqual(['clip']);
+    expect(all).toEqual(expect.arrayContaining(['clip', 'range', 'time']));
   });
 });
 
