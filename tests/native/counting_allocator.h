@@ -14,7 +14,8 @@ static void* counted(size_t n) {
   *static_cast<size_t*>(p) = n;
   size_t live = gLive += n;
   size_t peak = gPeak.load();
-  while (live > peak && !gPeak.compare_exchange_weak(peak, live)) {}
+  while (live > peak && !gPeak.compare_exchange_weak(peak, live)) {
+  }
   return static_cast<char*>(p) + 16;
 }
 static void uncounted(void* p) {

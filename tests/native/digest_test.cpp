@@ -10,6 +10,7 @@
 // and the diff of decoder_digests.txt shows which inputs and which parts (meshes, clips, ...) moved.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -17,7 +18,6 @@
 #include <map>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include "formats/detect.h"
@@ -139,8 +139,7 @@ void digestFile(const fs::path& path, const std::string& key, Digests& out) {
 }
 
 // A fuzz input decoded exactly as its harness in wasm/fuzz/ decodes it.
-void digestFuzzInput(const std::string& target, const std::vector<uint8_t>& b, const std::string& key,
-                     Digests& out) {
+void digestFuzzInput(const std::string& target, const std::vector<uint8_t>& b, const std::string& key, Digests& out) {
   Model m;
   Status s;
   if (target == "fuzz_psk") {
@@ -157,7 +156,8 @@ void digestFuzzInput(const std::string& target, const std::vector<uint8_t>& b, c
   } else if (target == "fuzz_psg_texture") {
     const auto parts = fuzz::splitParts(b.data(), b.size(), 2);
     if (parts[1].data) {
-      const std::vector<uint8_t> arena = psgTextureArenaSpliced(parts[0].data, parts[0].size, parts[1].data, parts[1].size);
+      const std::vector<uint8_t> arena =
+          psgTextureArenaSpliced(parts[0].data, parts[0].size, parts[1].data, parts[1].size);
       s = decodePsg(arena.data(), arena.size(), "fuzz_texture.psg", m);
     } else {
       s = decodePsg(b.data(), b.size(), "fuzz.psg", m);
@@ -165,8 +165,8 @@ void digestFuzzInput(const std::string& target, const std::vector<uint8_t>& b, c
   } else if (target == "fuzz_ue1") {
     const auto parts = fuzz::splitParts(b.data(), b.size(), 3);
     Ue1Details details;
-    s = decodeUe1(parts[0].data, parts[0].size, "fuzz_d.3d", parts[1].data, parts[1].size, "fuzz_a.3d",
-                  parts[2].text(), "Fuzz.uc", m, &details);
+    s = decodeUe1(parts[0].data, parts[0].size, "fuzz_d.3d", parts[1].data, parts[1].size, "fuzz_a.3d", parts[2].text(),
+                  "Fuzz.uc", m, &details);
     out[key] = digestOf(s, m, &details).line();
     return;
   } else if (target == "fuzz_uc") {
@@ -253,8 +253,8 @@ TEST(Digests, FuzzSeeds) {
   const fs::path out = fs::temp_directory_path() / ("rigscope_digest_seeds_" + std::to_string(::getpid()));
   fs::remove_all(out);
   fs::create_directories(out);
-  const std::string cmd = std::string(RIGSCOPE_TOOLS) + "/write_fuzz_seeds " + RIGSCOPE_FIXTURES + " " + out.string() +
-                          " > /dev/null";
+  const std::string cmd =
+      std::string(RIGSCOPE_TOOLS) + "/write_fuzz_seeds " + RIGSCOPE_FIXTURES + " " + out.string() + " > /dev/null";
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   Digests got;
   for (const std::string& rel : filesUnder(out)) {

@@ -183,7 +183,8 @@ static void hostileSuite(const char* label, const Bytes& original, const Decode&
                          size_t factor = kFactor) {
   ASSERT_FALSE(original.empty()) << "fixture missing: run scripts/build.sh first";
   Result r;
-  for (size_t n = 0; n < original.size(); ++n) runCase(decode, Bytes(original.begin(), original.begin() + long(n)), companions, original.size(), factor, r);
+  for (size_t n = 0; n < original.size(); ++n)
+    runCase(decode, Bytes(original.begin(), original.begin() + long(n)), companions, original.size(), factor, r);
   std::mt19937 rng(1234);
   for (int i = 0; i < 1500; ++i) {
     Bytes b = original;
@@ -202,15 +203,15 @@ static void hostileSuite(const char* label, const Bytes& original, const Decode&
     }
   }
   countPairs(decode, original, companions, factor, r);
-  std::printf("[ hostile ] %s: %zu cases, %zu errors, peak allocation at most %.1fx the input, slowest %.1f ms of CPU "
-              "(%.1f ms on the clock)\n",
-              label, r.cases, r.errors, r.worstRatio, r.slowestMs, r.slowestWallMs);
+  std::printf(
+      "[ hostile ] %s: %zu cases, %zu errors, peak allocation at most %.1fx the input, slowest %.1f ms of CPU "
+      "(%.1f ms on the clock)\n",
+      label, r.cases, r.errors, r.worstRatio, r.slowestMs, r.slowestWallMs);
 }
 
 TEST(Hostile, Psk) {
-  hostileSuite("PSK", readFixture("two_bone.psk"), [](const Bytes& b, rs::Model& m) {
-    return rs::decodePsk(b.data(), b.size(), "h.psk", m);
-  });
+  hostileSuite("PSK", readFixture("two_bone.psk"),
+               [](const Bytes& b, rs::Model& m) { return rs::decodePsk(b.data(), b.size(), "h.psk", m); });
 }
 
 TEST(Hostile, Psa) {
@@ -220,15 +221,13 @@ TEST(Hostile, Psa) {
 }
 
 TEST(Hostile, Pmd) {
-  hostileSuite("PMD", readFixture("arm.pmd"), [](const Bytes& b, rs::Model& m) {
-    return rs::decodePmd(b.data(), b.size(), "h.pmd", m);
-  });
+  hostileSuite("PMD", readFixture("arm.pmd"),
+               [](const Bytes& b, rs::Model& m) { return rs::decodePmd(b.data(), b.size(), "h.pmd", m); });
 }
 
 TEST(Hostile, Pssa) {
-  hostileSuite("PSSA", readFixture("arm_wave.psa"), [](const Bytes& b, rs::Model& m) {
-    return rs::decodePssa(b.data(), b.size(), "h.psa", m);
-  });
+  hostileSuite("PSSA", readFixture("arm_wave.psa"),
+               [](const Bytes& b, rs::Model& m) { return rs::decodePssa(b.data(), b.size(), "h.psa", m); });
 }
 
 TEST(Hostile, Ue1Data) {
@@ -238,56 +237,62 @@ TEST(Hostile, Ue1Data) {
     Bytes t = readFixture("flag.uc");
     uc.assign(t.begin(), t.end());
   }
-  hostileSuite("UE1 data", readFixture("flag_d.3d"), [&](const Bytes& b, rs::Model& m) {
-    return rs::decodeUe1(b.data(), b.size(), "h_d.3d", anim.data(), anim.size(), "h_a.3d", uc, "h.uc", m);
-  }, anim.size() + uc.size(), kUe1Factor);
+  hostileSuite(
+      "UE1 data", readFixture("flag_d.3d"),
+      [&](const Bytes& b, rs::Model& m) {
+        return rs::decodeUe1(b.data(), b.size(), "h_d.3d", anim.data(), anim.size(), "h_a.3d", uc, "h.uc", m);
+      },
+      anim.size() + uc.size(), kUe1Factor);
 }
 
 TEST(Hostile, Ue1Anim) {
   Bytes data = readFixture("flag_d.3d");
-  hostileSuite("UE1 anim", readFixture("flag_a.3d"), [&](const Bytes& b, rs::Model& m) {
-    return rs::decodeUe1(data.data(), data.size(), "h_d.3d", b.data(), b.size(), "h_a.3d", "", "", m);
-  }, data.size(), kUe1Factor);
+  hostileSuite(
+      "UE1 anim", readFixture("flag_a.3d"),
+      [&](const Bytes& b, rs::Model& m) {
+        return rs::decodeUe1(data.data(), data.size(), "h_d.3d", b.data(), b.size(), "h_a.3d", "", "", m);
+      },
+      data.size(), kUe1Factor);
 }
 
 TEST(Hostile, Ue1Script) {
   Bytes data = readFixture("flag_d.3d");
   Bytes anim = readFixture("flag_a.3d");
-  hostileSuite("UE1 .uc", readFixture("flag.uc"), [&](const Bytes& b, rs::Model& m) {
-    return rs::decodeUe1(data.data(), data.size(), "h_d.3d", anim.data(), anim.size(), "h_a.3d",
-                         std::string(b.begin(), b.end()), "h.uc", m);
-  }, data.size() + anim.size(), kUe1Factor);
+  hostileSuite(
+      "UE1 .uc", readFixture("flag.uc"),
+      [&](const Bytes& b, rs::Model& m) {
+        return rs::decodeUe1(data.data(), data.size(), "h_d.3d", anim.data(), anim.size(), "h_a.3d",
+                             std::string(b.begin(), b.end()), "h.uc", m);
+      },
+      data.size() + anim.size(), kUe1Factor);
 }
 
 TEST(Hostile, Pcx) {
-  hostileSuite("PCX", readFixture("flag.pcx"), [](const Bytes& b, rs::Model& m) {
-    return rs::decodePcx(b.data(), b.size(), "h.pcx", true, m);
-  });
+  hostileSuite("PCX", readFixture("flag.pcx"),
+               [](const Bytes& b, rs::Model& m) { return rs::decodePcx(b.data(), b.size(), "h.pcx", true, m); });
 }
 
 TEST(Hostile, PsgModel) {
-  hostileSuite("PSG model", readFixture("skinned_box.psg"), [](const Bytes& b, rs::Model& m) {
-    return rs::decodePsg(b.data(), b.size(), "h.psg", m);
-  });
+  hostileSuite("PSG model", readFixture("skinned_box.psg"),
+               [](const Bytes& b, rs::Model& m) { return rs::decodePsg(b.data(), b.size(), "h.psg", m); });
 }
 
 TEST(Hostile, PsgTextures) {
-  hostileSuite("PSG textures", readFixture("box_textures.psg"), [](const Bytes& b, rs::Model& m) {
-    return rs::decodePsg(b.data(), b.size(), "h.psg", m);
-  });
+  hostileSuite("PSG textures", readFixture("box_textures.psg"),
+               [](const Bytes& b, rs::Model& m) { return rs::decodePsg(b.data(), b.size(), "h.psg", m); });
 }
 
 // ---- Files built to multiply work -------------------------------------------------------------
 // Each is decoded once through runCase (allocation and time budgets) and, when it must be refused,
 // the message names the field and a byte offset.
 
-static rs::Status boundedCase(const Decode& decode, const Bytes& input, size_t companions = 0,
-                              size_t factor = kFactor, rs::Model* model = nullptr) {
+static rs::Status boundedCase(const Decode& decode, const Bytes& input, size_t companions = 0, size_t factor = kFactor,
+                              rs::Model* model = nullptr) {
   Result r;
   runCase(decode, input, companions, input.size(), factor, r);
   std::printf("[ hostile ] %s: %zu bytes, peak allocation %.1fx the input, %.1f ms of CPU (%.1f ms on the clock)\n",
-              ::testing::UnitTest::GetInstance()->current_test_info()->name(), input.size() + companions,
-              r.worstRatio, r.slowestMs, r.slowestWallMs);
+              ::testing::UnitTest::GetInstance()->current_test_info()->name(), input.size() + companions, r.worstRatio,
+              r.slowestMs, r.slowestWallMs);
   rs::Model m;
   return decode(input, model ? *model : m);
 }
@@ -475,7 +480,9 @@ TEST(HostileWork, PcxWindowBeyondItsData) {
   putLe(b, 8, 0xFFFF, 2);
   putLe(b, 10, 0xFFFF, 2);
   putLe(b, 66, 0xFFFF, 2);
-  const Decode decode = [](const Bytes& in, rs::Model& m) { return rs::decodePcx(in.data(), in.size(), "w.pcx", true, m); };
+  const Decode decode = [](const Bytes& in, rs::Model& m) {
+    return rs::decodePcx(in.data(), in.size(), "w.pcx", true, m);
+  };
   rs::Status st = boundedCase(decode, b);
   EXPECT_FALSE(st.ok());
   EXPECT_NE(st.error.find("at byte"), std::string::npos) << st.error;
@@ -517,7 +524,8 @@ TEST(HostileWork, PsgTexturesSharingOnePayload) {
   size_t bigAt = 0;
   for (size_t at : objects)
     if (getBe(arena, at + 8, 2) == 1024) bigAt = at;
-  for (size_t at : objects) std::copy(arena.begin() + long(bigAt), arena.begin() + long(bigAt) + 0x1C, arena.begin() + long(at));
+  for (size_t at : objects)
+    std::copy(arena.begin() + long(bigAt), arena.begin() + long(bigAt) + 0x1C, arena.begin() + long(at));
   rs::Status st = boundedCase(psgDecode(), arena);
   EXPECT_NE(st.error.find("more than 4 times its"), std::string::npos) << st.error;
   EXPECT_NE(st.error.find("(at byte "), std::string::npos) << st.error;

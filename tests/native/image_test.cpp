@@ -107,13 +107,18 @@ TEST(Tga, EveryTypeDepthAndOriginRoundTrips) {
     const char* name;
   };
   const Case cases[] = {
-      {2, 24, 0, 0, opaque, "true-colour 24"},      {2, 32, 0, 8, exact, "true-colour 32"},
-      {2, 15, 0, 0, rgb555, "true-colour 15"},      {2, 16, 0, 1, argb1555, "true-colour 16 + alpha bit"},
+      {2, 24, 0, 0, opaque, "true-colour 24"},
+      {2, 32, 0, 8, exact, "true-colour 32"},
+      {2, 15, 0, 0, rgb555, "true-colour 15"},
+      {2, 16, 0, 1, argb1555, "true-colour 16 + alpha bit"},
       {2, 16, 0, 0, rgb555, "true-colour 16, no alpha"},
-      {1, 8, 24, 0, opaque, "mapped 24"},           {1, 8, 32, 8, exact, "mapped 32"},
-      {1, 8, 15, 0, rgb555, "mapped 15"},           {1, 8, 16, 1, argb1555, "mapped 16 + alpha bit"},
+      {1, 8, 24, 0, opaque, "mapped 24"},
+      {1, 8, 32, 8, exact, "mapped 32"},
+      {1, 8, 15, 0, rgb555, "mapped 15"},
+      {1, 8, 16, 1, argb1555, "mapped 16 + alpha bit"},
       {1, 16, 24, 0, opaque, "mapped, 16-bit indices"},
-      {3, 8, 0, 0, grey, "grey 8"},                 {3, 16, 0, 8, greyAlpha, "grey 16 with alpha"},
+      {3, 8, 0, 0, grey, "grey 8"},
+      {3, 16, 0, 8, greyAlpha, "grey 16 with alpha"},
   };
   const Bytes rgba = picture();
   for (const Case& c : cases) {
@@ -125,7 +130,8 @@ TEST(Tga, EveryTypeDepthAndOriginRoundTrips) {
         in.topDown = origin & 1, in.rightToLeft = origin & 2;
         in.mapFirst = origin == 3 ? 5 : 0;
         in.id = origin == 2 ? "made by image_writer" : "";
-        const std::string label = std::string(c.name) + (type >= 9 ? ", RLE" : "") + ", origin " + std::to_string(origin);
+        const std::string label =
+            std::string(c.name) + (type >= 9 ? ", RLE" : "") + ", origin " + std::to_string(origin);
         Model m = decodeOk(tga, writeTga(in));
         ASSERT_EQ(m.textures.size(), 1u) << label;
         const Texture& t = m.textures[0];
@@ -195,14 +201,16 @@ TEST(Tga, BadHeadersNameTheFieldAndOffset) {
   };
   Bytes b = good;
   b[2] = 4;
-  EXPECT_EQ(error(b), "TGA huge.tga: image type 4 is not supported (1, 2, 3 and their RLE forms 9, 10, 11 are) (at byte 2)");
+  EXPECT_EQ(error(b),
+            "TGA huge.tga: image type 4 is not supported (1, 2, 3 and their RLE forms 9, 10, 11 are) (at byte 2)");
   b = good, b[16] = 12;
   EXPECT_EQ(error(b), "TGA huge.tga: true-colour pixels of 12 bits (15, 16, 24 or 32) (at byte 16)");
   b = good, b.resize(100);
   EXPECT_EQ(error(b), "TGA huge.tga: 9 × 6 pixels of 3 bytes need 162 bytes, 82 remain (at byte 18)");
   b = good, b.resize(200), b[0] = 255;
   EXPECT_EQ(error(b), "TGA huge.tga: image ID of 255 bytes runs past the end of the 200-byte file (at byte 0)");
-  EXPECT_EQ(error(Bytes(good.begin(), good.begin() + 10)), "TGA huge.tga: file is 10 bytes, shorter than the 18-byte header (at byte 0)");
+  EXPECT_EQ(error(Bytes(good.begin(), good.begin() + 10)),
+            "TGA huge.tga: file is 10 bytes, shorter than the 18-byte header (at byte 0)");
 }
 
 // ---------------------------------------------------------------- BMP
@@ -275,7 +283,8 @@ TEST(Bmp, MissingPaddingAfterTheLastRowIsAccepted) {
   b.resize(b.size() - 1);
   Model cut;
   Status s = watched(bmp, b, cut);
-  EXPECT_EQ(s.error, "BMP huge.bmp: 9 × 6 pixels at 24 bits need 167 bytes from byte 54, the file has 220 (at byte 10)");
+  EXPECT_EQ(s.error,
+            "BMP huge.bmp: 9 × 6 pixels at 24 bits need 167 bytes from byte 54, the file has 220 (at byte 10)");
 }
 
 TEST(Bmp, UnsupportedCompressionAndBitCountsNameTheirField) {
@@ -291,7 +300,8 @@ TEST(Bmp, UnsupportedCompressionAndBitCountsNameTheirField) {
   EXPECT_EQ(watched(bmp, b, m).error, "BMP huge.bmp: 2 bits per pixel (1, 4, 8, 16, 24 or 32) (at byte 28)");
   b = writeBmp(in);
   putU32(b, 14, 64);
-  EXPECT_EQ(watched(bmp, b, m).error, "BMP huge.bmp: DIB header size 64 is not one of 12, 40, 52, 56, 108, 124 (at byte 14)");
+  EXPECT_EQ(watched(bmp, b, m).error,
+            "BMP huge.bmp: DIB header size 64 is not one of 12, 40, 52, 56, 108, 124 (at byte 14)");
 }
 
 TEST(Bmp, RealTexturesFromTheSamples) {
@@ -311,7 +321,8 @@ TEST(Bmp, RealTexturesFromTheSamples) {
     EXPECT_EQ(t.height, h);
     const uint8_t* topLeft = b.data() + 54 + size_t(h - 1) * stride;
     const uint8_t* bottomRight = b.data() + 54 + size_t(w - 1) * 3;
-    EXPECT_EQ(Bytes(t.mips[0].begin(), t.mips[0].begin() + 4), Bytes({topLeft[2], topLeft[1], topLeft[0], 255})) << path;
+    EXPECT_EQ(Bytes(t.mips[0].begin(), t.mips[0].begin() + 4), Bytes({topLeft[2], topLeft[1], topLeft[0], 255}))
+        << path;
     EXPECT_EQ(Bytes(t.mips[0].end() - 4, t.mips[0].end()), Bytes({bottomRight[2], bottomRight[1], bottomRight[0], 255}))
         << path;
     EXPECT_EQ(test::infoOf(m, "pixels"), "24-bit BI_RGB, bottom-up");
@@ -342,7 +353,8 @@ TEST(Dds, DxtBlocksAndMipChainsPassThrough) {
     uint32_t w, h, levels;
   };
   // 12 x 5 is not a multiple of 4 high: its levels are 12x5, 6x2, 3x1, 1x1 -> 3x2, 2x1, 1x1, 1x1 blocks.
-  for (const Case& c : {Case{"dxt1", 16, 16, 5}, Case{"dxt3", 64, 16, 7}, Case{"dxt5", 12, 5, 4}, Case{"dxt1", 8, 4, 1}}) {
+  for (const Case& c :
+       {Case{"dxt1", 16, 16, 5}, Case{"dxt3", 64, 16, 7}, Case{"dxt5", 12, 5, 4}, Case{"dxt1", 8, 4, 1}}) {
     DdsIn in;
     in.width = c.w, in.height = c.h, in.format = c.format, in.levels = ddsLevels(c.format, c.w, c.h, c.levels, 1);
     Model m = decodeOk(dds, writeDds(in));
@@ -372,13 +384,15 @@ TEST(Dds, UncompressedLayoutsExpandToRgba) {
     const bool alpha = format[0] == 'a';
     DdsIn in;
     in.width = 9, in.height = 6, in.format = format;
-    in.levels = {picture(), expected(picture(4, 3), exact), expected(picture(2, 1), exact), expected(picture(1, 1), exact)};
+    in.levels = {picture(), expected(picture(4, 3), exact), expected(picture(2, 1), exact),
+                 expected(picture(1, 1), exact)};
     Model m = decodeOk(dds, writeDds(in));
     ASSERT_EQ(m.textures.size(), 1u) << format;
     const Texture& t = m.textures[0];
     EXPECT_EQ(t.format, "rgba8");
     ASSERT_EQ(t.mips.size(), 4u);
-    for (size_t l = 0; l < 4; ++l) EXPECT_EQ(t.mips[l], expected(in.levels[l], alpha ? exact : opaque)) << format << " level " << l;
+    for (size_t l = 0; l < 4; ++l)
+      EXPECT_EQ(t.mips[l], expected(in.levels[l], alpha ? exact : opaque)) << format << " level " << l;
   }
 }
 
@@ -401,7 +415,8 @@ TEST(Dds, UnsupportedFormatsNameTheirField) {
   Bytes b = writeDds(in);
   std::copy_n("ATI2", 4, b.begin() + 84);
   Model m;
-  EXPECT_EQ(watched(dds, b, m).error, "DDS huge.dds: FourCC \"ATI2\" is not supported (DXT1, DXT3 and DXT5 are) (at byte 84)");
+  EXPECT_EQ(watched(dds, b, m).error,
+            "DDS huge.dds: FourCC \"ATI2\" is not supported (DXT1, DXT3 and DXT5 are) (at byte 84)");
   b = writeDds(in);
   putU32(b, 112, 0x200 | 0x400);
   EXPECT_EQ(watched(dds, b, m).error,
@@ -436,25 +451,30 @@ TEST(PixelCap, HugeDeclaredSizesAreRefusedBeforeAllocating) {
   Bytes t(18 + 64, 0);  // a 24-bit TGA header declaring 16384 x 16384, and 64 bytes
   t[2] = 2, t[16] = 24;
   putU16(t, 12, 16384), putU16(t, 14, 16384);
-  EXPECT_EQ(watched(tga, t, m).error, "TGA huge.tga: width 16384 × height 16384 at byte 12 is 268 Mpx, over the 64 Mpx limit");
+  EXPECT_EQ(watched(tga, t, m).error,
+            "TGA huge.tga: width 16384 × height 16384 at byte 12 is 268 Mpx, over the 64 Mpx limit");
   t[2] = 10;  // the same as RLE
-  EXPECT_EQ(watched(tga, t, m).error, "TGA huge.tga: width 16384 × height 16384 at byte 12 is 268 Mpx, over the 64 Mpx limit");
+  EXPECT_EQ(watched(tga, t, m).error,
+            "TGA huge.tga: width 16384 × height 16384 at byte 12 is 268 Mpx, over the 64 Mpx limit");
 
   BmpIn bi;
   bi.width = 2, bi.height = 2, bi.rgba = picture(2, 2);
   Bytes b = writeBmp(bi);
   putU32(b, 18, 40000), putU32(b, 22, 40000);
-  EXPECT_EQ(watched(bmp, b, m).error, "BMP huge.bmp: width 40000 × height 40000 at byte 18 is 1600 Mpx, over the 64 Mpx limit");
-  putU32(b, 18, 0x7FFFFFFF), putU32(b, 22, 0x80000001);  // top-down, -2^31 + 1
   EXPECT_EQ(watched(bmp, b, m).error,
-            "BMP huge.bmp: width 2147483647 × height 2147483647 at byte 18 is 4611686014132 Mpx, over the 64 Mpx limit");
+            "BMP huge.bmp: width 40000 × height 40000 at byte 18 is 1600 Mpx, over the 64 Mpx limit");
+  putU32(b, 18, 0x7FFFFFFF), putU32(b, 22, 0x80000001);  // top-down, -2^31 + 1
+  EXPECT_EQ(
+      watched(bmp, b, m).error,
+      "BMP huge.bmp: width 2147483647 × height 2147483647 at byte 18 is 4611686014132 Mpx, over the 64 Mpx limit");
 
   DdsIn di;
   di.width = di.height = 4, di.levels = ddsLevels("dxt1", 4, 4, 1, 1);
   Bytes d = writeDds(di);
   putU32(d, 12, 0xFFFFFFFF), putU32(d, 16, 0xFFFFFFFF);
-  EXPECT_EQ(watched(dds, d, m).error,
-            "DDS huge.dds: width 4294967295 × height 4294967295 at byte 16 is 18446744065120 Mpx, over the 64 Mpx limit");
+  EXPECT_EQ(
+      watched(dds, d, m).error,
+      "DDS huge.dds: width 4294967295 × height 4294967295 at byte 16 is 18446744065120 Mpx, over the 64 Mpx limit");
   di.cube = true, di.levels = ddsLevels("dxt1", 4, 4, 1, 6);
   d = writeDds(di);
   putU32(d, 12, 4096), putU32(d, 16, 4096);
@@ -463,8 +483,11 @@ TEST(PixelCap, HugeDeclaredSizesAreRefusedBeforeAllocating) {
 
   Bytes p = writePcx8(2, 2, {0, 1, 2, 3}, Bytes(768, 9));
   putU16(p, 8, 16383), putU16(p, 10, 16383);
-  const Decode pcx = [](const Bytes& in, Model& out) { return decodePcx(in.data(), in.size(), "huge.pcx", false, out); };
-  EXPECT_EQ(watched(pcx, p, m).error, "PCX huge.pcx: width 16384 × height 16384 at byte 4 is 268 Mpx, over the 64 Mpx limit");
+  const Decode pcx = [](const Bytes& in, Model& out) {
+    return decodePcx(in.data(), in.size(), "huge.pcx", false, out);
+  };
+  EXPECT_EQ(watched(pcx, p, m).error,
+            "PCX huge.pcx: width 16384 × height 16384 at byte 4 is 268 Mpx, over the 64 Mpx limit");
 
   // PSG: sizes stop at the RSX's 4096, so the cap bites on cube maps: 4096² × 6 faces. A 4 × 4
   // cube arena gets its Texture object's big-endian width and height (+8, +10) set to 4096; the
@@ -475,7 +498,9 @@ TEST(PixelCap, HugeDeclaredSizesAreRefusedBeforeAllocating) {
   Bytes psg = writePsgTextures({cube});
   const uint32_t object = load_u32be(psg.data() + load_u32be(psg.data() + 0x30) + 24);
   psg[object + 8] = psg[object + 10] = 0x10, psg[object + 9] = psg[object + 11] = 0;
-  const Decode decodeArena = [](const Bytes& in, Model& out) { return decodePsg(in.data(), in.size(), "huge.psg", out); };
+  const Decode decodeArena = [](const Bytes& in, Model& out) {
+    return decodePsg(in.data(), in.size(), "huge.psg", out);
+  };
   EXPECT_EQ(watched(decodeArena, psg, m).error, "PSG huge.psg: width 4096 × height 4096 × 6 faces at byte " +
                                                     std::to_string(object + 8) + " is 101 Mpx, over the 64 Mpx limit");
 }
@@ -486,23 +511,27 @@ TEST(PixelCap, SizesUnderTheCapThatTheDataCannotFillAreRefusedToo) {
   Bytes t(18 + 200, 0);
   t[2] = 11, t[16] = 8;
   putU16(t, 12, 8000), putU16(t, 14, 8000);
-  EXPECT_EQ(watched(tga, t, m).error,
-            "TGA huge.tga: 8000 × 8000 pixels cannot come from 200 bytes of RLE packets (at most 12800 pixels) (at byte 18)");
+  EXPECT_EQ(
+      watched(tga, t, m).error,
+      "TGA huge.tga: 8000 × 8000 pixels cannot come from 200 bytes of RLE packets (at most 12800 pixels) (at byte 18)");
   t[2] = 3;
-  EXPECT_EQ(watched(tga, t, m).error, "TGA huge.tga: 8000 × 8000 pixels of 1 bytes need 64000000 bytes, 200 remain (at byte 18)");
+  EXPECT_EQ(watched(tga, t, m).error,
+            "TGA huge.tga: 8000 × 8000 pixels of 1 bytes need 64000000 bytes, 200 remain (at byte 18)");
 
   BmpIn bi;
   bi.width = 2, bi.height = 2, bi.rgba = picture(2, 2);
   Bytes b = writeBmp(bi);
   putU32(b, 18, 8000), putU32(b, 22, 8000);
-  EXPECT_EQ(watched(bmp, b, m).error,
-            "BMP huge.bmp: 8000 × 8000 pixels at 24 bits need 192000000 bytes from byte 54, the file has 70 (at byte 10)");
+  EXPECT_EQ(
+      watched(bmp, b, m).error,
+      "BMP huge.bmp: 8000 × 8000 pixels at 24 bits need 192000000 bytes from byte 54, the file has 70 (at byte 10)");
 
   DdsIn di;
   di.width = di.height = 4, di.format = "a8r8g8b8", di.levels = {picture(4, 4)};
   Bytes d = writeDds(di);
   putU32(d, 12, 8000), putU32(d, 16, 8000);
-  EXPECT_EQ(watched(dds, d, m).error, "DDS huge.dds: rgba8 8000 × 8000, 1 mip level needs 256000000 bytes, 64 remain (at byte 128)");
+  EXPECT_EQ(watched(dds, d, m).error,
+            "DDS huge.dds: rgba8 8000 × 8000, 1 mip level needs 256000000 bytes, 64 remain (at byte 128)");
 }
 
 TEST(PixelCap, CapIsSixtyFourMillionPixels) {
@@ -530,7 +559,8 @@ void sweep(const char* label, const Bytes& original, const Decode& decode, size_
       EXPECT_NE(s.error.find("at byte"), std::string::npos) << s.error;
     }
   };
-  for (size_t n = 0; n < std::min<size_t>(original.size(), 200); ++n) run(Bytes(original.begin(), original.begin() + long(n)));
+  for (size_t n = 0; n < std::min<size_t>(original.size(), 200); ++n)
+    run(Bytes(original.begin(), original.begin() + long(n)));
   const uint32_t evil[] = {0xFFFFFFFFu, 0x7FFFFFFFu, 0x80000000u, 0x0000FFFFu, 0x00008000u, 0x00010000u, 0, 1};
   for (size_t at = 0; at + 4 <= std::min<size_t>(original.size(), 160); ++at)
     for (uint32_t v : evil) {

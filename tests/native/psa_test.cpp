@@ -23,10 +23,9 @@
 #include "test_support.h"
 
 using namespace rs;
+using rs::test::allWarnings;
 using rs::test::countOf;
 using rs::test::hasWarning;
-using rs::test::allWarnings;
-
 
 namespace {
 
@@ -293,15 +292,14 @@ TEST(PsaConfig, RotationOnlyKeepsRootAndUseTranslationBones) {
     EXPECT_FALSE(trackFor(clip, 1)->rotation.empty());
     EXPECT_FALSE(trackFor(clip, 2)->translation.empty());
   }
-  EXPECT_TRUE(hasWarning(m, "bAnimRotationOnly=1 - 1 bones take translation from the mesh, 1 kept"))
-      << allWarnings(m);
+  EXPECT_TRUE(hasWarning(m, "bAnimRotationOnly=1 - 1 bones take translation from the mesh, 1 kept")) << allWarnings(m);
 }
 
 TEST(PsaConfig, ForceMeshTranslationAndRemoveTracks) {
   psk::Config c;
   c.forceMeshTranslation = {"Root"};
-  c.removeTracks = {{"Walk", 2, "rot"}, {"Jump", 1, "all"}, {"Walk", 1, "trans"}, {"Nope", 1, "all"},
-                    {"Walk", 9, "all"}};
+  c.removeTracks = {
+      {"Walk", 2, "rot"}, {"Jump", 1, "all"}, {"Walk", 1, "trans"}, {"Nope", 1, "all"}, {"Walk", 9, "all"}};
   Model m;
   ASSERT_TRUE(decode(psk::writePsa(threeBoneAnim()), m, psk::writePsaConfig(c)).ok());
   const Clip& walk = m.clips[0];
@@ -348,8 +346,14 @@ TEST(PsaHostile, HugeAndNegativeCounts) {
     for (int32_t size : {0x7FFFFFFF, 0x10000000, -1, 32})
       for (int32_t count : {0x7FFFFFFF, 16, -5, int32_t(0x80000000u)}) {
         ByteWriter w;
-        w.fixed("ANIMHEAD", 20); w.u32(0); w.i32(0); w.i32(0);
-        w.fixed(id, 20); w.u32(0); w.i32(size); w.i32(count);
+        w.fixed("ANIMHEAD", 20);
+        w.u32(0);
+        w.i32(0);
+        w.i32(0);
+        w.fixed(id, 20);
+        w.u32(0);
+        w.i32(size);
+        w.i32(count);
         w.pad(100);
         Model m;
         Status s = decodePsa(w.bytes.data(), w.bytes.size(), "h.psa", "", m);
@@ -451,9 +455,9 @@ TEST(PsaSamples, SpiderTwelveSequencesFrameMajor) {
   struct Seq {
     const char* name;
     uint32_t frames;
-  } expected[] = {{"Walk", 21},        {"walk2jump", 14},   {"Jump", 19},       {"jump2walk", 24},
+  } expected[] = {{"Walk", 21},        {"walk2jump", 14},        {"Jump", 19},        {"jump2walk", 24},
                   {"webattack", 72},   {"lungeAttackStart", 24}, {"lungeAttack", 24}, {"lungeAttackend", 13},
-                  {"flippedOver", 55}, {"idleOnBack", 50},  {"Idle", 31},       {"attack", 21}};
+                  {"flippedOver", 55}, {"idleOnBack", 50},       {"Idle", 31},        {"attack", 21}};
   ASSERT_EQ(m.clips.size(), 12u);
   for (int i = 0; i < 12; ++i) {
     EXPECT_EQ(m.clips[i].name, expected[i].name);

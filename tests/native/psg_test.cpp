@@ -20,7 +20,6 @@ using namespace rs;
 using rs::test::countOf;
 using rs::test::infoOf;
 
-
 namespace {
 
 std::vector<uint8_t> readSample(const char* rel) {
@@ -34,15 +33,18 @@ std::vector<uint8_t> readSample(const char* rel) {
 #endif
 }
 
-#define SAMPLE_OR_SKIP(var, rel)                                                              \
-  std::vector<uint8_t> var = readSample(rel);                                                 \
+#define SAMPLE_OR_SKIP(var, rel)              \
+  std::vector<uint8_t> var = readSample(rel); \
   if (var.empty()) GTEST_SKIP() << "sample " rel " not found (RIGSCOPE_SAMPLES=../shared/samples absent)"
 
 uint32_t be32(const std::vector<uint8_t>& b, size_t at) {
   return (uint32_t(b[at]) << 24) | (uint32_t(b[at + 1]) << 16) | (uint32_t(b[at + 2]) << 8) | b[at + 3];
 }
 void put32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
-  b[at] = uint8_t(v >> 24); b[at + 1] = uint8_t(v >> 16); b[at + 2] = uint8_t(v >> 8); b[at + 3] = uint8_t(v);
+  b[at] = uint8_t(v >> 24);
+  b[at + 1] = uint8_t(v >> 16);
+  b[at + 2] = uint8_t(v >> 8);
+  b[at + 3] = uint8_t(v);
 }
 // File offset of dictionary row i, and of the object it describes (main-block objects only).
 size_t rowAt(const std::vector<uint8_t>& b, uint32_t i) { return be32(b, 0x30) + 24 * size_t(i); }
@@ -51,8 +53,10 @@ size_t objectAt(const std::vector<uint8_t>& b, uint32_t i) { return be32(b, rowA
 Model decode(const std::vector<uint8_t>& b, Status* status = nullptr, const char* name = "t.psg") {
   Model m;
   Status s = decodePsg(b.data(), b.size(), name, m);
-  if (status) *status = s;
-  else EXPECT_TRUE(s.ok()) << s.error;
+  if (status)
+    *status = s;
+  else
+    EXPECT_TRUE(s.ok()) << s.error;
   return m;
 }
 
@@ -162,8 +166,12 @@ TEST(PsgWriter, SkinnedQuadRoundTripsF32AndS16) {
   expectQuad(s16, "s16");
   EXPECT_NE(infoOf(s16, "fixture_skinned_quad position scale").find("0.00390625"), std::string::npos);
   EXPECT_EQ(infoOf(s16, "fixture_skinned_quad layout"),
-            "XYZ S1\xC3\x97" "3 @0, NORMAL CMP @8, TEX0 SF\xC3\x97" "2 @12, BLENDWEIGHT UB\xC3\x97" "4 @16, "
-            "BLENDINDICES UB256\xC3\x97" "4 @20");
+            "XYZ S1\xC3\x97"
+            "3 @0, NORMAL CMP @8, TEX0 SF\xC3\x97"
+            "2 @12, BLENDWEIGHT UB\xC3\x97"
+            "4 @16, "
+            "BLENDINDICES UB256\xC3\x97"
+            "4 @20");
 }
 
 TEST(PsgWriter, EveryElementTypeRoundTrips) {
@@ -183,9 +191,9 @@ TEST(PsgWriter, EveryElementTypeRoundTrips) {
     m.name = "types";
     for (int b = 0; b < 5; ++b) m.bones.push_back(psgBone("B" + std::to_string(b), 0, -float(b), 0));
     PsgMeshIn mesh;
-    mesh.layout = {{c.pos, 3, psgv::XYZ},         {c.nrm, uint8_t(c.nrm == psgv::CMP ? 1 : 3), psgv::NORMAL},
-                   {c.uv, 2, psgv::TEX0},         {psgv::F, 2, psgv::TEX1},
-                   {c.col, 4, psgv::COLOR0},      {c.wgt, 4, psgv::BLENDWEIGHT},
+    mesh.layout = {{c.pos, 3, psgv::XYZ},          {c.nrm, uint8_t(c.nrm == psgv::CMP ? 1 : 3), psgv::NORMAL},
+                   {c.uv, 2, psgv::TEX0},          {psgv::F, 2, psgv::TEX1},
+                   {c.col, 4, psgv::COLOR0},       {c.wgt, 4, psgv::BLENDWEIGHT},
                    {c.idx, 4, psgv::BLENDINDICES}, {psgv::F, 4, psgv::TANGENT}};
     const int n = 16;
     for (int v = 0; v < n; ++v) {
@@ -202,7 +210,8 @@ TEST(PsgWriter, EveryElementTypeRoundTrips) {
       mesh.uvs[0].insert(mesh.uvs[0].end(), {v / 16.0f, 1.0f - v / 32.0f});
       mesh.uvs[1].insert(mesh.uvs[1].end(), {0.5f, v / 8.0f});
     }
-    for (int v = 0; v + 2 < n; v += 3) mesh.indices.insert(mesh.indices.end(), {uint32_t(v), uint32_t(v + 1), uint32_t(v + 2)});
+    for (int v = 0; v + 2 < n; v += 3)
+      mesh.indices.insert(mesh.indices.end(), {uint32_t(v), uint32_t(v + 1), uint32_t(v + 2)});
     mesh.palette = {4, 3, 2, 1};
     m.meshes = {mesh};
     Model out = decode(writePsgModel(m));
@@ -234,9 +243,12 @@ TEST(PsgWriter, EveryElementTypeRoundTrips) {
 TEST(PsgWriter, MeshesIslandsMaterialsAndStaticMeshes) {
   PsgModelIn m;
   m.name = "multi";
-  m.bones = {psgBone("HIPS"), psgBone("SPINE", 0, -1, 0), psgBone("SPINE1", 0, -2, 0), psgBone("LEFTUPLEG", -0.2f, 0, 0)};
-  m.materials = {PsgMaterialIn{{{"Name", 0xAAull, "shirt_shader"}, {"specular", 0x55ull, "spec"}, {"diffuse", 0xBEEFull, "shirt_d"}}},
-                 PsgMaterialIn{{{"specular", 0x77ull, "only_spec"}}}};
+  m.bones = {psgBone("HIPS"), psgBone("SPINE", 0, -1, 0), psgBone("SPINE1", 0, -2, 0),
+             psgBone("LEFTUPLEG", -0.2f, 0, 0)};
+  m.materials = {
+      PsgMaterialIn{
+          {{"Name", 0xAAull, "shirt_shader"}, {"specular", 0x55ull, "spec"}, {"diffuse", 0xBEEFull, "shirt_d"}}},
+      PsgMaterialIn{{{"specular", 0x77ull, "only_spec"}}}};
   // Mesh 0: skinned, 3 islands, palette [3, 1].
   PsgMeshIn a;
   a.layout = {{psgv::F, 3, psgv::XYZ}, {psgv::UB, 4, psgv::BLENDWEIGHT}, {psgv::UB256, 4, psgv::BLENDINDICES}};
@@ -345,8 +357,12 @@ TEST(PsgSamples, SyntheticSkinnedQuads) {
   Model a = decode(f32, nullptr, "skinned_quad_f32.psg");
   expectQuad(a, "f32 sample");
   EXPECT_EQ(infoOf(a, "fixture_skinned_quad layout"),
-            "XYZ F32\xC3\x97" "3 @0, NORMAL CMP @12, TEX0 SF\xC3\x97" "2 @16, BLENDWEIGHT UB\xC3\x97" "4 @20, "
-            "BLENDINDICES UB256\xC3\x97" "4 @24");
+            "XYZ F32\xC3\x97"
+            "3 @0, NORMAL CMP @12, TEX0 SF\xC3\x97"
+            "2 @16, BLENDWEIGHT UB\xC3\x97"
+            "4 @20, "
+            "BLENDINDICES UB256\xC3\x97"
+            "4 @24");
   Model b = decode(s16, nullptr, "skinned_quad_s16.psg");
   expectQuad(b, "s16 sample");  // raw/256: x raw -128..128, y raw 0..512
 }
@@ -357,9 +373,20 @@ TEST(PsgSamples, SkyboxNight) {
   EXPECT_EQ(countOf(m, "objects"), 12);
   EXPECT_EQ(countOf(m, "subreferences"), 4);  // the README says 3; the section holds 4 (InstanceData's is the 4th)
   EXPECT_EQ(infoOf(m, "objects"),
-            "VersionData\xC3\x97" "1, RenderMaterialData\xC3\x97" "1, InstanceData\xC3\x97" "1, BaseResource\xC3\x97" "2, "
-            "VertexBuffer\xC3\x97" "1, IndexBuffer\xC3\x97" "1, RenderOptiMeshData\xC3\x97" "1, VertexDescriptor\xC3\x97" "1, "
-            "MeshHelper\xC3\x97" "1, RenderModelData\xC3\x97" "1, TableOfContents\xC3\x97" "1");
+            "VersionData\xC3\x97"
+            "1, RenderMaterialData\xC3\x97"
+            "1, InstanceData\xC3\x97"
+            "1, BaseResource\xC3\x97"
+            "2, "
+            "VertexBuffer\xC3\x97"
+            "1, IndexBuffer\xC3\x97"
+            "1, RenderOptiMeshData\xC3\x97"
+            "1, VertexDescriptor\xC3\x97"
+            "1, "
+            "MeshHelper\xC3\x97"
+            "1, RenderModelData\xC3\x97"
+            "1, TableOfContents\xC3\x97"
+            "1");
   ASSERT_EQ(m.meshes.size(), 1u);
   const Mesh& d = m.meshes[0];
   EXPECT_EQ(d.positions.size(), 230u * 3);
@@ -388,7 +415,10 @@ TEST(PsgSamples, SkyboxNight) {
   EXPECT_NEAR(mx[1], 4472, 1);
   EXPECT_NEAR(umin, -0.40f, 0.01f);  // S1 UVs / 32767
   EXPECT_NEAR(umax, 0.60f, 0.01f);
-  EXPECT_EQ(infoOf(m, "skyboxSphere layout"), "XYZ F32\xC3\x97" "3 @0, TEX0 S1\xC3\x97" "2 @12");
+  EXPECT_EQ(infoOf(m, "skyboxSphere layout"),
+            "XYZ F32\xC3\x97"
+            "3 @0, TEX0 S1\xC3\x97"
+            "2 @12");
   EXPECT_EQ(m.skeleton.names, (std::vector<std::string>{"skyboxSphere"}));
   EXPECT_EQ(m.skeleton.parents, (std::vector<int32_t>{-1}));
   for (int k = 0; k < 3; ++k) EXPECT_FLOAT_EQ(m.skeleton.restTranslation[k], 0);
@@ -405,8 +435,11 @@ TEST(PsgSamples, SkyboxNight) {
   Model t = decode(tex, nullptr, "skybox_textures.psg");
   EXPECT_EQ(countOf(t, "objects"), 8);
   ASSERT_EQ(t.textures.size(), 3u);
-  const struct { const char* guid; uint32_t w, h; size_t mips; } want[3] = {
-      {"0a950eac2dfefc7b", 2048, 512, 1}, {"26e51b122e587b70", 16, 16, 5}, {"26e564982e587b70", 512, 16, 1}};
+  const struct {
+    const char* guid;
+    uint32_t w, h;
+    size_t mips;
+  } want[3] = {{"0a950eac2dfefc7b", 2048, 512, 1}, {"26e51b122e587b70", 16, 16, 5}, {"26e564982e587b70", 512, 16, 1}};
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ(t.textures[i].guid, want[i].guid);
     EXPECT_EQ(t.textures[i].name, "0x" + std::string(want[i].guid) + ".Texture");
@@ -447,8 +480,8 @@ TEST(PsgSamples, CasTextureIsDxt5With10Mips) {
 // ---------------------------------------------------------------- damaged and foreign arenas
 
 TEST(PsgErrors, TruncationAtEveryByte) {
-  for (const std::vector<uint8_t>& full : {writePsgModel(quadModel(true)),
-                                           writePsgTextures({dxtTexture(1, 0x86, 8, 8, 2)})}) {
+  for (const std::vector<uint8_t>& full :
+       {writePsgModel(quadModel(true)), writePsgTextures({dxtTexture(1, 0x86, 8, 8, 2)})}) {
     for (size_t n = 0; n < full.size(); ++n) {
       std::vector<uint8_t> cut(full.begin(), full.begin() + n);
       Model m;
@@ -518,7 +551,13 @@ TEST(PsgErrors, DictionaryRowsOutsideTheFile) {
 TEST(PsgErrors, AbsurdCounts) {
   const std::vector<uint8_t> b = writePsgModel(quadModel(false));
   Status s;
-  struct Patch { uint32_t row; uint32_t at; uint32_t value; bool u16; const char* expect; };
+  struct Patch {
+    uint32_t row;
+    uint32_t at;
+    uint32_t value;
+    bool u16;
+    const char* expect;
+  };
   const Patch patches[] = {
       {9, 0x34, 0xFFFF, true, "declares 65535 bones"},
       {9, 0x32, 0x4000, true, "declares 16384 meshes"},
@@ -553,15 +592,19 @@ TEST(PsgErrors, ReferencesOutOfRangeAndCycles) {
   const std::vector<uint8_t> b = writePsgModel(quadModel(false));
   const size_t opti = objectAt(b, 6);
   Status s;
-  struct Patch { size_t at; uint32_t value; const char* expect; };
+  struct Patch {
+    size_t at;
+    uint32_t value;
+    const char* expect;
+  };
   const Patch patches[] = {
       {opti + 0x34, 99, "refers to dictionary row 99"},
-      {opti + 0x34, 6, "of type RenderOptiMeshData"},          // VB -> the optimesh itself
+      {opti + 0x34, 6, "of type RenderOptiMeshData"},  // VB -> the optimesh itself
       {opti + 0x28, 0x00800009, "refers to subreference 9"},
       {opti + 0x24, 0x00C00000, "not an arena reference"},
-      {objectAt(b, 3), 3, "expected a BaseResource"},           // VB's resource -> the VB itself
+      {objectAt(b, 3), 3, "expected a BaseResource"},              // VB's resource -> the VB itself
       {objectAt(b, 9) + 0x100, 9, "expected RenderOptiMeshData"},  // mesh table -> the model itself
-      {opti + 0x60 + 8, 0x06000000, "primitive type is 6"},     // strips are rejected
+      {opti + 0x60 + 8, 0x06000000, "primitive type is 6"},        // strips are rejected
       {opti + 0x60 + 4, 9, "island 0 draws indices 0..9"},
   };
   for (const Patch& p : patches) {

@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -22,11 +22,10 @@
 #include "test_support.h"
 
 using namespace rs;
-using rs::test::countOf;
-using rs::test::infoOf;
-using rs::test::hasWarning;
 using rs::test::allWarnings;
-
+using rs::test::countOf;
+using rs::test::hasWarning;
+using rs::test::infoOf;
 
 namespace {
 
@@ -41,21 +40,37 @@ psk::Mesh quadMesh() {
   for (uint32_t i = 0; i < 4; ++i) m.wedges.push_back({i, 0.25f * float(i), 0.1f * float(i), 0});
   m.wedges.push_back({2, 0.9f, 0.8f, 1});  // a second wedge on point 2 (UV seam)
   psk::Face f1;
-  f1.wedge[0] = 2; f1.wedge[1] = 3; f1.wedge[2] = 0; f1.material = 1;
+  f1.wedge[0] = 2;
+  f1.wedge[1] = 3;
+  f1.wedge[2] = 0;
+  f1.material = 1;
   psk::Face f0;
-  f0.wedge[0] = 0; f0.wedge[1] = 1; f0.wedge[2] = 4; f0.material = 0;
+  f0.wedge[0] = 0;
+  f0.wedge[1] = 1;
+  f0.wedge[2] = 4;
+  f0.material = 0;
   m.faces = {f1, f0};  // material 1 first: the decoder must sort by material
   m.materials = {{"Skin", 0}, {"Glass", 2 | 0x10}};
   psk::Bone root;
   root.name = "Root";
   root.parent = 0;
-  root.rotation[0] = 0; root.rotation[1] = 0; root.rotation[2] = 0.70710678f; root.rotation[3] = 0.70710678f;
-  root.position[0] = 1; root.position[1] = 2; root.position[2] = 3;
+  root.rotation[0] = 0;
+  root.rotation[1] = 0;
+  root.rotation[2] = 0.70710678f;
+  root.rotation[3] = 0.70710678f;
+  root.position[0] = 1;
+  root.position[1] = 2;
+  root.position[2] = 3;
   psk::Bone arm;
   arm.name = "Arm";
   arm.parent = 0;
-  arm.rotation[0] = 0.5f; arm.rotation[1] = 0.5f; arm.rotation[2] = 0.5f; arm.rotation[3] = 0.5f;
-  arm.position[0] = 4; arm.position[1] = 5; arm.position[2] = 6;
+  arm.rotation[0] = 0.5f;
+  arm.rotation[1] = 0.5f;
+  arm.rotation[2] = 0.5f;
+  arm.rotation[3] = 0.5f;
+  arm.position[0] = 4;
+  arm.position[1] = 5;
+  arm.position[2] = 6;
   m.bones = {root, arm};
   m.weights = {{1, 0, 0}, {1, 1, 0}, {0.25f, 2, 0}, {0.75f, 2, 1}, {1, 3, 1}};
   return m;
@@ -181,7 +196,9 @@ TEST(PskRoundTrip, PointIndexMaskedOnlyUpTo65536Points) {
   for (uint32_t i = 0; i < P; ++i) big.points[i * 3] = float(i);
   big.wedges = {{0, 0, 0, 0}, {65536 + 7, 0, 0, 0}, {65536 + 9, 0, 0, 0}};
   psk::Face f;
-  f.wedge[0] = 0; f.wedge[1] = 1; f.wedge[2] = 2;
+  f.wedge[0] = 0;
+  f.wedge[1] = 1;
+  f.wedge[2] = 2;
   big.faces = {f};
   big.materials = {{"M", 0}};
   Model mb;
@@ -199,9 +216,14 @@ TEST(PskRoundTrip, Face3200PackedAndManyWedges) {
   src.points = {0, 0, 0, 1, 0, 0, 0, 1, 0};
   for (uint32_t i = 0; i < W; ++i) src.wedges.push_back({i % 3, float(i), 0, 0});
   psk::Face f;
-  f.wedge[0] = 69999; f.wedge[1] = 1; f.wedge[2] = 65537;
+  f.wedge[0] = 69999;
+  f.wedge[1] = 1;
+  f.wedge[2] = 65537;
   psk::Face g;
-  g.wedge[0] = 0; g.wedge[1] = 1; g.wedge[2] = 2; g.material = 0;
+  g.wedge[0] = 0;
+  g.wedge[1] = 1;
+  g.wedge[2] = 2;
+  g.material = 0;
   src.faces = {f, g};
   src.materials = {{"M", 0}};
   psk::MeshOptions o;
@@ -241,7 +263,9 @@ TEST(PskRoundTrip, MaterialIndexPastEndUsesPlaceholder) {
 TEST(PskRoundTrip, FacesWithBadWedgesDropped) {
   psk::Mesh src = quadMesh();
   psk::Face bad;
-  bad.wedge[0] = 0; bad.wedge[1] = 1; bad.wedge[2] = 99;
+  bad.wedge[0] = 0;
+  bad.wedge[1] = 1;
+  bad.wedge[2] = 99;
   src.faces.push_back(bad);
   Model m;
   ASSERT_TRUE(decode(psk::writePsk(src), m).ok());
@@ -278,8 +302,8 @@ TEST(PskRoundTrip, VertexColoursRgbaOrBgraByTypeFlag) {
   struct Case {
     uint32_t flag;
     bool bgra;
-  } cases[] = {{1999801, false}, {2003321, true}, {20090127, true}, {20090128, false}, {20100422, false},
-               {20220723, false}};
+  } cases[] = {{1999801, false},  {2003321, true},   {20090127, true},
+               {20090128, false}, {20100422, false}, {20220723, false}};
   for (const Case& c : cases) {
     psk::MeshOptions o;
     o.typeFlag = c.flag;
@@ -351,9 +375,13 @@ TEST(PskNormals, SmoothingGroupsShareOrSplitAnEdge) {
   src.points = {0, 0, 0, 10, 0, 0, 0, 10, 0, 0, 0, 10};
   src.wedges = {{0, 0, 0, 0}, {1, 0, 0, 0}, {2, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {3, 0, 0, 0}};
   psk::Face a;  // in the z=0 plane
-  a.wedge[0] = 0; a.wedge[1] = 2; a.wedge[2] = 1;
+  a.wedge[0] = 0;
+  a.wedge[1] = 2;
+  a.wedge[2] = 1;
   psk::Face b;  // in the y=0 plane
-  b.wedge[0] = 3; b.wedge[1] = 4; b.wedge[2] = 5;
+  b.wedge[0] = 3;
+  b.wedge[1] = 4;
+  b.wedge[2] = 5;
   src.materials = {{"M", 0}};
   auto normalOfWedge0 = [&](uint32_t sgA, uint32_t sgB) {
     a.smoothing = sgA;
@@ -382,8 +410,12 @@ TEST(PskRoundTrip, MorphDeltasNegateYAndExpandToWedges) {
   psk::MorphTarget smile;
   smile.name = "Smile";
   psk::MorphDelta d;
-  d.position[0] = 1; d.position[1] = 2; d.position[2] = 3;
-  d.tangentZ[0] = 0.1f; d.tangentZ[1] = 0.2f; d.tangentZ[2] = 0.3f;
+  d.position[0] = 1;
+  d.position[1] = 2;
+  d.position[2] = 3;
+  d.tangentZ[0] = 0.1f;
+  d.tangentZ[1] = 0.2f;
+  d.tangentZ[2] = 0.3f;
   d.point = 2;  // used by wedges 2 and 4
   psk::MorphDelta out;
   out.point = 99;
@@ -418,7 +450,9 @@ TEST(PskRoundTrip, SocketsWithEveryDeclaredSize) {
   psk::Socket a;
   a.name = "WeaponR";
   a.bone = "arm";  // case-insensitive match
-  a.location[0] = 1; a.location[1] = 2; a.location[2] = 3;
+  a.location[0] = 1;
+  a.location[1] = 2;
+  a.location[2] = 3;
   a.rotator[1] = 90;  // yaw 90
   psk::Socket b;
   b.name = "Nowhere";
@@ -531,10 +565,10 @@ TEST(PskHierarchy, SelfParentsCyclesAndParentsAfterChildren) {
   psk::Mesh src = quadMesh();
   src.bones.resize(6);
   for (int i = 0; i < 6; ++i) src.bones[i].name = "b" + std::to_string(i);
-  src.bones[0].parent = 0;   // root, ActorX style
-  src.bones[1].parent = 5;   // parent after child: allowed
-  src.bones[2].parent = 2;   // self parent -> root
-  src.bones[3].parent = 4;   // 3 <-> 4 cycle
+  src.bones[0].parent = 0;  // root, ActorX style
+  src.bones[1].parent = 5;  // parent after child: allowed
+  src.bones[2].parent = 2;  // self parent -> root
+  src.bones[3].parent = 4;  // 3 <-> 4 cycle
   src.bones[4].parent = 3;
   src.bones[5].parent = 77;  // out of range -> root
   Model m;
@@ -605,8 +639,8 @@ TEST(PskHostile, CountsNear2To31And2To32AndNegative) {
   };
   struct Case {
     int32_t size, count;
-  } cases[] = {{12, 0x7FFFFFFF}, {0x10000000, 16}, {0x7FFFFFFF, 0x7FFFFFFF}, {-12, 4}, {12, -1},
-               {16, int32_t(0x80000000u)}, {0x40000000, 4}};
+  } cases[] = {{12, 0x7FFFFFFF}, {0x10000000, 16},           {0x7FFFFFFF, 0x7FFFFFFF}, {-12, 4},
+               {12, -1},         {16, int32_t(0x80000000u)}, {0x40000000, 4}};
   for (const char* id : {"PNTS0000", "VTXW0000", "FACE0000", "REFSKELT", "RAWWEIGHTS", "SKELSOCK", "MRPHINFO"}) {
     for (const Case& c : cases) {
       ByteWriter w;
@@ -639,8 +673,15 @@ TEST(PskHostile, CountsNear2To31And2To32AndNegative) {
 
 TEST(PskHostile, WrongStridesAndMissingChunks) {
   ByteWriter w;
-  w.fixed("ACTRHEAD", 20); w.u32(0); w.i32(0); w.i32(0);
-  w.fixed("PNTS0000", 20); w.u32(0); w.i32(8); w.i32(1); w.pad(8);
+  w.fixed("ACTRHEAD", 20);
+  w.u32(0);
+  w.i32(0);
+  w.i32(0);
+  w.fixed("PNTS0000", 20);
+  w.u32(0);
+  w.i32(8);
+  w.i32(1);
+  w.pad(8);
   Model m;
   Status s = decodePsk(w.bytes.data(), w.bytes.size(), "x.psk", m);
   EXPECT_FALSE(s.ok());
@@ -689,13 +730,13 @@ bool readSample(const std::string& name, std::vector<uint8_t>& out) {
   return rs::test::readBytes(samplesDir() + name, out);
 }
 
-#define LOAD_SAMPLE(name, model)                                                        \
-  std::vector<uint8_t> bytes_;                                                          \
+#define LOAD_SAMPLE(name, model)                                                                        \
+  std::vector<uint8_t> bytes_;                                                                          \
   if (!readSample(name, bytes_)) GTEST_SKIP() << "sample " << name << " not found in " << samplesDir(); \
-  Model model;                                                                          \
-  {                                                                                     \
-    Status st_ = decodePsk(bytes_.data(), bytes_.size(), name, model);                  \
-    ASSERT_TRUE(st_.ok()) << st_.error;                                                 \
+  Model model;                                                                                          \
+  {                                                                                                     \
+    Status st_ = decodePsk(bytes_.data(), bytes_.size(), name, model);                                  \
+    ASSERT_TRUE(st_.ok()) << st_.error;                                                                 \
   }
 
 void expectCounts(const Model& m, double P, double W, double F, double M, double B, double I) {
@@ -721,7 +762,8 @@ double signedVolume(const Mesh& mesh) {
     const float* b = &mesh.positions[mesh.indices[t + 1] * 3];
     const float* c = &mesh.positions[mesh.indices[t + 2] * 3];
     v += (a[0] * (double(b[1]) * c[2] - double(b[2]) * c[1]) - a[1] * (double(b[0]) * c[2] - double(b[2]) * c[0]) +
-          a[2] * (double(b[0]) * c[1] - double(b[1]) * c[0])) / 6.0;
+          a[2] * (double(b[0]) * c[1] - double(b[1]) * c[0])) /
+         6.0;
   }
   return v;
 }

@@ -21,7 +21,6 @@
 using namespace rs;
 using rs::test::hasWarning;
 
-
 namespace {
 
 struct Decoded {
@@ -69,7 +68,8 @@ double signedVolume(const Model& m) {
       const float* c = &mesh.positions[size_t(mesh.indices[i + 2]) * 3];
       vol += (double(a[0]) * (double(b[1]) * c[2] - double(b[2]) * c[1]) -
               double(a[1]) * (double(b[0]) * c[2] - double(b[2]) * c[0]) +
-              double(a[2]) * (double(b[0]) * c[1] - double(b[1]) * c[0])) / 6.0;
+              double(a[2]) * (double(b[0]) * c[1] - double(b[1]) * c[0])) /
+             6.0;
     }
   }
   return vol;
@@ -212,8 +212,10 @@ TEST(Ue1Writer, UvSeamsSplitVerticesButNormalsStaySmooth) {
   for (uint32_t f = 0; f < 2; ++f)
     for (size_t c : copies)
       for (int k = 0; k < 3; ++k) {
-        EXPECT_EQ(va.normals[(f * map.size() + c) * 3 + size_t(k)], va.normals[(f * map.size() + copies[0]) * 3 + size_t(k)]);
-        EXPECT_EQ(va.frames[(f * map.size() + c) * 3 + size_t(k)], va.frames[(f * map.size() + copies[0]) * 3 + size_t(k)]);
+        EXPECT_EQ(va.normals[(f * map.size() + c) * 3 + size_t(k)],
+                  va.normals[(f * map.size() + copies[0]) * 3 + size_t(k)]);
+        EXPECT_EQ(va.frames[(f * map.size() + c) * 3 + size_t(k)],
+                  va.frames[(f * map.size() + copies[0]) * 3 + size_t(k)]);
       }
   // UVs: (U/256, 1 − V/256)
   const auto& uv = r.model.meshes[0].uvs[0];
@@ -328,7 +330,8 @@ TEST(Uc, ParsesSequencesTexturesAndSkipsComments) {
       "class X expands Actor;\n"
       "/* block\n #exec MESH SEQUENCE MESH=gun SEQ=Hidden STARTFRAME=0 NUMFRAMES=9\n*/\n"
       "//#exec MESH SEQUENCE MESH=gun SEQ=Commented STARTFRAME=0 NUMFRAMES=9\n"
-      "#EXEC mesh import MESH=gun ANIVFILE=\"Models/Gun_a.3D\" DATAFILE=\"Models/Gun_d.3D\" x=0 unmirror=1 UNMIRRORTEX=2\n"
+      "#EXEC mesh import MESH=gun ANIVFILE=\"Models/Gun_a.3D\" DATAFILE=\"Models/Gun_d.3D\" x=0 unmirror=1 "
+      "UNMIRRORTEX=2\n"
       "  #exec MESH ORIGIN MESH=gun X=-100 Y=0 Z=-20 YAW=64 PITCH=0 ROLL=-8\n"
       "#exec MESH SEQUENCE MESH=gun SEQ=Fire STARTFRAME=10 NUMFRAMES=6 RATE=15 GROUP=Attack\n"
       "#exec MESH SEQUENCE MESH=gun SEQ=Still STARTFRAME=0 NUMFRAMES=1\n"
@@ -432,8 +435,8 @@ TEST(Uc, PicksTheMatchingMeshAmongSeveral) {
   ASSERT_TRUE(r.status.ok());
   EXPECT_EQ(info(r.model, "ucMesh"), "thing");
   EXPECT_FLOAT_EQ(framePos(r, 0, 1)[2], 300.0f);
-  Decoded none = decode(writeUe1Data(tetra(), 4), writeUe1Anim(tetraFrames(1, 100, 0, 0), 4, Ue1Encoding::Packed),
-                        uc, "other_d.3d", "other_a.3d");
+  Decoded none = decode(writeUe1Data(tetra(), 4), writeUe1Anim(tetraFrames(1, 100, 0, 0), 4, Ue1Encoding::Packed), uc,
+                        "other_d.3d", "other_a.3d");
   ASSERT_TRUE(none.status.ok());
   EXPECT_TRUE(hasWarning(none.model, "none of its"));
   EXPECT_TRUE(hasWarning(none.model, "a guess"));
@@ -444,14 +447,14 @@ TEST(Uc, NotifiesAttachToTheirSequenceInSeconds) {
   std::string uc = UcBuilder()
                        .meshImport("thing", "thing_a.3d", "thing_d.3d")                             // 3
                        .line("#exec mesh notify mesh=THING seq=fire time=0.5 function=SpawnShell")  // 4
-                       .sequence("thing", "Fire", 0, 3, 15)                                          // 5
-                       .notify("thing", "Fire", 1, "EndFire")                                        // 6
-                       .notify("thing", "Fire", 0, "PlayFiring")                                     // 7
-                       .sequence("thing", "Long", 1, 10)                                             // 8
-                       .notify("thing", "Long", 0.5, "Step")                                         // 9
-                       .notify("thing", "Reload", 0.5, "Click")                                      // 10
-                       .notify("thing", "Fire", 1.5, "Late")                                         // 11
-                       .line("#exec MESH NOTIFY MESH=thing SEQ=Fire TIME=0.2")                       // 12
+                       .sequence("thing", "Fire", 0, 3, 15)                                         // 5
+                       .notify("thing", "Fire", 1, "EndFire")                                       // 6
+                       .notify("thing", "Fire", 0, "PlayFiring")                                    // 7
+                       .sequence("thing", "Long", 1, 10)                                            // 8
+                       .notify("thing", "Long", 0.5, "Step")                                        // 9
+                       .notify("thing", "Reload", 0.5, "Click")                                     // 10
+                       .notify("thing", "Fire", 1.5, "Late")                                        // 11
+                       .line("#exec MESH NOTIFY MESH=thing SEQ=Fire TIME=0.2")                      // 12
                        .str();
 
   // Parsed: attached to the sequence in file order, TIME as the fraction written, whatever the
@@ -589,8 +592,13 @@ TEST(Ue1Hostile, TruncationAtEveryByte) {
       }
     }
   }
-  std::string uc = UcBuilder().meshImport("thing", "thing_a.3d", "thing_d.3d").sequence("thing", "A", 0, 2, 10)
-                       .textureImport("T", "\"x y.pcx\"").setTexture("thing", 0, "T").skin("P.T").str();
+  std::string uc = UcBuilder()
+                       .meshImport("thing", "thing_a.3d", "thing_d.3d")
+                       .sequence("thing", "A", 0, 2, 10)
+                       .textureImport("T", "\"x y.pcx\"")
+                       .setTexture("thing", 0, "T")
+                       .skin("P.T")
+                       .str();
   for (size_t n = 0; n < uc.size(); ++n) EXPECT_TRUE(decode(d, a, uc.substr(0, n)).status.ok()) << n;
 }
 
@@ -728,6 +736,7 @@ struct SampleFacts {
   const char* secondSeq;  // "" when the script has no sequences
 };
 
+// clang-format off
 const SampleFacts kSamples[] = {
     {"assimp-mar_rifle/mar_rifle", "assimp-mar_rifle/mar_rifle.uc", 572, 421, 30, "packed", "normal ×572", "1", {0.1, 0.1, 0.2}, ""},
     {"firetrucks/Models/FlatSheet", "firetrucks/Classes/FlatSheet.uc", 2, 4, 1, "packed", "normal ×2", "1", {0.1, 0.1, 0.2}, "FLATSHEET"},
@@ -755,6 +764,7 @@ const SampleFacts kSamples[] = {
     {"trashbag/Models/steak", "trashbag/Classes/Steak.uc", 68, 36, 1, "packed", "normal ×68", "1", {0.02, 0.02, 0.04}, "STEAK"},
     {"trashbag/Models/trashbag", "trashbag/Classes/Trashbag.uc", 116, 60, 1, "packed", "normal ×116", "1", {0.03, 0.03, 0.06}, "TRASHBAG"},
 };
+// clang-format on
 
 Decoded decodeSample(const SampleFacts& s) {
   const std::string base = samplesDir() + "/" + s.pair;
@@ -766,8 +776,8 @@ Decoded decodeSample(const SampleFacts& s) {
   }
   std::string name = base.substr(base.find_last_of('/') + 1);
   Decoded r;
-  r.status = decodeUe1(d.data(), d.size(), name + "_d.3d", a.data(), a.size(), name + "_a.3d", uc, s.uc, r.model,
-                       &r.details);
+  r.status =
+      decodeUe1(d.data(), d.size(), name + "_d.3d", a.data(), a.size(), name + "_a.3d", uc, s.uc, r.model, &r.details);
   return r;
 }
 
@@ -880,7 +890,8 @@ TEST(Ue1Samples, VertexAtAFrameMatchesRawBytesAndDocumentedTransform) {
     ASSERT_TRUE(r.status.ok());
     std::vector<uint8_t> a = readFile(samplesDir() + "/trashbag/Models/coin100_a.3d");
     const size_t at = 4 + 123 * 4;
-    int32_t w = int32_t(uint32_t(a[at]) | uint32_t(a[at + 1]) << 8 | uint32_t(a[at + 2]) << 16 | uint32_t(a[at + 3]) << 24);
+    int32_t w =
+        int32_t(uint32_t(a[at]) | uint32_t(a[at + 1]) << 8 | uint32_t(a[at + 2]) << 16 | uint32_t(a[at + 3]) << 24);
     int z = w / (1 << 22) - (w < 0 && w % (1 << 22) ? 1 : 0);  // floor division
     int y = int((uint32_t(w) >> 11) & 0x7FF);
     if (y >= 1024) y -= 2048;
@@ -943,8 +954,10 @@ TEST(Ue1Samples, PcxSamplesDecodeToTheirDocumentedSize) {
   const struct {
     const char* path;
     uint32_t w, h;
-  } pcx[] = {{"firetrucks/Models/bottle1.pcx", 128, 128}, {"firetrucks/Models/key1.pcx", 128, 128},
-             {"firetrucks/Models/tankard1.pcx", 128, 128}, {"trashbag/Models/lavender1.pcx", 64, 128},
+  } pcx[] = {{"firetrucks/Models/bottle1.pcx", 128, 128},
+             {"firetrucks/Models/key1.pcx", 128, 128},
+             {"firetrucks/Models/tankard1.pcx", 128, 128},
+             {"trashbag/Models/lavender1.pcx", 64, 128},
              {"trashbag/Models/scroll1.pcx", 128, 128}};
   for (const auto& p : pcx) {
     SCOPED_TRACE(p.path);
@@ -956,8 +969,8 @@ TEST(Ue1Samples, PcxSamplesDecodeToTheirDocumentedSize) {
     EXPECT_EQ(m.textures[0].height, p.h);
     EXPECT_TRUE(m.warnings.empty()) << m.warnings[0];
   }
-  const char* all[] = {"JBooze2", "burgerbun", "burgerbunbottom", "cheeseslice", "coin11", "onionslice", "patty",
-                       "salad", "steak1", "tomatoslice", "trashbag1"};
+  const char* all[] = {"JBooze2", "burgerbun", "burgerbunbottom", "cheeseslice", "coin11",   "onionslice",
+                       "patty",   "salad",     "steak1",          "tomatoslice", "trashbag1"};
   for (const char* n : all) {
     SCOPED_TRACE(n);
     std::vector<uint8_t> b = readFile(samplesDir() + "/trashbag/Models/" + n + ".pcx");

@@ -19,10 +19,9 @@
 #include "test_support.h"
 
 using namespace rs;
+using rs::test::allWarnings;
 using rs::test::countOf;
 using rs::test::hasWarning;
-using rs::test::allWarnings;
-
 
 namespace {
 
@@ -148,15 +147,15 @@ PmdDesc smallModel(uint32_t version = 4) {
 
 const std::string kSamples = std::string(RIGSCOPE_SAMPLES) + "/zeroad/";
 
-#define NEED_SAMPLES()                                                                      \
-  if (readFile(kSamples + "skeleton.pmd").empty())                                          \
+#define NEED_SAMPLES()                             \
+  if (readFile(kSamples + "skeleton.pmd").empty()) \
   GTEST_SKIP() << "samples not found at " << kSamples << " (RIGSCOPE_SAMPLES); skipping real-file checks"
 
 Model sample(const char* rel) {
   std::vector<uint8_t> b = readFile(kSamples + rel);
   Model m;
-  Status s = rel[std::strlen(rel) - 1] == 'd' ? decodePmd(b.data(), b.size(), rel, m)
-                                                : decodePssa(b.data(), b.size(), rel, m);
+  Status s =
+      rel[std::strlen(rel) - 1] == 'd' ? decodePmd(b.data(), b.size(), rel, m) : decodePssa(b.data(), b.size(), rel, m);
   EXPECT_TRUE(s.ok()) << s.error;
   return m;
 }
@@ -188,7 +187,7 @@ TEST(PmdRoundTrip, V4ArmFixture) {
   ASSERT_EQ(me.uvs.size(), 1u);
   EXPECT_EQ(me.uvs[0], d.uvs);  // COLLADA v-up UVs are three's flipY convention already
   std::vector<uint32_t> idx(d.indices.begin(), d.indices.end());
-  EXPECT_EQ(me.indices, idx);  // index order kept
+  EXPECT_EQ(me.indices, idx);        // index order kept
   EXPECT_GT(signedVolume(me), 0.0);  // authored CCW-outward in three space
   EXPECT_NEAR(signedVolume(me), 3.0 * 0.5 * 0.5, 1e-5);
   ASSERT_EQ(me.groups.size(), 1u);
@@ -388,7 +387,7 @@ TEST(PmdRoundTrip, StaticMeshHasNoSkeleton) {
 
 TEST(PmdBlends, BindShapeIndexIsTheLastIdentityBone) {
   PmdDesc d = smallModel(4);
-  d.blendBones[4] = 2;  // vertex 1 on the bind shape (== numBones)
+  d.blendBones[4] = 2;      // vertex 1 on the bind shape (== numBones)
   d.blendBones[12] = 0xFF;  // vertex 3: no influences at all -> bind shape, warned
   Model m = pmd(writePmd(d));
   ASSERT_EQ(m.skeleton.names.size(), 3u);
@@ -874,9 +873,8 @@ TEST(ZeroadSamples, Animations) {
     ASSERT_EQ(m.clips[0].tracks[0].times.size(), 141u);
     EXPECT_NEAR(m.clips[0].tracks[0].times.back(), 4.62f, 1e-5f);  // frame 140 at 33 ms
   }
-  const std::pair<const char*, int> synthetic[] = {{"synthetic/cube_4bones_anim.psa", 4},
-                                                   {"synthetic/cube_5bones_anim.psa", 5},
-                                                   {"synthetic/test_minimal.psa", 1}};
+  const std::pair<const char*, int> synthetic[] = {
+      {"synthetic/cube_4bones_anim.psa", 4}, {"synthetic/cube_5bones_anim.psa", 5}, {"synthetic/test_minimal.psa", 1}};
   for (const auto& s : synthetic) {
     Model m = sample(s.first);
     SCOPED_TRACE(s.first);
@@ -943,8 +941,8 @@ TEST(ZeroadSamples, SkeletonIdleFrameZeroSkinsUpright) {
       }
     }
     for (int i = 0; i < 3; ++i) posed[v * 3 + i] = float(acc[i]);
-    maxDiff = std::max({maxDiff, std::fabs(acc[0] - accG[0]), std::fabs(acc[1] - accG[1]),
-                        std::fabs(acc[2] + accG[2])});
+    maxDiff =
+        std::max({maxDiff, std::fabs(acc[0] - accG[0]), std::fabs(acc[1] - accG[1]), std::fabs(acc[2] + accG[2])});
   }
   EXPECT_LT(maxDiff, 1e-4);
   float lo, hi, xlo, xhi;

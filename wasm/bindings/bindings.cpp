@@ -38,12 +38,33 @@ namespace {
 
 // Typed array constructors, looked up once per type (a global lookup per array adds up over
 // thousands of tracks).
-template <typename T> const val& arrayCtor();
-template <> const val& arrayCtor<float>() { static const val c = val::global("Float32Array"); return c; }
-template <> const val& arrayCtor<uint32_t>() { static const val c = val::global("Uint32Array"); return c; }
-template <> const val& arrayCtor<int32_t>() { static const val c = val::global("Int32Array"); return c; }
-template <> const val& arrayCtor<uint16_t>() { static const val c = val::global("Uint16Array"); return c; }
-template <> const val& arrayCtor<uint8_t>() { static const val c = val::global("Uint8Array"); return c; }
+template <typename T>
+const val& arrayCtor();
+template <>
+const val& arrayCtor<float>() {
+  static const val c = val::global("Float32Array");
+  return c;
+}
+template <>
+const val& arrayCtor<uint32_t>() {
+  static const val c = val::global("Uint32Array");
+  return c;
+}
+template <>
+const val& arrayCtor<int32_t>() {
+  static const val c = val::global("Int32Array");
+  return c;
+}
+template <>
+const val& arrayCtor<uint16_t>() {
+  static const val c = val::global("Uint16Array");
+  return c;
+}
+template <>
+const val& arrayCtor<uint8_t>() {
+  static const val c = val::global("Uint8Array");
+  return c;
+}
 
 // One memcpy: `new TypedArray(view of the heap)` copies the elements into a fresh JS-owned buffer.
 template <typename T>
@@ -79,9 +100,9 @@ Bytes bytesIn(const val& v) {
   }
   static const val u8 = val::global("Uint8Array"), arrayBuffer = val::global("ArrayBuffer");
   val src = v;
-  if (v.instanceof(arrayBuffer)) {
+  if (v.instanceof (arrayBuffer)) {
     src = u8.new_(v);
-  } else if (!v.instanceof(u8)) {
+  } else if (!v.instanceof (u8)) {
     src = u8.new_(v["buffer"], v["byteOffset"], v["byteLength"]);
   }
   b.requested = src["length"].as<double>();
@@ -223,7 +244,8 @@ val clipToVal(const rs::Clip& c) {
   o.set("loop", c.loop);
   o.set("notifies", notifiesToVal(c.notifies));
   size_t total = 0;
-  for (const rs::Track& t : c.tracks) total += t.times.size() + t.translation.size() + t.rotation.size() + t.scale.size();
+  for (const rs::Track& t : c.tracks)
+    total += t.times.size() + t.translation.size() + t.rotation.size() + t.scale.size();
   std::vector<float> pool;
   pool.reserve(total);
   std::vector<int32_t> layout;
@@ -244,7 +266,8 @@ val clipToVal(const rs::Clip& c) {
       times = put(t.times);
       if (!firstTimes) firstTimes = &t.times, sharedTimes = times;
     }
-    layout.insert(layout.end(), {t.bone, int32_t(t.times.size()), times, put(t.translation), put(t.rotation), put(t.scale)});
+    layout.insert(layout.end(),
+                  {t.bone, int32_t(t.times.size()), times, put(t.translation), put(t.rotation), put(t.scale)});
   }
   val packed = val::object();
   packed.set("layout", copyOut(layout));
@@ -353,8 +376,9 @@ val finish(const rs::Status& status, const rs::Model& model) {
 }
 
 val tooLarge(const std::string& file, double bytes) {
-  return refusal(rs::format("rigscope: %s: %.0f bytes do not fit in the decoder's memory (limit 2 GiB for the file and its model)",
-                            file.c_str(), bytes));
+  return refusal(
+      rs::format("rigscope: %s: %.0f bytes do not fit in the decoder's memory (limit 2 GiB for the file and its model)",
+                 file.c_str(), bytes));
 }
 
 // One decoder over one input: the input's copy, the model and the status all die before the
@@ -382,7 +406,8 @@ val decodePmd(const val& bytes, const std::string& file) {
 }
 
 val decodePssa(const val& bytes, const std::string& file) {
-  return decodeOne(bytes, file, [&](const uint8_t* p, size_t n, rs::Model& m) { return rs::decodePssa(p, n, file, m); });
+  return decodeOne(bytes, file,
+                   [&](const uint8_t* p, size_t n, rs::Model& m) { return rs::decodePssa(p, n, file, m); });
 }
 
 val decodeUe1(const val& data, const std::string& dataFile, const val& anim, const std::string& animFile,
@@ -406,7 +431,8 @@ val decodePsg(const val& bytes, const std::string& file) {
 }
 
 val decodeImage(const val& bytes, const std::string& file) {
-  return decodeOne(bytes, file, [&](const uint8_t* p, size_t n, rs::Model& m) { return rs::decodeImage(p, n, file, m); });
+  return decodeOne(bytes, file,
+                   [&](const uint8_t* p, size_t n, rs::Model& m) { return rs::decodeImage(p, n, file, m); });
 }
 
 std::string detectFormat(const val& head, double fileSize, const std::string& file) {

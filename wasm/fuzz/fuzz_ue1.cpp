@@ -11,8 +11,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::vector<rs::fuzz::Part> parts = rs::fuzz::splitParts(data, size, 3);
   rs::Model model;
-  rs::Status s = rs::decodeUe1(parts[0].data, parts[0].size, "fuzz_d.3d", parts[1].data, parts[1].size,
-                               "fuzz_a.3d", parts[2].text(), "Fuzz.uc", model);
+  rs::Status s = rs::decodeUe1(parts[0].data, parts[0].size, "fuzz_d.3d", parts[1].data, parts[1].size, "fuzz_a.3d",
+                               parts[2].text(), "Fuzz.uc", model);
   (void)s;
   return 0;
 }

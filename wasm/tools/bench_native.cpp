@@ -92,9 +92,12 @@ Result timeIt(const std::string& name, size_t bytes, int runs, const std::functi
 std::string jsonEscape(const std::string& s) {
   std::string o;
   for (char ch : s) {
-    if (ch == '"' || ch == '\\') o += '\\', o += ch;
-    else if (uint8_t(ch) < 0x20) o += ' ';
-    else o += ch;
+    if (ch == '"' || ch == '\\')
+      o += '\\', o += ch;
+    else if (uint8_t(ch) < 0x20)
+      o += ' ';
+    else
+      o += ch;
   }
   return o;
 }
@@ -145,8 +148,8 @@ int main(int argc, char** argv) {
     const Result& r = results[i];
     std::printf("    \"%s\": {\"bytes\": %zu, \"ok\": %s, ", r.name.c_str(), r.bytes, r.ok ? "true" : "false");
     if (!r.ok) std::printf("\"error\": \"%s\", ", jsonEscape(r.error).c_str());
-    std::printf("\"decodeMs\": %.4f, \"decodeMBps\": %.2f, \"memcpyMs\": %.4f, \"memcpyMBps\": %.2f}%s\n",
-                r.decodeMs, r.decodeMs > 0 ? r.bytes / 1e3 / r.decodeMs : 0.0, r.memcpyMs,
+    std::printf("\"decodeMs\": %.4f, \"decodeMBps\": %.2f, \"memcpyMs\": %.4f, \"memcpyMBps\": %.2f}%s\n", r.decodeMs,
+                r.decodeMs > 0 ? r.bytes / 1e3 / r.decodeMs : 0.0, r.memcpyMs,
                 r.memcpyMs > 0 ? r.bytes / 1e3 / r.memcpyMs : 0.0, i + 1 < results.size() ? "," : "");
   }
   std::printf("  }\n}\n");

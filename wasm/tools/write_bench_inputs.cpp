@@ -45,7 +45,7 @@ bool put(const std::string& dir, const char* name, const std::vector<uint8_t>& b
 
 // A unit quaternion turning `deg` degrees about a fixed axis picked by `seed`.
 void turn(int seed, double deg, float q[4]) {
-  double ax = std::sin(seed * 1.3) , ay = std::cos(seed * 0.7), az = std::sin(seed * 2.1 + 0.5);
+  double ax = std::sin(seed * 1.3), ay = std::cos(seed * 0.7), az = std::sin(seed * 2.1 + 0.5);
   double len = std::sqrt(ax * ax + ay * ay + az * az);
   double h = deg * kPi / 360.0, s = std::sin(h) / len;
   q[0] = float(ax * s);

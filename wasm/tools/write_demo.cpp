@@ -121,9 +121,9 @@ std::vector<BoneDef> skeletonDefs() {
 }
 
 struct Rest {
-  std::vector<Q> world;       // model-space rest rotation
-  std::vector<Q> local;       // local rest rotation
-  std::vector<V3> localPos;   // local rest translation
+  std::vector<Q> world;      // model-space rest rotation
+  std::vector<Q> local;      // local rest rotation
+  std::vector<V3> localPos;  // local rest translation
 };
 
 Rest restPose(const std::vector<BoneDef>& defs) {
@@ -217,8 +217,8 @@ void buildMesh(const std::vector<BoneDef>& defs, const Rest& rest, rs::psk::Mesh
       int r = end ? rings - 1 : 0;
       for (int s = 0; s < sides; ++s) {
         double a = 2 * kPi * s / sides;
-        m.wedges.push_back({pointOf(r, s), float(0.5 + 0.5 * std::cos(a)), float(0.5 + 0.5 * std::sin(a)),
-                            uint8_t(d.material)});
+        m.wedges.push_back(
+            {pointOf(r, s), float(0.5 + 0.5 * std::cos(a)), float(0.5 + 0.5 * std::sin(a)), uint8_t(d.material)});
       }
       m.wedges.push_back({end ? capPointB : capPointA, 0.5f, 0.5f, uint8_t(d.material)});
     }
@@ -398,7 +398,6 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::printf("rigscope-demo.psk: %zu points, %zu wedges, %zu faces, %zu bones; rigscope-demo.psa: %zu sequences\n",
-              mesh.points.size() / 3, mesh.wedges.size(), mesh.faces.size(), mesh.bones.size(),
-              anim.sequences.size());
+              mesh.points.size() / 3, mesh.wedges.size(), mesh.faces.size(), mesh.bones.size(), anim.sequences.size());
   return 0;
 }

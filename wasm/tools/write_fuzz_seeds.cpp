@@ -7,15 +7,15 @@
 // each format has, every writer option, and every count field of a small valid file set to the
 // extremes (0, one more than present, 2^31 - 1, 2^32 - 1) so the fuzzer starts next to each limit
 // check. Every seed stays small (a few KB): libFuzzer mutates small inputs far faster.
+#include <dirent.h>
+#include <sys/stat.h>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <dirent.h>
 #include <fstream>
 #include <functional>
 #include <iterator>
 #include <string>
-#include <sys/stat.h>
 #include <vector>
 
 #include "writers/fuzz_input.h"
@@ -155,8 +155,8 @@ psk::Mesh quadMesh() {
 
 void pskSeeds(const std::string& fixtures) {
   const char* target = "fuzz_psk";
-  for (const char* f : {"two_bone.psk", "static.pskx", "morph.psk", "hostile_names.psk", "two_bone_cap.psk",
-                        "truncated.psk"}) {
+  for (const char* f :
+       {"two_bone.psk", "static.pskx", "morph.psk", "hostile_names.psk", "two_bone_cap.psk", "truncated.psk"}) {
     Bytes b = readFile(fixtures + "/" + f);
     if (!b.empty()) seed(target, f, b);
   }
@@ -372,9 +372,8 @@ void psaSeeds(const std::string& fixtures) {
     psk::Animation a = walkAnimation(0);
     emit("no_bones", writePsa(a));
   }
-  actorxExtremes(target, "walk", writePsa(base), [&](const std::string& name, const Bytes& b) {
-    seed(target, name + ".psa", b);
-  });
+  actorxExtremes(target, "walk", writePsa(base),
+                 [&](const std::string& name, const Bytes& b) { seed(target, name + ".psa", b); });
 }
 
 // ---- 0 A.D. ---------------------------------------------------------------------------------------
@@ -459,8 +458,8 @@ void pssaSeeds(const std::string& fixtures) {
   d.keys.resize(6);
   d.keys[3].rotation[2] = 1;
   seed(target, "wave.psa", writePssa(d));
-  const std::pair<float, const char*> frameLengths[] = {{0.0f, "0"}, {0.5f, "seconds"}, {-3.0f, "negative"},
-                                                        {float(NAN), "nan"}};
+  const std::pair<float, const char*> frameLengths[] = {
+      {0.0f, "0"}, {0.5f, "seconds"}, {-3.0f, "negative"}, {float(NAN), "nan"}};
   for (const auto& fl : frameLengths) {
     PssaDesc v = d;
     v.frameLength = fl.first;
@@ -495,7 +494,9 @@ void pssaSeeds(const std::string& fixtures) {
 std::string richUc() {
   UcBuilder uc("Thing", "Decoration");
   uc.meshImport("Thing", "thing_a.3d", "thing_d.3d", true)
-      .line("#exec MESH IMPORT MESH=Other ANIVFILE=MODELS\\other_a.3d DATAFILE=\"MODELS/other_d.3d\" ZEROTEX=1 UNMIRRORTEX=1")
+      .line(
+          "#exec MESH IMPORT MESH=Other ANIVFILE=MODELS\\other_a.3d DATAFILE=\"MODELS/other_d.3d\" ZEROTEX=1 "
+          "UNMIRRORTEX=1")
       .origin("Thing", 0, 0, -8, 0, 64, 0)
       .sequence("Thing", "All", 0, 4, 0, "")
       .sequence("Thing", "Still", 0, 1, 12, "Rest")
@@ -697,8 +698,10 @@ void psgObjectExtremes(const std::string& target, const std::string& stem, const
     for (uint32_t v : {0u, 0xFFFFu, 0x7FFFFFFFu, 0xFFFFFFFFu}) {
       if (u16 && v > 0xFFFF) continue;
       Bytes b = arena;
-      if (u16) put16be(b, at, uint16_t(v));
-      else put32be(b, at, v);
+      if (u16)
+        put16be(b, at, uint16_t(v));
+      else
+        put32be(b, at, v);
       seed(target, stem + "_" + typeLabel + "_" + std::to_string(field) + "_" + std::to_string(v) + ".psg", b);
     }
     return;  // the first object of the type is enough
@@ -752,10 +755,10 @@ void psgSeeds(const std::string& fixtures) {
                          psgTexture(0xA5, 3, 5, 1, false), psgTexture(0x85, 2, 2, 2, true)}));
   seed(target, "texture_unknown_format.psg", writePsgTextures({psgTexture(0x81, 4, 4, 1, false)}));
   // Count fields of each object type at the extremes.
-  psgObjectExtremes(target, "layout0", first, 0x00EB0001, "model", 0x32, true);     // numMeshes
-  psgObjectExtremes(target, "layout0", first, 0x00EB0001, "model", 0x34, true);     // numBones
-  psgObjectExtremes(target, "layout0", first, 0x00EB0023, "optimesh", 0x38, false);  // numIslands
-  psgObjectExtremes(target, "layout0", first, 0x00EB0023, "optimesh", 0x48, false);  // numRemap
+  psgObjectExtremes(target, "layout0", first, 0x00EB0001, "model", 0x32, true);       // numMeshes
+  psgObjectExtremes(target, "layout0", first, 0x00EB0001, "model", 0x34, true);       // numBones
+  psgObjectExtremes(target, "layout0", first, 0x00EB0023, "optimesh", 0x38, false);   // numIslands
+  psgObjectExtremes(target, "layout0", first, 0x00EB0023, "optimesh", 0x48, false);   // numRemap
   psgObjectExtremes(target, "layout0", first, 0x000200E9, "descriptor", 0x0A, true);  // numElements
   psgObjectExtremes(target, "layout0", first, 0x000200EA, "vertexbuffer", 8, false);  // bytes
   psgObjectExtremes(target, "layout0", first, 0x000200EB, "indexbuffer", 8, false);   // numIndices

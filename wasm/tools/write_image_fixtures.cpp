@@ -70,13 +70,12 @@ std::vector<uint8_t> textureShapes() {
     uint32_t mips;
     bool cube;
   };
-  const Shape shapes[] = {{0x86, 2048, 512, 1, false}, {0x86, 16, 16, 5, false}, {0x86, 512, 16, 1, false},
-                          {0x88, 512, 512, 10, false}, {0x86, 64, 32, 7, false},  {0x87, 8, 8, 4, false},
-                          {0x86, 16, 16, 3, true},     {0x86, 128, 128, 8, true}, {0x88, 100, 60, 7, false},
-                          {0x86, 6, 10, 4, false},     {0x86, 256, 64, 9, false}, {0x85, 16, 8, 5, false},
-                          {0x86, 32, 32, 6, true},     {0x88, 4, 4, 3, false},    {0x86, 1, 1, 1, false},
-                          {0x86, 2, 2, 2, false},      {0x87, 64, 4, 7, false},   {0x86, 4, 64, 7, false},
-                          {0x88, 256, 256, 9, false}};
+  const Shape shapes[] = {
+      {0x86, 2048, 512, 1, false}, {0x86, 16, 16, 5, false}, {0x86, 512, 16, 1, false}, {0x88, 512, 512, 10, false},
+      {0x86, 64, 32, 7, false},    {0x87, 8, 8, 4, false},   {0x86, 16, 16, 3, true},   {0x86, 128, 128, 8, true},
+      {0x88, 100, 60, 7, false},   {0x86, 6, 10, 4, false},  {0x86, 256, 64, 9, false}, {0x85, 16, 8, 5, false},
+      {0x86, 32, 32, 6, true},     {0x88, 4, 4, 3, false},   {0x86, 1, 1, 1, false},    {0x86, 2, 2, 2, false},
+      {0x87, 64, 4, 7, false},     {0x86, 4, 64, 7, false},  {0x88, 256, 256, 9, false}};
   std::vector<PsgTextureIn> textures;
   uint64_t guid = 1;
   for (const Shape& s : shapes) {
@@ -98,7 +97,9 @@ int main(int argc, char** argv) {
   }
   const std::string dir = argv[1];
   bool ok = true;
-  const auto put = [&](const char* name, const std::vector<uint8_t>& bytes) { ok = writeFile(dir + "/" + name, bytes) && ok; };
+  const auto put = [&](const char* name, const std::vector<uint8_t>& bytes) {
+    ok = writeFile(dir + "/" + name, bytes) && ok;
+  };
   put("image_rgb24.tga", writeTga(tga(2, 24, false)));
   put("image_rgba32_top.tga", writeTga(tga(2, 32, true)));
   put("image_rle16.tga", writeTga(tga(10, 16, false)));

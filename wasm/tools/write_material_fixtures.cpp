@@ -194,7 +194,8 @@ std::string ue4Props(const std::string& parent, const std::vector<std::pair<std:
   }
   s += "}\nVectorParameterValues[0] = {}\n";
   s += "Parent = " + parent + "\n";
-  s += "BasePropertyOverrides =\n{\n    bOverride_BlendMode = false\n    BlendMode = BLEND_Opaque (0)\n    bOverride_TwoSided = false\n"
+  s += "BasePropertyOverrides =\n{\n    bOverride_BlendMode = false\n    BlendMode = BLEND_Opaque (0)\n    "
+       "bOverride_TwoSided = false\n"
        "    TwoSided = false\n    bOverride_OpacityMaskClipValue = false\n    OpacityMaskClipValue = 0.3333\n}\n";
   s += "FlattenedTexture = None\nMobileBaseTexture = None\nMobileNormalTexture = None\nbUseMobileSpecular = false\n";
   return s;
@@ -213,7 +214,8 @@ std::string ue3Props(const std::vector<std::pair<std::string, std::string>>& par
 }
 
 // FModel's JSON of a material instance package: an array of exports.
-std::string fmodelInstance(const std::string& name, const std::string& parent, const std::vector<std::pair<std::string, std::string>>& params) {
+std::string fmodelInstance(const std::string& name, const std::string& parent,
+                           const std::vector<std::pair<std::string, std::string>>& params) {
   std::string s = "[\n  {\n    \"Type\": \"MaterialInstanceConstant\",\n    \"Name\": \"" + name + "\",\n";
   s += "    \"Class\": \"UScriptClass'MaterialInstanceConstant'\",\n    \"Properties\": {\n";
   if (!parent.empty()) {
@@ -224,8 +226,10 @@ std::string fmodelInstance(const std::string& name, const std::string& parent, c
   for (size_t i = 0; i < params.size(); ++i) {
     const std::string& t = params[i].second;
     s += i ? ",\n" : "\n";
-    s += "        {\n          \"ParameterInfo\": { \"Name\": \"" + params[i].first + "\", \"Association\": \"GlobalParameter\", \"Index\": -1 },\n";
-    s += "          \"ParameterValue\": { \"ObjectName\": \"Texture2D'" + t + "'\", \"ObjectPath\": \"" + std::string(TEX) + t + ".0\" },\n";
+    s += "        {\n          \"ParameterInfo\": { \"Name\": \"" + params[i].first +
+         "\", \"Association\": \"GlobalParameter\", \"Index\": -1 },\n";
+    s += "          \"ParameterValue\": { \"ObjectName\": \"Texture2D'" + t + "'\", \"ObjectPath\": \"" +
+         std::string(TEX) + t + ".0\" },\n";
     s += "          \"ExpressionGUID\": \"00000000000000000000000000000000\"\n        }";
   }
   s += "\n      ]\n    }\n  }\n]\n";
@@ -274,26 +278,36 @@ int main(int argc, char** argv) {
 
   const std::string mat = "ueviewer_mat/Game/Characters/Hero/";
   out.bytes(mat + "Meshes/SK_Hero.psk", mesh);
-  out.text(mat + "Materials/MI_Hero_Body.mat", "Diffuse=T_Hero_Body_BC\r\nNormal=T_Hero_Body_N\r\nOther[0]=T_Hero_Body_ARM\r\n");
+  out.text(mat + "Materials/MI_Hero_Body.mat",
+           "Diffuse=T_Hero_Body_BC\r\nNormal=T_Hero_Body_N\r\nOther[0]=T_Hero_Body_ARM\r\n");
   out.text(mat + "Materials/MI_Hero_Head.mat", "Diffuse=T_Head_D\r\nNormal=T_Head_N\r\n");
   textures(mat + "Textures/", false, true);
 
   const std::string props = "ueviewer_props/Game/Characters/Hero/";
   const std::string mic = props + "Materials/MaterialInstanceConstant/";
   out.bytes(props + "Meshes/SK_Hero.psk", mesh);
-  out.text(mic + "MI_Hero_Body.props.txt", ue4Props("MaterialInstanceConstant'" + std::string(MAT) + "MI_Hero_Base.MI_Hero_Base'", {{"BaseColor", "T_Hero_Body_BC"}}));
-  out.text(mic + "MI_Hero_Base.props.txt", ue4Props("Material3'/Game/Characters/Shared/M_Character.M_Character'",
-                                                    {{"BaseColor", "T_Default_BC"}, {"NRM", "T_Hero_Body_N"}, {"ORM", "T_Hero_Body_ARM"}}));
+  out.text(mic + "MI_Hero_Body.props.txt",
+           ue4Props("MaterialInstanceConstant'" + std::string(MAT) + "MI_Hero_Base.MI_Hero_Base'",
+                    {{"BaseColor", "T_Hero_Body_BC"}}));
+  out.text(mic + "MI_Hero_Base.props.txt",
+           ue4Props("Material3'/Game/Characters/Shared/M_Character.M_Character'",
+                    {{"BaseColor", "T_Default_BC"}, {"NRM", "T_Hero_Body_N"}, {"ORM", "T_Hero_Body_ARM"}}));
   out.text(mic + "MI_Hero_Head.props.txt", ue3Props({{"Diffuse", "T_Head_D"}, {"Normal", "T_Head_N"}}));
   textures(props + "Textures/Texture2D/", true, true);
 
   const std::string fm = "fmodel_json/Game/Characters/Hero/";
   out.bytes(fm + "Meshes/SK_Hero.psk", mesh);
-  out.text(fm + "Meshes/SK_Hero.json", "[\n  {\n    \"Type\": \"SkeletalMesh\",\n    \"Name\": \"SK_Hero\",\n    \"Properties\": {\n      \"Materials\": []\n    }\n  }\n]\n");
-  out.text(fm + "Materials/MI_Hero_Body.json", fmodelInstance("MI_Hero_Body", "MI_Hero_Base", {{"Base Color", "T_Hero_Body_BC"}}));
-  out.text(fm + "Materials/MI_Hero_Base.json", fmodelInstance("MI_Hero_Base", "", {{"Base Color", "T_Default_BC"}, {"Normal", "T_Hero_Body_N"}, {"ORM", "T_Hero_Body_ARM"}}));
-  out.text(fm + "Materials/MI_Hero_Head.json", "{\n  \"Textures\": {\n    \"Diffuse\": \"" + std::string(TEX) + "T_Head_D.T_Head_D\",\n    \"Normal\": \"" +
-                                                   std::string(TEX) + "T_Head_N.T_Head_N\"\n  },\n  \"Parameters\": {}\n}\n");
+  out.text(fm + "Meshes/SK_Hero.json",
+           "[\n  {\n    \"Type\": \"SkeletalMesh\",\n    \"Name\": \"SK_Hero\",\n    \"Properties\": {\n      "
+           "\"Materials\": []\n    }\n  }\n]\n");
+  out.text(fm + "Materials/MI_Hero_Body.json",
+           fmodelInstance("MI_Hero_Body", "MI_Hero_Base", {{"Base Color", "T_Hero_Body_BC"}}));
+  out.text(fm + "Materials/MI_Hero_Base.json",
+           fmodelInstance("MI_Hero_Base", "",
+                          {{"Base Color", "T_Default_BC"}, {"Normal", "T_Hero_Body_N"}, {"ORM", "T_Hero_Body_ARM"}}));
+  out.text(fm + "Materials/MI_Hero_Head.json", "{\n  \"Textures\": {\n    \"Diffuse\": \"" + std::string(TEX) +
+                                                   "T_Head_D.T_Head_D\",\n    \"Normal\": \"" + std::string(TEX) +
+                                                   "T_Head_N.T_Head_N\"\n  },\n  \"Parameters\": {}\n}\n");
   textures(fm + "Textures/", true, true);
 
   const std::string bare = "suffix_only/Game/Characters/Hero/";

@@ -12,7 +12,8 @@
 //   vertices with y = 0 -> skinIndex (0, ...) weight 1 on HIPS (palette slot 1);
 //   vertices with y = 2 -> SPINE1 191/255 (0.749020) + SPINE 64/255 (0.250980) (slots 0 and 2).
 //   Material 0: name "material_0", guid "1122334455667788", textureNames[0] "0x1122334455667788.Texture".
-//   Rest translations exact (HIPS (0,0,0) has no -0). Counts: objects 11, bones 3, meshes 1, vertices 24, triangles 12, indices 36, islands 2.
+//   Rest translations exact (HIPS (0,0,0) has no -0). Counts: objects 11, bones 3, meshes 1, vertices 24, triangles 12,
+//   indices 36, islands 2.
 //
 // box_textures.psg — texture arena, decodes to one texture: guid "1122334455667788", name
 //   "0x1122334455667788.Texture", format "dxt1", 64x64, 7 mips (2048, 512, 128, 32, 8, 8, 8 bytes).
@@ -43,9 +44,8 @@ PsgModelIn skinnedBox() {
   b.palette = {2, 0, 1};
   const float faces[6][3][3] = {
       // normal, u, v (u x v = normal)
-      {{1, 0, 0}, {0, 0, -1}, {0, 1, 0}},  {{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}},
-      {{0, 1, 0}, {1, 0, 0}, {0, 0, -1}},  {{0, -1, 0}, {1, 0, 0}, {0, 0, 1}},
-      {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}},   {{0, 0, -1}, {-1, 0, 0}, {0, 1, 0}},
+      {{1, 0, 0}, {0, 0, -1}, {0, 1, 0}}, {{-1, 0, 0}, {0, 0, 1}, {0, 1, 0}}, {{0, 1, 0}, {1, 0, 0}, {0, 0, -1}},
+      {{0, -1, 0}, {1, 0, 0}, {0, 0, 1}}, {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}},  {{0, 0, -1}, {-1, 0, 0}, {0, 1, 0}},
   };
   const float half[3] = {0.5f, 1.0f, 0.5f}, center[3] = {0, 1, 0};
   const float su[4] = {-1, 1, 1, -1}, sv[4] = {-1, -1, 1, 1};

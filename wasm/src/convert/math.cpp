@@ -9,8 +9,7 @@ void accumulateFaceNormals(const float* p, const unsigned* idx, size_t indexCoun
     const float* c = p + size_t(idx[t + 2]) * 3;
     float e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
     float e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-    float f[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
-                  e1[0] * e2[1] - e1[1] * e2[0]};
+    float f[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
     for (int k = 0; k < 3; ++k) {
       float* dst = n + size_t(idx[t + k]) * 3;
       dst[0] += f[0];

@@ -39,8 +39,7 @@ inline void makeHemisphereConsistent(float* q, size_t keys) {
 
 // Area-weighted smooth normals over an indexed triangle list (CCW), accumulated into `normals`
 // (3 per vertex, must be zeroed) and normalised. Degenerate vertices get (0, 1, 0).
-void accumulateFaceNormals(const float* positions, const unsigned* indices, size_t indexCount,
-                           float* normals);
+void accumulateFaceNormals(const float* positions, const unsigned* indices, size_t indexCount, float* normals);
 void normalizeNormals(float* normals, size_t vertexCount);
 
 }  // namespace rs

@@ -43,14 +43,12 @@ std::string detectFormat(const uint8_t* d, size_t headSize, size_t fileSize, con
   if (size >= 128 && d[0] == 0x0A && d[1] <= 5 && d[2] == 1 && d[3] == 8) return "pcx";
 
   // UE1 files have no magic: their sizes are exact multiples of their records.
-  if (size >= 48 && load_u16le(d) != 0 && 48 + 16 * uint64_t(load_u16le(d)) == fileSize &&
-      load_u16le(d + 2) >= 3) {
+  if (size >= 48 && load_u16le(d) != 0 && 48 + 16 * uint64_t(load_u16le(d)) == fileSize && load_u16le(d + 2) >= 3) {
     if (!endsWithNoCase(file, "_a.3d")) return "ue1-data";
   }
   if (size >= 4) {
     size_t frames = load_u16le(d), frameSize = load_u16le(d + 2);
-    if (frames > 0 && frameSize > 0 && 4 + uint64_t(frames) * frameSize == fileSize &&
-        !endsWithNoCase(file, "_d.3d"))
+    if (frames > 0 && frameSize > 0 && 4 + uint64_t(frames) * frameSize == fileSize && !endsWithNoCase(file, "_d.3d"))
       return "ue1-anim";
   }
   // Named as one and with a plausible header, a UE1 file whose size does not add up (cut short, or

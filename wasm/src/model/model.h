@@ -23,14 +23,14 @@ struct Morph {
 
 struct Mesh {
   std::string name;
-  std::vector<float> positions;           // xyz per vertex
-  std::vector<float> normals;             // xyz per vertex, optional
-  std::vector<std::vector<float>> uvs;    // uv per vertex, per set
-  std::vector<uint8_t> colors;            // RGBA8 per vertex, optional (sRGB as authored)
-  std::vector<uint32_t> indices;          // triangles, CCW
+  std::vector<float> positions;         // xyz per vertex
+  std::vector<float> normals;           // xyz per vertex, optional
+  std::vector<std::vector<float>> uvs;  // uv per vertex, per set
+  std::vector<uint8_t> colors;          // RGBA8 per vertex, optional (sRGB as authored)
+  std::vector<uint32_t> indices;        // triangles, CCW
   std::vector<Group> groups;
-  std::vector<uint16_t> skinIndex;        // 4 per vertex, optional
-  std::vector<float> skinWeight;          // 4 per vertex, sum 1
+  std::vector<uint16_t> skinIndex;  // 4 per vertex, optional
+  std::vector<float> skinWeight;    // 4 per vertex, sum 1
   std::vector<Morph> morphs;
 };
 
@@ -45,17 +45,17 @@ struct Material {
   bool hidden = false;  // e.g. UE1 weapon triangle, PSK invisible placeholder
   bool environment = false;
   bool flat = false;
-  std::string guid;     // PSG: texture GUID (hex) the material refers to
+  std::string guid;  // PSG: texture GUID (hex) the material refers to
 };
 
 struct Skeleton {
   std::vector<std::string> names;
-  std::vector<int32_t> parents;          // -1 = root
-  std::vector<float> restTranslation;    // xyz, local to parent
-  std::vector<float> restRotation;       // xyzw, local to parent
-  std::vector<float> restScale;          // xyz, optional
-  bool flat = false;                     // every bone hangs off the root (0 A.D.): draw joints, not bones
-  int32_t helper = -1;                   // a bone that is no joint (0 A.D. bind shape), or -1
+  std::vector<int32_t> parents;        // -1 = root
+  std::vector<float> restTranslation;  // xyz, local to parent
+  std::vector<float> restRotation;     // xyzw, local to parent
+  std::vector<float> restScale;        // xyz, optional
+  bool flat = false;                   // every bone hangs off the root (0 A.D.): draw joints, not bones
+  int32_t helper = -1;                 // a bone that is no joint (0 A.D. bind shape), or -1
 };
 
 struct Track {
@@ -89,15 +89,15 @@ struct VertexSequence {
   std::string group;
   uint32_t startFrame = 0;
   uint32_t frameCount = 0;
-  double rate = 30;  // frames per second
+  double rate = 30;              // frames per second
   std::vector<Notify> notifies;  // by time
 };
 
 struct VertexAnimation {
   uint32_t frameCount = 0;
   uint32_t vertexCount = 0;
-  std::vector<float> frames;  // frame-major xyz, already in three space
-  std::vector<float> normals; // frame-major xyz, optional
+  std::vector<float> frames;   // frame-major xyz, already in three space
+  std::vector<float> normals;  // frame-major xyz, optional
   std::vector<VertexSequence> sequences;
 };
 
@@ -110,9 +110,9 @@ struct Attachment {
 
 struct Texture {
   std::string name;
-  std::string guid;        // PSG texture GUID (hex), empty otherwise
+  std::string guid;  // PSG texture GUID (hex), empty otherwise
   uint32_t width = 0, height = 0;
-  std::string format;      // "rgba8", "dxt1", "dxt3", "dxt5"
+  std::string format;  // "rgba8", "dxt1", "dxt3", "dxt5"
   bool cube = false;
   std::vector<std::vector<uint8_t>> mips;  // level 0 first (faces concatenated for cubes)
 };

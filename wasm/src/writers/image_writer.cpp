@@ -91,15 +91,19 @@ std::vector<uint8_t> writeTga(const TgaIn& in) {
       const size_t i = size_t(y) * in.width + x;
       if (mapped) {
         const uint32_t v = index[i] + in.mapFirst;
-        if (in.depth == 16) px.u16(uint16_t(v));
-        else px.u8(uint8_t(v));
+        if (in.depth == 16)
+          px.u16(uint16_t(v));
+        else
+          px.u8(uint8_t(v));
       } else {
         tgaPixel(px, &in.rgba[i * 4], in.depth, grey);
       }
     }
   }
-  if (in.type >= 9) tgaRle(w, px.bytes, (in.depth + 7) / 8);
-  else w.raw(px.bytes.data(), px.bytes.size());
+  if (in.type >= 9)
+    tgaRle(w, px.bytes, (in.depth + 7) / 8);
+  else
+    w.raw(px.bytes.data(), px.bytes.size());
   return std::move(w.bytes);
 }
 
@@ -154,7 +158,8 @@ std::vector<uint8_t> writeBmp(const BmpIn& in) {
   };
   uint32_t masks[4] = {in.masks[0], in.masks[1], in.masks[2], in.masks[3]};
   if (!in.bitfields && in.bitCount == 16) masks[0] = 0x7C00, masks[1] = 0x03E0, masks[2] = 0x001F, masks[3] = 0;
-  if (!in.bitfields && in.bitCount == 32) masks[0] = 0xFF0000, masks[1] = 0xFF00, masks[2] = 0xFF, masks[3] = 0xFF000000;
+  if (!in.bitfields && in.bitCount == 32)
+    masks[0] = 0xFF0000, masks[1] = 0xFF00, masks[2] = 0xFF, masks[3] = 0xFF000000;
   for (uint32_t r = 0; r < in.height; ++r) {
     const uint32_t y = in.topDown ? r : in.height - 1 - r;
     std::vector<uint8_t> row(stride, 0);

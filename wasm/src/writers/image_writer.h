@@ -27,12 +27,12 @@ std::vector<uint8_t> writeTga(const TgaIn& in);
 
 struct BmpIn {
   uint32_t width = 0, height = 0;
-  std::vector<uint8_t> rgba;   // width * height * 4, rows top first
-  uint16_t bitCount = 24;      // 1, 4, 8 (palette of the distinct colours), 16, 24, 32
-  uint32_t headerSize = 40;    // 12 (BITMAPCOREHEADER), 40, 52, 56, 108, 124
-  bool bitfields = false;      // BI_BITFIELDS with `masks` (16 and 32 bits)
+  std::vector<uint8_t> rgba;         // width * height * 4, rows top first
+  uint16_t bitCount = 24;            // 1, 4, 8 (palette of the distinct colours), 16, 24, 32
+  uint32_t headerSize = 40;          // 12 (BITMAPCOREHEADER), 40, 52, 56, 108, 124
+  bool bitfields = false;            // BI_BITFIELDS with `masks` (16 and 32 bits)
   uint32_t masks[4] = {0, 0, 0, 0};  // R, G, B, A
-  bool topDown = false;        // negative height
+  bool topDown = false;              // negative height
 };
 std::vector<uint8_t> writeBmp(const BmpIn& in);
 
@@ -42,7 +42,7 @@ struct DdsIn {
   // "r8g8b8": `levels` hold RGBA8 rows top first, stored in that layout.
   std::string format = "dxt1";
   bool cube = false;
-  bool declareMipCount = true;  // set DDSD_MIPMAPCOUNT and the count
+  bool declareMipCount = true;               // set DDSD_MIPMAPCOUNT and the count
   std::vector<std::vector<uint8_t>> levels;  // level 0 first; cube maps: the 6 faces of each level concatenated
 };
 // Data is stored face by face, each face's whole mip chain in turn, as DirectX does.

@@ -11,9 +11,17 @@ namespace rs {
 namespace {
 
 enum : uint32_t {
-  kVersionData = 0x00EB0008, kRenderModelData = 0x00EB0001, kMaterialData = 0x00EB0005, kOptiMesh = 0x00EB0023,
-  kToc = 0x00EB000B, kTexture = 0x000200E8, kVdes = 0x000200E9, kVb = 0x000200EA, kIb = 0x000200EB,
-  kMeshHelper = 0x00020081, kBaseResource = 0x00010034,
+  kVersionData = 0x00EB0008,
+  kRenderModelData = 0x00EB0001,
+  kMaterialData = 0x00EB0005,
+  kOptiMesh = 0x00EB0023,
+  kToc = 0x00EB000B,
+  kTexture = 0x000200E8,
+  kVdes = 0x000200E9,
+  kVb = 0x000200EA,
+  kIb = 0x000200EB,
+  kMeshHelper = 0x00020081,
+  kBaseResource = 0x00010034,
 };
 constexpr uint32_t kSubref = 0x00800000, kNull = 0x00400000;
 
@@ -61,14 +69,37 @@ struct Builder {
     const size_t man = w.size();
     const uint32_t typesOff = 28, extOff = typesOff + 12 + 4 * uint32_t(types.size()), subOff = extOff + 36,
                    atomOff = subOff + 28;
-    w.u32(0x00010004); w.u32(4); w.u32(12);
-    w.u32(typesOff); w.u32(extOff); w.u32(subOff); w.u32(atomOff);
-    w.u32(0x00010005); w.u32(uint32_t(types.size())); w.u32(12);
+    w.u32(0x00010004);
+    w.u32(4);
+    w.u32(12);
+    w.u32(typesOff);
+    w.u32(extOff);
+    w.u32(subOff);
+    w.u32(atomOff);
+    w.u32(0x00010005);
+    w.u32(uint32_t(types.size()));
+    w.u32(12);
     for (uint32_t t : types) w.u32(t);
-    w.u32(0x00010006); w.u32(3); w.u32(0x18); w.u32(id); w.u32(0xFFB00000); w.u32(id); w.u32(0); w.u32(0); w.u32(0);
+    w.u32(0x00010006);
+    w.u32(3);
+    w.u32(0x18);
+    w.u32(id);
+    w.u32(0xFFB00000);
+    w.u32(id);
+    w.u32(0);
+    w.u32(0);
+    w.u32(0);
     const size_t subSection = w.size();
-    w.u32(0x00010007); w.u32(uint32_t(subrefs.size())); w.u32(0); w.u32(0); w.u32(0); w.u32(0); w.u32(uint32_t(subrefs.size()));
-    w.u32(0x00010008); w.u32(0); w.u32(0);
+    w.u32(0x00010007);
+    w.u32(uint32_t(subrefs.size()));
+    w.u32(0);
+    w.u32(0);
+    w.u32(0);
+    w.u32(0);
+    w.u32(uint32_t(subrefs.size()));
+    w.u32(0x00010008);
+    w.u32(0);
+    w.u32(0);
     (void)man;
     // Objects.
     std::vector<uint32_t> ptr(objs.size());
@@ -101,7 +132,10 @@ struct Builder {
     const uint32_t mainSize = uint32_t(w.size());
     std::vector<uint8_t>& b = w.bytes;
     auto put = [&](size_t at, uint32_t v) {
-      b[at] = uint8_t(v >> 24); b[at + 1] = uint8_t(v >> 16); b[at + 2] = uint8_t(v >> 8); b[at + 3] = uint8_t(v);
+      b[at] = uint8_t(v >> 24);
+      b[at + 1] = uint8_t(v >> 16);
+      b[at + 2] = uint8_t(v >> 8);
+      b[at + 3] = uint8_t(v);
     };
     put(subSection + 16, scratch);
     put(subSection + 20, records);
@@ -136,7 +170,9 @@ ByteWriter be() {
 uint32_t elementBytes(uint8_t type, uint8_t count) {
   switch (type) {
     case psgv::F: return 4u * count;
-    case psgv::S1: case psgv::SF: case psgv::S32K: return 2u * count;
+    case psgv::S1:
+    case psgv::SF:
+    case psgv::S32K: return 2u * count;
     case psgv::CMP: return 4;
     default: return count;
   }
@@ -149,14 +185,24 @@ uint8_t clamp8(long v) { return uint8_t(v < 0 ? 0 : (v > 255 ? 255 : v)); }
 // scale beforehand, palette slots, S32K).
 void encode(ByteWriter& w, uint8_t type, uint8_t count, const float* v, bool rawInts) {
   switch (type) {
-    case psgv::F: for (int c = 0; c < count; ++c) w.f32(v[c]); break;
-    case psgv::SF: for (int c = 0; c < count; ++c) w.u16(psgHalf(v[c])); break;
+    case psgv::F:
+      for (int c = 0; c < count; ++c) w.f32(v[c]);
+      break;
+    case psgv::SF:
+      for (int c = 0; c < count; ++c) w.u16(psgHalf(v[c]));
+      break;
     case psgv::S1:
       for (int c = 0; c < count; ++c) w.u16(uint16_t(clamp16(std::lround(rawInts ? v[c] : v[c] * 32767.0f))));
       break;
-    case psgv::S32K: for (int c = 0; c < count; ++c) w.u16(uint16_t(clamp16(std::lround(v[c])))); break;
-    case psgv::UB: for (int c = 0; c < count; ++c) w.u8(clamp8(std::lround(rawInts ? v[c] : v[c] * 255.0f))); break;
-    case psgv::UB256: for (int c = 0; c < count; ++c) w.u8(clamp8(std::lround(v[c]))); break;
+    case psgv::S32K:
+      for (int c = 0; c < count; ++c) w.u16(uint16_t(clamp16(std::lround(v[c]))));
+      break;
+    case psgv::UB:
+      for (int c = 0; c < count; ++c) w.u8(clamp8(std::lround(rawInts ? v[c] : v[c] * 255.0f)));
+      break;
+    case psgv::UB256:
+      for (int c = 0; c < count; ++c) w.u8(clamp8(std::lround(v[c])));
+      break;
     case psgv::CMP: {
       long x = std::lround(v[0] * 1023.0f), y = std::lround(v[1] * 1023.0f), z = std::lround(v[2] * 511.0f);
       w.u32((uint32_t(x) & 0x7FF) | ((uint32_t(y) & 0x7FF) << 11) | ((uint32_t(z) & 0x3FF) << 22));
@@ -170,10 +216,16 @@ void materialData(const std::vector<PsgMaterialIn>& mats, std::vector<uint8_t>& 
   for (auto& m : mats) numChannels += uint32_t(m.channels.size());
   const uint32_t pMat = 0x14, pCh = pMat + 12 * uint32_t(mats.size()), pStr = pCh + 32 * numChannels;
   ByteWriter w = be(), strings = be();
-  w.u32(uint32_t(mats.size())); w.u32(numChannels); w.u32(pMat); w.u32(pCh); w.u32(pStr);
+  w.u32(uint32_t(mats.size()));
+  w.u32(numChannels);
+  w.u32(pMat);
+  w.u32(pCh);
+  w.u32(pStr);
   uint32_t ch = 0;
   for (auto& m : mats) {
-    w.u32(uint32_t(m.channels.size())); w.u32(0); w.u32(pCh + 32 * ch);
+    w.u32(uint32_t(m.channels.size()));
+    w.u32(0);
+    w.u32(pCh + 32 * ch);
     ch += uint32_t(m.channels.size());
   }
   for (auto& m : mats)
@@ -185,8 +237,14 @@ void materialData(const std::vector<PsgMaterialIn>& mats, std::vector<uint8_t>& 
       const std::string stream = c.stream.empty() ? std::string(buf) : c.stream;
       const uint32_t streamOff = pStr + uint32_t(strings.size());
       strings.raw(stream.c_str(), stream.size() + 1);
-      w.u32(inputOff); w.u16(0); w.u16(0xFFFF); w.u32(0xDEADBEEF); w.u32(0xDEADC0DE);
-      w.u64(c.guid); w.u32(streamOff); w.u32(0);
+      w.u32(inputOff);
+      w.u16(0);
+      w.u16(0xFFFF);
+      w.u32(0xDEADBEEF);
+      w.u32(0xDEADC0DE);
+      w.u64(c.guid);
+      w.u32(streamOff);
+      w.u32(0);
     }
   w.raw(strings.bytes.data(), strings.size());
   out = std::move(w.bytes);
@@ -224,8 +282,16 @@ std::vector<uint8_t> texturePayload(const PsgTextureIn& t) {
           if (!linear) {  // Morton order, x bit first
             uint32_t off = 0, shift = 0, xx = x, yy = y, a = lw, b = lh;
             while (a | b) {
-              if (a) { off |= (xx & 1) << shift++; xx >>= 1; --a; }
-              if (b) { off |= (yy & 1) << shift++; yy >>= 1; --b; }
+              if (a) {
+                off |= (xx & 1) << shift++;
+                xx >>= 1;
+                --a;
+              }
+              if (b) {
+                off |= (yy & 1) << shift++;
+                yy >>= 1;
+                --b;
+              }
             }
             i = off;
           }
@@ -244,17 +310,25 @@ std::vector<uint8_t> texturePayload(const PsgTextureIn& t) {
 std::vector<uint8_t> textureObject(const PsgTextureIn& t, uint32_t bufferRow) {
   ByteWriter w = be();
   const uint8_t base = t.format & 0x9F;
-  w.u8(t.format); w.u8(uint8_t(t.levels.size())); w.u8(2); w.u8(t.cube ? 1 : 0);
+  w.u8(t.format);
+  w.u8(uint8_t(t.levels.size()));
+  w.u8(2);
+  w.u8(t.cube ? 1 : 0);
   w.u32(0x0000AAE4);
-  w.u16(t.width); w.u16(t.height);
-  w.u16(1); w.u8(0); w.u8(0);
+  w.u16(t.width);
+  w.u16(t.height);
+  w.u16(1);
+  w.u8(0);
+  w.u8(0);
   const uint32_t blocksWide = (t.width + 3) / 4;
   w.u32(base == 0x85 ? t.width * 4u : blocksWide * (base == 0x86 ? 8u : 16u));
   w.u32(0);
   w.u32(bufferRow);
   w.u32(t.cube ? 0x10002 : 2);
   w.u32(0);
-  w.u16(0x5572); w.u8(0); w.u8(t.format);
+  w.u16(0x5572);
+  w.u8(0);
+  w.u8(t.format);
   return w.bytes;
 }
 
@@ -281,10 +355,17 @@ std::vector<uint8_t> toc(const std::vector<TocItem>& items, uint32_t padding, bo
     if (!it.name.empty()) names.raw(it.name.c_str(), it.name.size() + 1);
   }
   uint32_t end = pNames + uint32_t(names.size());
-  w.u32(uint32_t(items.size())); w.u32(pArray); w.u32(pNames); w.u32(0);
+  w.u32(uint32_t(items.size()));
+  w.u32(pArray);
+  w.u32(pNames);
+  w.u32(0);
   w.u32(alignTypeMap ? uint32_t(alignUp(end, 4)) : end);
   for (size_t i = 0; i < items.size(); ++i) {
-    w.u32(nameOff[i]); w.u32(padding); w.u64(items[i].guid); w.u32(items[i].type); w.u32(items[i].row);
+    w.u32(nameOff[i]);
+    w.u32(padding);
+    w.u64(items[i].guid);
+    w.u32(items[i].type);
+    w.u32(items[i].row);
   }
   w.raw(names.bytes.data(), names.size());
   w.pad(alignUp(w.size(), 4) - w.size());
@@ -341,8 +422,8 @@ PsgBoneIn psgBone(const std::string& name, float tx, float ty, float tz) {
 std::vector<uint8_t> writePsgModel(const PsgModelIn& model) {
   Builder B;
   B.id = model.arenaId;
-  B.types = {0, 0x10030, 0x10031, 0x10032, 0x10033, 0x10034, 0x10010, kVersionData, kMaterialData, kOptiMesh,
-             kRenderModelData, kToc, kVb, kIb, kVdes, kMeshHelper};
+  B.types = {0,         0x10030,          0x10031, 0x10032, 0x10033, 0x10034, 0x10010,    kVersionData, kMaterialData,
+             kOptiMesh, kRenderModelData, kToc,    kVb,     kIb,     kVdes,   kMeshHelper};
   if (!model.textures.empty()) B.types.push_back(kTexture);
   const uint32_t M = uint32_t(model.meshes.size());
   // Row plan: 0 VersionData, 1 RenderMaterialData (if any), per mesh {BR, VB, BR, IB, Opti, VDES, MH},
@@ -357,7 +438,9 @@ std::vector<uint8_t> writePsgModel(const PsgModelIn& model) {
     B.objs.push_back(std::move(o));
   }
   // Islands over all meshes, for RenderModelData's shared island arrays.
-  struct Island { float mn[3], mx[3]; };
+  struct Island {
+    float mn[3], mx[3];
+  };
   std::vector<Island> islands;
   std::vector<uint32_t> firstIsland(M);
   float modelMin[3] = {INFINITY, INFINITY, INFINITY}, modelMax[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -404,7 +487,8 @@ std::vector<uint8_t> writePsgModel(const PsgModelIn& model) {
             break;
           case psgv::COLOR0:
             for (int c = 0; c < 4 && v * 4 + c < mesh.colors.size(); ++c)
-              src[c] = (e.type == psgv::UB || e.type == psgv::UB256) ? mesh.colors[v * 4 + c] : mesh.colors[v * 4 + c] / 255.0f;
+              src[c] = (e.type == psgv::UB || e.type == psgv::UB256) ? mesh.colors[v * 4 + c]
+                                                                     : mesh.colors[v * 4 + c] / 255.0f;
             rawInts = true;
             break;
           case psgv::BLENDWEIGHT:
@@ -431,21 +515,30 @@ std::vector<uint8_t> writePsgModel(const PsgModelIn& model) {
     }
     ByteWriter ib = be();
     for (uint32_t i : mesh.indices) {
-      if (mesh.indexSize == 4) ib.u32(i);
-      else ib.u16(uint16_t(i));
+      if (mesh.indexSize == 4)
+        ib.u32(i);
+      else
+        ib.u16(uint16_t(i));
     }
     // Graphics block: VB, pad16, IB, pad16 (spec §10.6).
     const uint32_t vbRes = B.addResource(vb.bytes, 16, 16);
     {
       ByteWriter o = be();
-      o.u32(vbRes); o.u32(0); o.u32(uint32_t(vb.size())); o.u32(0);
+      o.u32(vbRes);
+      o.u32(0);
+      o.u32(uint32_t(vb.size()));
+      o.u32(0);
       B.objs.push_back(Obj{kVb, 4, o.bytes, false, 0, 0});
     }
     const uint32_t ibRes = B.addResource(ib.bytes, 16, 16);
     B.gfx.resize(alignUp(B.gfx.size(), 16), 0);
     {
       ByteWriter o = be();
-      o.u32(ibRes); o.u32(0); o.u32(uint32_t(mesh.indices.size())); o.u32(mesh.indexSize); o.u32(0x01000000);
+      o.u32(ibRes);
+      o.u32(0);
+      o.u32(uint32_t(mesh.indices.size()));
+      o.u32(mesh.indexSize);
+      o.u32(0x01000000);
       B.objs.push_back(Obj{kIb, 4, o.bytes, false, 0, 0});
     }
     // Islands.
@@ -485,17 +578,26 @@ std::vector<uint8_t> writePsgModel(const PsgModelIn& model) {
       o.f32(0);
       o.u32(uint32_t(n));
       o.u32(matRef);
-      o.u32(base + 5); o.u32(base + 6); o.u32(base + 3); o.u32(base + 1);
+      o.u32(base + 5);
+      o.u32(base + 6);
+      o.u32(base + 3);
+      o.u32(base + 1);
       o.u32(uint32_t(counts.size()));
       o.u32(kSubref | rmdSubrefAreas[k]);
       o.u32(kSubref | rmdSubrefAabbs[k]);
       o.u32(0x60);
       o.u32(uint32_t(mesh.palette.size()));
       o.u32(0x60 + 12 * uint32_t(counts.size()));
-      o.u32(0); o.u32(0); o.u32(0); o.u32(0);
+      o.u32(0);
+      o.u32(0);
+      o.u32(0);
+      o.u32(0);
       uint32_t s = 0;
       for (uint32_t c : counts) {
-        o.u32(s); o.u32(c); o.u8(mesh.primType); o.pad(3);
+        o.u32(s);
+        o.u32(c);
+        o.u8(mesh.primType);
+        o.pad(3);
         s += c;
       }
       for (uint16_t p : mesh.palette) o.u16(p);
@@ -505,18 +607,32 @@ std::vector<uint8_t> writePsgModel(const PsgModelIn& model) {
     // VertexDescriptor.
     {
       ByteWriter o = be();
-      o.u32(0); o.u32(typesFlags); o.u16(1); o.u16(uint16_t(els.size()));
-      o.u16(uint16_t((1u << els.size()) - 1)); o.u16(0);
+      o.u32(0);
+      o.u32(typesFlags);
+      o.u16(1);
+      o.u16(uint16_t(els.size()));
+      o.u16(uint16_t((1u << els.size()) - 1));
+      o.u16(0);
       for (auto& e : els) {
-        o.u8(e.type); o.u8(e.count); o.u8(0); o.u8(uint8_t(e.offset)); o.u16(uint16_t(stride)); o.u8(e.slot); o.u8(1);
+        o.u8(e.type);
+        o.u8(e.count);
+        o.u8(0);
+        o.u8(uint8_t(e.offset));
+        o.u16(uint16_t(stride));
+        o.u8(e.slot);
+        o.u8(1);
       }
-      o.u32(0xFF00FF00); o.u32(0);
+      o.u32(0xFF00FF00);
+      o.u32(0);
       B.objs.push_back(Obj{kVdes, 4, o.bytes, false, 0, 0});
     }
     // MeshHelper {numIB, numVB, IB refs, VB refs}.
     {
       ByteWriter o = be();
-      o.u32(1); o.u32(1); o.u32(base + 3); o.u32(base + 1);
+      o.u32(1);
+      o.u32(1);
+      o.u32(base + 3);
+      o.u32(base + 1);
       B.objs.push_back(Obj{kMeshHelper, 4, o.bytes, false, 0, 0});
     }
     for (int c = 0; c < 3; ++c) {
@@ -544,9 +660,16 @@ std::vector<uint8_t> writePsgModel(const PsgModelIn& model) {
     o.f32(0);
     for (int c = 0; c < 3; ++c) o.f32(std::isfinite(modelMax[c]) ? modelMax[c] : 0);
     o.f32(0);
-    o.u32(pIBP); o.u32(pMesh); o.u32(pNameTable); o.u32(pNames);
-    o.u16(uint16_t(nb)); o.u16(uint16_t(M)); o.u16(uint16_t(nb)); o.u16(uint16_t(ni));
-    o.u32(pAabbs); o.u32(pAreas);
+    o.u32(pIBP);
+    o.u32(pMesh);
+    o.u32(pNameTable);
+    o.u32(pNames);
+    o.u16(uint16_t(nb));
+    o.u16(uint16_t(M));
+    o.u16(uint16_t(nb));
+    o.u16(uint16_t(ni));
+    o.u32(pAabbs);
+    o.u32(pAreas);
     for (auto& b : model.bones)
       for (float f : b.ibp) o.f32(f);
     for (uint32_t k = 0; k < M; ++k) {
@@ -572,7 +695,10 @@ std::vector<uint8_t> writePsgModel(const PsgModelIn& model) {
       }
     }
     for (uint32_t i = 0; i < ni; ++i) {
-      o.f32(1); o.f32(1); o.f32(1); o.f32(0);
+      o.f32(1);
+      o.f32(1);
+      o.f32(1);
+      o.f32(0);
     }
     for (uint32_t k = 0; k < M; ++k) {
       B.subrefs[rmdSubrefAreas[k]].second = pAreas + 16 * firstIsland[k];

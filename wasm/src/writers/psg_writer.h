@@ -12,7 +12,16 @@ namespace rs {
 // RSX vertex types and attribute slots (spec §7.6).
 namespace psgv {
 enum Type : uint8_t { S1 = 1, F = 2, SF = 3, UB = 4, S32K = 5, CMP = 6, UB256 = 7 };
-enum Slot : uint8_t { XYZ = 0, BLENDWEIGHT = 1, NORMAL = 2, COLOR0 = 3, BLENDINDICES = 7, TEX0 = 8, TEX1 = 9, TANGENT = 14 };
+enum Slot : uint8_t {
+  XYZ = 0,
+  BLENDWEIGHT = 1,
+  NORMAL = 2,
+  COLOR0 = 3,
+  BLENDINDICES = 7,
+  TEX0 = 8,
+  TEX1 = 9,
+  TANGENT = 14
+};
 }  // namespace psgv
 
 struct PsgElementIn {
@@ -24,25 +33,25 @@ struct PsgElementIn {
 
 struct PsgMeshIn {
   std::vector<PsgElementIn> layout;
-  int stride = -1;                          // -1: 4-aligned end of the last element
-  std::vector<float> positions;             // xyz per vertex, game space (Y up)
-  std::vector<float> normals;               // xyz per vertex
-  std::vector<std::vector<float>> uvs;      // per TEXn slot: uv per vertex, file convention (v down)
-  std::vector<uint8_t> colors;              // RGBA per vertex
-  std::vector<float> tangents;              // xyzw per vertex
-  std::vector<uint8_t> skinSlots;           // 4 palette slots per vertex
-  std::vector<float> skinWeights;           // 4 weights per vertex (0..1)
-  std::vector<uint16_t> palette;            // slot -> bone
-  std::vector<uint32_t> indices;            // triangle list, CCW
-  std::vector<uint32_t> islands;            // index count per island (empty: one island)
-  int material = 0;                         // index into PsgModelIn::materials, -1 = none
-  float positionScale = 1.0f / 256.0f;      // S1/S32K positions store round(x / scale)
+  int stride = -1;                      // -1: 4-aligned end of the last element
+  std::vector<float> positions;         // xyz per vertex, game space (Y up)
+  std::vector<float> normals;           // xyz per vertex
+  std::vector<std::vector<float>> uvs;  // per TEXn slot: uv per vertex, file convention (v down)
+  std::vector<uint8_t> colors;          // RGBA per vertex
+  std::vector<float> tangents;          // xyzw per vertex
+  std::vector<uint8_t> skinSlots;       // 4 palette slots per vertex
+  std::vector<float> skinWeights;       // 4 weights per vertex (0..1)
+  std::vector<uint16_t> palette;        // slot -> bone
+  std::vector<uint32_t> indices;        // triangle list, CCW
+  std::vector<uint32_t> islands;        // index count per island (empty: one island)
+  int material = 0;                     // index into PsgModelIn::materials, -1 = none
+  float positionScale = 1.0f / 256.0f;  // S1/S32K positions store round(x / scale)
   uint8_t indexSize = 2;
   uint8_t primType = 5;
 };
 
 struct PsgChannelIn {
-  std::string input;   // "diffuse", "specular", "Name", ...
+  std::string input;  // "diffuse", "specular", "Name", ...
   uint64_t guid = 0;
   std::string stream;  // empty: "0x<guid>.Texture"
 };
@@ -58,7 +67,7 @@ struct PsgBoneIn {
 
 struct PsgTextureIn {
   uint64_t guid = 0;
-  std::string name;  // TOC name; empty: "0x<guid>.Texture"
+  std::string name;       // TOC name; empty: "0x<guid>.Texture"
   uint8_t format = 0x86;  // 0x86 DXT1, 0x87 DXT3, 0x88 DXT5, 0x85 A8R8G8B8 (swizzled), 0xA5 linear
   uint16_t width = 0, height = 0;
   bool cube = false;

@@ -217,7 +217,8 @@ std::string writePsaConfig(const Config& cfg) {
   }
   if (!cfg.removeTracks.empty()) {
     s += "\n[RemoveTracks]\n";
-    for (const ConfigRemoval& r : cfg.removeTracks) s += r.sequence + "." + std::to_string(r.bone) + "=" + r.what + "\n";
+    for (const ConfigRemoval& r : cfg.removeTracks)
+      s += r.sequence + "." + std::to_string(r.bone) + "=" + r.what + "\n";
   }
   return s;
 }

@@ -80,14 +80,14 @@ struct Mesh {
 };
 
 struct MeshOptions {
-  bool face32 = false;               // FACE3200, 18-byte packed records (else FACE0000)
-  uint16_t pointIndexJunk = 0;       // ORed into the high 16 bits of every wedge point index
-  bool repeatHeader = false;         // a second ACTRHEAD right after the first
-  uint32_t typeFlag = 20100422;      // ACTRHEAD TypeFlag
-  bool typeFlagEverywhere = false;   // stamp it into every chunk header (psk_psa_py, HP2 files)
-  bool padNamesWithSpaces = false;   // name fields padded with ' ' instead of NUL
-  int32_t socketDataSize = 164;      // declared SKELSOCK DataSize (CUE4Parse declared 138 or 168)
-  bool skeletonChunks = true;        // write REFSKELT/RAWWEIGHTS even when empty (UE Viewer static layout)
+  bool face32 = false;                 // FACE3200, 18-byte packed records (else FACE0000)
+  uint16_t pointIndexJunk = 0;         // ORed into the high 16 bits of every wedge point index
+  bool repeatHeader = false;           // a second ACTRHEAD right after the first
+  uint32_t typeFlag = 20100422;        // ACTRHEAD TypeFlag
+  bool typeFlagEverywhere = false;     // stamp it into every chunk header (psk_psa_py, HP2 files)
+  bool padNamesWithSpaces = false;     // name fields padded with ' ' instead of NUL
+  int32_t socketDataSize = 164;        // declared SKELSOCK DataSize (CUE4Parse declared 138 or 168)
+  bool skeletonChunks = true;          // write REFSKELT/RAWWEIGHTS even when empty (UE Viewer static layout)
   bool normalsAfterMaterials = false;  // FModel's VTXNORMS placement
   const char* extraUvId = "EXTRAUVS";  // set index appended ("EXTRAUV" = io_scene_psk_psa)
   bool unknownChunk = false;           // insert an unknown chunk before the faces
@@ -106,10 +106,10 @@ struct Sequence {
   std::string group = "None";
   float fps = 30;
   uint32_t frames = 0;
-  std::vector<Key> keys;                  // frames * bones, frame-major
-  std::vector<float> scaleKeys;           // frames * bones * 3, or empty
-  int32_t firstRawFrame = -1;             // -1: the running sum (correct); else written as given
-  int32_t totalBones = -1;                // -1: bone count
+  std::vector<Key> keys;         // frames * bones, frame-major
+  std::vector<float> scaleKeys;  // frames * bones * 3, or empty
+  int32_t firstRawFrame = -1;    // -1: the running sum (correct); else written as given
+  int32_t totalBones = -1;       // -1: bone count
 };
 
 struct Animation {
@@ -121,8 +121,8 @@ struct AnimOptions {
   uint32_t typeFlag = 20100422;
   bool typeFlagEverywhere = false;
   bool padNamesWithSpaces = false;
-  bool emptyScaleChunk = true;   // UE Viewer writes SCALEKEYS 16x0 when no sequence has scale keys
-  bool curveChunk = false;       // append an ActorX Maya "<seq>:CUR" chunk for the first sequence
+  bool emptyScaleChunk = true;  // UE Viewer writes SCALEKEYS 16x0 when no sequence has scale keys
+  bool curveChunk = false;      // append an ActorX Maya "<seq>:CUR" chunk for the first sequence
 };
 
 // SCALEKEYS holds the scale keys of the sequences that have them, concatenated (ActorX style).

@@ -145,16 +145,15 @@ UcBuilder& UcBuilder::meshImport(const std::string& mesh, const std::string& ani
 UcBuilder& UcBuilder::origin(const std::string& mesh, double x, double y, double z, double pitch, double yaw,
                              double roll) {
   body_ += "#exec MESH ORIGIN MESH=" + mesh + " X=" + num(x) + " Y=" + num(y) + " Z=" + num(z);
-  if (pitch != 0 || yaw != 0 || roll != 0)
-    body_ += " PITCH=" + num(pitch) + " YAW=" + num(yaw) + " ROLL=" + num(roll);
+  if (pitch != 0 || yaw != 0 || roll != 0) body_ += " PITCH=" + num(pitch) + " YAW=" + num(yaw) + " ROLL=" + num(roll);
   body_ += "\n";
   return *this;
 }
 
-UcBuilder& UcBuilder::sequence(const std::string& mesh, const std::string& seq, double start, double count,
-                               double rate, const std::string& group) {
-  body_ += "#exec MESH SEQUENCE MESH=" + mesh + " SEQ=" + seq + " STARTFRAME=" + num(start) +
-           " NUMFRAMES=" + num(count);
+UcBuilder& UcBuilder::sequence(const std::string& mesh, const std::string& seq, double start, double count, double rate,
+                               const std::string& group) {
+  body_ +=
+      "#exec MESH SEQUENCE MESH=" + mesh + " SEQ=" + seq + " STARTFRAME=" + num(start) + " NUMFRAMES=" + num(count);
   if (rate != 0) body_ += " RATE=" + num(rate);
   if (!group.empty()) body_ += " GROUP=" + group;
   body_ += "\n";

@@ -13,12 +13,22 @@ struct ByteWriter {
 
   void u8(uint8_t v) { bytes.push_back(v); }
   void u16(uint16_t v) {
-    if (bigEndian) { u8(uint8_t(v >> 8)); u8(uint8_t(v)); }
-    else { u8(uint8_t(v)); u8(uint8_t(v >> 8)); }
+    if (bigEndian) {
+      u8(uint8_t(v >> 8));
+      u8(uint8_t(v));
+    } else {
+      u8(uint8_t(v));
+      u8(uint8_t(v >> 8));
+    }
   }
   void u32(uint32_t v) {
-    if (bigEndian) { u16(uint16_t(v >> 16)); u16(uint16_t(v)); }
-    else { u16(uint16_t(v)); u16(uint16_t(v >> 16)); }
+    if (bigEndian) {
+      u16(uint16_t(v >> 16));
+      u16(uint16_t(v));
+    } else {
+      u16(uint16_t(v));
+      u16(uint16_t(v >> 16));
+    }
   }
   void i32(int32_t v) { u32(uint32_t(v)); }
   void f32(float f) {
@@ -27,8 +37,13 @@ struct ByteWriter {
     u32(u);
   }
   void u64(uint64_t v) {
-    if (bigEndian) { u32(uint32_t(v >> 32)); u32(uint32_t(v)); }
-    else { u32(uint32_t(v)); u32(uint32_t(v >> 32)); }
+    if (bigEndian) {
+      u32(uint32_t(v >> 32));
+      u32(uint32_t(v));
+    } else {
+      u32(uint32_t(v));
+      u32(uint32_t(v >> 32));
+    }
   }
   // Fixed-width, NUL-padded text field.
   void fixed(const std::string& s, size_t width) {

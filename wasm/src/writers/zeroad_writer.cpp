@@ -147,10 +147,10 @@ Box makeBox(float length, float h, int segments) {
   Box b;
   // Side s: outward normal (y, z) and the two cross-section corners (y, z) along the side.
   const float sides[4][3][2] = {
-      {{1, 0}, {h, -h}, {h, h}},      // +y
-      {{0, 1}, {h, h}, {-h, h}},      // +z
-      {{-1, 0}, {-h, h}, {-h, -h}},   // -y
-      {{0, -1}, {-h, -h}, {h, -h}},   // -z
+      {{1, 0}, {h, -h}, {h, h}},     // +y
+      {{0, 1}, {h, h}, {-h, h}},     // +z
+      {{-1, 0}, {-h, h}, {-h, -h}},  // -y
+      {{0, -1}, {-h, -h}, {h, -h}},  // -z
   };
   for (int s = 0; s < 4; ++s) {
     const float nrm[3] = {0, sides[s][0][0], sides[s][0][1]};

@@ -21,17 +21,17 @@ struct ZeroadProp {
 };
 
 struct PmdDesc {
-  uint32_t version = 4;               // 1..4 (anything >= 4 uses the v4 layout)
-  uint32_t uvSets = 1;                // written for v4 only; v1-v3 always hold exactly 1;
-                                      // above 256 the count is written but no UV floats
-  std::vector<float> positions;       // 3 per vertex (v1/v2: relative to the vertex's bone)
-  std::vector<float> normals;         // 3 per vertex (zeros if empty)
-  std::vector<float> uvs;             // 2 * uvSets per vertex, vertex-major (zeros if empty)
-  std::vector<uint8_t> blendBones;    // 4 per vertex (0xFF x4 if empty)
-  std::vector<float> blendWeights;    // 4 per vertex
-  std::vector<uint16_t> indices;      // 3 per face
+  uint32_t version = 4;             // 1..4 (anything >= 4 uses the v4 layout)
+  uint32_t uvSets = 1;              // written for v4 only; v1-v3 always hold exactly 1;
+                                    // above 256 the count is written but no UV floats
+  std::vector<float> positions;     // 3 per vertex (v1/v2: relative to the vertex's bone)
+  std::vector<float> normals;       // 3 per vertex (zeros if empty)
+  std::vector<float> uvs;           // 2 * uvSets per vertex, vertex-major (zeros if empty)
+  std::vector<uint8_t> blendBones;  // 4 per vertex (0xFF x4 if empty)
+  std::vector<float> blendWeights;  // 4 per vertex
+  std::vector<uint16_t> indices;    // 3 per face
   std::vector<ZeroadBoneState> bones;
-  std::vector<ZeroadProp> props;      // written for v2+ only
+  std::vector<ZeroadProp> props;  // written for v2+ only
   // Hostile-input knobs: a payloadSize to write instead of the true one, and raw count overrides.
   bool overridePayloadSize = false;
   uint32_t payloadSize = 0;
@@ -59,9 +59,9 @@ void makeBoneRelative(PmdDesc& d);
 
 // The fixtures write_zeroad_fixtures writes (and zeroad_test checks); exact values are documented
 // in wasm/tools/write_zeroad_fixtures.cpp.
-PmdDesc zeroadArmModel();       // arm.pmd: v4, 3 bones, 112-vertex box, props prop_hand, prop_head
-PssaDesc zeroadArmWave();       // arm_wave.psa: 3 bones, 20 frames of 33.3 ms, bone 2 turns 5 deg/frame
-PssaDesc zeroadArmBad();        // arm_bad.psa: 4 bones (refused with arm.pmd)
-PmdDesc zeroadOldV1Model();     // old_v1.pmd: v1, 2 bones, 48-vertex box stored bone-relative
+PmdDesc zeroadArmModel();    // arm.pmd: v4, 3 bones, 112-vertex box, props prop_hand, prop_head
+PssaDesc zeroadArmWave();    // arm_wave.psa: 3 bones, 20 frames of 33.3 ms, bone 2 turns 5 deg/frame
+PssaDesc zeroadArmBad();     // arm_bad.psa: 4 bones (refused with arm.pmd)
+PmdDesc zeroadOldV1Model();  // old_v1.pmd: v1, 2 bones, 48-vertex box stored bone-relative
 
 }  // namespace rs

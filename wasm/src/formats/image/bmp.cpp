@@ -123,7 +123,8 @@ Status readPalette(const uint8_t* d, size_t size, const std::string& file, const
 }
 
 // One row of file pixels to RGBA8.
-void convertRow(const Info& in, const uint8_t* row, const std::vector<uint8_t>& palette, const Channel* ch, uint8_t* o) {
+void convertRow(const Info& in, const uint8_t* row, const std::vector<uint8_t>& palette, const Channel* ch,
+                uint8_t* o) {
   const uint32_t w = in.width;
   switch (in.bitCount) {
     case 1:
@@ -180,7 +181,8 @@ Status decodeBmp(const uint8_t* data, size_t size, const std::string& file, Mode
 
   // 16/32-bit BI_RGB have fixed layouts: X1R5G5B5, and B, G, R, reserved (read as alpha).
   uint32_t masks[4] = {in.masks[0], in.masks[1], in.masks[2], in.masks[3]};
-  if (in.compression == kBiRgb && in.bitCount == 16) masks[0] = 0x7C00, masks[1] = 0x03E0, masks[2] = 0x001F, masks[3] = 0;
+  if (in.compression == kBiRgb && in.bitCount == 16)
+    masks[0] = 0x7C00, masks[1] = 0x03E0, masks[2] = 0x001F, masks[3] = 0;
   if (in.compression == kBiRgb && in.bitCount == 32)
     masks[0] = 0x00FF0000, masks[1] = 0x0000FF00, masks[2] = 0x000000FF, masks[3] = 0xFF000000;
   const Channel ch[4] = {Channel(masks[0]), Channel(masks[1]), Channel(masks[2]), Channel(masks[3])};
@@ -192,11 +194,12 @@ Status decodeBmp(const uint8_t* data, size_t size, const std::string& file, Mode
     const uint32_t dst = in.topDown ? y : in.height - 1 - y;
     convertRow(in, data + pixelsAt + size_t(y) * size_t(stride), palette, ch, rgba.data() + dst * outStride);
   }
-  if (masks[3] && image::opaqueWhenAlphaEmpty(rgba)) out.info.emplace_back("alpha", "every alpha value is 0: shown opaque");
+  if (masks[3] && image::opaqueWhenAlphaEmpty(rgba))
+    out.info.emplace_back("alpha", "every alpha value is 0: shown opaque");
   tex.mips.push_back(std::move(rgba));
-  out.info.emplace_back("pixels", format("%u-bit %s, %s", in.bitCount,
-                                         in.compression == kBiBitfields ? "BI_BITFIELDS" : "BI_RGB",
-                                         in.topDown ? "top-down" : "bottom-up"));
+  out.info.emplace_back("pixels",
+                        format("%u-bit %s, %s", in.bitCount, in.compression == kBiBitfields ? "BI_BITFIELDS" : "BI_RGB",
+                               in.topDown ? "top-down" : "bottom-up"));
   return Status{};
 }
 

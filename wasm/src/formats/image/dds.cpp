@@ -23,9 +23,9 @@ constexpr uint32_t kCaps2Cubemap = 0x200, kCaps2AllFaces = 0xFC00, kCaps2Volume 
 
 // How texels are stored: DXT blocks, or uncompressed pixels whose channels are whole bytes.
 struct Layout {
-  std::string format;      // "dxt1", "dxt3", "dxt5" or "rgba8"
-  uint32_t blockBytes = 0; // DXT: bytes per 4x4 block; 0 = uncompressed
-  uint32_t pixelBytes = 0; // uncompressed: 3 or 4
+  std::string format;                 // "dxt1", "dxt3", "dxt5" or "rgba8"
+  uint32_t blockBytes = 0;            // DXT: bytes per 4x4 block; 0 = uncompressed
+  uint32_t pixelBytes = 0;            // uncompressed: 3 or 4
   int channel[4] = {-1, -1, -1, -1};  // uncompressed: byte of R, G, B, A in a pixel; -1 = none (A: opaque)
 
   uint64_t levelBytes(uint32_t width, uint32_t height, uint32_t level) const {
@@ -46,10 +46,14 @@ Status readLayout(const uint8_t* d, const std::string& file, Layout& out) {
   if (pfFlags & kDdpfFourCC) {
     char cc[5] = {0, 0, 0, 0, 0};
     for (int i = 0; i < 4; ++i) cc[i] = (d[84 + i] >= 0x20 && d[84 + i] < 0x7F) ? char(d[84 + i]) : '?';
-    if (!std::strcmp(cc, "DXT1")) out.format = "dxt1", out.blockBytes = 8;
-    else if (!std::strcmp(cc, "DXT3")) out.format = "dxt3", out.blockBytes = 16;
-    else if (!std::strcmp(cc, "DXT5")) out.format = "dxt5", out.blockBytes = 16;
-    else return DDS_FAIL(84, "FourCC \"%s\" is not supported (DXT1, DXT3 and DXT5 are)", cc);
+    if (!std::strcmp(cc, "DXT1"))
+      out.format = "dxt1", out.blockBytes = 8;
+    else if (!std::strcmp(cc, "DXT3"))
+      out.format = "dxt3", out.blockBytes = 16;
+    else if (!std::strcmp(cc, "DXT5"))
+      out.format = "dxt5", out.blockBytes = 16;
+    else
+      return DDS_FAIL(84, "FourCC \"%s\" is not supported (DXT1, DXT3 and DXT5 are)", cc);
     return Status{};
   }
   if (!(pfFlags & kDdpfRgb)) return DDS_FAIL(80, "pixel format flags 0x%X name neither a FourCC nor RGB", pfFlags);
@@ -62,9 +66,12 @@ Status readLayout(const uint8_t* d, const std::string& file, Layout& out) {
   const bool alphaOk = !(pfFlags & kDdpfAlphaPixels) || out.channel[3] >= 0;
   const bool inPixel = out.channel[0] < int(out.pixelBytes) && out.channel[1] < int(out.pixelBytes) &&
                        out.channel[2] < int(out.pixelBytes) && out.channel[3] < int(out.pixelBytes);
-  if ((bits != 24 && bits != 32) || out.channel[0] < 0 || out.channel[1] < 0 || out.channel[2] < 0 || !alphaOk || !inPixel)
-    return DDS_FAIL(88, "%u-bit RGB with masks R %08X G %08X B %08X A %08X is not supported (8 bits per channel, "
-                        "24 or 32 bits per pixel are)", bits, r, g, b, a);
+  if ((bits != 24 && bits != 32) || out.channel[0] < 0 || out.channel[1] < 0 || out.channel[2] < 0 || !alphaOk ||
+      !inPixel)
+    return DDS_FAIL(88,
+                    "%u-bit RGB with masks R %08X G %08X B %08X A %08X is not supported (8 bits per channel, "
+                    "24 or 32 bits per pixel are)",
+                    bits, r, g, b, a);
   return Status{};
 }
 
@@ -129,13 +136,18 @@ Status decodeDds(const uint8_t* data, size_t size, const std::string& file, Mode
     dst.resize(size_t(layout.blockBytes ? bytes * faces : texels * 4 * faces));
     for (uint32_t f = 0; f < faces; ++f) {
       const uint8_t* src = data + kDataAt + chain * f + levelStart;
-      if (layout.blockBytes) std::memcpy(dst.data() + bytes * f, src, size_t(bytes));
-      else expandLevel(layout, src, texels, dst.data() + texels * 4 * f);
+      if (layout.blockBytes)
+        std::memcpy(dst.data() + bytes * f, src, size_t(bytes));
+      else
+        expandLevel(layout, src, texels, dst.data() + texels * 4 * f);
     }
     levelStart += bytes;
   }
   out.count("mips", levels);
-  out.info.emplace_back("pixels", format("%s%s", layout.blockBytes ? layout.format.c_str() : layout.pixelBytes == 4 ? "32-bit RGB(A)" : "24-bit RGB",
+  out.info.emplace_back("pixels", format("%s%s",
+                                         layout.blockBytes        ? layout.format.c_str()
+                                         : layout.pixelBytes == 4 ? "32-bit RGB(A)"
+                                                                  : "24-bit RGB",
                                          cube ? ", cube map" : ""));
   return Status{};
 }

@@ -9,8 +9,8 @@
 namespace rs {
 namespace image {
 
-Texture& beginTexture(Model& out, const char* formatName, const std::string& file, uint32_t width,
-                      uint32_t height, const char* pixelFormat) {
+Texture& beginTexture(Model& out, const char* formatName, const std::string& file, uint32_t width, uint32_t height,
+                      const char* pixelFormat) {
   const size_t slash = file.find_last_of("/\\");
   out.format = formatName;
   out.name = slash == std::string::npos ? file : file.substr(slash + 1);
@@ -59,7 +59,8 @@ Status decodeImage(const uint8_t* data, size_t size, const std::string& file, Mo
   if (data && size >= 18 && data[0] == 'B' && data[1] == 'M' && isBmpHeaderSize(load_u32le(data + 14)))
     return decodeBmp(data, size, file, out);
   if (data && looksLikeTga(data, size)) return decodeTga(data, size, file, out);
-  return fail("IMAGE", file, 0, "not a TGA, BMP or DDS image (no \"DDS \" or \"BM\" signature, and byte 2 is not a TGA image type)");
+  return fail("IMAGE", file, 0,
+              "not a TGA, BMP or DDS image (no \"DDS \" or \"BM\" signature, and byte 2 is not a TGA image type)");
 }
 
 }  // namespace rs

@@ -12,8 +12,8 @@ namespace image {
 
 // Starts the model of an image file: format, name (the file name without folders) and counts;
 // returns its one texture, sized and named, for the decoder to fill.
-Texture& beginTexture(Model& out, const char* formatName, const std::string& file, uint32_t width,
-                      uint32_t height, const char* pixelFormat);
+Texture& beginTexture(Model& out, const char* formatName, const std::string& file, uint32_t width, uint32_t height,
+                      const char* pixelFormat);
 
 // A 32-bit BMP or TGA whose fourth byte is 0 everywhere was written with that byte unused, not as
 // an invisible picture (as browsers treat such BMPs): make it opaque. True when it did.

@@ -69,7 +69,8 @@ Status checkHeader(const Header& h, const std::string& file) {
   switch (h.kind()) {
     case Kind::Mapped:
       if (h.mapType != 1) return TGA_FAIL(1, "colour-mapped image (type %u) without a colour map", h.type);
-      if (h.depth != 8 && h.depth != 16) return TGA_FAIL(16, "colour-mapped image with %u-bit indices (8 or 16)", h.depth);
+      if (h.depth != 8 && h.depth != 16)
+        return TGA_FAIL(16, "colour-mapped image with %u-bit indices (8 or 16)", h.depth);
       if (!trueColour(h.mapBits)) return TGA_FAIL(7, "colour-map entries of %u bits (15, 16, 24 or 32)", h.mapBits);
       if (h.mapLength == 0) return TGA_FAIL(5, "colour map has no entries");
       break;
@@ -150,9 +151,7 @@ void reverseEachRow(std::vector<uint8_t>& rgba, uint32_t width, uint32_t height)
   }
 }
 
-const char* kindName(Kind k) {
-  return k == Kind::Mapped ? "colour-mapped" : k == Kind::Grey ? "grey" : "true-colour";
-}
+const char* kindName(Kind k) { return k == Kind::Mapped ? "colour-mapped" : k == Kind::Grey ? "grey" : "true-colour"; }
 
 }  // namespace
 
@@ -160,8 +159,16 @@ Status decodeTga(const uint8_t* data, size_t size, const std::string& file, Mode
   out.format = "tga";
   if (!data || size < kHeaderBytes)
     return TGA_FAIL(0, "file is %zu bytes, shorter than the %zu-byte header", size, kHeaderBytes);
-  Header h{data[0], data[1], data[2], load_u16le(data + 3), load_u16le(data + 5), data[7],
-           load_u16le(data + 12), load_u16le(data + 14), data[16], data[17]};
+  Header h{data[0],
+           data[1],
+           data[2],
+           load_u16le(data + 3),
+           load_u16le(data + 5),
+           data[7],
+           load_u16le(data + 12),
+           load_u16le(data + 14),
+           data[16],
+           data[17]};
   Status s = checkHeader(h, file);
   if (!s.ok()) return s;
 
@@ -169,9 +176,10 @@ Status decodeTga(const uint8_t* data, size_t size, const std::string& file, Mode
   if (mapAt > size) return TGA_FAIL(0, "image ID of %u bytes runs past the end of the %zu-byte file", h.idLength, size);
   const uint64_t mapBytes = h.mapType ? uint64_t(h.mapLength) * ((h.mapBits + 7) / 8) : 0;
   if (mapBytes > size - mapAt)
-    return TGA_FAIL(5, "colour map of %u entries of %u bits at byte %zu needs %llu bytes, the file has %zu", h.mapLength,
-                    h.mapBits, mapAt, (unsigned long long)mapBytes, size);
-  const std::vector<uint8_t> colourMap = h.kind() == Kind::Mapped ? readColourMap(h, data + mapAt) : std::vector<uint8_t>();
+    return TGA_FAIL(5, "colour map of %u entries of %u bits at byte %zu needs %llu bytes, the file has %zu",
+                    h.mapLength, h.mapBits, mapAt, (unsigned long long)mapBytes, size);
+  const std::vector<uint8_t> colourMap =
+      h.kind() == Kind::Mapped ? readColourMap(h, data + mapAt) : std::vector<uint8_t>();
 
   const size_t pixelsAt = mapAt + size_t(mapBytes);
   const uint32_t bpp = (h.depth + 7) / 8;
@@ -184,8 +192,8 @@ Status decodeTga(const uint8_t* data, size_t size, const std::string& file, Mode
                     (unsigned long long)(total * bpp), (unsigned long long)remaining);
   const uint64_t rleMost = remaining / (1 + bpp) * 128;
   if (h.rle() && total > rleMost)
-    return TGA_FAIL(pixelsAt, "%u × %u pixels cannot come from %llu bytes of RLE packets (at most %llu pixels)", h.width,
-                    h.height, (unsigned long long)remaining, (unsigned long long)rleMost);
+    return TGA_FAIL(pixelsAt, "%u × %u pixels cannot come from %llu bytes of RLE packets (at most %llu pixels)",
+                    h.width, h.height, (unsigned long long)remaining, (unsigned long long)rleMost);
 
   Texture& tex = image::beginTexture(out, "tga", file, h.width, h.height, "rgba8");
   std::vector<uint8_t> rgba(size_t(total) * 4, 0);
@@ -204,14 +212,14 @@ Status decodeTga(const uint8_t* data, size_t size, const std::string& file, Mode
   if (convert.badIndices)
     out.warnings.push_back(format("%s: %zu pixels index outside the colour map (entries %u to %u); shown transparent",
                                   out.name.c_str(), convert.badIndices, h.mapFirst, h.mapFirst + h.mapLength - 1));
-  if (image::opaqueWhenAlphaEmpty(rgba))
-    out.info.emplace_back("alpha", "every alpha byte is 0: shown opaque");
+  if (image::opaqueWhenAlphaEmpty(rgba)) out.info.emplace_back("alpha", "every alpha byte is 0: shown opaque");
   // Descriptor bit 5: rows top first; bit 4: pixels right to left.
   if (!(h.descriptor & 0x20)) image::flipRows(rgba, h.width, h.height);
   if (h.descriptor & 0x10) reverseEachRow(rgba, h.width, h.height);
   tex.mips.push_back(std::move(rgba));
-  out.info.emplace_back("pixels", format("%s %u-bit%s%s", kindName(h.kind()), h.kind() == Kind::Mapped ? h.mapBits : h.depth,
-                                         h.rle() ? ", RLE" : "", h.descriptor & 0x20 ? ", top-down" : ", bottom-up"));
+  out.info.emplace_back("pixels",
+                        format("%s %u-bit%s%s", kindName(h.kind()), h.kind() == Kind::Mapped ? h.mapBits : h.depth,
+                               h.rle() ? ", RLE" : "", h.descriptor & 0x20 ? ", top-down" : ", bottom-up"));
   return Status{};
 }
 

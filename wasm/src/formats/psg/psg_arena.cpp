@@ -63,33 +63,36 @@ Status Arena::readHeader() {
   static const uint8_t kPrefix[4] = {0x89, 'R', 'W', '4'};
   static const uint8_t kSuffix[4] = {0x0D, 0x0A, 0x1A, 0x0A};
   if (isRefPack(data, size))
-    return PSG_FAIL(0, "file starts with %02X FB: it is still RefPack-compressed (an EA .big payload); "
-                       "decompress it first", data[0]);
+    return PSG_FAIL(0,
+                    "file starts with %02X FB: it is still RefPack-compressed (an EA .big payload); "
+                    "decompress it first",
+                    data[0]);
   if (size < 28) return PSG_FAIL(0, "arena header needs 28 bytes, file has %zu", size);
-  if (std::memcmp(data, kPrefix, 4) != 0)
-    return PSG_FAIL(0, "magic is not \\x89RW4 (not a RenderWare 4 arena)");
+  if (std::memcmp(data, kPrefix, 4) != 0) return PSG_FAIL(0, "magic is not \\x89RW4 (not a RenderWare 4 arena)");
   if (std::memcmp(data + 8, kSuffix, 4) != 0)
     return PSG_FAIL(8, "magic suffix is not 0D 0A 1A 0A (file damaged by a text-mode transfer?)");
   char platform[5] = {};
   std::memcpy(platform, data + 4, 4);
   if (std::memcmp(platform, "ps3\0", 4) != 0) {
     const char* what = nullptr;
-    if (std::memcmp(platform, "xb2\0", 4) == 0) what = "X360";
-    else if (std::memcmp(platform, "rev\0", 4) == 0) what = "Wii";
-    else if (std::memcmp(platform, "w32\0", 4) == 0) what = "PC";
+    if (std::memcmp(platform, "xb2\0", 4) == 0)
+      what = "X360";
+    else if (std::memcmp(platform, "rev\0", 4) == 0)
+      what = "Wii";
+    else if (std::memcmp(platform, "w32\0", 4) == 0)
+      what = "PC";
     if (what)
-      return PSG_FAIL(4, "platform '%s' is a %s arena; X360/Wii/PC arenas are not supported, only PS3 "
-                         "('ps3')", platform, what);
-    return PSG_FAIL(4, "unknown platform tag %02X %02X %02X %02X (expected 'ps3')", data[4], data[5],
-                    data[6], data[7]);
+      return PSG_FAIL(4,
+                      "platform '%s' is a %s arena; X360/Wii/PC arenas are not supported, only PS3 "
+                      "('ps3')",
+                      platform, what);
+    return PSG_FAIL(4, "unknown platform tag %02X %02X %02X %02X (expected 'ps3')", data[4], data[5], data[6], data[7]);
   }
-  if (data[0x0C] != 1)
-    return PSG_FAIL(0x0C, "endianness byte is %u, PS3 arenas are big-endian (1)", data[0x0C]);
+  if (data[0x0C] != 1) return PSG_FAIL(0x0C, "endianness byte is %u, PS3 arenas are big-endian (1)", data[0x0C]);
   if (data[0x0D] != 32) return PSG_FAIL(0x0D, "pointer size is %u bits, expected 32", data[0x0D]);
   if (std::memcmp(data + 0x10, "454\0", 4) != 0)
     return PSG_FAIL(0x10, "major version is not \"454\" (RenderWare 4.5.4)");
-  if (size < kPs3HeaderSize)
-    return PSG_FAIL(0, "PS3 arena header needs %zu bytes, file has %zu", kPs3HeaderSize, size);
+  if (size < kPs3HeaderSize) return PSG_FAIL(0, "PS3 arena header needs %zu bytes, file has %zu", kPs3HeaderSize, size);
   return Status();
 }
 
@@ -106,12 +109,12 @@ Status Arena::readBlocks(uint32_t& numEntries) {
     total += blockSize[k];
   }
   if (total != size)
-    return PSG_FAIL(0x44, "resource descriptors add up to %" PRIu64 " bytes (main %" PRIu64
-                          ", graphics %" PRIu64 "), file has %zu", total, blockSize[0], blockSize[5], size);
+    return PSG_FAIL(
+        0x44, "resource descriptors add up to %" PRIu64 " bytes (main %" PRIu64 ", graphics %" PRIu64 "), file has %zu",
+        total, blockSize[0], blockSize[5], size);
   if (mainEnd() < kPs3HeaderSize)
     return PSG_FAIL(0x44, "main block size %" PRIu64 " is smaller than the 0xC0-byte header", mainEnd());
-  if (numUsed > numEntries)
-    return PSG_FAIL(0x24, "numUsed %u exceeds numEntries %u", numUsed, numEntries);
+  if (numUsed > numEntries) return PSG_FAIL(0x24, "numUsed %u exceeds numEntries %u", numUsed, numEntries);
   return Status();
 }
 
@@ -120,8 +123,7 @@ Status Arena::readSections(uint64_t secOff[4]) {
   const uint32_t sections = load_u32be(data + 0x34);
   const uint64_t end = mainEnd();
   if (sections < kPs3HeaderSize || uint64_t(sections) + 28 > end)
-    return PSG_FAIL(0x34, "section manifest offset %u is outside the main block (%" PRIu64 " bytes)",
-                    sections, end);
+    return PSG_FAIL(0x34, "section manifest offset %u is outside the main block (%" PRIu64 " bytes)", sections, end);
   const uint8_t* man = data + sections;
   if (load_u32be(man) != 0x00010004)
     return PSG_FAIL(sections, "section manifest type is 0x%08X, expected 0x00010004", load_u32be(man));
@@ -133,8 +135,9 @@ Status Arena::readSections(uint64_t secOff[4]) {
   for (int s = 0; s < 4; ++s) {
     secOff[s] = uint64_t(sections) + load_u32be(man + 12 + 4 * s);
     if (secOff[s] + kSecMin[s] > end)
-      return PSG_FAIL(sections + 12 + 4 * s, "%s section at byte %" PRIu64 " is outside the main block (%" PRIu64
-                      " bytes)", kSecName[s], secOff[s], end);
+      return PSG_FAIL(sections + 12 + 4 * s,
+                      "%s section at byte %" PRIu64 " is outside the main block (%" PRIu64 " bytes)", kSecName[s],
+                      secOff[s], end);
     uint32_t t = load_u32be(data + secOff[s]);
     if (t != kSecType[s])
       return PSG_FAIL(secOff[s], "%s section type is 0x%08X, expected 0x%08X", kSecName[s], t, kSecType[s]);
@@ -157,8 +160,10 @@ Status Arena::readSubrefs(uint64_t at) {
   const uint32_t n = load_u32be(s + 4);
   subrefRecords = load_u32be(s + 20);
   if (subrefRecords > mainEnd() || uint64_t(n) * 8 > mainEnd() - subrefRecords)
-    return PSG_FAIL(at + 4, "subreference section declares %u records of 8 bytes at byte %zu, "
-                    "main block ends at %" PRIu64, n, subrefRecords, mainEnd());
+    return PSG_FAIL(at + 4,
+                    "subreference section declares %u records of 8 bytes at byte %zu, "
+                    "main block ends at %" PRIu64,
+                    n, subrefRecords, mainEnd());
   subrefs.resize(n);
   for (uint32_t i = 0; i < n; ++i) {
     subrefs[i].object = load_u32be(data + subrefRecords + 8 * i);
@@ -180,26 +185,27 @@ Status Arena::readRow(uint32_t i) {
   r.typeId = load_u32be(p + 20);
   const uint32_t numTypes = uint32_t(types.size());
   if (r.typeIndex >= numTypes)
-    return PSG_FAIL(at + 16, "dictionary row %u: typeIndex %u is outside the %u-entry types list", i,
-                    r.typeIndex, numTypes);
+    return PSG_FAIL(at + 16, "dictionary row %u: typeIndex %u is outside the %u-entry types list", i, r.typeIndex,
+                    numTypes);
   if (types[r.typeIndex] != r.typeId)
     return PSG_FAIL(at + 20, "dictionary row %u: typeId 0x%08X differs from types[%u] = 0x%08X", i, r.typeId,
                     r.typeIndex, types[r.typeIndex]);
   if (isBaseResource(r.typeId)) {
     const int k = int(r.typeId - kBaseResourceFirst) + 1;
     if (k >= kPs3Blocks)
-      return PSG_FAIL(at + 20, "dictionary row %u: base resource type 0x%08X selects block %d, PS3 has %d",
-                      i, r.typeId, k, kPs3Blocks);
+      return PSG_FAIL(at + 20, "dictionary row %u: base resource type 0x%08X selects block %d, PS3 has %d", i, r.typeId,
+                      k, kPs3Blocks);
     if (uint64_t(ptr) + r.size > blockSize[k])
-      return PSG_FAIL(at, "dictionary row %u: base resource at %u + %u bytes is outside resource block %d (%" PRIu64
-                      " bytes)", i, ptr, r.size, k, blockSize[k]);
+      return PSG_FAIL(
+          at, "dictionary row %u: base resource at %u + %u bytes is outside resource block %d (%" PRIu64 " bytes)", i,
+          ptr, r.size, k, blockSize[k]);
     r.offset = blockBase[k] + ptr;
     return Status();
   }
   if (ptr < kPs3HeaderSize || uint64_t(ptr) + r.size > mainEnd())
-    return PSG_FAIL(at, "dictionary row %u (%s): object at byte %u + %u bytes is outside the main block (%"
-                    PRIu64 " bytes)", i, typeName(r.typeId) ? typeName(r.typeId) : "object", ptr, r.size,
-                    mainEnd());
+    return PSG_FAIL(
+        at, "dictionary row %u (%s): object at byte %u + %u bytes is outside the main block (%" PRIu64 " bytes)", i,
+        typeName(r.typeId) ? typeName(r.typeId) : "object", ptr, r.size, mainEnd());
   r.offset = ptr;
   return Status();
 }
@@ -217,8 +223,10 @@ Status Arena::readDictionary(uint32_t numEntries) {
   for (uint32_t i = 0; i < subrefs.size(); ++i) {
     const Subref& s = subrefs[i];
     if (s.object >= numEntries || s.byteOffset > rows[s.object].size)
-      return PSG_FAIL(subrefRecords + 8 * i, "subreference %u points at object %u byte %u, outside the %u-row "
-                      "dictionary or that object", i, s.object, s.byteOffset, numEntries);
+      return PSG_FAIL(subrefRecords + 8 * i,
+                      "subreference %u points at object %u byte %u, outside the %u-row "
+                      "dictionary or that object",
+                      i, s.object, s.byteOffset, numEntries);
   }
   return Status();
 }
@@ -228,13 +236,11 @@ Status Arena::resolve(uint32_t value, size_t at, const char* field, Ref& out) co
   switch (value >> 22) {
     case 0:
       if (value >= rows.size())
-        return PSG_FAIL(at, "%s refers to dictionary row %u, the dictionary has %zu rows", field, value,
-                        rows.size());
+        return PSG_FAIL(at, "%s refers to dictionary row %u, the dictionary has %zu rows", field, value, rows.size());
       out.null = false;
       out.row = value;
       return Status();
-    case 1:
-      return Status();
+    case 1: return Status();
     case 2: {
       uint32_t i = value & 0x3FFFFF;
       if (i >= subrefs.size())
@@ -244,13 +250,11 @@ Status Arena::resolve(uint32_t value, size_t at, const char* field, Ref& out) co
       out.inner = subrefs[i].byteOffset;
       return Status();
     }
-    default:
-      return PSG_FAIL(at, "%s holds 0x%08X, not an arena reference (kind %u)", field, value, value >> 22);
+    default: return PSG_FAIL(at, "%s holds 0x%08X, not an arena reference (kind %u)", field, value, value >> 22);
   }
 }
 
-Status Arena::expect(uint32_t value, size_t at, const char* field, uint32_t typeId, bool optional,
-                     Ref& out) const {
+Status Arena::expect(uint32_t value, size_t at, const char* field, uint32_t typeId, bool optional, Ref& out) const {
   Status s = resolve(value, at, field, out);
   if (!s.ok()) return s;
   if (!out.null && rows[out.row].typeId != typeId) {
@@ -259,8 +263,8 @@ Status Arena::expect(uint32_t value, size_t at, const char* field, uint32_t type
       return Status();
     }
     const char* found = typeName(rows[out.row].typeId);
-    return PSG_FAIL(at, "%s refers to row %u of type %s (0x%08X), expected %s", field, out.row,
-                    found ? found : "?", rows[out.row].typeId, typeName(typeId));
+    return PSG_FAIL(at, "%s refers to row %u of type %s (0x%08X), expected %s", field, out.row, found ? found : "?",
+                    rows[out.row].typeId, typeName(typeId));
   }
   if (out.null && !optional) return PSG_FAIL(at, "%s is null", field);
   return Status();

@@ -36,9 +36,7 @@ constexpr uint32_t kTocTextureType = 0xAC462E4A;  // FNV-1/32 of "Texture"
 constexpr size_t kPs3HeaderSize = 0xC0;
 constexpr int kPs3Blocks = 6;  // resource descriptors on PS3
 
-inline bool isBaseResource(uint32_t typeId) {
-  return typeId >= kBaseResourceFirst && typeId <= kBaseResourceLast;
-}
+inline bool isBaseResource(uint32_t typeId) { return typeId >= kBaseResourceFirst && typeId <= kBaseResourceLast; }
 
 // Readable name of a dictionary type ("RenderModelData"), nullptr when unknown.
 const char* typeName(uint32_t typeId);
@@ -85,8 +83,7 @@ struct Arena {
   Status resolve(uint32_t value, size_t at, const char* field, Ref& out) const;
   // As resolve, and requires the target row to have type `typeId` (null allowed when
   // `optional`; a plain 0 pointing at a row of another type counts as null, spec §5.3).
-  Status expect(uint32_t value, size_t at, const char* field, uint32_t typeId, bool optional,
-                Ref& out) const;
+  Status expect(uint32_t value, size_t at, const char* field, uint32_t typeId, bool optional, Ref& out) const;
   // Same, for any base-resource type 0x10030..0x1003F.
   Status expectResource(uint32_t value, size_t at, const char* field, Ref& out) const;
 

@@ -19,9 +19,9 @@ enum : uint8_t { kS1 = 1, kF = 2, kSF = 3, kUB = 4, kS32K = 5, kCMP = 6, kUB256 
 // Attribute slots.
 enum : uint8_t { kPosition = 0, kBlendWeight = 1, kNormal = 2, kColor0 = 3, kBlendIndices = 7, kTex0 = 8, kTex5 = 13 };
 
-const char* const kSlotNames[16] = {"XYZ",  "BLENDWEIGHT", "NORMAL", "COLOR0", "COLOR1", "FOG",
-                                    "PSIZE", "BLENDINDICES", "TEX0", "TEX1",   "TEX2",   "TEX3",
-                                    "TEX4", "TEX5",        "TANGENT", "BINORMAL"};
+const char* const kSlotNames[16] = {"XYZ",   "BLENDWEIGHT",  "NORMAL",  "COLOR0",  "COLOR1", "FOG",
+                                    "PSIZE", "BLENDINDICES", "TEX0",    "TEX1",    "TEX2",   "TEX3",
+                                    "TEX4",  "TEX5",         "TANGENT", "BINORMAL"};
 const char* const kTypeNames[8] = {"?", "S1", "F32", "SF", "UB", "S32K", "CMP", "UB256"};
 
 struct Element {
@@ -32,7 +32,9 @@ struct Element {
 uint32_t elementBytes(uint8_t type, uint8_t count) {
   switch (type) {
     case kF: return 4u * count;
-    case kS1: case kSF: case kS32K: return 2u * count;
+    case kS1:
+    case kSF:
+    case kS32K: return 2u * count;
     case kCMP: return 4;
     default: return count;  // UB, UB256
   }
@@ -41,9 +43,12 @@ uint32_t elementBytes(uint8_t type, uint8_t count) {
 float halfToFloat(uint16_t h) {
   const uint32_t e = (h >> 10) & 31, m = h & 1023;
   float v;
-  if (e == 0) v = std::ldexp(float(m), -24);
-  else if (e == 31) v = m ? NAN : INFINITY;
-  else v = std::ldexp(float(m | 1024), int(e) - 25);
+  if (e == 0)
+    v = std::ldexp(float(m), -24);
+  else if (e == 31)
+    v = m ? NAN : INFINITY;
+  else
+    v = std::ldexp(float(m | 1024), int(e) - 25);
   return (h & 0x8000) ? -v : v;
 }
 
@@ -187,11 +192,11 @@ void decompose(const Affine& m, float* t, float* q, float* s) {
 
 // What a material's channels say: its name, its diffuse texture and the info line listing them.
 struct Channels {
-  std::string name;        // the "Name" channel's stream, or empty
-  std::string text;        // "input=value, ..." for the info panel
+  std::string name;  // the "Name" channel's stream, or empty
+  std::string text;  // "input=value, ..." for the info panel
   bool haveDiffuse = false;
-  uint64_t diffuse = 0;    // the "diffuse" channel's GUID, else the first other texture's
-  std::string diffuseName; // its stream name
+  uint64_t diffuse = 0;     // the "diffuse" channel's GUID, else the first other texture's
+  std::string diffuseName;  // its stream name
 };
 
 // A material's 32-byte channels: a vector (flags & 2) or a texture GUID with a stream name.
@@ -205,8 +210,8 @@ Channels readChannels(const Object& md, uint32_t pChannels, uint32_t numChannels
     const uint16_t flags = md.u16(at + 4);
     if (!ch.text.empty()) ch.text += ", ";
     if (flags & 2) {
-      ch.text += format("%s=(%g %g %g %g)", input.c_str(), md.f32(at + 16), md.f32(at + 20), md.f32(at + 24),
-                        md.f32(at + 28));
+      ch.text +=
+          format("%s=(%g %g %g %g)", input.c_str(), md.f32(at + 16), md.f32(at + 20), md.f32(at + 24), md.f32(at + 28));
       continue;
     }
     const uint64_t guid = md.u64(at + 16);
@@ -367,19 +372,31 @@ Status readElement(Context& ctx, const Object& vd, uint32_t i, Element& e, std::
   if (e.slot > 15)
     return PSG_FAIL(vd.offset + at + 6, "vertex element %u has attribute slot %u (0 to 15 allowed)", i, e.slot);
   if (!text.empty()) text += ", ";
-  if (e.type == kCMP) text += format("%s CMP @%u", kSlotNames[e.slot], e.offset);
-  else text += format("%s %s\xC3\x97%u @%u", kSlotNames[e.slot], kTypeNames[e.type], e.count, e.offset);
+  if (e.type == kCMP)
+    text += format("%s CMP @%u", kSlotNames[e.slot], e.offset);
+  else
+    text += format("%s %s\xC3\x97%u @%u", kSlotNames[e.slot], kTypeNames[e.type], e.count, e.offset);
   return Status();
 }
 
 // The first element of each slot is the one decoded; TEX0..TEX5 with two components are UV sets.
 void assignSlot(Layout& l, const Element& e, uint32_t i) {
   switch (e.slot) {
-    case kPosition: if (l.pos < 0) l.pos = int(i); break;
-    case kNormal: if (l.nrm < 0) l.nrm = int(i); break;
-    case kBlendWeight: if (l.wgt < 0) l.wgt = int(i); break;
-    case kBlendIndices: if (l.idx < 0) l.idx = int(i); break;
-    case kColor0: if (l.col < 0) l.col = int(i); break;
+    case kPosition:
+      if (l.pos < 0) l.pos = int(i);
+      break;
+    case kNormal:
+      if (l.nrm < 0) l.nrm = int(i);
+      break;
+    case kBlendWeight:
+      if (l.wgt < 0) l.wgt = int(i);
+      break;
+    case kBlendIndices:
+      if (l.idx < 0) l.idx = int(i);
+      break;
+    case kColor0:
+      if (l.col < 0) l.col = int(i);
+      break;
     default:
       if (e.slot >= kTex0 && e.slot <= kTex5 && e.count >= 2) l.uvEl[l.numUv++] = int(i);
       break;
@@ -475,8 +492,8 @@ Status checkIslands(Context& ctx, const OptiMesh& m, const Buffers& b, const Mes
     const uint32_t start = o.u32(d), count = o.u32(d + 4);
     const uint8_t prim = o.p[d + 8];
     if (prim != 5)
-      return PSG_FAIL(o.offset + d + 8,
-                      "island %u primitive type is %u; only triangle lists (5) occur in Skate arenas", i, prim);
+      return PSG_FAIL(o.offset + d + 8, "island %u primitive type is %u; only triangle lists (5) occur in Skate arenas",
+                      i, prim);
     if (uint64_t(start) + count > b.numIndices)
       return PSG_FAIL(o.offset + d, "island %u draws indices %u..%" PRIu64 ", the index buffer has %u", i, start,
                       uint64_t(start) + count, b.numIndices);
@@ -486,8 +503,8 @@ Status checkIslands(Context& ctx, const OptiMesh& m, const Buffers& b, const Mes
     return PSG_FAIL(o.offset + 0x38, "%u islands draw %" PRIu64 " indices from a %u-index buffer", m.numIslands,
                     islandIndices, b.numIndices);
   if (m.numIslands > 0 && islandIndices != b.numIndices)
-    ctx.out.warnings.push_back(format("%s: islands draw %" PRIu64 " indices, the index buffer has %u",
-                                      job.name.c_str(), islandIndices, b.numIndices));
+    ctx.out.warnings.push_back(format("%s: islands draw %" PRIu64 " indices, the index buffer has %u", job.name.c_str(),
+                                      islandIndices, b.numIndices));
   return Status();
 }
 
@@ -642,8 +659,7 @@ void scalePositions(Context& ctx, const OptiMesh& m, const MeshJob& job, bool in
       ++nonFinite;
     }
   if (nonFinite)
-    ctx.out.warnings.push_back(
-        format("%s: %zu non-finite position components set to 0", job.name.c_str(), nonFinite));
+    ctx.out.warnings.push_back(format("%s: %zu non-finite position components set to 0", job.name.c_str(), nonFinite));
 }
 
 // Four strongest influences per vertex; unweighted vertices go to the palette's first bone.
@@ -659,8 +675,8 @@ void finishSkin(Context& ctx, const MeshJob& job, const Palette& pal, uint32_t n
     out.warnings.push_back(
         format("%s: %zu vertices without weight bound to bone %u", job.name.c_str(), st.unweighted, fallback));
   if (st.renormalised)
-    out.warnings.push_back(format("%s: %zu vertices had weights not summing to 1; renormalised", job.name.c_str(),
-                                  st.renormalised));
+    out.warnings.push_back(
+        format("%s: %zu vertices had weights not summing to 1; renormalised", job.name.c_str(), st.renormalised));
   mesh.skinIndex = std::move(skin.index);
   mesh.skinWeight = std::move(skin.weight);
 }
@@ -701,8 +717,8 @@ void readIslands(Context& ctx, const OptiMesh& m, const Buffers& b, const MeshJo
   }
   for (uint32_t i = 0; i < m.numIslands; ++i) emit(m.o.u32(m.pDraw + 12 * i), m.o.u32(m.pDraw + 12 * i + 4));
   if (dropped)
-    ctx.out.warnings.push_back(format("%s: %u triangles with indices beyond the %u vertices dropped",
-                                      job.name.c_str(), dropped, b.vertexCount));
+    ctx.out.warnings.push_back(format("%s: %u triangles with indices beyond the %u vertices dropped", job.name.c_str(),
+                                      dropped, b.vertexCount));
 }
 
 // The arrays a mesh's layout calls for, sized for its vertices.
@@ -871,8 +887,8 @@ Status readMeshTable(Context& ctx, const ModelHeader& h, const std::string& mode
   for (uint32_t k = 0; k < h.numMeshes; ++k) {
     const uint32_t at = h.pMeshTable + 8 * k;
     Ref opti;
-    Status s = ctx.arena.expect(h.o.u32(at), h.o.offset + at, "RenderModelData mesh table entry",
-                                kRenderOptiMeshData, false, opti);
+    Status s = ctx.arena.expect(h.o.u32(at), h.o.offset + at, "RenderModelData mesh table entry", kRenderOptiMeshData,
+                                false, opti);
     if (!s.ok()) return s;
     MeshJob job;
     job.boneBase = boneBase;

@@ -16,6 +16,8 @@ struct Link {
   const char* parent;  // "" = root
 };
 
+// The rig as a tree, a few links a line.
+// clang-format off
 const Link kRig[] = {
     {"TRAJECTORY", ""}, {"HIPS", ""}, {"SKATEBOARD_ROOT", ""}, {"LEFTTOEBASE_REPARENTED", ""},
     {"RIGHTTOEBASE_REPARENTED", ""}, {"LEFTHAND_REPARENTED", ""}, {"RIGHTHAND_REPARENTED", ""},
@@ -51,6 +53,7 @@ const Link kRig[] = {
     {"%CREASE", "FACE"}, {"%INNEREYEBROW", "FACE"}, {"%LOWEYELID", "FACE"}, {"%NOSE", "FACE"},
     {"%OUTEREYEBROW", "FACE"}, {"%UPEYELID", "FACE"},
 };
+// clang-format on
 
 // Compares `name` with a table pattern, '%' standing for `side` (LEFT or RIGHT), ignoring case.
 bool matches(const std::string& name, const char* pattern, const char* side) {
@@ -85,8 +88,10 @@ const Link* find(const std::string& name, const char*& side) {
 std::string expand(const char* pattern, const char* side) {
   std::string s;
   for (const char* p = pattern; *p; ++p) {
-    if (*p == '%') s += side;
-    else s += *p;
+    if (*p == '%')
+      s += side;
+    else
+      s += *p;
   }
   return s;
 }

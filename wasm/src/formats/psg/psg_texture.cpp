@@ -14,10 +14,12 @@ namespace psg {
 Status readToc(Context& ctx, uint32_t row) {
   const Arena& a = ctx.arena;
   Object t = object(a, row);
-  if (!t.has(0, 0x14)) return PSG_FAIL(t.offset, "TableOfContents (row %u) is %u bytes, its header needs 20", row, t.size);
+  if (!t.has(0, 0x14))
+    return PSG_FAIL(t.offset, "TableOfContents (row %u) is %u bytes, its header needs 20", row, t.size);
   const uint32_t items = t.u32(0), pArray = t.u32(4);
   if (!t.has(pArray, uint64_t(items) * 24))
-    return PSG_FAIL(t.offset, "TableOfContents declares %u entries of 24 bytes at +0x%X, object is %u bytes", items, pArray, t.size);
+    return PSG_FAIL(t.offset, "TableOfContents declares %u entries of 24 bytes at +0x%X, object is %u bytes", items,
+                    pArray, t.size);
   ctx.toc.reserve(ctx.toc.size() + items);
   for (uint32_t i = 0; i < items; ++i) {
     const uint32_t e = pArray + 24 * i;
@@ -90,9 +92,18 @@ Status readTextureHeader(Context& ctx, uint32_t row, TextureHeader& h, Texture& 
   // CELL_GCM_TEXTURE_*: 0x20 = linear (unswizzled), 0x40 = unnormalised.
   h.linear = (h.fmt & 0x20) != 0;
   switch (h.fmt & 0x9F) {
-    case 0x86: tex.format = "dxt1"; h.blockBytes = 8; break;
-    case 0x87: tex.format = "dxt3"; h.blockBytes = 16; break;
-    case 0x88: tex.format = "dxt5"; h.blockBytes = 16; break;
+    case 0x86:
+      tex.format = "dxt1";
+      h.blockBytes = 8;
+      break;
+    case 0x87:
+      tex.format = "dxt3";
+      h.blockBytes = 16;
+      break;
+    case 0x88:
+      tex.format = "dxt5";
+      h.blockBytes = 16;
+      break;
     case 0x85: tex.format = "rgba8"; break;
     default:
       out.warnings.push_back(format("%s: texture format 0x%02X is not supported (DXT1/3/5 and A8R8G8B8 are); skipped",
@@ -210,10 +221,10 @@ Status decodeTexture(Context& ctx, uint32_t row) {
   tex.height = h.height;
   tex.cube = h.cube != 0;
   readMips(h, m, a.data + payload.offset, tex);
-  out.info.emplace_back(format("texture %zu", out.textures.size()),
-                        format("%s %s %ux%u, %u mip%s%s", tex.guid.empty() ? tex.name.c_str() : tex.guid.c_str(),
-                               tex.format.c_str(), h.width, h.height, h.mips, h.mips == 1 ? "" : "s",
-                               h.cube ? ", cube" : ""));
+  out.info.emplace_back(
+      format("texture %zu", out.textures.size()),
+      format("%s %s %ux%u, %u mip%s%s", tex.guid.empty() ? tex.name.c_str() : tex.guid.c_str(), tex.format.c_str(),
+             h.width, h.height, h.mips, h.mips == 1 ? "" : "s", h.cube ? ", cube" : ""));
   out.textures.push_back(std::move(tex));
   return Status();
 }

@@ -92,8 +92,10 @@ void recordChunk(Context& cx, Chunks& c, const ChunkHeader& h, size_t pos) {
   } else {
     const size_t n = std::strlen(h.id);
     const bool curve = n >= 4 && std::strcmp(h.id + n - 4, ":CUR") == 0;  // ActorX Maya curves
-    if (curve) ++c.curves;
-    else cx.warn(format("skipped unknown chunk \"%s\" at byte %zu", h.id, pos));
+    if (curve)
+      ++c.curves;
+    else
+      cx.warn(format("skipped unknown chunk \"%s\" at byte %zu", h.id, pos));
   }
 }
 
@@ -110,8 +112,9 @@ Status scanChunks(Context& cx, Chunks& c) {
     const size_t body = pos + actorx::kHeaderSize;
     const uint64_t bytes = uint64_t(h.dataSize) * uint64_t(h.dataCount);
     if (bytes > cx.size - body)
-      return stop(cx, c, pos, format("chunk %s declares %d records of %d bytes, %zu bytes remain", h.id, h.dataCount,
-                                     h.dataSize, cx.size - body));
+      return stop(cx, c, pos,
+                  format("chunk %s declares %d records of %d bytes, %zu bytes remain", h.id, h.dataCount, h.dataSize,
+                         cx.size - body));
     recordChunk(cx, c, h, pos);
     pos = body + size_t(bytes);
   }
@@ -133,7 +136,8 @@ Status checkChunks(Context& cx, const Chunks& c) {
   if (!s.ok()) return s;
   s = needStride(cx, c.keys, 32, "ANIMKEYS");
   if (!s.ok()) return s;
-  if (c.bones.count > 0x7FFFFFFF) return fail("PSA", cx.file, c.bones.offset, "BONENAMES declares %zu bones", size_t(c.bones.count));
+  if (c.bones.count > 0x7FFFFFFF)
+    return fail("PSA", cx.file, c.bones.offset, "BONENAMES declares %zu bones", size_t(c.bones.count));
   return Status();
 }
 
@@ -152,8 +156,10 @@ void readBoneNames(Context& cx, const Span& bones) {
     const uint8_t* p = bones.p + i * bones.stride;
     sk.names[i] = fixedName(p, 64);
     int32_t parent = load_i32le(p + 72);
-    if (i == 0) parent = -1;
-    else if (parent < 0 || size_t(parent) >= B || size_t(parent) == i) parent = 0;
+    if (i == 0)
+      parent = -1;
+    else if (parent < 0 || size_t(parent) >= B || size_t(parent) == i)
+      parent = 0;
     sk.parents[i] = parent;
     convertQuat(p + 76, i == 0, &sk.restRotation[i * 4]);
     convertVec(p + 92, &sk.restTranslation[i * 3]);
@@ -180,15 +186,14 @@ Status readSequenceInfo(Context& cx, const Span& infos, size_t B, Sequences& seq
     // frame count would be work no byte of the file describes.
     if (frames > 0 && B == 0)
       return fail("PSA", cx.file, at,
-                  "sequence %zu declares %d frames but BONENAMES has no bones, so no key can describe them", i,
-                  frames);
+                  "sequence %zu declares %d frames but BONENAMES has no bones, so no key can describe them", i, frames);
     if (size_t(uint32_t(load_i32le(p + 128))) != B) ++bonesMismatch;
     seq.firstFrame[i] = seq.totalFrames;
     seq.totalFrames += uint64_t(frames);
   }
   if (bonesMismatch)
-    cx.warn(format("%zu sequences declare a TotalBones different from the %zu BONENAMES; BONENAMES used",
-                   bonesMismatch, B));
+    cx.warn(format("%zu sequences declare a TotalBones different from the %zu BONENAMES; BONENAMES used", bonesMismatch,
+                   B));
   return Status();
 }
 
@@ -207,8 +212,10 @@ Status checkKeys(Context& cx, const Chunks& c, const Sequences& seq, bool& haveS
   haveScale = false;
   const size_t SK = c.scales.present ? c.scales.count : 0;
   if (SK > 0) {
-    if (SK == K && c.scales.stride >= 16) haveScale = true;
-    else cx.warn(format("SCALEKEYS has %zu records for %zu ANIMKEYS; scale keys ignored", SK, K));
+    if (SK == K && c.scales.stride >= 16)
+      haveScale = true;
+    else
+      cx.warn(format("SCALEKEYS has %zu records for %zu ANIMKEYS; scale keys ignored", SK, K));
   }
   return Status();
 }
@@ -217,8 +224,8 @@ Status checkKeys(Context& cx, const Chunks& c, const Sequences& seq, bool& haveS
 
 // Which track components the .config takes away: per bone (every sequence) and per sequence.
 struct TrackMask {
-  std::vector<uint8_t> dropTranslation;         // per bone: translation from the mesh
-  std::vector<std::vector<uint8_t>> removed;    // per sequence, per bone: bit 0 translation, bit 1 rotation
+  std::vector<uint8_t> dropTranslation;       // per bone: translation from the mesh
+  std::vector<std::vector<uint8_t>> removed;  // per sequence, per bone: bit 0 translation, bit 1 rotation
 };
 
 // bAnimRotationOnly, UseTranslationBoneNames and ForceMeshTranslationBoneNames. Names meet through
@@ -235,7 +242,8 @@ void configTranslation(Context& cx, const PsaConfig& cfg, TrackMask& mask) {
     for (const std::string& n : list) {
       std::string key = actorXNameKey(n);
       const auto named = bonesNamed.find(key);
-      if (named == bonesNamed.end()) ++unknownNames;
+      if (named == bonesNamed.end())
+        ++unknownNames;
       else if (marked.insert(std::move(key)).second)
         for (size_t b : named->second) flags[b] = 1;
     }
@@ -246,15 +254,18 @@ void configTranslation(Context& cx, const PsaConfig& cfg, TrackMask& mask) {
   std::vector<uint8_t>& drop = mask.dropTranslation;
   for (size_t b = 0; b < B; ++b) {
     if (cfg.rotationOnly && b != 0) {
-      if (useT[b]) ++kept;
-      else drop[b] = 1, ++rotOnlyDropped;
+      if (useT[b])
+        ++kept;
+      else
+        drop[b] = 1, ++rotOnlyDropped;
     }
     if (forceM[b] && !drop[b]) drop[b] = 1, ++forced;
   }
   if (cfg.rotationOnly)
-    cx.warn(format("config: bAnimRotationOnly=1 - %zu bones take translation from the mesh, %zu kept by "
-                   "UseTranslationBoneNames",
-                   rotOnlyDropped, kept));
+    cx.warn(
+        format("config: bAnimRotationOnly=1 - %zu bones take translation from the mesh, %zu kept by "
+               "UseTranslationBoneNames",
+               rotOnlyDropped, kept));
   if (forced)
     cx.warn(format("config: ForceMeshTranslationBoneNames - %zu more bones take translation from the mesh", forced));
   if (unknownNames) cx.warn(format("config: %zu bone names match no BONENAMES entry", unknownNames));
@@ -269,8 +280,10 @@ void configRemovals(Context& cx, const PsaConfig& cfg, const Span& infos, TrackM
   std::unordered_set<std::string> namesWithoutFrames;
   for (size_t i = 0; i < S; ++i) {
     std::string key = actorXNameKey(fixedName(infos.p + i * infos.stride, 64));
-    if (load_i32le(infos.p + i * infos.stride + 164) > 0) sequencesNamed[key].push_back(i);
-    else namesWithoutFrames.insert(std::move(key));
+    if (load_i32le(infos.p + i * infos.stride + 164) > 0)
+      sequencesNamed[key].push_back(i);
+    else
+      namesWithoutFrames.insert(std::move(key));
   }
   std::unordered_map<std::string, std::unordered_map<size_t, uint8_t>> merged;  // name key -> bone -> bits
   size_t applied = 0, unknown = 0;
@@ -436,8 +449,7 @@ Status decode(Context& cx, const std::string& config) {
 
 }  // namespace
 
-Status decodePsa(const uint8_t* data, size_t size, const std::string& file, const std::string& config,
-                 Model& out) {
+Status decodePsa(const uint8_t* data, size_t size, const std::string& file, const std::string& config, Model& out) {
   if (!data && size) return fail("PSA", file, 0, "no data");
   Context cx{data, size, file, out};
   return decode(cx, config);

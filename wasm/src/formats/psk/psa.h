@@ -12,7 +12,6 @@
 namespace rs {
 
 // `config` is the text of the .config sidecar, or empty.
-Status decodePsa(const uint8_t* data, size_t size, const std::string& file, const std::string& config,
-                 Model& out);
+Status decodePsa(const uint8_t* data, size_t size, const std::string& file, const std::string& config, Model& out);
 
 }  // namespace rs

@@ -25,8 +25,7 @@ bool sameActorXName(const std::string& a, const std::string& b) {
   while (nb && (b[nb - 1] == ' ' || b[nb - 1] == '\t')) --nb;
   if (na != nb) return false;
   for (size_t i = 0; i < na; ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i])))
-      return false;
+    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
   return true;
 }
 
@@ -51,11 +50,16 @@ PsaConfig parsePsaConfig(const std::string& text) {
     if (line[0] == '[') {
       size_t close = line.find(']');
       std::string name = lower(trim(line, 1, close == std::string::npos ? line.size() : close));
-      if (name == "animset") section = AnimSet;
-      else if (name == "usetranslationbonenames") section = UseTranslation;
-      else if (name == "forcemeshtranslationbonenames") section = ForceMesh;
-      else if (name == "removetracks") section = RemoveTracks;
-      else section = Other;
+      if (name == "animset")
+        section = AnimSet;
+      else if (name == "usetranslationbonenames")
+        section = UseTranslation;
+      else if (name == "forcemeshtranslationbonenames")
+        section = ForceMesh;
+      else if (name == "removetracks")
+        section = RemoveTracks;
+      else
+        section = Other;
       continue;
     }
     switch (section) {
@@ -63,8 +67,10 @@ PsaConfig parsePsaConfig(const std::string& text) {
         size_t eq = line.find('=');
         std::string key = lower(trim(line, 0, eq == std::string::npos ? line.size() : eq));
         std::string value = eq == std::string::npos ? "" : lower(trim(line, eq + 1, line.size()));
-        if (key == "banimrotationonly") cfg.rotationOnly = value == "1" || value == "true";
-        else ++cfg.ignoredLines;
+        if (key == "banimrotationonly")
+          cfg.rotationOnly = value == "1" || value == "true";
+        else
+          ++cfg.ignoredLines;
         break;
       }
       case UseTranslation: cfg.useTranslation.push_back(line); break;

@@ -28,10 +28,9 @@ constexpr size_t kSocketRecord = 164;  // what CUE4Parse's VSocket.Serialize wri
 
 // Ids that can follow a SKELSOCK chunk; used to find our footing after its DataSize lie.
 bool isKnownMeshId(const ChunkHeader& h) {
-  static const char* const ids[] = {"ACTRHEAD", "PNTS0000", "VTXW0000", "VTXW3200", "FACE0000",
-                                    "FACE3200", "MATT0000", "REFSKELT", "REFSKEL0", "RAWWEIGHTS",
-                                    "RAWW0000", "VERTEXCOLOR", "VTXNORMS", "MRPHINFO", "MRPHDATA",
-                                    "SKELSOCK"};
+  static const char* const ids[] = {"ACTRHEAD", "PNTS0000", "VTXW0000", "VTXW3200",   "FACE0000", "FACE3200",
+                                    "MATT0000", "REFSKELT", "REFSKEL0", "RAWWEIGHTS", "RAWW0000", "VERTEXCOLOR",
+                                    "VTXNORMS", "MRPHINFO", "MRPHDATA", "SKELSOCK"};
   for (const char* id : ids)
     if (actorx::idIs(h, id)) return true;
   return actorx::idStarts(h, "EXTRAUV");
@@ -93,8 +92,8 @@ struct Face {
 };
 struct Faces {
   std::vector<Face> list;
-  std::vector<uint16_t> material;     // per face; M (clamped to 256) is the placeholder
-  uint32_t perMaterial[257] = {};     // faces per material, for the counting sort
+  std::vector<uint16_t> material;  // per face; M (clamped to 256) is the placeholder
+  uint32_t perMaterial[257] = {};  // faces per material, for the counting sort
 };
 
 // ---- scanning ---------------------------------------------------------------------------------
@@ -136,8 +135,8 @@ size_t readSocketChunk(Context& cx, Chunks& c, const ChunkHeader& h, size_t pos)
   const size_t body = pos + actorx::kHeaderSize;
   const size_t next = afterSockets(cx.data, cx.size, h, body);
   if (uint64_t(h.dataSize) != kSocketRecord) {
-    cx.warn(format("SKELSOCK at byte %zu declares %d-byte records; read %zu-byte sockets", pos, h.dataSize,
-                   kSocketRecord));
+    cx.warn(
+        format("SKELSOCK at byte %zu declares %d-byte records; read %zu-byte sockets", pos, h.dataSize, kSocketRecord));
   }
   Span sp;
   sp.p = cx.data + body;
@@ -209,8 +208,9 @@ Status scanChunks(Context& cx, Chunks& c) {
     const uint64_t bytes = uint64_t(h.dataSize) * uint64_t(h.dataCount);
     const size_t remain = cx.size - body;
     if (bytes > remain) {
-      return stop(cx, c, pos, format("chunk %s declares %d records of %d bytes, %zu bytes remain", h.id, h.dataCount,
-                                     h.dataSize, remain));
+      return stop(
+          cx, c, pos,
+          format("chunk %s declares %d records of %d bytes, %zu bytes remain", h.id, h.dataCount, h.dataSize, remain));
     }
     recordChunk(cx, c, h, pos, bytes);
     pos = body + size_t(bytes);
@@ -371,8 +371,8 @@ Faces readFaces(Context& cx, const Span& span, bool face32, size_t W, size_t M) 
   faces.material.resize(kept);
   if (dropped) cx.warn(format("dropped %zu faces whose wedge indices exceed the %zu wedges", dropped, W));
   if (badMat) {
-    cx.warn(format("%zu faces use a material index past the %zu in MATT0000; drawn with a placeholder material",
-                   badMat, M));
+    cx.warn(format("%zu faces use a material index past the %zu in MATT0000; drawn with a placeholder material", badMat,
+                   M));
     Material m;
     m.name = "placeholder";
     cx.out.materials.push_back(m);

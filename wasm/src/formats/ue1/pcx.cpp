@@ -124,8 +124,10 @@ Status decodePcx(const uint8_t* data, size_t size, const std::string& file, bool
     return fail("PCX", file, 128, "%u x %u image needs %llu bytes, %llu bytes of pixel data cannot fill it", h.width,
                 h.height, (unsigned long long)total, (unsigned long long)src);
   std::vector<uint8_t> raw(size_t(total), 0);
-  if (h.encoding == 0) std::memcpy(raw.data(), data + 128, size_t(total));
-  else unpackRle(data + 128, data + dataEnd, file, raw, out);
+  if (h.encoding == 0)
+    std::memcpy(raw.data(), data + 128, size_t(total));
+  else
+    unpackRle(data + 128, data + dataEnd, file, raw, out);
   Texture tex;
   tex.name = ucBaseName(file, true);
   tex.width = h.width;

@@ -39,9 +39,7 @@ bool startsWithNoCase(const char* s, size_t n, const char* prefix) {
 }
 
 // Names are untrusted text: cp1252/Latin-1 bytes become valid UTF-8, NULs end the name.
-std::string cleanName(const std::string& s) {
-  return fixedName(reinterpret_cast<const uint8_t*>(s.data()), s.size());
-}
+std::string cleanName(const std::string& s) { return fixedName(reinterpret_cast<const uint8_t*>(s.data()), s.size()); }
 
 // Comments become spaces (newlines kept, so line numbers stay right). Double-quoted strings are
 // skipped whole so "http://..." is not a comment; single quotes (Texture'Pkg.Name', "Epic's")
@@ -168,8 +166,8 @@ class Parser {
     if (parseNumber(*v, d)) {
       dst = d;
     } else {
-      script.warnings.push_back(format("line %zu: %s=%s is not a finite number, ignored", line, key,
-                                       cleanName(*v).c_str()));
+      script.warnings.push_back(
+          format("line %zu: %s=%s is not a finite number, ignored", line, key, cleanName(*v).c_str()));
     }
   }
 
@@ -343,9 +341,10 @@ class Parser {
     const std::string* timeText = findArg(args, "TIME");
     double time = -1;
     if (!timeText || !parseNumber(*timeText, time) || time < 0 || time > 1) {
-      script.warnings.push_back(format("line %zu: MESH NOTIFY TIME=%s is not a fraction 0..1 of the sequence, "
-                                       "ignored",
-                                       line, timeText ? cleanName(*timeText).c_str() : ""));
+      script.warnings.push_back(
+          format("line %zu: MESH NOTIFY TIME=%s is not a fraction 0..1 of the sequence, "
+                 "ignored",
+                 line, timeText ? cleanName(*timeText).c_str() : ""));
       return;
     }
     PendingNotify n;
@@ -368,9 +367,10 @@ class Parser {
       if (target) {
         target->notifies.push_back(n.notify);
       } else {
-        script.warnings.push_back(format("line %zu: MESH NOTIFY names SEQ=%s, which no MESH SEQUENCE of %s declares; "
-                                         "ignored",
-                                         n.line, n.sequence.c_str(), n.mesh.c_str()));
+        script.warnings.push_back(
+            format("line %zu: MESH NOTIFY names SEQ=%s, which no MESH SEQUENCE of %s declares; "
+                   "ignored",
+                   n.line, n.sequence.c_str(), n.mesh.c_str()));
       }
     }
   }

@@ -24,8 +24,8 @@ namespace rs {
 // extension) of the TEXTURE IMPORTs of the slot's texture, last import first, then the texture
 // name itself; MultiSkins(n), then Skin, from defaultproperties when no SETTEXTURE names the slot.
 Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFile, const uint8_t* anim,
-                 size_t animSize, const std::string& animFile, const std::string& uc,
-                 const std::string& ucFile, Model& out);
+                 size_t animSize, const std::string& animFile, const std::string& uc, const std::string& ucFile,
+                 Model& out);
 
 // Extra facts the model does not carry (tests, CLI): which original vertex each render vertex is.
 struct Ue1Details {
@@ -34,14 +34,13 @@ struct Ue1Details {
   uint32_t frameBytesSkipped = 0;  // per-frame padding
 };
 Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFile, const uint8_t* anim,
-                 size_t animSize, const std::string& animFile, const std::string& uc,
-                 const std::string& ucFile, Model& out, Ue1Details* details);
+                 size_t animSize, const std::string& animFile, const std::string& uc, const std::string& ucFile,
+                 Model& out, Ue1Details* details);
 
 // 8-bit palettised (and 24-bit 3-plane) RLE PCX to an rgba8 texture, rows top-down (row 0 = the
 // top of the image). With the UE1 UVs (U/256, 1 − V/256) the front end uploads it with
 // flipY = true (three's default for images). `maskIndexZero` makes palette index 0 transparent.
-Status decodePcx(const uint8_t* data, size_t size, const std::string& file, bool maskIndexZero,
-                 Model& out);
+Status decodePcx(const uint8_t* data, size_t size, const std::string& file, bool maskIndexZero, Model& out);
 
 // ---- .uc #exec parsing (spec §8) -------------------------------------------------------------
 
@@ -56,13 +55,13 @@ struct UcSequence {
   std::string group;
   double startFrame = 0;  // as written: the decoder validates and clamps
   double numFrames = 0;
-  double rate = 30;       // frames per second; 30 when RATE= is absent
+  double rate = 30;                // frames per second; 30 when RATE= is absent
   std::vector<UcNotify> notifies;  // the MESH NOTIFY lines naming this sequence, in file order
 };
 
 struct UcTextureImport {
-  std::string name;  // NAME=, or the FILE base name without extension
-  std::string file;  // FILE= as written (either slash)
+  std::string name;    // NAME=, or the FILE base name without extension
+  std::string file;    // FILE= as written (either slash)
   uint32_t flags = 0;  // FLAGS= (2 = masked)
 };
 
@@ -77,15 +76,15 @@ struct UcMesh {
   double rotation[3] = {0, 0, 0};  // PITCH, YAW, ROLL in 1/256 turns
   bool hasScale = false;
   double scale[3] = {1, 1, 1};
-  std::vector<UcSequence> sequences;                        // a repeated SEQ replaces the earlier one
-  std::vector<std::pair<uint32_t, std::string>> textures;   // MESHMAP SETTEXTURE NUM -> TEXTURE
+  std::vector<UcSequence> sequences;                       // a repeated SEQ replaces the earlier one
+  std::vector<std::pair<uint32_t, std::string>> textures;  // MESHMAP SETTEXTURE NUM -> TEXTURE
 };
 
 struct UcScript {
   std::vector<UcMesh> meshes;
-  std::vector<UcTextureImport> textureImports;  // in file order
-  std::string skin;                                         // defaultproperties Skin=
-  std::vector<std::pair<uint32_t, std::string>> multiSkins; // defaultproperties MultiSkins(n)=
+  std::vector<UcTextureImport> textureImports;               // in file order
+  std::string skin;                                          // defaultproperties Skin=
+  std::vector<std::pair<uint32_t, std::string>> multiSkins;  // defaultproperties MultiSkins(n)=
   std::vector<std::string> warnings;
   size_t execLines = 0;
 };

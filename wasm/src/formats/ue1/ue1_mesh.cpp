@@ -22,8 +22,15 @@ constexpr uint64_t kMaxFrameBytes = 512ull << 20;
 constexpr uint64_t kMaxNormalUpdates = 1ull << 26;
 constexpr size_t kMaxImportCandidates = 16;
 
-enum RenderType : uint8_t { kNormal = 0, kTwoSided = 1, kTranslucent = 2, kMasked = 3, kModulated = 4,
-                            kAlphaBlend = 5, kWeapon = 8 };
+enum RenderType : uint8_t {
+  kNormal = 0,
+  kTwoSided = 1,
+  kTranslucent = 2,
+  kMasked = 3,
+  kModulated = 4,
+  kAlphaBlend = 5,
+  kWeapon = 8
+};
 
 const char* typeName(uint8_t t) {
   switch (t) {
@@ -39,8 +46,8 @@ const char* typeName(uint8_t t) {
 
 // A Type byte in words for the info panel (§2.3): render type, then its flag bits, "+"-joined.
 std::string typeWords(uint8_t type) {
-  static const char* const kRenderType[16] = {"normal", "two-sided", "translucent", "masked", "modulated",
-                                              "alpha blend", nullptr, nullptr, "weapon"};
+  static const char* const kRenderType[16] = {"normal",      "two-sided", "translucent", "masked", "modulated",
+                                              "alpha blend", nullptr,     nullptr,       "weapon"};
   static const std::pair<uint8_t, const char*> kFlags[] = {
       {0x10, "unlit"}, {0x20, "flat"}, {0x40, "environment"}, {0x80, "no smooth"}};
   const char* name = kRenderType[type & 15];
@@ -83,8 +90,7 @@ void addUnique(std::vector<std::string>& list, const std::string& s) {
 // name itself (short name first, then the full Package.Group.Name reference).
 // At most kMaxImportCandidates import names: a script importing one texture name thousands of times
 // must not hand every material thousands of names (nor compare each with all the others).
-void textureCandidates(const UcScript& script, const std::string& ref, std::vector<std::string>& out,
-                       bool& masked) {
+void textureCandidates(const UcScript& script, const std::string& ref, std::vector<std::string>& out, bool& masked) {
   std::string shortName = lastComponent(ref);
   for (size_t i = script.textureImports.size(); i-- > 0;) {
     const UcTextureImport& t = script.textureImports[i];
@@ -100,8 +106,7 @@ void textureCandidates(const UcScript& script, const std::string& ref, std::vect
 void rotationAxes(const double rot[3], double axes[3][3]) {
   const double k = 2.0 * 3.14159265358979323846 / 256.0;
   double p = rot[0] * k, y = rot[1] * k, r = rot[2] * k;
-  double cp = std::cos(p), sp = std::sin(p), cy = std::cos(y), sy = std::sin(y), cr = std::cos(r),
-         sr = std::sin(r);
+  double cp = std::cos(p), sp = std::sin(p), cy = std::cos(y), sy = std::sin(y), cr = std::cos(r), sr = std::sin(r);
   double m[3][3] = {{cp * cy, cp * sy, sp},
                     {sr * sp * cy - cr * sy, sr * sp * sy + cr * cy, -sr * cp},
                     {-(cr * sp * cy + sr * sy), cy * sr - cr * sp * sy, cr * cp}};
@@ -208,10 +213,10 @@ Status readFrameEncoding(Files& f, uint32_t numVertices, AnimHeader& h) {
     h.dx16 = true;
   } else if (frameSize > packedBytes && frameSize < dxBytes) {
     h.pad = frameSize - packedBytes;
-    f.warn(format(
-        "%s: FrameSize %u is not 4 or 8 bytes per vertex for the %u vertices of %s; read as packed with %u pad "
-        "bytes per frame (if the files do not belong together, their vertex counts disagree)",
-        f.anim.c_str(), frameSize, numVertices, f.data.c_str(), h.pad));
+    f.warn(
+        format("%s: FrameSize %u is not 4 or 8 bytes per vertex for the %u vertices of %s; read as packed with %u pad "
+               "bytes per frame (if the files do not belong together, their vertex counts disagree)",
+               f.anim.c_str(), frameSize, numVertices, f.data.c_str(), h.pad));
   } else if (frameSize > dxBytes) {
     h.dx16 = frameSize - dxBytes < 8;
     h.pad = frameSize - (h.dx16 ? dxBytes : packedBytes);
@@ -429,8 +434,8 @@ Material materialOfKey(uint16_t k) {
   m.name = format("tex%u_%s%s%s%s", texNum, typeName(rt), (mt & 0x10) ? "_unlit" : "", (mt & 0x20) ? "_flat" : "",
                   (mt & 0x40) ? "_env" : "");
   m.twoSided = rt != kNormal;
-  m.blend = rt == kTranslucent                   ? Blend::Translucent
-            : rt == kModulated                   ? Blend::Modulated
+  m.blend = rt == kTranslucent                     ? Blend::Translucent
+            : rt == kModulated                     ? Blend::Modulated
             : (rt == kMasked || rt == kAlphaBlend) ? Blend::Masked
                                                    : Blend::Opaque;
   m.unlit = (mt & 0x10) != 0;
@@ -485,9 +490,9 @@ void buildMaterials(Files& f, const Triangles& tr, const UcScript* script, const
 
 // Render vertices: one per distinct (vertex, U, V) corner, in material order.
 struct Wedges {
-  std::vector<uint32_t> vertex;       // original vertex of each render vertex
-  std::vector<uint16_t> uv;           // U | V << 8
-  std::vector<uint32_t> drawnCorners; // original vertices of the visible triangles, for normals
+  std::vector<uint32_t> vertex;        // original vertex of each render vertex
+  std::vector<uint16_t> uv;            // U | V << 8
+  std::vector<uint32_t> drawnCorners;  // original vertices of the visible triangles, for normals
 };
 
 // Triangles in material order (counting sort): order[groupStart[m] .. groupStart[m + 1]).
@@ -752,14 +757,14 @@ void recordFacts(Files& f, const DataHeader& dh, const AnimHeader& ah, const Pla
 }  // namespace
 
 Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFile, const uint8_t* anim,
-                 size_t animSize, const std::string& animFile, const std::string& uc,
-                 const std::string& ucFile, Model& out) {
+                 size_t animSize, const std::string& animFile, const std::string& uc, const std::string& ucFile,
+                 Model& out) {
   return decodeUe1(data, dataSize, dataFile, anim, animSize, animFile, uc, ucFile, out, nullptr);
 }
 
 Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFile, const uint8_t* anim,
-                 size_t animSize, const std::string& animFile, const std::string& uc,
-                 const std::string& ucFile, Model& out, Ue1Details* details) {
+                 size_t animSize, const std::string& animFile, const std::string& uc, const std::string& ucFile,
+                 Model& out, Ue1Details* details) {
   out.format = "ue1";
   out.bindBy = "script";  // the frames are the _a.3d, the sequences its .uc: both travel with the mesh
   Files f{dataFile, animFile, ucFile, out};
@@ -788,8 +793,10 @@ Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFi
   writeUvs(w, mesh);
   readFrames(f, anim, ah, dh.numVertices, pl, tr, w);
   const size_t frameFloats = w.uv.size() * 3;
-  mesh.positions.assign(out.vertexAnimation.frames.begin(), out.vertexAnimation.frames.begin() + std::ptrdiff_t(frameFloats));
-  mesh.normals.assign(out.vertexAnimation.normals.begin(), out.vertexAnimation.normals.begin() + std::ptrdiff_t(frameFloats));
+  mesh.positions.assign(out.vertexAnimation.frames.begin(),
+                        out.vertexAnimation.frames.begin() + std::ptrdiff_t(frameFloats));
+  mesh.normals.assign(out.vertexAnimation.normals.begin(),
+                      out.vertexAnimation.normals.begin() + std::ptrdiff_t(frameFloats));
   readSequences(f, ucMesh, !uc.empty(), ah.numFrames);
   out.hasVertexAnimation = true;
   out.name = mesh.name;

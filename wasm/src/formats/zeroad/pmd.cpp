@@ -64,8 +64,7 @@ Status locateSections(ByteReader& r, const std::string& file, Model& out, Sectio
   if (s.layout >= 4) {
     if (!r.u32le(s.numUvSets)) return fail(kFormat, file, r.offset(), "numUVSets missing");
     if (s.numUvSets > kMaxUvSets)
-      return fail(kFormat, file, r.offset() - 4, "numUVSets is %u (at most %u is plausible)", s.numUvSets,
-                  kMaxUvSets);
+      return fail(kFormat, file, r.offset() - 4, "numUVSets is %u (at most %u is plausible)", s.numUvSets, kMaxUvSets);
   }
   s.vertexBytes = 44 + 8 * uint64_t(s.numUvSets);
   s.vertexOffset = r.offset();
@@ -159,8 +158,8 @@ Status readPropPoints(ByteReader& r, const std::string& file, Sections& s, Model
   if (st.badFloats)
     out.warnings.push_back(format("%zu prop points have a non-finite translation; set to 0", st.badFloats));
   if (st.badBones)
-    out.warnings.push_back(format("%zu prop points name a bone past the %u bones; attached to the model root",
-                                  st.badBones, s.numBones));
+    out.warnings.push_back(
+        format("%zu prop points name a bone past the %u bones; attached to the model root", st.badBones, s.numBones));
   return Status();
 }
 
@@ -318,16 +317,15 @@ void readVertices(const uint8_t* data, const Sections& s, const std::vector<Bone
 
 void reportVertexStats(const VertexStats& st, uint32_t numBones, Model& out) {
   if (st.outOfRange)
-    out.warnings.push_back(format("%zu blend slots name a bone past the %u bones (and the bind shape); ignored",
-                                  st.outOfRange, numBones));
-  if (st.negativeWeights)
     out.warnings.push_back(
-        format("%zu blend slots have a negative or non-finite weight; ignored", st.negativeWeights));
+        format("%zu blend slots name a bone past the %u bones (and the bind shape); ignored", st.outOfRange, numBones));
+  if (st.negativeWeights)
+    out.warnings.push_back(format("%zu blend slots have a negative or non-finite weight; ignored", st.negativeWeights));
   if (st.zeroWeightVertices)
-    out.warnings.push_back(format(
-        "%zu vertices have only zero-weight blends (the engine would collapse them to the origin); bound to "
-        "their first bone with weight 1",
-        st.zeroWeightVertices));
+    out.warnings.push_back(
+        format("%zu vertices have only zero-weight blends (the engine would collapse them to the origin); bound to "
+               "their first bone with weight 1",
+               st.zeroWeightVertices));
   if (st.unboundVertices)
     out.warnings.push_back(format("%zu vertices have no influences; bound to the bind shape", st.unboundVertices));
   if (st.badFloats)
@@ -434,8 +432,10 @@ Status decodePmd(const uint8_t* data, size_t size, const std::string& file, Mode
   VertexStats vs;
   readVertices(data, s, rest, mesh, skin, vs);
   reportVertexStats(vs, s.numBones, out);
-  if (skinned) finishSkeleton(skin, vs, s.numBones, mesh, out);
-  else out.skeleton = Skeleton();
+  if (skinned)
+    finishSkeleton(skin, vs, s.numBones, mesh, out);
+  else
+    out.skeleton = Skeleton();
   readFaces(data, s, mesh, out);
   if (vs.badNormals) rebuildBadNormals(vs.badNormals, mesh, out);
   mesh.groups.push_back(Group{0, uint32_t(mesh.indices.size()), 0});

@@ -98,8 +98,10 @@ bool readKey(const uint8_t* p, size_t f, float* tr, float* q) {
   const bool good = zeroad::finite3(tr) && zeroad::finite4(q);
   if (!good) {
     if (!zeroad::finite3(tr)) {
-      if (f > 0) std::memcpy(tr, tr - 3, 3 * sizeof(float));
-      else tr[0] = tr[1] = tr[2] = 0.0f;
+      if (f > 0)
+        std::memcpy(tr, tr - 3, 3 * sizeof(float));
+      else
+        tr[0] = tr[1] = tr[2] = 0.0f;
     }
     if (!zeroad::finite4(q) && f > 0) std::memcpy(q, q - 4, 4 * sizeof(float));
   }

@@ -24,9 +24,7 @@ inline void mirrorQuat(float* q) {
   q[1] = -q[1];
 }
 
-inline bool finite3(const float* v) {
-  return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]);
-}
+inline bool finite3(const float* v) { return std::isfinite(v[0]) && std::isfinite(v[1]) && std::isfinite(v[2]); }
 inline bool finite4(const float* q) { return finite3(q) && std::isfinite(q[3]); }
 
 // "dir/rich-man.pmd" -> "rich-man".
@@ -43,18 +41,16 @@ inline std::string fileStem(const std::string& file) {
 // a truncated file still fails at the first missing field).
 inline Status readHeader(const uint8_t* data, size_t size, const char* magic, const char* formatName,
                          const std::string& file, uint32_t& version, Model& out) {
-  if (size < 12)
-    return fail(formatName, file, 0, "file is %zu bytes, shorter than the 12-byte header", size);
-  if (std::memcmp(data, magic, 4) != 0)
-    return fail(formatName, file, 0, "magic is not %s", magic);
+  if (size < 12) return fail(formatName, file, 0, "file is %zu bytes, shorter than the 12-byte header", size);
+  if (std::memcmp(data, magic, 4) != 0) return fail(formatName, file, 0, "magic is not %s", magic);
   version = load_u32le(data + 4);
   if (version == 0) return fail(formatName, file, 4, "version 0 (the engine reads versions 1 and up)");
   uint32_t payload = load_u32le(data + 8);
   if (uint64_t(payload) != uint64_t(size) - 12)
-    out.warnings.push_back(format(
-        "header payloadSize is %u but the file holds %zu bytes after the header (the engine refuses "
-        "this file); reading what is there",
-        payload, size - 12));
+    out.warnings.push_back(
+        format("header payloadSize is %u but the file holds %zu bytes after the header (the engine refuses "
+               "this file); reading what is there",
+               payload, size - 12));
   return Status();
 }
 
