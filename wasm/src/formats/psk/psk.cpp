@@ -638,8 +638,7 @@ Morph readMorph(const Span& info, const Span& data, size_t m, const PointWedges&
   Morph mo;
   mo.name = fixedName(ip, 64);
   mo.positions.assign(W * 3, 0.0f);
-  std::vector<float> nrm(W * 3, 0.0f);
-  bool anyNormal = false;
+  std::vector<float> nrm;  // allocated at the first non-zero normal delta: most morphs have none
   size_t want = declared > 0 ? size_t(declared) : 0;
   if (want > dataCount - cur.next) {
     cur.missing += want - (dataCount - cur.next);
@@ -654,14 +653,14 @@ Morph readMorph(const Span& info, const Span& data, size_t m, const PointWedges&
     }
     const float dp[3] = {load_f32le(p), load_f32le(p + 8), load_f32le(p + 4)};
     const float dn[3] = {load_f32le(p + 12), load_f32le(p + 20), load_f32le(p + 16)};
-    anyNormal |= dn[0] != 0.0f || dn[1] != 0.0f || dn[2] != 0.0f;
+    if (nrm.empty() && (dn[0] != 0.0f || dn[1] != 0.0f || dn[2] != 0.0f)) nrm.assign(W * 3, 0.0f);
     for (uint32_t j = pw.first[pt]; j < pw.first[pt + 1]; ++j) {
       const uint32_t w = pw.list[j];
       std::memcpy(&mo.positions[size_t(w) * 3], dp, 12);
-      std::memcpy(&nrm[size_t(w) * 3], dn, 12);
+      if (!nrm.empty()) std::memcpy(&nrm[size_t(w) * 3], dn, 12);
     }
   }
-  if (anyNormal) mo.normals = std::move(nrm);
+  mo.normals = std::move(nrm);
   return mo;
 }
 
