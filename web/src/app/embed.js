@@ -12,7 +12,7 @@ const $ = (id) => document.getElementById(id);
 const params = readParams();
 const query = new URLSearchParams(location.search);
 const player = $('player');
-$('open-full').href = `./index.html${location.search}`;
+$('open-full').href = `./index.html${location.search}${location.hash}`;
 for (const problem of params.problems ?? []) $('errors').append(Object.assign(document.createElement('p'), { textContent: displayName(problem) }));
 
 const files = params.files.length || !params.demo ? params.files : DEMO.map((u) => new URL(u, location.href).href);
@@ -20,7 +20,8 @@ const attributes = {
   clip: params.clip,
   frame: params.frame,
   speed: params.speed,
-  autoplay: params.autoplay ? '' : undefined,
+  // A packed link's own autoplay (in the pack) counts unless the query says otherwise.
+  autoplay: params.autoplay && (params.packed === undefined || query.has('autoplay')) ? '' : undefined,
   skeleton: params.skeleton ? '' : undefined,
   labels: query.get('labels') === '1' ? '' : undefined,
   camera: params.camera?.join(','),
@@ -31,6 +32,9 @@ const attributes = {
 };
 for (const [name, value] of Object.entries(attributes)) if (value !== undefined) player.setAttribute(name, String(value));
 player.setAttribute('src', files.join(' '));
+// A packed link (#pack=…) carries the files and the view in the fragment: the element unpacks it
+// here, and its view fills what the query did not set.
+if (params.packed !== undefined) player.setAttribute('packed', params.packed);
 
 // Test hook, the same names as the viewer page's.
 window.__rigscope = {
@@ -44,4 +48,4 @@ window.__rigscope = {
 const ready = () => { window.__rigscope.ready = true; };
 player.addEventListener('load', ready);
 player.addEventListener('error', ready);
-if (!files.length) ready();
+if (!files.length && params.packed === undefined) ready();

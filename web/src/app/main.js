@@ -8,7 +8,7 @@ import { Messages } from './messages.js';
 import { entriesFromUrls } from '../core/input.js';
 import { applyState, readParams } from './params.js';
 import { loadingPanel } from './panels/loading.js';
-import { sharePanel } from './panels/share.js';
+import { openPackedLink, sharePanel } from './panels/share.js';
 import { exportPanel } from './panels/export.js';
 import { timelinePanel } from './panels/timeline.js';
 import { viewPanel } from './panels/view.js';
@@ -30,15 +30,20 @@ for (const panel of [sharePanel, exportPanel, timelinePanel, viewPanel, displayP
 
 async function start() {
   for (const problem of params.problems) messages.add(problem);
+  let view = params;
   if (params.files.length) {
     await page.loader.loadUrls(params.files.map((f) => new URL(f, location.href).href));
+  }
+  // A packed link (#pack=…): the files and the view state travel in the fragment.
+  if (params.packed !== undefined) {
+    view = (await openPackedLink(page, params.packed)) ?? params;
   } else if (params.demo) {
     const base = new URL('./demo/', location.href);
     const demo = ['rigscope-demo.psk', 'rigscope-demo.psa'].map((n) => new URL(n, base).href);
     await page.loader.load(() => entriesFromUrls(demo), 'demo', { demo: true });
   }
-  applyState(app, viewer, params);
-  if (params.skeleton) $('show-skeleton').checked = true;
+  applyState(app, viewer, view);
+  if (view.skeleton) $('show-skeleton').checked = true;
   window.__rigscope.ready = true;
 }
 

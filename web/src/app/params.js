@@ -45,7 +45,7 @@ function readCamera(value, problems) {
  * The page's parameters. Values that cannot be used are dropped, each with a sentence in
  * `problems` for the page to show; `files` are absolute URLs.
  */
-export function readParams(search = location.search, base = location.href) {
+export function readParams(search = location.search, base = location.href, hash = globalThis.location?.hash ?? '') {
   const q = new URLSearchParams(search);
   const problems = [];
   const num = (k) => {
@@ -72,7 +72,8 @@ export function readParams(search = location.search, base = location.href) {
     bg: colour('bg'),
     up: readUp(q.get('up'), problems),
     // A link that names files shows those or says why not, never the demo in their place.
-    demo: q.get('demo') !== '0' && !q.has('file'),
+    demo: q.get('demo') !== '0' && !q.has('file') && readPackedHash(hash) === undefined,
+    packed: readPackedHash(hash),
     problems,
   };
 }
@@ -125,7 +126,12 @@ export function applyState(app, viewer, p) {
   if (p.speed !== undefined) app.speed = p.speed;
   if (p.clip) {
     const hit = app.allClips.find((c) => c.clip.name === p.clip) ?? app.allClips.find((c) => c.clip.name.toLowerCase() === p.clip.toLowerCase());
-    if (hit) app.select(hit.character, hit.clip);
+    if (hit && app.current?.clip !== hit.clip) {
+      // A link shows its clip alone: no crossfade from the clip chosen while loading.
+      app.current?.action.stop();
+      app.current = null;
+      app.select(hit.character, hit.clip);
+    }
   }
   if (app.current) {
     if (p.frame !== undefined) app.setTime((p.frame - app.current.clip.firstFrame) / app.current.clip.fps);
@@ -137,4 +143,34 @@ export function applyState(app, viewer, p) {
     viewer.controls.update();
     viewer.requestRender?.();
   }
+}
+
+// ---- packed links: `#pack=<base64url>` (core/pack.js) ------------------------------------------
+// The fragment never reaches a server. The pack holds the files and the view state in this
+// module's words (buildQuery's keys and values as strings); file= URLs of hosted files stay in the
+// query.
+
+/** The packed scene a fragment carries (`#pack=…`), or undefined. */
+export function readPackedHash(hash) {
+  const m = /^#?pack=/.exec(hash ?? '');
+  return m ? hash.slice(m[0].length) : undefined;
+}
+
+/** The view state as a pack carries it: buildQuery's words as strings, without file= URLs. */
+export function packedState(state) {
+  const q = new URLSearchParams(buildQuery({ ...state, files: [] }));
+  return Object.fromEntries(q.entries());
+}
+
+/**
+ * The page's query with a pack's view state laid over it, for readParams to check like any
+ * other parameters (a pack's state is as untrusted as a link's query). Only string values count;
+ * file= and demo= cannot come from a pack.
+ */
+export function queryWithPackedState(search, state) {
+  const q = new URLSearchParams(search);
+  for (const [k, v] of Object.entries(state ?? {})) {
+    if (typeof v === 'string' && k !== 'file' && k !== 'demo') q.set(k, v);
+  }
+  return q.toString();
 }

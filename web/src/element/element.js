@@ -4,7 +4,7 @@
 // decoder pool, so a page of many viewers stays light. Files become one scene (core/scene.js)
 // and its characters, as everywhere else; problems are shown inside the element as text and
 // sent as `error` events with their structured records.
-import { entriesFromUrls } from '../core/input.js';
+import { entriesFromSource } from './packed.js';
 import { describeRecord, isProblem } from '../core/report.js';
 import { displayName } from '../core/files.js';
 import { sharedPool } from '../decoder/pool.js';
@@ -64,7 +64,7 @@ function readCamera(value) {
 }
 
 export class RigscopeViewer extends HTMLElement {
-  static observedAttributes = ['src', 'clip', 'frame', 'autoplay', 'speed', 'camera', 'background', 'skeleton', 'labels', 'controls', 'up', 'poster'];
+  static observedAttributes = ['src', 'packed', 'clip', 'frame', 'autoplay', 'speed', 'camera', 'background', 'skeleton', 'labels', 'controls', 'up', 'poster'];
 
   /** The renderer and decoder pool every element of the page shares (counters: stats). */
   static get renderer() { return sharedRenderer; }
@@ -125,7 +125,7 @@ export class RigscopeViewer extends HTMLElement {
   attributeChangedCallback(name, old, value) {
     if (old === value) return;
     switch (name) {
-      case 'src': if (this.stage.onScreen) this._maybeLoad(); break;
+      case 'src': case 'packed': if (this.stage.onScreen) this._maybeLoad(); break;
       case 'controls': this._applyControls(); break;
       case 'poster': this._applyPoster(); break;
       default: if (this.app.characters.length) this._applyView(name); break;
@@ -186,7 +186,8 @@ export class RigscopeViewer extends HTMLElement {
   // ---- loading ----------------------------------------------------------------------------
 
   _maybeLoad() {
-    const src = this.src.trim();
+    // What to load: the URLs and packed scenes of src and packed.
+    const src = `${this.src.trim()}\n${(this.getAttribute('packed') ?? '').trim()}`.trim();
     if (src === this._loaded) return;
     this._loaded = src;
     this._loading = this._load(src);
@@ -196,12 +197,16 @@ export class RigscopeViewer extends HTMLElement {
     this._clearMessages();
     this.records = [];
     if (!src) { this.app.clear(); return; }
-    const urls = src.split(/\s+/).map((u) => new URL(u, document.baseURI).href);
     this._ui.status.textContent = 'Loading…';
     let report;
+    let urls = this.src.split(/\s+/).filter((u) => u && !u.startsWith('#'));
     try {
-      const entries = await entriesFromUrls(urls);
+      const source = await entriesFromSource(this.src, this.getAttribute('packed'), document.baseURI);
+      urls = source.urls;
+      const { entries } = source;
       if (this._loaded !== src) return;
+      // A packed scene's view fills the view attributes the page did not set.
+      for (const [name, value] of Object.entries(source.attributes)) if (!this.hasAttribute(name)) this.setAttribute(name, value);
       report = await this.app.loadFiles(entries);
     } catch (/** @type {any} */ err) {
       if (this._loaded !== src) return;
@@ -264,7 +269,12 @@ export class RigscopeViewer extends HTMLElement {
     const all = this.app.allClips;
     const hit = all.find((c) => c.clip.name === name) ?? all.find((c) => c.clip.name.toLowerCase() === name.toLowerCase());
     if (hit) {
-      if (this.app.current?.clip !== hit.clip) this.app.select(hit.character, hit.clip);
+      if (this.app.current?.clip !== hit.clip) {
+        // The clip asked for shows alone: no crossfade from the clip chosen while loading.
+        this.app.current?.action.stop();
+        this.app.current = null;
+        this.app.select(hit.character, hit.clip);
+      }
       this._applyAutoplay();
       return;
     }

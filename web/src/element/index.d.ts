@@ -12,12 +12,24 @@ export interface ViewerSnapshot {
 export interface ViewerLoadDetail { clips: ViewerClip[]; records: SceneRecord[] }
 export interface ViewerErrorDetail { records: SceneRecord[]; messages: ViewerMessage[] }
 
+/**
+ * The element's attributes. `packed` holds a packed scene (base64url, as after `#pack=` in a
+ * packed link); its view state fills the view attributes that are not set.
+ */
+export type RigscopeViewerAttribute =
+  | 'src' | 'packed' | 'clip' | 'frame' | 'autoplay' | 'speed' | 'camera' | 'background'
+  | 'skeleton' | 'labels' | 'controls' | 'up' | 'poster';
+
 export class RigscopeViewer extends HTMLElement {
-  static readonly observedAttributes: string[];
+  static readonly observedAttributes: RigscopeViewerAttribute[];
   /** The page's shared WebGL renderer: stats.contexts, stats.lost, stats.frames. */
   static readonly renderer: { stats: { contexts: number; lost: number; frames: number } };
   static readonly decoderPool: { readonly workerCount: number; readonly pending: number };
-  /** Space-separated URLs of a mesh and its companions (animations, textures, scripts). */
+  /**
+   * Space-separated URLs of a mesh and its companions (animations, textures, scripts). A token
+   * that starts with `#` (`#pack=…`, a packed link's fragment) is a packed scene: files and view
+   * state carried inside the page, unpacked in the browser; no file host is needed.
+   */
   src: string;
   readonly clips: ViewerClip[];
   readonly currentClip: string | null;

@@ -21,7 +21,8 @@ export function loadingPanel({ app, $, messages }) {
 
   // Cancel stops the whole batch: the file in flight (its worker is replaced) and every file after it.
   let cancelled = false;
-  async function load(getEntries, label, { demo = false } = {}) {
+  // `replace` overrides the drop-mode choice (a packed link's drops add to each other).
+  async function load(getEntries, label, { demo = false, replace } = {}) {
     cancelled = false;
     $('cancel-button').hidden = false;
     status(`Reading ${label}…`);
@@ -29,7 +30,7 @@ export function loadingPanel({ app, $, messages }) {
       const entries = await getEntries();
       const report = await app.loadFiles(entries, {
         demo,
-        replace: !demo && $('drop-mode').value === 'replace',
+        replace: replace ?? (!demo && $('drop-mode').value === 'replace'),
         isCancelled: () => cancelled,
         onProgress: ({ done, total, name }) => { status(`Decoding ${done}/${total}: ${name}`); progress(done, total); },
       });

@@ -1,5 +1,10 @@
-// Copy link and Embed code: the current view (clip, frame, camera, …) as the page's parameters.
-import { buildQuery, currentState } from '../params.js';
+// Copy link and Embed code: the current view (clip, frame, camera, …) as the page's parameters,
+// with the files opened from this computer packed into the link's fragment (app/packed-link.js).
+// Opening a packed link (at start, or when only the fragment changes) unpacks it here.
+import { formatBytes } from '../../core/input.js';
+import { el } from '../dom.js';
+import { currentState, queryWithPackedState, readPackedHash, readParams, applyState } from '../params.js';
+import { describeShare, makeShare, openPacked } from '../packed-link.js';
 
 /** URLs the loaded files came from (a zip's members share the zip's), and how many came from this computer. */
 export function fileSources(app) {
@@ -14,23 +19,88 @@ export function fileSources(app) {
   return { urls: [...urls], local };
 }
 
-export function sharePanel({ app, viewer, $ }) {
-  function share(kind) {
-    const { urls, local } = fileSources(app);
-    const query = buildQuery(currentState(app, viewer, urls));
-    const page = kind === 'embed' ? 'embed.html' : 'index.html';
-    const url = new URL(`${page}${query ? `?${query}` : ''}`, location.href).href;
-    $('share-text').value = kind === 'embed'
-      ? `<iframe src="${url}" width="640" height="480" style="border:0" allow="fullscreen" title="Rigscope player"></iframe>`
-      : url;
-    $('share-note').textContent = local > 0
-      ? `${local} file(s) were opened from this computer: a link can only carry files that are hosted on the web (a wiki's file server, GitHub…). Host them, then open them with ?file=URL.`
-      : 'The link reopens the same files, clip, frame and camera.';
+/** Files opened from this computer, each with the drop it came in (packed links keep drops apart). */
+export function localFiles(app) {
+  if (app.demo) return [];
+  const dropOf = new Map();
+  app.reports.forEach((r, i) => { for (const f of r.files) dropOf.set(f, i); });
+  return [...app.files.values()].filter((e) => !e.url).map((entry) => ({ path: entry.path, entry, drop: dropOf.get(entry.path) ?? 0 }))
+    .sort((a, b) => a.drop - b.drop);
+}
+
+/**
+ * Opens a packed fragment: unpacks it (in slices, with progress), then loads its drops in order.
+ * Returns the view parameters with the pack's state, or null when the pack was refused (the
+ * message is shown and what is loaded stays).
+ */
+export async function openPackedLink({ app, $, messages, loader }, text) {
+  loader.status('Unpacking the link…');
+  let pack;
+  try {
+    pack = await openPacked(text, {
+      onProgress: ({ done, total }) => { loader.status(`Unpacking the link: ${formatBytes(done)} of ${formatBytes(total)}`); loader.progress(done, total); },
+    });
+  } catch (err) {
+    messages.add(`${err.message}. Nothing was opened from this link${app.characters.length ? '; what was loaded stays' : ''}.`);
+    loader.status('');
+    return null;
+  } finally {
+    loader.progress(0, 0);
+  }
+  // Like a drop: the first adds to the scene or replaces it as the drop mode says; the rest add.
+  for (const [i, drop] of pack.drops.entries()) await loader.load(async () => drop, 'packed link', i ? { replace: false } : {});
+  const view = readParams(queryWithPackedState(location.search, pack.state));
+  for (const problem of view.problems) messages.add(problem);
+  if (view.skeleton) $('show-skeleton').checked = true;
+  return view;
+}
+
+export function sharePanel(page) {
+  const { app, viewer, $ } = page;
+  let busy = false;
+  async function share(kind) {
+    if (busy) return;
+    busy = true;
+    const { urls } = fileSources(app);
     $('share-title').textContent = kind === 'embed' ? 'Embed code' : 'Link to this view';
+    $('share-text').value = '';
+    $('share-files').replaceChildren();
+    $('share-too-long').hidden = true;
+    $('share-copy').disabled = true;
+    $('share-note').textContent = 'Packing…';
     $('share-dialog').showModal();
-    $('share-text').select();
+    try {
+      const result = await makeShare({
+        kind, base: location.href, hosted: urls, state: currentState(app, viewer, urls), local: localFiles(app), scene: app.scene,
+        onProgress: ({ done, total }) => { $('share-note').textContent = `Packing: ${formatBytes(done)} of ${formatBytes(total)}`; },
+      });
+      page.lastShare = result;
+      $('share-text').value = result.text;
+      $('share-note').textContent = describeShare(result);
+      $('share-files').replaceChildren(...result.files.map((f) => el('li', {}, `${f.name} — ${formatBytes(f.size)}`)),
+        ...result.left.map((p) => el('li', { class: 'muted' }, `${p} — left out (the scene does not use it)`)));
+      $('share-too-long').hidden = !result.tooLong;
+      $('share-copy').disabled = result.tooLong;
+      // The standalone page (Save page) carries files of any size; point at it where it exists.
+      const save = document.getElementById('save-page-button');
+      $('share-save-page').hidden = !save;
+      $('share-save-readme').hidden = !!save;
+      if (!result.tooLong) $('share-text').select();
+    } catch (err) {
+      $('share-note').textContent = err.message;
+    } finally {
+      busy = false;
+    }
   }
   $('link-button').addEventListener('click', () => share('link'));
   $('embed-button').addEventListener('click', () => share('embed'));
   $('share-copy').addEventListener('click', () => navigator.clipboard?.writeText($('share-text').value).catch(() => {}));
+  $('share-save-page').addEventListener('click', () => { $('share-dialog').close(); document.getElementById('save-page-button')?.click(); });
+  // A packed link pasted into this tab changes only the fragment: open it as a drop.
+  addEventListener('hashchange', async () => {
+    const text = readPackedHash(location.hash);
+    if (text === undefined) return;
+    const view = await openPackedLink(page, text);
+    if (view) applyState(app, viewer, view);
+  });
 }

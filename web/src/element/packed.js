@@ -1,0 +1,59 @@
+// @ts-check
+// How the element's `src` and `packed` become file entries. `src` is space-separated URLs; a
+// token that starts with '#' (`#pack=…`, as a packed link's fragment) is a packed scene, and so is
+// the `packed` attribute (with or without `#pack=`). Packed scenes are unpacked here, in the page,
+// within the zip budgets (core/pack.js); their view state fills the view attributes the page did
+// not set, so `<rigscope-viewer packed="…">` shows what the link showed.
+import { entriesFromUrls } from '../core/input.js';
+import { entryFromBytes } from '../core/files.js';
+import { fromBase64Url, unpackScene } from '../core/pack.js';
+
+const PACK = /^#?(pack=)?/;
+
+/**
+ * The view attributes a packed scene's state names (the viewer's link words → the element's).
+ * @param {Record<string, unknown>} state
+ * @returns {Record<string, string>}
+ */
+export function attributesOfPackedState(state) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  const text = (k) => (typeof state[k] === 'string' ? /** @type {string} */ (state[k]) : undefined);
+  for (const [from, to] of [['clip', 'clip'], ['frame', 'frame'], ['speed', 'speed'], ['camera', 'camera'], ['bg', 'background'], ['up', 'up']]) {
+    const v = text(from);
+    if (v !== undefined) out[to] = v;
+  }
+  if (text('skeleton') === '1') out.skeleton = '';
+  // A link plays unless it says autoplay=0; the element holds still unless told to play.
+  if (text('autoplay') !== '0') out.autoplay = '';
+  return out;
+}
+
+/**
+ * Entries for `src` and `packed`: URLs are fetched (within the fetch limits), packed scenes
+ * unpacked. Throws a sentence naming what failed.
+ * @param {string} src
+ * @param {string | null} packed
+ * @param {string} base
+ * @returns {Promise<{ entries: import('../core/files.js').FileEntry[], urls: string[], attributes: Record<string, string> }>}
+ */
+export async function entriesFromSource(src, packed, base) {
+  const tokens = src.split(/\s+/).filter(Boolean);
+  const packs = tokens.filter((t) => t.startsWith('#')).map((t) => t.replace(PACK, ''));
+  if (packed !== null && packed.trim()) packs.push(packed.trim().replace(PACK, ''));
+  const urls = tokens.filter((t) => !t.startsWith('#')).map((u) => new URL(u, base).href);
+  const entries = urls.length ? await entriesFromUrls(urls) : [];
+  /** @type {Record<string, string>} */
+  let attributes = {};
+  for (const text of packs) {
+    let pack;
+    try {
+      pack = await unpackScene(fromBase64Url(text));
+    } catch (/** @type {any} */ err) {
+      throw new Error(`Packed scene: ${String(err.message).replace(/^Packed scene: /, '')}`, { cause: err });
+    }
+    entries.push(...pack.files.map((f) => entryFromBytes(f.name, f.bytes)));
+    attributes = { ...attributesOfPackedState(pack.state), ...attributes };
+  }
+  return { entries, urls, attributes };
+}
