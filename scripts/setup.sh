@@ -11,6 +11,9 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v g++ >/dev/null 2>&1 || need+=(g++)
 command -v clang++ >/dev/null 2>&1 || need+=(clang)
+# The C++ lint (scripts/lint-cpp.sh): Debian 12's clang-format and clang-tidy 14.
+command -v clang-format >/dev/null 2>&1 || need+=(clang-format)
+command -v clang-tidy >/dev/null 2>&1 || need+=(clang-tidy)
 [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
 # libFuzzer and the sanitizer runtimes for clang.
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)

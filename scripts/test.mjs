@@ -54,6 +54,14 @@ vitest('consumer', 'tests/consumer/vitest.config.js', 'build/vitest-consumer.jso
   suite('lint (eslint)', r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1);
 }
 
+// C++ lint: clang-format and clang-tidy over wasm/ (scripts/lint-cpp.sh), two checks.
+{
+  const r = run('bash', ['scripts/lint-cpp.sh']);
+  const m = /lint-cpp: (\d+) passed, (\d+) failed/.exec(r.stdout ?? '');
+  if (m) suite('lint (C++)', Number(m[1]), Number(m[2]));
+  else suite('lint (C++)', 0, 1);
+}
+
 // Fuzzers: a short run of each, so a regression in hostile-input handling fails CI.
 if (existsSync(`${root}scripts/fuzz.sh`)) {
   const r = run('bash', ['scripts/fuzz.sh', '--ci']);

@@ -232,7 +232,8 @@ bool writeZeroadInputs(const std::string& dir) {
   d.bones.resize(bones);
   for (uint32_t b = 0; b < bones; ++b) {
     d.bones[b].translation[0] = float(b % 10);
-    d.bones[b].translation[1] = float(b / 10);
+    const int row = int(b / 10);
+    d.bones[b].translation[1] = float(row);
     turn(int(b), 5.0 * (b % 5), d.bones[b].rotation);
   }
   bool ok = put(dir, "bench.pmd", writePmd(d));
@@ -246,7 +247,8 @@ bool writeZeroadInputs(const std::string& dir) {
     for (uint32_t b = 0; b < bones; ++b) {
       ZeroadBoneState& k = a.keys[size_t(f) * bones + b];
       k.translation[0] = float(b % 10);
-      k.translation[1] = float(b / 10) + float(0.1 * std::sin(f * 0.1));
+      const int row = int(b / 10);
+      k.translation[1] = float(row) + float(0.1 * std::sin(f * 0.1));
       turn(int(b), 30.0 * std::sin(f * 0.05 + b), k.rotation);
     }
   ok &= put(dir, "bench_pssa.psa", writePssa(a));

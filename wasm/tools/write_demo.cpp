@@ -100,7 +100,7 @@ std::vector<BoneDef> skeletonDefs() {
       {"calf_l", -1, {10, 0, 52}, {10, 0, 9}, 0, 43, 5, 3.5, 1, 1, false, 0, {50, 60, 120}},
       {"foot_l", -1, {10, 0, 9}, {10, -16, 2}, -3, 17, 3.8, 3, 1, 1.1, false, 0, {60, 40, 30}},
   };
-  auto addChain = [&](std::vector<BoneDef> chain) {
+  auto addChain = [&](const std::vector<BoneDef>& chain) {
     for (int mirror = 0; mirror < 2; ++mirror) {
       int prev = -1;
       for (BoneDef d : chain) {

@@ -63,7 +63,8 @@ void seedParts(const std::string& target, const std::string& name, const std::ve
   // The harness must see exactly these parts again.
   const std::vector<fuzz::Part> back = fuzz::splitParts(joined.data(), joined.size(), parts.size());
   for (size_t i = 0; i < parts.size(); ++i) {
-    if (back[i].size != parts[i].size() || (back[i].size && std::memcmp(back[i].data, parts[i].data(), back[i].size))) {
+    if (back[i].size != parts[i].size() ||
+        (back[i].size && std::memcmp(back[i].data, parts[i].data(), back[i].size) != 0)) {
       std::fprintf(stderr, "write_fuzz_seeds: %s/%s does not split back into its parts\n", target.c_str(),
                    name.c_str());
       gOk = false;

@@ -114,12 +114,12 @@ int main(int argc, char** argv) {
 
     std::vector<uint8_t> pix(32 * 16);
     for (int y = 0; y < 16; ++y)
-      for (int x = 0; x < 32; ++x) pix[size_t(y * 32 + x)] = x < 4 ? 2 : (y < 8 ? 1 : 3);
+      for (int x = 0; x < 32; ++x) pix[size_t(y) * 32 + size_t(x)] = x < 4 ? 2 : (y < 8 ? 1 : 3);
     pix[15 * 32 + 31] = 0;
     std::vector<uint8_t> pal(768, 0);
     const uint8_t colours[4][3] = {{255, 0, 255}, {200, 16, 32}, {255, 255, 255}, {16, 48, 160}};
     for (int i = 0; i < 4; ++i)
-      for (int k = 0; k < 3; ++k) pal[size_t(i * 3 + k)] = colours[i][k];
+      for (int k = 0; k < 3; ++k) pal[size_t(i) * 3 + size_t(k)] = colours[i][k];
     ok &= put(dir, "flag.pcx", writePcx8(32, 16, pix, pal));
   }
 

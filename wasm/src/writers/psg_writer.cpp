@@ -419,6 +419,69 @@ PsgBoneIn psgBone(const std::string& name, float tx, float ty, float tz) {
   return b;
 }
 
+// The values vertex `v` stores for element `e`; true when they are written as plain integers.
+bool elementSource(const PsgMeshIn& mesh, const PsgElementIn& e, size_t v, float src[4]) {
+  bool rawInts = false;
+  switch (e.slot) {
+    case psgv::XYZ:
+      for (int c = 0; c < 3; ++c) src[c] = mesh.positions[v * 3 + c];
+      if (e.type == psgv::S1 || e.type == psgv::S32K) {
+        for (int c = 0; c < 3; ++c) src[c] /= mesh.positionScale;
+        rawInts = true;
+      }
+      break;
+    case psgv::NORMAL:
+      for (int c = 0; c < 3 && v * 3 + c < mesh.normals.size(); ++c) src[c] = mesh.normals[v * 3 + c];
+      break;
+    case psgv::COLOR0:
+      for (int c = 0; c < 4 && v * 4 + c < mesh.colors.size(); ++c)
+        src[c] =
+            (e.type == psgv::UB || e.type == psgv::UB256) ? mesh.colors[v * 4 + c] : mesh.colors[v * 4 + c] / 255.0f;
+      rawInts = true;
+      break;
+    case psgv::BLENDWEIGHT:
+      for (int c = 0; c < 4 && v * 4 + c < mesh.skinWeights.size(); ++c) src[c] = mesh.skinWeights[v * 4 + c];
+      break;
+    case psgv::BLENDINDICES:
+      for (int c = 0; c < 4 && v * 4 + c < mesh.skinSlots.size(); ++c) src[c] = mesh.skinSlots[v * 4 + c];
+      rawInts = true;
+      break;
+    case psgv::TANGENT:
+      for (int c = 0; c < 4 && v * 4 + c < mesh.tangents.size(); ++c) src[c] = mesh.tangents[v * 4 + c];
+      break;
+    default:
+      if (e.slot >= psgv::TEX0 && size_t(e.slot - psgv::TEX0) < mesh.uvs.size()) {
+        const auto& uv = mesh.uvs[e.slot - psgv::TEX0];
+        for (int c = 0; c < 2 && v * 2 + c < uv.size(); ++c) src[c] = uv[v * 2 + c];
+      }
+      break;
+  }
+  return rawInts;
+}
+
+// VertexDescriptor (spec §7.6): stream 0, one 8-byte record per element.
+std::vector<uint8_t> vertexDescriptor(const std::vector<PsgElementIn>& els, uint32_t stride, uint32_t typesFlags) {
+  ByteWriter o = be();
+  o.u32(0);
+  o.u32(typesFlags);
+  o.u16(1);
+  o.u16(uint16_t(els.size()));
+  o.u16(uint16_t((1u << els.size()) - 1));
+  o.u16(0);
+  for (auto& e : els) {
+    o.u8(e.type);
+    o.u8(e.count);
+    o.u8(0);
+    o.u8(uint8_t(e.offset));
+    o.u16(uint16_t(stride));
+    o.u8(e.slot);
+    o.u8(1);
+  }
+  o.u32(0xFF00FF00);
+  o.u32(0);
+  return o.bytes;
+}
+
 std::vector<uint8_t> writePsgModel(const PsgModelIn& model) {
   Builder B;
   B.id = model.arenaId;
@@ -473,41 +536,7 @@ std::vector<uint8_t> writePsgModel(const PsgModelIn& model) {
       vb.pad(stride);
       for (auto& e : els) {
         float src[4] = {0, 0, 0, 0};
-        bool rawInts = false;
-        switch (e.slot) {
-          case psgv::XYZ:
-            for (int c = 0; c < 3; ++c) src[c] = mesh.positions[v * 3 + c];
-            if (e.type == psgv::S1 || e.type == psgv::S32K) {
-              for (int c = 0; c < 3; ++c) src[c] /= mesh.positionScale;
-              rawInts = true;
-            }
-            break;
-          case psgv::NORMAL:
-            for (int c = 0; c < 3 && v * 3 + c < mesh.normals.size(); ++c) src[c] = mesh.normals[v * 3 + c];
-            break;
-          case psgv::COLOR0:
-            for (int c = 0; c < 4 && v * 4 + c < mesh.colors.size(); ++c)
-              src[c] = (e.type == psgv::UB || e.type == psgv::UB256) ? mesh.colors[v * 4 + c]
-                                                                     : mesh.colors[v * 4 + c] / 255.0f;
-            rawInts = true;
-            break;
-          case psgv::BLENDWEIGHT:
-            for (int c = 0; c < 4 && v * 4 + c < mesh.skinWeights.size(); ++c) src[c] = mesh.skinWeights[v * 4 + c];
-            break;
-          case psgv::BLENDINDICES:
-            for (int c = 0; c < 4 && v * 4 + c < mesh.skinSlots.size(); ++c) src[c] = mesh.skinSlots[v * 4 + c];
-            rawInts = true;
-            break;
-          case psgv::TANGENT:
-            for (int c = 0; c < 4 && v * 4 + c < mesh.tangents.size(); ++c) src[c] = mesh.tangents[v * 4 + c];
-            break;
-          default:
-            if (e.slot >= psgv::TEX0 && size_t(e.slot - psgv::TEX0) < mesh.uvs.size()) {
-              const auto& uv = mesh.uvs[e.slot - psgv::TEX0];
-              for (int c = 0; c < 2 && v * 2 + c < uv.size(); ++c) src[c] = uv[v * 2 + c];
-            }
-            break;
-        }
+        const bool rawInts = elementSource(mesh, e, v, src);
         ByteWriter tmp = be();
         encode(tmp, e.type, e.count, src, rawInts);
         std::memcpy(vb.bytes.data() + start + e.offset, tmp.bytes.data(), tmp.size());
@@ -604,28 +633,7 @@ std::vector<uint8_t> writePsgModel(const PsgModelIn& model) {
       o.pad(alignUp(o.size(), 4) - o.size());
       B.objs.push_back(Obj{kOptiMesh, 16, o.bytes, false, 0, 0});
     }
-    // VertexDescriptor.
-    {
-      ByteWriter o = be();
-      o.u32(0);
-      o.u32(typesFlags);
-      o.u16(1);
-      o.u16(uint16_t(els.size()));
-      o.u16(uint16_t((1u << els.size()) - 1));
-      o.u16(0);
-      for (auto& e : els) {
-        o.u8(e.type);
-        o.u8(e.count);
-        o.u8(0);
-        o.u8(uint8_t(e.offset));
-        o.u16(uint16_t(stride));
-        o.u8(e.slot);
-        o.u8(1);
-      }
-      o.u32(0xFF00FF00);
-      o.u32(0);
-      B.objs.push_back(Obj{kVdes, 4, o.bytes, false, 0, 0});
-    }
+    B.objs.push_back(Obj{kVdes, 4, vertexDescriptor(els, stride, typesFlags), false, 0, 0});
     // MeshHelper {numIB, numVB, IB refs, VB refs}.
     {
       ByteWriter o = be();

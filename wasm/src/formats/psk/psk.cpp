@@ -836,7 +836,8 @@ void recordCounts(Context& cx, const Chunks& c, const Mesh& mesh, size_t influen
   out.count("bones", double(c.bones.present ? c.bones.count : 0));
   out.count("influences", double(influences));
   out.count("vertices", double(c.wedges.count));
-  out.count("triangles", double(mesh.indices.size() / 3));
+  const size_t triangles = mesh.indices.size() / 3;
+  out.count("triangles", double(triangles));
   out.count("morphs", double(mesh.morphs.size()));
   out.count("uvSets", double(mesh.uvs.size()));
   out.count("colors", mesh.colors.empty() ? 0 : 1);

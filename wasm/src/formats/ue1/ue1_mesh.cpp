@@ -580,7 +580,7 @@ Status checkFrameWork(Files& f, uint32_t numFrames, const Wedges& w) {
   if (uint64_t(numFrames) * w.drawnCorners.size() > kMaxNormalUpdates)
     return fail("UE1", f.anim, 0,
                 "NumFrames %u x %zu drawn triangle corners need %llu normal updates, more than the %llu limit",
-                numFrames, w.drawnCorners.size(), (unsigned long long)(uint64_t(numFrames) * w.drawnCorners.size()),
+                numFrames, w.drawnCorners.size(), (unsigned long long)numFrames * w.drawnCorners.size(),
                 (unsigned long long)kMaxNormalUpdates);
   return Status();
 }
@@ -731,7 +731,8 @@ void recordFacts(Files& f, const DataHeader& dh, const AnimHeader& ah, const Pla
   out.count("polygons", dh.numPolys);
   out.count("vertices", dh.numVertices);
   out.count("renderVertices", double(renderCount));
-  out.count("triangles", double(mesh.indices.size() / 3));
+  const size_t triangles = mesh.indices.size() / 3;
+  out.count("triangles", double(triangles));
   out.count("frames", ah.numFrames);
   out.count("bones", 0);
   out.info.emplace_back("encoding", ah.dx16 ? "dx16" : "packed");
