@@ -216,11 +216,12 @@ describe('links that do not fit', () => {
 /** A container written by hand (core/pack.js's layout), so it can lie. */
 function container(header, body = new Uint8Array(0)) {
   const h = new TextEncoder().encode(JSON.stringify(header));
-  const out = new Uint8Array(8 + h.length + body.length);
+  const out = new Uint8Array(12 + h.length + body.length);
   out.set(new TextEncoder().encode('RSPK'), 0);
-  new DataView(out.buffer).setUint32(4, h.length, true);
-  out.set(h, 8);
-  out.set(body, 8 + h.length);
+  new DataView(out.buffer).setUint32(4, header.files.length, true);
+  new DataView(out.buffer).setUint32(8, h.length, true);
+  out.set(h, 12);
+  out.set(body, 12 + h.length);
   return toBase64Url(deflateSync(out));
 }
 

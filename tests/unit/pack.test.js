@@ -16,13 +16,14 @@ function noise(n, seed = 1) {
 }
 
 /** A container written by hand, so a test can lie where packScene never would. */
-function container(header, body = new Uint8Array(0), { magic = 'RSPK', headerLength } = {}) {
+function container(header, body = new Uint8Array(0), { magic = 'RSPK', headerLength, count } = {}) {
   const h = text(typeof header === 'string' ? header : JSON.stringify(header));
-  const out = new Uint8Array(8 + h.length + body.length);
+  const out = new Uint8Array(12 + h.length + body.length);
   out.set(text(magic), 0);
-  new DataView(out.buffer).setUint32(4, headerLength ?? h.length, true);
-  out.set(h, 8);
-  out.set(body, 8 + h.length);
+  new DataView(out.buffer).setUint32(4, count ?? header.files?.length ?? 0, true);
+  new DataView(out.buffer).setUint32(8, headerLength ?? h.length, true);
+  out.set(h, 12);
+  out.set(body, 12 + h.length);
   return deflateSync(out);
 }
 
@@ -159,7 +160,7 @@ describe('hostile payloads', () => {
     }
   });
   it('a header that is not JSON, of another version, or with no file list', async () => {
-    await expect(unpackScene(container('{nope'))).rejects.toThrow(/header \(bytes 8–13\) is not JSON/);
+    await expect(unpackScene(container('{nope'))).rejects.toThrow(/header \(bytes 12–17\) is not JSON/);
     await expect(unpackScene(container({ v: 9, files: [] }))).rejects.toThrow(/version 9/);
     await expect(unpackScene(container({ v: 1 }))).rejects.toThrow(/no file list/);
     await expect(unpackScene(container({ v: 1, files: [], state: [1] }))).rejects.toThrow(/view state/);
@@ -172,6 +173,10 @@ describe('hostile payloads', () => {
     await expect(unpackScene(container({ v: 1, files }, new Uint8Array(1000)), { maxEntries: 999 })).rejects.toThrow(/1,000 files, over the limit of 999/);
     const many = Array.from({ length: MAX_ZIP_ENTRIES + 1 }, (_, i) => ({ name: `${i}`, size: 0 }));
     await expect(unpackScene(container({ v: 1, files: many }))).rejects.toThrow(/20,001 files, over the limit of 20,000/);
+  });
+  it('a file count past the budget is refused before the header is read, and a count that lies too', async () => {
+    await expect(unpackScene(container('not even JSON', undefined, { count: 20_001 }))).rejects.toThrow(/20,001 files, over the limit of 20,000/);
+    await expect(unpackScene(container({ v: 1, files: [{ name: 'a', size: 1 }] }, text('x'), { count: 2 }))).rejects.toThrow(/lists 1 files, its count says 2/);
   });
   it('a thousand tiny files within the budget open', async () => {
     const files = Array.from({ length: 1000 }, (_, i) => ({ name: `t/${i}.psk`, bytes: Uint8Array.of(i & 255) }));

@@ -3,7 +3,7 @@
 // standalone page. No DOM and no three.js: it runs in pages, workers and Node.
 //
 // Container, before deflate (raw deflate, fflate):
-//   "RSPK" · u32 LE header length · header (UTF-8 JSON { v: 1, state, files: [{ name, size }] })
+//   "RSPK" · u32 LE file count · u32 LE header length · header (UTF-8 JSON { v: 1, state, files: [{ name, size }] })
 //   · every file's bytes, in the header's order.
 // One deflate stream over all files lets a mesh and its animations share a dictionary.
 //
@@ -24,8 +24,12 @@ export const MAX_PACK_NAME = 1024;
 const DEFLATE_MAX_RATIO = 1032;
 
 const SLICE_MS = 12;
-const OUTPUT_PER_PUSH = 2 ** 20;
-const MIN_PUSH = 1024, MAX_PUSH = 64 * 1024;
+// Input fed at once follows the ratio seen so far: about 256 KiB of output per push (64 bytes of a
+// bomb, 64 KiB of ordinary data), so no one push blocks the page for long.
+const OUTPUT_PER_PUSH = 256 * 1024;
+const MIN_PUSH = 64, MAX_PUSH = 64 * 1024;
+/** Bytes before the header: magic, file count, header length. */
+const HEAD = 12;
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 const now = () => globalThis.performance?.now() ?? Date.now();
 
@@ -108,7 +112,7 @@ function container({ files, state = {} }) {
     return { name, size: f.bytes.length };
   });
   const header = new TextEncoder().encode(JSON.stringify({ v: VERSION, state, files: listed }));
-  const parts = [Uint8Array.from([...MAGIC, ...u32le(header.length)]), header, ...files.map((f) => f.bytes)];
+  const parts = [Uint8Array.from([...MAGIC, ...u32le(listed.length), ...u32le(header.length)]), header, ...files.map((f) => f.bytes)];
   return { parts, listed };
 }
 
@@ -160,7 +164,9 @@ export async function packSceneAsync(scene, { maxBytes = Infinity, onProgress } 
 // ---- unpacking --------------------------------------------------------------------------------
 
 const packError = (what) => new Error(`Packed scene: ${what}`);
-const exact = (n) => `${n.toLocaleString('en')} bytes`;
+/** 20001 → "20,001" (not toLocaleString: a page's first Intl call takes a tenth of a second). */
+const thousands = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const exact = (n) => `${thousands(n)} bytes`;
 
 /** The header's files and state, checked against the limits before anything is allocated. */
 function readHeader(bytes, payloadLength, { maxEntries, maxBytes }) {
@@ -168,7 +174,7 @@ function readHeader(bytes, payloadLength, { maxEntries, maxBytes }) {
   try {
     header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (err) {
-    throw packError(`its header (bytes 8–${8 + bytes.length}) is not JSON (${err.message})`);
+    throw packError(`its header (bytes ${HEAD}–${HEAD + bytes.length}) is not JSON (${err.message})`);
   }
   if (!header || typeof header !== 'object' || header.v !== VERSION) {
     throw packError(`its header is version ${JSON.stringify(header?.v)}; this Rigscope reads version ${VERSION}`);
@@ -176,7 +182,7 @@ function readHeader(bytes, payloadLength, { maxEntries, maxBytes }) {
   const { files, state = {} } = header;
   if (!Array.isArray(files)) throw packError('its header has no file list');
   if (!state || typeof state !== 'object' || Array.isArray(state)) throw packError('its header\'s view state is not an object');
-  if (files.length > maxEntries) throw packError(`it holds ${files.length.toLocaleString('en')} files, over the limit of ${maxEntries.toLocaleString('en')}`);
+  if (files.length > maxEntries) throw packError(`it holds ${thousands(files.length)} files, over the limit of ${thousands(maxEntries)}`);
   const names = new Set();
   let declared = 0;
   files.forEach((f, i) => {
@@ -192,7 +198,7 @@ function readHeader(bytes, payloadLength, { maxEntries, maxBytes }) {
   // Deflate cannot expand more than 1032:1: a header that declares more than the payload can
   // hold lies, and nothing of that size is allocated.
   const possible = payloadLength * DEFLATE_MAX_RATIO;
-  if (declared + 8 + bytes.length > possible) throw packError(`its files declare ${formatBytes(declared)}, more than ${formatBytes(payloadLength)} of deflate can hold; refused`);
+  if (declared + HEAD + bytes.length > possible) throw packError(`its files declare ${formatBytes(declared)}, more than ${formatBytes(payloadLength)} of deflate can hold; refused`);
   return { files, state };
 }
 
@@ -205,8 +211,8 @@ function readHeader(bytes, payloadLength, { maxEntries, maxBytes }) {
 export async function unpackScene(payload, limits = {}) {
   const { maxEntries = MAX_ZIP_ENTRIES, maxBytes = MAX_ZIP_BYTES, onProgress } = limits;
   if (!(payload instanceof Uint8Array) || payload.length === 0) throw packError('it is empty');
-  const head = new Uint8Array(8);
-  let headGot = 0;
+  const head = new Uint8Array(HEAD);
+  let headGot = 0, count = 0;
   let headerBytes = null, headerGot = 0;
   let list = null, out = null, index = 0, fileGot = 0, total = 0, done = 0;
   let problem = null;
@@ -215,13 +221,17 @@ export async function unpackScene(payload, limits = {}) {
   const take = (chunk) => {
     let at = 0;
     while (at < chunk.length && !problem) {
-      if (headGot < 8) {
-        const n = Math.min(8 - headGot, chunk.length - at);
+      if (headGot < HEAD) {
+        const n = Math.min(HEAD - headGot, chunk.length - at);
         head.set(chunk.subarray(at, at + n), headGot);
         headGot += n; at += n;
-        if (headGot === 8) {
+        if (headGot === HEAD) {
           if (MAGIC.some((b, i) => head[i] !== b)) { problem = packError('it is not a Rigscope packed scene (its first bytes are not "RSPK")'); return; }
-          const length = (head[4] | (head[5] << 8) | (head[6] << 16) | (head[7] << 24)) >>> 0;
+          const u32 = (at) => (head[at] | (head[at + 1] << 8) | (head[at + 2] << 16) | (head[at + 3] << 24)) >>> 0;
+          // The count comes first, so a thousand-fold list is refused before its names are read.
+          count = u32(4);
+          if (count > maxEntries) { problem = packError(`it holds ${thousands(count)} files, over the limit of ${thousands(maxEntries)}`); return; }
+          const length = u32(8);
           if (length > MAX_PACK_HEADER_BYTES) { problem = packError(`its header declares ${exact(length)}, over the ${formatBytes(MAX_PACK_HEADER_BYTES)} limit`); return; }
           headerBytes = new Uint8Array(length);
         }
@@ -232,6 +242,7 @@ export async function unpackScene(payload, limits = {}) {
         if (headerGot === headerBytes.length) {
           try {
             const h = readHeader(headerBytes, payload.length, { maxEntries, maxBytes });
+            if (h.files.length !== count) throw packError(`its header lists ${h.files.length} files, its count says ${count}`);
             list = h.files;
             out = { state: h.state, files: [] };
             total = list.reduce((s, f) => s + f.size, 0);
@@ -267,15 +278,17 @@ export async function unpackScene(payload, limits = {}) {
     }
     if (problem) throw problem;
     if (last) break;
+    // A push that gave nothing yet (a Huffman table still arriving) says nothing of the ratio:
+    // the next push grows at most fourfold, so a bomb's first blocks never arrive in one go.
     const ratio = Math.max(1, (done + headerGot + headGot - before) / piece.length);
-    push = Math.min(MAX_PUSH, Math.max(MIN_PUSH, Math.floor(OUTPUT_PER_PUSH / ratio)));
+    push = Math.min(MAX_PUSH, push * 4, Math.max(MIN_PUSH, Math.floor(OUTPUT_PER_PUSH / ratio)));
     if (now() - since > SLICE_MS) {
       onProgress?.({ done, total });
       await nextTask();
       since = now();
     }
   }
-  if (!list) throw packError(headGot < 8 ? 'it ends before its header' : `it ends inside its header (${headerGot} of ${headerBytes.length} bytes)`);
+  if (!list) throw packError(headGot < HEAD ? 'it ends before its header' : `it ends inside its header (${headerGot} of ${headerBytes.length} bytes)`);
   while (index < list.length && list[index].size === 0) out.files.push({ name: list[index++].name, bytes: new Uint8Array(0) });
   if (index < list.length) throw packError(`it is cut off: ${list[index].name} has ${formatBytes(fileGot)} of its ${formatBytes(list[index].size)} (${formatBytes(done)} of ${formatBytes(total)} in all)`);
   onProgress?.({ done, total });
