@@ -231,7 +231,8 @@ const HOSTILE = [
   ['a truncated payload', good.slice(0, Math.floor(good.length / 2)), 'cut off'],
   ['a payload that inflates past its header', container({ v: 1, files: [{ name: 'a.psk', size: 10 }] }, new Uint8Array(20_000_000)), 'inflates past the 10 bytes its header declares'],
   ['a header past the byte cap', container({ v: 1, files: [{ name: 'a.psk', size: 2 ** 31 + 1 }] }), 'over the 2 GiB limit'],
-  ['more files than the zip budget', container({ v: 1, files: Array.from({ length: 20001 }, (_, i) => ({ name: `${i}.psk`, size: 0 })) }), 'holds 20,001 files, over the limit of 20,000'],
+  // Refused from the count before any name is read (the unit tests cover distinct names too).
+  ['more files than the zip budget', container({ v: 1, files: Array.from({ length: 20001 }, () => ({ name: 'a.psk', size: 0 })) }), 'holds 20,001 files, over the limit of 20,000'],
   ['a name with a path', container({ v: 1, files: [{ name: '../../etc/passwd', size: 1 }] }, new Uint8Array(1)), 'has an empty, "." or ".." folder in its path'],
   ['a name with a control character', container({ v: 1, files: [{ name: 'a\u0007.psk', size: 1 }] }, new Uint8Array(1)), 'has the control character U+0007 at position 1'],
 ];

@@ -12,6 +12,7 @@ export const MAX_LINK_CHARS = 2 * 1024 * 1024;
 /** Longest URL Firefox opens (documented: network.standard-url.max-length, 1 MiB). */
 export const FIREFOX_LINK_CHARS = 1024 * 1024;
 
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 const chars = (n) => `${n.toLocaleString('en')} characters`;
 
 /**
@@ -85,6 +86,7 @@ export async function openPacked(text, { onProgress, limits = {} } = {}) {
   } catch (err) {
     throw new Error(`Packed link: ${err.message}`, { cause: err });
   }
+  await nextTask(); // decoding the text and inflating are separate tasks: the page draws between
   const { files, state } = await unpackScene(payload, { ...limits, onProgress });
   const entries = files.map((f) => entryFromBytes(f.name, f.bytes));
   const counts = String(state.drops ?? '').split(',').map(Number);

@@ -41,6 +41,7 @@ export async function openPackedLink({ app, $, messages, loader }, text) {
       onProgress: ({ done, total }) => { loader.status(`Unpacking the link: ${formatBytes(done)} of ${formatBytes(total)}`); loader.progress(done, total); },
     });
   } catch (err) {
+    await new Promise((resolve) => setTimeout(resolve, 0)); // the message renders in a task of its own
     messages.add(`${err.message}. Nothing was opened from this link${app.characters.length ? '; what was loaded stays' : ''}.`);
     loader.status('');
     return null;
