@@ -380,7 +380,7 @@ TEST(HostileWork, PskThousandsOfSocketsAgainstThousandsOfBones) {
 
 TEST(HostileWork, PskMorphTargetsTimesWedges) {
   // 20,000 morph targets without deltas over 4,000 wedges would be 240 M zero floats; the morph
-  // budget (16 floats per input byte) keeps the first ones and warns.
+  // budget (8 floats per input byte) keeps the first ones and warns.
   rs::psk::Mesh m = triangleMesh();
   for (uint32_t i = 3; i < 4000; ++i) {
     m.points.insert(m.points.end(), {float(i), 0, 0});
@@ -388,7 +388,7 @@ TEST(HostileWork, PskMorphTargetsTimesWedges) {
   }
   m.morphs.resize(20000, rs::psk::MorphTarget{"Empty", {}});
   rs::Model model;
-  rs::Status st = boundedCase(pskDecode(), rs::psk::writePsk(m), 0, 66, &model);  // up to 64 bytes per input byte
+  rs::Status st = boundedCase(pskDecode(), rs::psk::writePsk(m), 0, 34, &model);  // up to 32 bytes per input byte
   EXPECT_TRUE(st.ok()) << st.error;
   EXPECT_LT(model.meshes[0].morphs.size(), 20000u);
 }

@@ -369,6 +369,26 @@ TEST(PskRoundTrip, VtxNormsPerPointConvertedToEveryWedge) {
   }
 }
 
+TEST(PskNormals, VtxNormsOfTheWrongCountFallBackToSmoothingGroups) {
+  // A VTXNORMS chunk that does not match the points is ignored: the normals are then the ones the
+  // smoothing groups give (not zero vectors, which would draw the mesh black).
+  psk::Mesh src = quadMesh();
+  Model plain;
+  ASSERT_TRUE(decode(psk::writePsk(src), plain).ok());
+  src.normals = {0, 0, 1, 0, 1, 0, 1, 0, 0};  // 3 normals for 4 points
+  Model m;
+  ASSERT_TRUE(decode(psk::writePsk(src), m).ok());
+  EXPECT_TRUE(hasWarning(m, "VTXNORMS has 3 records for 4 points; ignored, normals from the smoothing groups"))
+      << allWarnings(m);
+  EXPECT_EQ(m.meshes[0].normals, plain.meshes[0].normals);
+  EXPECT_EQ(countOf(m, "normals"), 0);
+  EXPECT_EQ(infoOf(m, "normalsFrom"), "smoothing groups");
+  for (size_t i = 0; i + 2 < m.meshes[0].normals.size(); i += 3) {
+    const float* n = &m.meshes[0].normals[i];
+    EXPECT_NEAR(n[0] * n[0] + n[1] * n[1] + n[2] * n[2], 1.0f, 1e-5f) << "wedge " << i / 3;
+  }
+}
+
 TEST(PskNormals, SmoothingGroupsShareOrSplitAnEdge) {
   // Two triangles folded 90 degrees along the edge p0-p1; wedges unique per face so each can differ.
   psk::Mesh src;

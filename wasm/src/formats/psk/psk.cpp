@@ -546,10 +546,9 @@ bool buildNormals(Context& cx, const Span& normals, const Surface& s, Mesh& mesh
   const size_t P = s.pointPos.size() / 3;
   mesh.normals.assign(s.wedgePoint.size() * 3, 0.0f);
   if (normals.present && normals.count != P) {
-    cx.warn(format("VTXNORMS has %u records for %zu points; ignored", normals.count, P));
-    return false;
-  }
-  if (normals.present) {
+    cx.warn(
+        format("VTXNORMS has %u records for %zu points; ignored, normals from the smoothing groups", normals.count, P));
+  } else if (normals.present) {
     readVertexNormals(normals, s.wedgePoint, mesh);
     return true;
   }
@@ -673,9 +672,10 @@ void readMorphTargets(Context& cx, const Chunks& c, const std::vector<uint32_t>&
   if (morphCount) pw = wedgesOfPoints(wedgePoint, P);
   MorphCursor cur;
   // Refuse morph storage far beyond what the file could describe (each morph is W*3 floats,
-  // zero-filled, while its deltas may be few): at most 16 floats per input byte (16 MB for any
-  // file) and 256 MB in all. 200 morph targets of a 20,000-wedge mesh need 12 M floats.
-  const uint64_t budgetFloats = std::min<uint64_t>(1ull << 26, std::max<uint64_t>(1ull << 22, 16ull * cx.size));
+  // zero-filled, while its deltas may be few): at most 8 floats per input byte (16 MB for any
+  // file) and 256 MB in all. 200 morph targets of a 20,000-wedge mesh need 12 M floats; the
+  // sample with morphs needs 0.1 float per byte. Filling zeros costs time as well as memory.
+  const uint64_t budgetFloats = std::min<uint64_t>(1ull << 26, std::max<uint64_t>(1ull << 22, 8ull * cx.size));
   for (size_t m = 0; m < morphCount; ++m) {
     if ((uint64_t(mesh.morphs.size()) + 1) * W * 3 > budgetFloats) {
       cx.warn(format("%zu morph targets of %zu wedges exceed the memory budget; the rest were ignored", morphCount, W));
