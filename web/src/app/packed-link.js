@@ -64,7 +64,7 @@ export async function makeShare({ kind, base, hosted, state, local, scene, onPro
 export function describeShare(share) {
   if (share.tooLong) {
     const size = share.files.reduce((n, f) => n + f.size, 0);
-    return `These ${share.files.length} files (${formatBytes(size)}) do not fit in a link: packed, they pass the ${chars(MAX_LINK_CHARS)} the longest link Chromium opens may have${share.read < share.total ? ` after ${formatBytes(share.read)} of them` : ''}.`;
+    return `These ${share.files.length} files (${formatBytes(size)}) do not fit in a link: packed, they pass the ${chars(MAX_LINK_CHARS)} the longest link Chromium opens may have${share.read < share.total ? ` (packing stopped after ${formatBytes(share.read)} of them)` : ''}.`;
   }
   const n = share.url.length;
   if (!share.files.length) return `${chars(n)}. The link reopens the same files, clip, frame and camera.`;

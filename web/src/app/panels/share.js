@@ -68,6 +68,8 @@ export function sharePanel(page) {
     $('share-files').replaceChildren();
     $('share-too-long').hidden = true;
     $('share-copy').disabled = true;
+    $('share-text').hidden = false;
+    $('share-copy').hidden = false;
     $('share-note').textContent = 'Packing…';
     $('share-dialog').showModal();
     try {
@@ -81,7 +83,10 @@ export function sharePanel(page) {
       $('share-files').replaceChildren(...result.files.map((f) => el('li', {}, `${f.name} — ${formatBytes(f.size)}`)),
         ...result.left.map((p) => el('li', { class: 'muted' }, `${p} — left out (the scene does not use it)`)));
       $('share-too-long').hidden = !result.tooLong;
+      // Nothing to copy when it does not fit: the offer of the standalone page stands alone.
       $('share-copy').disabled = result.tooLong;
+      $('share-copy').hidden = result.tooLong;
+      $('share-text').hidden = result.tooLong;
       // The standalone page (Save page) carries files of any size; point at it where it exists.
       const save = document.getElementById('save-page-button');
       $('share-save-page').hidden = !save;
