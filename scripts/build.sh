@@ -24,4 +24,6 @@ build/native/write_demo web/public/demo
 for tool in build/native/write_*_fixtures; do
   [ -x "$tool" ] && "$tool" build/fixtures
 done
-echo "build: native, wasm ($(stat -c %s build/wasm/decoders.wasm) bytes), demo and fixtures ready"
+# The standalone page's template (Save page, rigscope page): the player with the WASM inline.
+node scripts/build-standalone.mjs >/dev/null
+echo "build: native, wasm ($(stat -c %s build/wasm/decoders.wasm) bytes), demo, fixtures and the standalone page template ready"

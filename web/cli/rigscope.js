@@ -2,13 +2,15 @@
 // rigscope inspect FILE|FOLDER... [--json]
 // rigscope scene FILE|FOLDER... [--json]
 // rigscope convert FILE|FOLDER... -o out.glb [--clip NAME]
+// rigscope page FILE|FOLDER... -o page.html [--clip NAME]
 import { loadNodeDecoders } from '../src/decoder/node.js';
 import { entriesFromPaths } from './entries.js';
 import { formatText, inspect } from './inspect.js';
 
 const USAGE = `usage: rigscope inspect FILE|FOLDER... [--json]
        rigscope scene FILE|FOLDER... [--json]
-       rigscope convert FILE|FOLDER... -o OUT.glb [--clip NAME]`;
+       rigscope convert FILE|FOLDER... -o OUT.glb [--clip NAME]
+       rigscope page FILE|FOLDER... -o OUT.html [--clip NAME]`;
 
 /** Splits arguments into paths and options; `takes` lists options that take a value. */
 export function parseArgs(args, takes = []) {
@@ -50,6 +52,23 @@ async function main(argv) {
     if (!options['-o']) throw new Error(`convert needs -o OUT.glb\n${USAGE}`);
     const { convert } = await import('./convert.js');
     return convert(paths, { out: options['-o'], clip: options['--clip'] });
+  }
+  if (command === 'page') {
+    // A bad command line exits 2 with the usage; a file that cannot be used exits 1.
+    const { page, UsageError } = await import('./page.js');
+    try {
+      const { paths, options } = (() => {
+        try { return parseArgs(rest, ['-o', '--clip']); } catch (err) { throw new UsageError(err.message); }
+      })();
+      const unknown = Object.keys(options).filter((k) => !['-o', '--clip'].includes(k));
+      if (unknown.length) throw new UsageError(`page does not take ${unknown.join(', ')}`);
+      if (!options['-o']) throw new UsageError('page needs -o OUT.html');
+      return await page(paths, { out: options['-o'], clip: options['--clip'] });
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      process.stderr.write(`rigscope: ${err.message}${err.message.includes('usage:') ? '' : `\n${USAGE}`}\n`);
+      return 2;
+    }
   }
   process.stderr.write(`${USAGE}\n`);
   return 2;

@@ -103,15 +103,17 @@ export function sharedPool() {
 }
 
 /**
- * Options for the page's pool (rigscope-viewer.js names its worker). Workers already started
- * keep theirs; the next ones follow.
- * @param {{ workerLimit?: number, decoderPath?: string, workerUrl?: string }} [options]
+ * Options for the page's pool (rigscope-viewer.js names its worker; the standalone page makes
+ * its own from inline source with createWorker). Workers already started keep theirs; the next
+ * ones follow.
+ * @param {{ workerLimit?: number, decoderPath?: string, workerUrl?: string, createWorker?: () => Worker }} [options]
  */
-export function configureSharedPool({ workerLimit, decoderPath, workerUrl } = {}) {
+export function configureSharedPool({ workerLimit, decoderPath, workerUrl, createWorker } = {}) {
   const pool = sharedPool();
   if (workerLimit !== undefined) pool.setWorkerLimit(workerLimit);
   if (decoderPath !== undefined) pool.decoderPath = decoderPath;
   if (workerUrl !== undefined) pool.workerUrl = workerUrl;
+  if (createWorker !== undefined) pool._createWorker = createWorker;
 }
 
 /** The decoder host of this environment (browsers: a worker pool; Node: see node-pool.js). */

@@ -1,0 +1,90 @@
+// `rigscope page FILE|FOLDER... -o hero.html [--clip NAME]`: the viewer's *Save page* from the
+// command line. The files are assembled into the scene as `rigscope scene` does; the files that
+// scene uses (not unused or refused ones) are packed (core/pack.js) into the standalone player's
+// template (build/standalone/rigscope-page.html, from scripts/build-standalone.mjs): one .html
+// that opens by double click, with no network.
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadNodeDecoders } from '../src/decoder/node.js';
+import { assembleScene, decodeFiles } from '../src/families/index.js';
+import { describeRecord, isProblem } from '../src/core/report.js';
+import { formatBytes } from '../src/core/input.js';
+import { packName, packScene, usedFiles } from '../src/core/pack.js';
+import { checkTemplate, standalonePage } from '../src/core/page.js';
+import { entriesFromPaths } from './entries.js';
+
+export const TEMPLATE_PATH = fileURLToPath(new URL('../../build/standalone/rigscope-page.html', import.meta.url));
+
+/** A bad command line: the caller prints it with the usage and exits 2. */
+export class UsageError extends Error {}
+
+/**
+ * Entries for the paths, each with the name it gets in the page: a file its own name, a file in a
+ * folder the path from that folder's name on (as a folder dropped in the viewer).
+ */
+async function namedEntries(paths) {
+  const out = [];
+  for (const p of paths) {
+    let entries;
+    try {
+      entries = await entriesFromPaths([p]);
+    } catch (err) {
+      throw new UsageError(err.code === 'ENOENT' ? `${p}: no such file or folder` : `${p}: ${err.message}`, { cause: err });
+    }
+    for (const e of entries) out.push({ entry: e, path: e.path, name: packName(relative(dirname(p), e.path)) });
+  }
+  return out;
+}
+
+/** Clip names as the player lists them (every character's clips, props included). */
+async function clipNames(scene) {
+  const { Character } = await import('../src/three/character.js');
+  return scene.characters.flatMap((sc) => new Character(sc).clips.map((k) => k.name));
+}
+
+export async function readTemplate(path = TEMPLATE_PATH) {
+  let template;
+  try {
+    template = await readFile(path, 'utf8');
+  } catch (err) {
+    if (err.code === 'ENOENT') throw new Error(`${path} is missing: build the page template first (bash scripts/build.sh, or node scripts/build-standalone.mjs)`, { cause: err });
+    throw err;
+  }
+  checkTemplate(template, path);
+  return template;
+}
+
+/**
+ * Writes the standalone page. Returns the exit status: 0, or 1 when some files given could not be
+ * used (named on stderr; the page of what could be used is still written).
+ * @param {string[]} paths
+ * @param {{ out: string, clip?: string, template?: string }} options
+ */
+export async function page(paths, { out, clip, template: templatePath }) {
+  if (!/\.html?$/i.test(out)) throw new UsageError(`-o ${out}: the page is an .html file`);
+  const template = await readTemplate(templatePath);
+  const named = await namedEntries(paths);
+  if (!named.length) throw new UsageError(`no files in ${paths.join(', ')}`);
+  const decoder = await loadNodeDecoders();
+  const scene = await assembleScene(await decodeFiles(named.map((n) => n.entry), decoder));
+  const problems = scene.records.filter(isProblem);
+  for (const r of problems) process.stderr.write(`rigscope: ${describeRecord(r, { paths: true })}\n`);
+  if (!scene.characters.length) throw new Error('nothing to show: no mesh among the files');
+  const state = {};
+  if (clip !== undefined) {
+    const names = await clipNames(scene);
+    const hit = names.find((n) => n === clip) ?? names.find((n) => n.toLowerCase() === clip.toLowerCase());
+    if (!hit) throw new UsageError(`--clip ${clip}: no clip of that name; clips: ${names.length ? names.join(', ') : 'none'}`);
+    state.clip = hit;
+  }
+  const used = usedFiles(scene, named);
+  const files = [];
+  for (const u of used) files.push({ name: u.name, bytes: new Uint8Array(await u.entry.read()) });
+  const html = standalonePage(template, packScene({ files, state }));
+  await writeFile(out, html);
+  const left = named.length - used.length;
+  const size = files.reduce((n, f) => n + f.bytes.length, 0);
+  process.stdout.write(`${out}: ${formatBytes(html.length)}, ${files.length} file(s) (${formatBytes(size)})${state.clip ? `, clip ${state.clip}` : ''}${left ? `; ${left} file(s) left out (not used)` : ''}\n`);
+  return problems.length ? 1 : 0;
+}

@@ -1,0 +1,32 @@
+// The standalone page: the player's template (scripts/build-standalone.mjs) with one scene's packed
+// form (core/pack.js) appended. The viewer's *Save page* and `rigscope page` both write it here, so
+// the two files are the same for the same files and view. No DOM: pages and Node alike.
+import { toBase64Url } from './pack.js';
+
+/** The tag the template's player reads the scene from. */
+export const PACK_TAG = 'rigscope-pack';
+/** What every template carries (and what a page fetched by mistake, e.g. a 404 page, lacks). */
+const TEMPLATE_MARK = '<meta name="generator" content="Rigscope standalone page">';
+
+/** Throws unless `template` is the standalone player's template without a scene in it yet. */
+export function checkTemplate(template, where = 'the page template') {
+  if (typeof template !== 'string' || !template.includes(TEMPLATE_MARK)) throw new Error(`${where} is not Rigscope's standalone page template`);
+  if (template.includes(`id="${PACK_TAG}"`)) throw new Error(`${where} already holds a scene`);
+}
+
+/**
+ * The page for one packed scene (packScene's bytes). base64url has no '<', so the payload cannot
+ * end its <script> early.
+ * @param {string} template
+ * @param {Uint8Array} payload
+ */
+export function standalonePage(template, payload) {
+  checkTemplate(template);
+  return `${template}<script type="application/octet-stream" id="${PACK_TAG}">${toBase64Url(payload)}</script>\n`;
+}
+
+/** A file name for the page from a character's (or file's) name: no path, no reserved characters. */
+export function pageFileName(name) {
+  const base = String(name ?? '').replace(/\.[^./]*$/, '').replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]+/gu, '_').replace(/^[\s.]+|[\s.]+$/g, '').slice(0, 100);
+  return `${base || 'rigscope'}.html`;
+}
