@@ -3,10 +3,12 @@
 // replaces its own WASM instance after a trap; should the worker itself die, the calls it held
 // reject with a sentence naming their files and the next call starts a new worker.
 import { crashCause, fileOfCall } from './ops.js';
+import { prebundledWorker } from './optimized-deps.js';
 
 export class DecoderClient {
   constructor({ createWorker } = {}) {
-    this._createWorker = createWorker ?? (() => new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
+    // Bundlers find this worker and its .wasm; Vite's dev pre-bundling needs the relay (optimized-deps.js).
+    this._createWorker = createWorker ?? (() => prebundledWorker(import.meta.url) ?? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
     this._worker = null;
     this._pending = new Map();
     this._nextId = 1;
