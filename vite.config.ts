@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
+import { standalonePageTemplate } from './scripts/vite-plugin-standalone.mjs';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -12,6 +13,8 @@ export default defineConfig({
   server: { host: '127.0.0.1', port: 5173, fs: { allow: [here('.')] } },
   preview: { host: '127.0.0.1', port: 4173 },
   worker: { format: 'es' },
+  // rigscope-page.html: the standalone page's player, which Save page fills with the files.
+  plugins: [standalonePageTemplate()],
   build: {
     outDir: here('./dist'),
     emptyOutDir: true,

@@ -10,6 +10,7 @@ import { applyState, readParams } from './params.js';
 import { loadingPanel } from './panels/loading.js';
 import { openPackedLink, sharePanel } from './panels/share.js';
 import { exportPanel } from './panels/export.js';
+import { pagePanel } from './panels/page.js';
 import { timelinePanel } from './panels/timeline.js';
 import { viewPanel } from './panels/view.js';
 import { displayPanel } from './panels/display.js';
@@ -26,7 +27,7 @@ const messages = new Messages($('messages'), () => app.messages());
 const page = { app, viewer, $, messages };
 page.loader = loadingPanel(page);
 
-for (const panel of [sharePanel, exportPanel, timelinePanel, viewPanel, displayPanel, sidePanels, keyboard, hooks]) panel(page);
+for (const panel of [sharePanel, exportPanel, pagePanel, timelinePanel, viewPanel, displayPanel, sidePanels, keyboard, hooks]) panel(page);
 
 async function start() {
   for (const problem of params.problems) messages.add(problem);
