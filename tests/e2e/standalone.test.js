@@ -193,6 +193,28 @@ describe.each(Object.keys(SETS))('a standalone page of %s samples', (family) => 
 });
 
 describe('the standalone page', () => {
+  it('is what the share dialog offers for a set too long for a link, and it carries that set', async () => {
+    const files = ['psk/Suzanne_x130_face3200.pskx', 'psk/Grunt_Preview_LOD0.psk', 'psk/grunt_hh_grabplayer_crouch_SEQ0.psa', ...SETS.psk.files];
+    const viewer = await openPage(browser, '/?demo=0', { viewport: { width: 1280, height: 800 } });
+    await chooseFiles(viewer, files.map((p) => filePayload(`${SAMPLES}${p}`)));
+    await viewer.click('#link-button');
+    await viewer.waitForSelector('#share-save-page', { state: 'visible', timeout: 120000 });
+    const [download] = await Promise.all([viewer.waitForEvent('download', { timeout: 120000 }), viewer.click('#share-save-page')]);
+    const path = join(dir, 'too-long.html');
+    await download.saveAs(path);
+    const want = await viewer.evaluate(() => window.rigscope.snapshot().characters.map((c) => c.name));
+    expect(await viewer.evaluate(() => document.getElementById('share-dialog').open)).toBe(false);
+    await viewer.close();
+    expect((await packOf(path)).names).toEqual(files.map((p) => p.split('/').pop()));
+    const page = await openOffline(pathToFileURL(path).href);
+    const got = await page.evaluate(() => ({ names: window.__rigscope.element.snapshot().characters.map((c) => c.name), messages: window.__rigscope.element.messages }));
+    expect(got.messages).toEqual([]);
+    expect(got.names).toEqual(want);
+    expect((await pictureAt(page, 0, 'big')).count).toBeGreaterThan(1000);
+    expect(page.blocked).toEqual([]);
+    await page.close();
+  }, 300000);
+
   it('works from a web host too (the same file, served over http)', async () => {
     const path = join(dir, 'cli-psk.html');
     const url = 'http://rigscope-page.test/wiki/uploads/spider.html';
