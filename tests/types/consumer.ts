@@ -5,7 +5,7 @@ import {
   decodeFiles, assembleScene, sceneToJSON, describeRecord, isProblem, entryFromBytes, exportGLB,
   type RigscopeGroup, type SceneRecord,
 } from 'rigscope';
-import { loadNodeDecoders } from 'rigscope/node';
+import { compiledDecoders, loadNodeDecoders } from 'rigscope/node';
 import { RigscopeViewer, configureSharedPool, type ViewerSnapshot } from 'rigscope/viewer';
 
 export async function loaders(scene: Scene): Promise<void> {
@@ -39,6 +39,10 @@ export async function loaders(scene: Scene): Promise<void> {
 
 export async function node(): Promise<void> {
   const host = await loadNodeDecoders();
+  await loadNodeDecoders({ wasmPath: new URL('file:///opt/decoders.wasm') });
+  const compiled: WebAssembly.Module = await compiledDecoders('./decoders.wasm');
+  new PSKLoader().setDecoderPath('/opt/rigscope/decoders.wasm').setWorkerLimit(4).dispose();
+  console.log(compiled);
   const decoded = await decodeFiles([entryFromBytes('a.psk', new Uint8Array(4))], host);
   const json = sceneToJSON(await assembleScene(decoded));
   json.refused.map((r) => r.reason);

@@ -198,8 +198,15 @@ declare class RigscopeLoader<TResult> extends Loader<TResult, string | string[]>
   constructor(manager?: LoadingManager);
   decoderPath: string;
   workerLimit: number;
-  /** Where the decoder `worker.js` and `decoders.wasm` live, for bundlers that do not bundle workers. */
+  /**
+   * Where the decoder `worker.js` and `decoders.wasm` live, for bundlers that do not bundle
+   * workers. In Node: another `decoders.wasm` (a file path, a `file:` URL, or a folder holding one).
+   */
   setDecoderPath(path: string): this;
+  /**
+   * Decoder workers this loader starts at most (2 unless told). In Node: decode in that many
+   * `worker_threads`; without it, Node decodes synchronously on one instance shared by all loaders.
+   */
   setWorkerLimit(limit: number): this;
   /** Decode with another host (a shared DecoderPool, the Node host); dispose() leaves it alone. */
   setDecoder(decoder: DecoderHost): this;

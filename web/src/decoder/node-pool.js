@@ -1,21 +1,106 @@
-// The decoder host for Node (package.json maps #decoder-host here under the "node" condition):
-// no Worker, the WASM module runs synchronously in this thread. One module per host, loaded on
-// the first call, so a loader that is never used costs nothing.
-import { loadNodeDecoders } from './node.js';
+// The decoder host for Node (package.json maps #decoder-host here under the "node" condition).
+// The .wasm is compiled once per process (node.js). By default decodes run synchronously in this
+// thread on one instance shared by every loader of the process, so a new loader costs nothing;
+// setWorkerLimit(n) moves this host's decodes to a pool of n worker_threads (the same DecoderPool
+// as the browser's, with threads in place of Web Workers), each instantiating the compiled module.
+import { Worker } from 'node:worker_threads';
+import { DecoderPool } from './pool.js';
+import { compiledDecoders, decoderHost, wasmUrlOf } from './node.js';
 
-export function createDecoderHost() {
-  let host = null;
+const syncHosts = new Map();   // wasm href → Promise of the shared synchronous host
+
+function sharedSyncHost(decoderPath) {
+  const { href } = wasmUrlOf(decoderPath);
+  let host = syncHosts.get(href);
+  if (!host) {
+    host = compiledDecoders(decoderPath).then(decoderHost);
+    syncHosts.set(href, host);
+    host.catch(() => syncHosts.delete(href));
+  }
+  return host;
+}
+
+/**
+ * A worker_threads Worker with the Web Worker surface DecoderClient uses (onmessage, onerror,
+ * postMessage, terminate). It keeps the process alive only while a call is in flight.
+ */
+class ThreadWorker {
+  constructor(wasmModule) {
+    this.onmessage = null;
+    this.onerror = null;
+    this.inFlight = 0;
+    this.thread = new Worker(new URL('./node-worker.js', import.meta.url), { workerData: { module: wasmModule } });
+    this.thread.unref();
+    this.thread.on('message', (data) => {
+      this._settled();
+      this.onmessage?.({ data });
+    });
+    this.thread.on('error', (error) => {
+      this.inFlight = 0;
+      this.onerror?.({ message: error.message, error, preventDefault() {} });
+    });
+  }
+
+  postMessage(message, transfer) {
+    if (this.inFlight++ === 0) this.thread.ref();
+    this.thread.postMessage(message, transfer);
+  }
+
+  _settled() {
+    if (--this.inFlight === 0) this.thread.unref();
+  }
+
+  terminate() {
+    this.thread.terminate();
+  }
+}
+
+/**
+ * @param {{ workerLimit?: number, decoderPath?: string | URL }} [options]
+ *   workerLimit: decode in that many worker_threads (none: synchronously in this thread);
+ *   decoderPath: another decoders.wasm, or a folder holding one.
+ */
+export function createDecoderHost({ workerLimit, decoderPath } = {}) {
+  let limit = workerLimit === undefined ? undefined : Math.max(1, workerLimit | 0);
+  let path = decoderPath || undefined;
+  let pool = null;      // Promise of this host's DecoderPool of threads, once a worker limit is set
+  let started = null;   // that pool, once made
   let disposed = false;
+  const refuseIfDisposed = () => { if (disposed) throw new Error('Decoder pool disposed'); };
+
+  function threads() {
+    pool ??= compiledDecoders(path).then((wasmModule) => {
+      started = new DecoderPool({ workerLimit: limit, createWorker: () => new ThreadWorker(wasmModule) });
+      return started;
+    });
+    return pool;
+  }
+
   return {
-    workerCount: 0,
+    /** worker_threads started so far (0 while decoding synchronously). */
+    get workerCount() { return started?.workerCount ?? 0; },
     async call(op, args) {
-      if (disposed) throw new Error('Decoder pool disposed');
-      host ??= loadNodeDecoders();
-      return (await host).call(op, args);
+      refuseIfDisposed();
+      const host = limit === undefined ? await sharedSyncHost(path) : await threads();
+      refuseIfDisposed();
+      return host.call(op, args);
     },
-    cancel() {},
-    dispose() { disposed = true; host = null; },
-    setWorkerLimit() { return this; },
-    setDecoderPath() { return this; },
+    cancel(reason) { started?.cancel(reason); },
+    dispose() {
+      disposed = true;
+      started?.dispose();
+    },
+    setWorkerLimit(n) {
+      limit = Math.max(1, n | 0);
+      started?.setWorkerLimit(limit);
+      return this;
+    },
+    setDecoderPath(p) {
+      path = p || undefined;
+      // Threads already started end; the next call starts threads on the new path's module.
+      started?.dispose();
+      pool = started = null;
+      return this;
+    },
   };
 }

@@ -1,18 +1,96 @@
-// Node host for the same WASM module (CLI and unit tests): the module is built for web/worker,
-// so Node hands it the .wasm bytes directly instead of letting it fetch. A refused file rejects
-// with its message; after a trap or abort (DecoderCrash) the instance is replaced before the next
-// call, so one bad file never breaks the files after it.
+// Node host for the same WASM module (CLI, unit tests, the loaders in Node): the module is built
+// for web/worker, so Node compiles the .wasm itself, once per process and file, and hands every
+// instance the compiled WebAssembly.Module (worker_threads receive it too). A refused file
+// rejects with its message; after a trap or abort (DecoderCrash) the instance is replaced before
+// the next call, so one bad file never breaks the files after it.
 import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DECODER_OPS, DecoderCrash, invoke } from './ops.js';
 
 const wasmDir = new URL('../../../build/wasm/', import.meta.url);
+/** The package's own decoders.wasm. */
+export const DEFAULT_WASM_URL = new URL('decoders.wasm', wasmDir);
 
-export async function loadNodeDecoders() {
-  const { default: createDecoders } = await import(new URL('decoders.mjs', wasmDir).href);
-  const wasmBinary = await readFile(new URL('decoders.wasm', wasmDir));
-  // The module prints "Aborted()" to stderr as it traps; the call reports its own sentence instead.
-  const printErr = (text) => { if (!/^Aborted\(/.test(text)) console.warn(text); };
-  const instantiate = () => createDecoders({ wasmBinary, printErr });
+/**
+ * The .wasm a decoder path names: a .wasm file, or a folder holding decoders.wasm (the browser's
+ * setDecoderPath names a folder too). Paths are file paths (relative to the working directory)
+ * or file: URLs.
+ * @param {string | URL} [path]
+ * @returns {URL}
+ */
+export function wasmUrlOf(path) {
+  if (!path) return DEFAULT_WASM_URL;
+  let url;
+  if (path instanceof URL) url = path;
+  else if (/^file:/i.test(path)) url = new URL(path);
+  else url = pathToFileURL(isAbsolute(path) ? path : resolve(path));
+  if (/\.wasm$/i.test(url.pathname)) return url;
+  return new URL('decoders.wasm', url.href.endsWith('/') ? url : new URL(`${url.href}/`));
+}
+
+const compiled = new Map();   // href → Promise<WebAssembly.Module>
+
+/**
+ * The compiled decoder module of a .wasm, compiled once per process (a failed read or compile is
+ * retried by the next call, with its reason in the message).
+ * @param {string | URL} [path] see wasmUrlOf()
+ * @returns {Promise<WebAssembly.Module>}
+ */
+export function compiledDecoders(path) {
+  const url = wasmUrlOf(path);
+  let module = compiled.get(url.href);
+  if (!module) {
+    module = (async () => {
+      let bytes;
+      try {
+        bytes = await readFile(url);
+      } catch (err) {
+        throw new Error(`rigscope: cannot read the decoder module ${url.pathname}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`, { cause: err });
+      }
+      try {
+        return await WebAssembly.compile(bytes);
+      } catch (err) {
+        throw new Error(`rigscope: ${url.pathname} is not a usable WebAssembly decoder module: ${err.message}`, { cause: err });
+      }
+    })();
+    compiled.set(url.href, module);
+    module.catch(() => compiled.delete(url.href));
+  }
+  return module;
+}
+
+let glue = null;
+const emscriptenGlue = () => (glue ??= import(new URL('decoders.mjs', wasmDir).href).then((m) => m.default));
+
+// The module prints "Aborted()" to stderr as it traps; the call reports its own sentence instead.
+const printErr = (text) => { if (!/^Aborted\(/.test(text)) console.warn(text); };
+
+/**
+ * A fresh instance of a compiled module (no compile: Emscripten's instantiateWasm hook gets it).
+ * A module that does not fit this package's glue (another build's .wasm) rejects in words.
+ * @param {WebAssembly.Module} wasmModule
+ */
+export async function instantiateDecoders(wasmModule) {
+  const createDecoders = await emscriptenGlue();
+  return new Promise((resolve, reject) => {
+    const refuse = (err) => reject(new Error(`rigscope: the decoder module does not fit this package's decoders.mjs: ${err?.message ?? err}`, { cause: err }));
+    createDecoders({
+      printErr,
+      instantiateWasm(imports, receive) {
+        WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule)).catch(refuse);
+        return {};
+      },
+    }).then(resolve, refuse);
+  });
+}
+
+/**
+ * Synchronous calls on one instance, replaced after a crash, behind the call(op, args) surface.
+ * @param {WebAssembly.Module} wasmModule
+ */
+export async function decoderHost(wasmModule) {
+  const instantiate = () => instantiateDecoders(wasmModule);
   let M = await instantiate();
   let restarting = null;
 
@@ -52,4 +130,12 @@ export async function loadNodeDecoders() {
     },
     cancel() {},
   };
+}
+
+/**
+ * A decoder host of its own (a new instance of the process's compiled module).
+ * @param {{ wasmPath?: string | URL }} [options] wasmPath: another decoders.wasm (see wasmUrlOf())
+ */
+export async function loadNodeDecoders({ wasmPath } = {}) {
+  return decoderHost(await compiledDecoders(wasmPath));
 }

@@ -144,20 +144,26 @@ class RigscopeLoader extends Loader {
     super(manager);
     this.decoderPath = '';
     this.workerLimit = 2;
+    this._workerLimitSet = false;
     /** @type {{ call(op: string, args: any[]): Promise<any>, dispose?(): void } | null} */
     this.decoder = null;
     this._pool = null;
   }
 
-  /** Folder holding the decoder `worker.js` and `decoders.wasm`, for bundlers that do not bundle workers. */
+  /**
+   * Folder holding the decoder `worker.js` and `decoders.wasm`, for bundlers that do not bundle
+   * workers. In Node: another `decoders.wasm`, or a folder holding one.
+   */
   setDecoderPath(path) {
     this.decoderPath = path;
+    this._pool?.setDecoderPath?.(path);
     return this;
   }
 
-  /** Decoder workers this loader starts at most. */
+  /** Decoder workers this loader starts at most (Node: worker_threads; unset, Node decodes in its own thread). */
   setWorkerLimit(limit) {
     this.workerLimit = limit;
+    this._workerLimitSet = true;
     this._pool?.setWorkerLimit?.(limit);
     return this;
   }
@@ -177,7 +183,8 @@ class RigscopeLoader extends Loader {
 
   _decoder() {
     if (this.decoder) return this.decoder;
-    this._pool ??= createDecoderHost({ workerLimit: this.workerLimit, decoderPath: this.decoderPath });
+    // Node decodes synchronously on one shared instance until a worker limit is set (node-pool.js).
+    this._pool ??= createDecoderHost({ workerLimit: this._workerLimitSet ? this.workerLimit : undefined, decoderPath: this.decoderPath });
     return this._pool;
   }
 
