@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FIXTURES, SAMPLES, chooseFiles, filePayload, launch, openPage } from './browser.js';
+import { deflateSync } from 'fflate';
 import { fromBase64Url, unpackScene } from '../../web/src/core/pack.js';
 import { PACK_TAG, standalonePage } from '../../web/src/core/page.js';
 
@@ -59,6 +60,19 @@ async function packOf(path) {
   expect(tag, 'the pack is the last thing in the file').not.toBeNull();
   const { files, state } = await unpackScene(fromBase64Url(tag[1]));
   return { names: files.map((f) => f.name.split('/').pop()), state };
+}
+
+/** A pack as an attacker writes it: any header (core/pack.js's layout) over any body, deflated. */
+function craftedPack(files, body = new Uint8Array(0)) {
+  const header = new TextEncoder().encode(JSON.stringify({ v: 1, state: {}, files }));
+  const out = new Uint8Array(12 + header.length + body.length);
+  out.set([0x52, 0x53, 0x50, 0x4b]); // "RSPK"
+  const view = new DataView(out.buffer);
+  view.setUint32(4, files.length, true);
+  view.setUint32(8, header.length, true);
+  out.set(header, 12);
+  out.set(body, 12 + header.length);
+  return deflateSync(out);
 }
 
 /**
@@ -240,6 +254,10 @@ describe('the standalone page', () => {
       garbage: [standalonePage(template, new Uint8Array(64).fill(7)), /^Packed scene: /],
       // A character base64url never uses, written into the tag by hand.
       base64: [`${template}<script type="application/octet-stream" id="${PACK_TAG}">AAAA*AAA</script>\n`, /not base64url: character "\*" at position 4/],
+      // Sizes a bomb would declare, a name with a path, a file cut short.
+      bomb: [standalonePage(template, craftedPack([{ name: 'a.psk', size: 2 ** 40 }])), /Packed scene: its files declare 1,099,511,627,776 bytes, over the .+ limit/],
+      path: [standalonePage(template, craftedPack([{ name: '../x.psk', size: 4 }], new Uint8Array(4))), /Packed scene: file 1's name "\.\.\/x\.psk" has an empty, "\." or "\.\." folder/],
+      cut: [standalonePage(template, craftedPack([{ name: 'a.psk', size: 100 }], new Uint8Array(10))), /Packed scene: it is cut off: a\.psk has 10 bytes of its 100 bytes/],
       // The template alone: no scene in it.
       empty: [template, /carries no scene/],
     };
