@@ -1,9 +1,12 @@
 // A consumer of the published package: `npm pack`, the tarball installed into a fresh app in a
-// temporary folder (its own package.json, `three` at the version this repo uses), built with
-// Vite, then a PSK + PSA pair loaded in Chromium through the loaders and through
-// <rigscope-viewer>, and in plain Node through the same loaders.
+// temporary folder (its own package.json, `three` at the version this repo uses), then the same
+// app pages built or served by each bundler exactly as the README shows — a Vite build, the Vite
+// dev server, webpack 5 and esbuild — and opened in Chromium: a PSK + PSA pair through the loaders
+// and one model of every other family, each drawn, and one <rigscope-viewer> per family. Plain
+// Node runs the same loaders (in this thread and in worker_threads). Each app is built once; the
+// bundlers run from this repository's devDependencies (no network beyond the npm cache).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { cpSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -13,16 +16,58 @@ import { launch } from '../e2e/browser.js';
 const root = new URL('../..', import.meta.url).pathname;
 const here = new URL('./app/', import.meta.url).pathname;
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
+/** Every family's fixture the pages load (made by the project's writers). */
+const FIXTURES = ['two_bone.psk', 'two_bone.psa', 'arm.pmd', 'arm_wave.psa', 'flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx', 'skinned_box.psg', 'box_textures.psg'];
+const PAGES = ['index.html', 'element.html'];
 
-let app, server, base, browser;
+let app, browser, devServer;
+const servers = [];
+/** Where each bundler's app is served. */
+const bases = {};
 
 function sh(cmd, args, cwd) {
   return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_loglevel: 'error', npm_config_update_notifier: 'false' } });
 }
 
+/** A static server of one folder (what any web host does with a build). */
+async function serve(dir) {
+  const server = createServer((req, res) => {
+    const rel = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const file = join(dir, rel);
+    if (!existsSync(file) || statSync(file).isDirectory()) { res.writeHead(404); res.end(); return; }
+    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+    createReadStream(file).pipe(res);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  servers.push(server);
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
+/** The app's pages and fixtures copied into a build's output folder. */
+function copyPages(out, rewrite = (html) => html) {
+  for (const page of PAGES) writeFileSync(join(out, page), rewrite(readFileSync(join(app, page), 'utf8')));
+  for (const f of FIXTURES) cpSync(join(app, 'public', f), join(out, f));
+}
+
+/** `vite` in the app folder, on a free port, until it answers. */
+async function startViteDev() {
+  const probe = createServer();
+  await new Promise((ok) => probe.listen(0, '127.0.0.1', ok));
+  const port = probe.address().port;
+  await new Promise((ok) => probe.close(ok));
+  devServer = spawn(process.execPath, [`${root}node_modules/vite/bin/vite.js`, '--port', String(port), '--strictPort', '--host', '127.0.0.1', '--logLevel', 'error'], { cwd: app, stdio: 'ignore' });
+  const base = `http://127.0.0.1:${port}`;
+  for (let tries = 0; tries < 600; tries++) {
+    if (await fetch(`${base}/index.html`).then((r) => r.ok, () => false)) return base;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  throw new Error('the Vite dev server did not answer');
+}
+
 beforeAll(async () => {
   app = mkdtempSync(join(tmpdir(), 'rigscope-consumer-'));
-  const [packed] = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', app], root));
+  // Under build.sh's lock: a rebuild in progress would pack a .wasm and its glue from two builds.
+  const [packed] = JSON.parse(sh('flock', [`${root}build/.build.lock`, 'npm', 'pack', '--json', '--pack-destination', app], root));
   const three = JSON.parse(readFileSync(`${root}node_modules/three/package.json`, 'utf8')).version;
   writeFileSync(join(app, 'package.json'), JSON.stringify({
     name: 'rigscope-consumer', private: true, type: 'module',
@@ -31,55 +76,68 @@ beforeAll(async () => {
   sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], app);
   cpSync(here, app, { recursive: true });
   mkdirSync(join(app, 'public'));
-  for (const f of ['two_bone.psk', 'two_bone.psa']) cpSync(`${root}build/fixtures/${f}`, join(app, 'public', f));
-  // The repo's Vite builds the app; everything the app imports resolves from the app's own node_modules.
+  for (const f of FIXTURES) cpSync(`${root}build/fixtures/${f}`, join(app, 'public', f));
+
+  // Vite build: `vite build`, nothing else.
   sh(process.execPath, [`${root}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'error'], app);
-  // The README's recipe for bundlers that do not bundle workers: the decoder in a folder of its own.
+  // The README's decoder folder for setDecoderPath() (decoder-path.html).
   sh(`${root}node_modules/.bin/esbuild`, ['node_modules/rigscope/web/src/decoder/worker.js', '--bundle', '--format=esm', '--log-level=error', '--outfile=dist/rigscope/worker.js'], app);
   cpSync(join(app, 'node_modules/rigscope/build/wasm/decoders.wasm'), join(app, 'dist/rigscope/decoders.wasm'));
+  bases['vite build'] = await serve(join(app, 'dist'));
 
-  const dist = join(app, 'dist');
-  server = createServer((req, res) => {
-    const rel = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
-    const file = join(dist, rel);
-    if (!existsSync(file) || statSync(file).isDirectory()) { res.writeHead(404); res.end(); return; }
-    res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
-    createReadStream(file).pipe(res);
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${server.address().port}`;
+  // webpack 5: `webpack` with the app's entries and output (webpack.config.js), classic scripts.
+  sh(process.execPath, [`${root}node_modules/webpack-cli/bin/cli.js`], app);
+  copyPages(join(app, 'dist-webpack'), (html) => html.replace(/<script type="module" src=/g, '<script defer src='));
+  bases['webpack 5'] = await serve(join(app, 'dist-webpack'));
+
+  // esbuild: the app bundled, plus the README's two lines: the decoder worker and its .wasm beside it.
+  sh(`${root}node_modules/.bin/esbuild`, ['loaders.js', 'element.js', '--bundle', '--format=esm', '--log-level=error', '--outdir=dist-esbuild'], app);
+  sh(`${root}node_modules/.bin/esbuild`, ['node_modules/rigscope/web/src/decoder/worker.js', '--bundle', '--format=esm', '--log-level=error', '--outfile=dist-esbuild/worker.js'], app);
+  cpSync(join(app, 'node_modules/rigscope/build/wasm/decoders.wasm'), join(app, 'dist-esbuild/decoders.wasm'));
+  copyPages(join(app, 'dist-esbuild'));
+  bases.esbuild = await serve(join(app, 'dist-esbuild'));
+
+  // Vite dev server: `vite`, no optimizeDeps setting (the package is pre-bundled like any other).
+  bases['vite dev'] = await startViteDev();
   browser = await launch();
 });
 
 afterAll(async () => {
   await browser?.close();
-  server?.close();
+  for (const s of servers) s.close();
+  devServer?.kill();
   if (app) rmSync(app, { recursive: true, force: true });
 });
 
-async function resultOf(path) {
+async function resultOf(base, path) {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error' && !/GPU stall|favicon|ReadPixels/.test(m.text())) errors.push(m.text()); });
+  page.on('response', (r) => { if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) errors.push(`${r.status()} ${r.url()}`); });
   await page.goto(`${base}/${path}`);
-  await page.waitForFunction(() => window.result, null, { timeout: 60000 });
+  await page.waitForFunction(() => window.result, null, { timeout: 90000 });
   const result = await page.evaluate(() => window.result);
-  const workers = page.workers().map((w) => new URL(w.url()).pathname);
+  const workers = page.workers().map((w) => w.url());
   await page.close();
-  return { result, errors, workers };
+  // A failed favicon fetch is logged without its URL; anything else that failed is named above.
+  return { result, errors: errors.filter((e) => !/^Failed to load resource/.test(e)), workers };
 }
 
-describe('the packed package in a fresh Vite app', () => {
+describe('the packed package', () => {
   it('installs with three as a peer and only its own files', () => {
     const pkg = JSON.parse(readFileSync(join(app, 'node_modules/rigscope/package.json'), 'utf8'));
     expect(pkg.peerDependencies.three).toBeDefined();
     expect(pkg.dependencies?.three).toBeUndefined();
     expect(existsSync(join(app, 'node_modules/rigscope/build/wasm/decoders.wasm'))).toBe(true);
     expect(existsSync(join(app, 'node_modules/rigscope/tests'))).toBe(false);
+    expect(readFileSync(join(app, 'vite.config.mjs'), 'utf8')).not.toMatch(/optimizeDeps|rigscope/);
   });
+});
 
-  it('loads a PSK + PSA through the loaders in Chromium', async () => {
-    const { result, errors } = await resultOf('index.html');
+describe.each(['vite build', 'vite dev', 'webpack 5', 'esbuild'])('in a fresh %s app, in Chromium', (bundler) => {
+  it('loads a PSK + PSA through the loaders, and a model of every other family, each drawn', async () => {
+    const { result, errors, workers } = await resultOf(bases[bundler], 'index.html');
     expect(result.error).toBeUndefined();
     expect(result).toMatchObject({
       events: ['mesh', 'manager'], animations: ['Bend'], bound: ['Bend'],
@@ -88,28 +146,49 @@ describe('the packed package in a fresh Vite app', () => {
     expect(result.bend).toBeGreaterThan(0.5);
     expect(result.same).toBeLessThan(1e-5);
     expect(result.lit).toBeGreaterThan(200);
+    expect(result.families).toMatchObject({
+      zeroad: { name: 'arm.pmd', animations: ['arm_wave'], bound: ['arm_wave'], meshes: [['SkinnedMesh', 112]] },
+      ue1: { name: 'flag_d.3d', animations: ['Still', 'Wave'], meshes: [['Mesh', 45]] },
+      psg: { name: 'skinned_box.psg', animations: [], meshes: [['SkinnedMesh', 24]], textured: 1 },
+    });
+    for (const family of Object.values(result.families)) expect(family.lit).toBeGreaterThan(200);
+    expect(workers.length).toBeGreaterThan(0);
     expect(errors).toEqual([]);
   });
 
-  it('shows the pair in <rigscope-viewer> at the clip and frame its attributes name', async () => {
-    const { result, errors } = await resultOf('element.html');
-    expect(result.error).toBeUndefined();
-    expect(result.clips).toEqual(['Bend']);
-    expect(result.snapshot.characters).toEqual([expect.objectContaining({ name: 'two_bone.psk', clip: 'Bend', frame: 2, playing: false })]);
-    expect(result.pixels).toBeGreaterThan(300);
+  it('shows every family in <rigscope-viewer> at the clip and frame its attributes name', async () => {
+    const { result, errors } = await resultOf(bases[bundler], 'element.html');
+    const character = (id) => result[id].snapshot?.characters;
+    for (const id of ['unreal', 'zeroad', 'ue1', 'psg']) expect(result[id].error, id).toBeUndefined();
+    expect(result.unreal.clips).toEqual(['Bend']);
+    expect(character('unreal')).toEqual([expect.objectContaining({ name: 'two_bone.psk', clip: 'Bend', frame: 2, playing: false })]);
+    expect(character('zeroad')).toEqual([expect.objectContaining({ name: 'arm.pmd', clip: 'arm_wave', frame: 3, playing: false })]);
+    expect(character('ue1')).toEqual([expect.objectContaining({ name: 'flag_d.3d', clip: 'Wave', frame: 1, playing: false })]);
+    expect(character('psg')).toEqual([expect.objectContaining({ name: 'skinned_box.psg', clip: null })]);
+    for (const id of ['unreal', 'zeroad', 'ue1', 'psg']) expect(result[id].pixels, id).toBeGreaterThan(300);
     expect(errors).toEqual([]);
   });
+});
 
+describe('the packed package, beyond the bundlers', () => {
   it('setDecoderPath(): decodes with the worker.js and decoders.wasm of that folder', async () => {
-    const { result, errors, workers } = await resultOf('decoder-path.html');
+    const { result, errors, workers } = await resultOf(bases['vite build'], 'decoder-path.html');
     expect(result).toEqual({ animations: ['Bend'] });
-    expect(workers).toEqual(['/rigscope/worker.js']);
+    expect(workers.map((w) => new URL(w).pathname)).toEqual(['/rigscope/worker.js']);
     expect(errors).toEqual([]);
   });
 
-  it('runs the same loaders in plain Node, and exports the Node decoder host', () => {
+  it('in Vite dev, the decoder runs from the package\'s own worker.js (pre-bundled, not excluded)', async () => {
+    const metadata = JSON.parse(readFileSync(join(app, 'node_modules/.vite/deps/_metadata.json'), 'utf8'));
+    expect(Object.keys(metadata.optimized)).toEqual(expect.arrayContaining(['rigscope', 'rigscope/viewer']));
+    const worker = await fetch(`${bases['vite dev']}/node_modules/rigscope/web/src/decoder/worker.js`);
+    expect(worker.ok).toBe(true);
+  });
+
+  it('runs the same loaders in plain Node, in this thread and in worker_threads, and exports the Node decoder host', () => {
     const out = JSON.parse(sh(process.execPath, ['node-check.mjs'], app));
-    expect(out).toMatchObject({ animations: ['Bend'], bound: ['Bend'], detected: 'psk' });
+    expect(out).toMatchObject({ animations: ['Bend'], bound: ['Bend'], detected: 'psk', sameInThreads: 1, threadedAnimations: ['Bend'] });
+    expect(out.threads).toBeGreaterThan(0);
     expect(out.bend).toBeGreaterThan(0.5);
   });
 });
