@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { PMDLoader, PSGLoader, PSKLoader, UE1Loader } from '../../web/src/index.js';
 import { decodeFiles } from '../../web/src/families/index.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
-import { createDecoderHost } from '../../web/src/decoder/node-pool.js';
-import { DEFAULT_WASM_URL, loadNodeDecoders } from '../../web/src/decoder/node.js';
+import { ThreadWorker, createDecoderHost } from '../../web/src/decoder/node-pool.js';
+import { DecoderPool } from '../../web/src/decoder/pool.js';
+import { DEFAULT_WASM_URL, compiledDecoders, loadNodeDecoders } from '../../web/src/decoder/node.js';
 import { FIXTURES, HAVE_SAMPLES, SAMPLES } from './helpers.js';
 
 // Spied before the first decode of this file's module graph: every compile of the process shows.
@@ -163,5 +164,22 @@ describe('the .wasm is compiled once per process', () => {
     expect(compile.mock.calls.length).toBe(compiles);
     // Whatever this thread instantiated came from a compiled Module, never from bytes.
     for (const [source] of instantiate.mock.calls) expect(source).toBeInstanceOf(WebAssembly.Module);
+  });
+});
+
+describe('a decoder thread that dies', () => {
+  it('fails the calls it held in words, and the next call starts a new thread', async () => {
+    const threads = [];
+    const wasmModule = await compiledDecoders();
+    const pool = new DecoderPool({ workerLimit: 1, createWorker: () => threads[threads.push(new ThreadWorker(wasmModule)) - 1] });
+    const psk = readFileSync(`${FIXTURES}two_bone.psk`);
+    const call = () => pool.call('detectFormat', [new Uint8Array(psk).buffer, psk.length, 'two_bone.psk']);
+    expect(await call()).toBe('psk');
+    const pending = call();
+    await threads[0].thread.terminate();   // ended from outside, as an out-of-memory kill would end it
+    await expect(pending).rejects.toThrow(/^rigscope: two_bone\.psk: .*; the decoder was restarted$/);
+    expect(await call()).toBe('psk');
+    expect(threads).toHaveLength(2);
+    pool.dispose();
   });
 });

@@ -24,11 +24,12 @@ function sharedSyncHost(decoderPath) {
  * A worker_threads Worker with the Web Worker surface DecoderClient uses (onmessage, onerror,
  * postMessage, terminate). It keeps the process alive only while a call is in flight.
  */
-class ThreadWorker {
+export class ThreadWorker {
   constructor(wasmModule) {
     this.onmessage = null;
     this.onerror = null;
     this.inFlight = 0;
+    this.terminated = false;
     this.thread = new Worker(new URL('./node-worker.js', import.meta.url), { workerData: { module: wasmModule } });
     this.thread.unref();
     this.thread.on('message', (data) => {
@@ -38,6 +39,10 @@ class ThreadWorker {
     this.thread.on('error', (error) => {
       this.inFlight = 0;
       this.onerror?.({ message: error.message, error, preventDefault() {} });
+    });
+    // A thread that ends without an error event (killed, process.exit in a decoder) fails its calls too.
+    this.thread.on('exit', (code) => {
+      if (this.inFlight > 0 && !this.terminated) this.onerror?.({ message: `the decoder thread exited with code ${code}`, preventDefault() {} });
     });
   }
 
@@ -51,6 +56,7 @@ class ThreadWorker {
   }
 
   terminate() {
+    this.terminated = true;
     this.thread.terminate();
   }
 }
