@@ -135,7 +135,15 @@ describe('the packed package', () => {
   });
 });
 
-describe.each(['vite build', 'vite dev', 'webpack 5', 'esbuild'])('in a fresh %s app, in Chromium', (bundler) => {
+/** Where each bundler's decoder worker comes from: its own worker chunk, Vite dev's relay (optimized-deps.js), the README's file. */
+const WORKERS = {
+  'vite build': /^http:\/\/[^/]+\/assets\/worker-[\w-]+\.js$/,
+  'vite dev': /^blob:/,
+  'webpack 5': /^http:\/\/[^/]+\/[\w-]+\.js$/,
+  esbuild: /^http:\/\/[^/]+\/worker\.js$/,
+};
+
+describe.each(Object.keys(WORKERS))('in a fresh %s app, in Chromium', (bundler) => {
   it('loads a PSK + PSA through the loaders, and a model of every other family, each drawn', async () => {
     const { result, errors, workers } = await resultOf(bases[bundler], 'index.html');
     expect(result.error).toBeUndefined();
@@ -153,6 +161,7 @@ describe.each(['vite build', 'vite dev', 'webpack 5', 'esbuild'])('in a fresh %s
     });
     for (const family of Object.values(result.families)) expect(family.lit).toBeGreaterThan(200);
     expect(workers.length).toBeGreaterThan(0);
+    for (const url of workers) expect(url).toMatch(WORKERS[bundler]);
     expect(errors).toEqual([]);
   });
 
