@@ -200,14 +200,17 @@ describe('export, links, embedding, hosting', () => {
     await again.close();
   });
 
-  it('says a link needs hosted files when files came from this computer', async () => {
+  it('packs files from this computer into the link and the embed code', async () => {
     const page = await openPage(browser, '/?demo=0');
     await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`)]);
     await page.click('#link-button');
-    expect(await page.locator('#share-note').innerText()).toMatch(/hosted/);
+    await page.waitForFunction(() => !document.getElementById('share-copy').disabled);
+    expect(await page.locator('#share-note').innerText()).toMatch(/1 file from this computer .* travel inside the link/);
+    expect(await page.locator('#share-text').inputValue()).toMatch(/^http:\/\/[^#]*index\.html[^#]*#pack=[A-Za-z0-9_-]+$/);
     await page.keyboard.press('Escape');
     await page.click('#embed-button');
-    expect(await page.locator('#share-text').inputValue()).toMatch(/^<iframe src="http:\/\/.*embed\.html/);
+    await page.waitForFunction(() => !document.getElementById('share-copy').disabled);
+    expect(await page.locator('#share-text').inputValue()).toMatch(/^<iframe src="http:\/\/[^"#]*embed\.html[^"#]*#pack=[A-Za-z0-9_-]+"/);
     await page.close();
   });
 

@@ -3,12 +3,12 @@
 // decode time of `runs` runs (default 7) and MB/s of input (MB = 1e6 bytes); plus a memcpy of each
 // input's bytes, the native limit line. A warm-up run precedes the timed ones, and freed memory stays
 // in the process (as in WASM), so runs after the first reuse pages already mapped.
+#include <malloc.h>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <malloc.h>
 #include <functional>
 #include <iterator>
 #include <string>
