@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { loadNodeDecoders } from '../../web/src/decoder/node.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
+import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 
 export const SAMPLES = new URL('../../../shared/samples/', import.meta.url).pathname;
 export const FIXTURES = new URL('../../build/fixtures/', import.meta.url).pathname;
@@ -22,4 +23,32 @@ export async function decode(op, ...args) {
   const model = await d.call(op, args);
   model.file = typeof args[1] === 'string' ? args[1] : undefined;
   return model;
+}
+
+/** Decodes the GLB's JSON chunk. */
+export function glbJson(glb) {
+  const view = new DataView(glb);
+  return JSON.parse(new TextDecoder().decode(new Uint8Array(glb, 20, view.getUint32(12, true))));
+}
+
+/** The GLB read back by three's GLTFLoader. */
+export async function reimport(glb) {
+  // Node has no image decoder: the GLB's pictures are checked in its JSON, not re-decoded here.
+  const json = glbJson(glb);
+  for (const m of json.materials ?? []) {
+    delete m.pbrMetallicRoughness?.baseColorTexture;
+    delete m.pbrMetallicRoughness?.metallicRoughnessTexture;
+    delete m.normalTexture; delete m.occlusionTexture; delete m.emissiveTexture;
+  }
+  delete json.textures; delete json.images; delete json.samplers;
+  const text = new TextEncoder().encode(JSON.stringify(json));
+  const padded = (text.length + 3) & ~3;
+  const binStart = 20 + new DataView(glb).getUint32(12, true);
+  const bin = new Uint8Array(glb, binStart);
+  const out = new Uint8Array(20 + padded + bin.length);
+  const v = new DataView(out.buffer);
+  v.setUint32(0, 0x46546c67, true); v.setUint32(4, 2, true); v.setUint32(8, out.length, true);
+  v.setUint32(12, padded, true); v.setUint32(16, 0x4e4f534a, true);
+  out.fill(0x20, 20, 20 + padded); out.set(text, 20); out.set(bin, 20 + padded);
+  return new Promise((resolve, reject) => new GLTFLoader().parse(out.buffer, '', resolve, reject));
 }

@@ -8,44 +8,16 @@ import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as THREE from 'three';
-import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { validateBytes } from 'gltf-validator';
 import { buildScene } from '../../web/cli/convert.js';
 import { sceneToJSON } from '../../web/src/core/scene.js';
 import { exportGLB } from '../../web/src/three/export.js';
-import { decoder, FIXTURES, HAVE_SAMPLES, SAMPLES } from './helpers.js';
+import { decoder, FIXTURES, glbJson, HAVE_SAMPLES, reimport, SAMPLES } from './helpers.js';
 
 const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
 const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
 const scratch = () => mkdtempSync(join(tmpdir(), 'rigscope-matrix-'));
 const S = SAMPLES;
-
-/** Decodes the GLB's JSON chunk. */
-function glbJson(glb) {
-  const view = new DataView(glb);
-  return JSON.parse(new TextDecoder().decode(new Uint8Array(glb, 20, view.getUint32(12, true))));
-}
-
-async function reimport(glb) {
-  // Node has no image decoder: the GLB's pictures are checked in its JSON, not re-decoded here.
-  const json = glbJson(glb);
-  for (const m of json.materials ?? []) {
-    delete m.pbrMetallicRoughness?.baseColorTexture;
-    delete m.pbrMetallicRoughness?.metallicRoughnessTexture;
-    delete m.normalTexture; delete m.occlusionTexture; delete m.emissiveTexture;
-  }
-  delete json.textures; delete json.images; delete json.samplers;
-  const text = new TextEncoder().encode(JSON.stringify(json));
-  const padded = (text.length + 3) & ~3;
-  const binStart = 20 + new DataView(glb).getUint32(12, true);
-  const bin = new Uint8Array(glb, binStart);
-  const out = new Uint8Array(20 + padded + bin.length);
-  const v = new DataView(out.buffer);
-  v.setUint32(0, 0x46546c67, true); v.setUint32(4, 2, true); v.setUint32(8, out.length, true);
-  v.setUint32(12, padded, true); v.setUint32(16, 0x4e4f534a, true);
-  out.fill(0x20, 20, 20 + padded); out.set(text, 20); out.set(bin, 20 + padded);
-  return new Promise((resolve, reject) => new GLTFLoader().parse(out.buffer, '', resolve, reject));
-}
 
 /** World positions of every vertex of a (skinned or morphed) mesh, as three computes them. */
 function positions(mesh) {

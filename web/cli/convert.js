@@ -16,7 +16,7 @@ globalThis.FileReader ??= class {
 /** Builds the scene's characters (three.js objects, textures assigned) in Node. */
 export async function buildScene(paths, decoder) {
   const { Character } = await import('../src/three/character.js');
-  const decoded = await decodeFiles(await entriesFromPaths(paths), decoder);
+  const decoded = await decodeFiles(await entriesFromPaths(paths), decoder, { maxFiles: Infinity });
   const scene = await assembleScene(decoded);
   return { scene, characters: scene.characters.map((sc) => new Character(sc)) };
 }

@@ -5,7 +5,8 @@ import { open, readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { baseName } from '../src/core/files.js';
 
-function entryFromPath(path, size) {
+/** A FileEntry for a file on disk of a known size, opened only while it is read. */
+export function entryFromPath(path, size) {
   return {
     name: baseName(path),
     path,

@@ -26,7 +26,8 @@ function sequences(model) {
 
 /** @returns {Promise<{ records: object[], scene: object }>} one record per input entry, in input order */
 export async function inspect(entries, decoder) {
-  const decoded = await decodeFiles(entries, decoder);
+  // A walk of a tree on disk has no file cap: caps belong to a single drop in the page.
+  const decoded = await decodeFiles(entries, decoder, { maxFiles: Infinity });
   const scene = await assembleScene(decoded);
   const records = new Map(entries.map((e) => [e.path, { file: e.path, format: undefined, counts: {}, sequences: [], warnings: [], error: null }]));
   for (const model of [...decoded.models, ...decoded.animations]) {

@@ -3,6 +3,7 @@
 // rigscope scene FILE|FOLDER... [--json]
 // rigscope convert FILE|FOLDER... -o out.glb [--clip NAME]
 // rigscope page FILE|FOLDER... -o page.html [--clip NAME]
+// rigscope export FOLDER|FILE... -o OUTDIR [--clip NAME] [--jobs N] [--skip-existing] [--dry-run] [--json]
 import { loadNodeDecoders } from '../src/decoder/node.js';
 import { entriesFromPaths } from './entries.js';
 import { formatText, inspect } from './inspect.js';
@@ -10,7 +11,8 @@ import { formatText, inspect } from './inspect.js';
 const USAGE = `usage: rigscope inspect FILE|FOLDER... [--json]
        rigscope scene FILE|FOLDER... [--json]
        rigscope convert FILE|FOLDER... -o OUT.glb [--clip NAME]
-       rigscope page FILE|FOLDER... -o OUT.html [--clip NAME]`;
+       rigscope page FILE|FOLDER... -o OUT.html [--clip NAME]
+       rigscope export FOLDER|FILE... -o OUTDIR [--clip NAME] [--jobs N] [--skip-existing] [--dry-run] [--json]`;
 
 /** Splits arguments into paths and options; `takes` lists options that take a value. */
 export function parseArgs(args, takes = []) {
@@ -70,8 +72,35 @@ async function main(argv) {
       return 2;
     }
   }
+  if (command === 'export') return exportMain(rest);
   process.stderr.write(`${USAGE}\n`);
   return 2;
+}
+
+/** `rigscope export`: a bad command line exits 2 with the usage, before anything is read. */
+async function exportMain(rest) {
+  const usage = (message) => {
+    process.stderr.write(`rigscope: ${message}${message.includes('usage:') ? '' : `\n${USAGE}`}\n`);
+    return 2;
+  };
+  let parsed;
+  try { parsed = parseArgs(rest, ['-o', '--clip', '--jobs']); } catch (err) { return usage(err.message); }
+  const { paths, options } = parsed;
+  const known = ['-o', '--clip', '--jobs', '--skip-existing', '--dry-run', '--json'];
+  const unknown = Object.keys(options).filter((k) => !known.includes(k));
+  if (unknown.length) return usage(`export does not take ${unknown.join(', ')}`);
+  if (!options['-o']) return usage('export needs -o OUTDIR');
+  const { availableParallelism } = await import('node:os');
+  const jobs = options['--jobs'] === undefined ? availableParallelism() : Number(options['--jobs']);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256) return usage(`--jobs ${options['--jobs']}: a whole number of threads from 1 to 256`);
+  const { existsSync } = await import('node:fs');
+  const missing = paths.filter((p) => !existsSync(p));
+  if (missing.length) return usage(`no such file or folder: ${missing.join(', ')}`);
+  const { exportCommand } = await import('./export.js');
+  return exportCommand(paths, {
+    out: options['-o'], clip: options['--clip'], jobs,
+    skipExisting: !!options['--skip-existing'], dryRun: !!options['--dry-run'], json: !!options['--json'],
+  });
 }
 
 main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err) => {

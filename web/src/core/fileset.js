@@ -46,16 +46,17 @@ async function classify(entries, decoder, records, isCancelled, families) {
  * Decodes a whole file set.
  * @param {import('./files.js').FileEntry[]} entries
  * @param {{ call(op: string, args: any[]): Promise<any> }} decoder
- * @param {{ families: object[], onProgress?: Function, drop?: number, isCancelled?: () => boolean }} options
+ * @param {{ families: object[], onProgress?: Function, drop?: number, isCancelled?: () => boolean, maxFiles?: number }} options
  *   families: the family registry (web/src/families/): what each kind is and how it pairs
+ *   maxFiles: the cap of one drop in a page; a walk of a tree on disk (the CLI) passes Infinity
  */
-export async function decodeFiles(entries, decoder, { families, onProgress, drop = 0, isCancelled = () => false } = {}) {
+export async function decodeFiles(entries, decoder, { families, onProgress, drop = 0, isCancelled = () => false, maxFiles = MAX_FILES_PER_DROP } = {}) {
   requireFamilies(families, 'decodeFiles');
   const result = { models: [], animations: [], textures: [], texts: [], records: [] };
   const { records } = result;
-  if (entries.length > MAX_FILES_PER_DROP) {
-    records.push({ kind: 'refused', files: entries.slice(MAX_FILES_PER_DROP).map((e) => e.path), reason: `over the limit of ${MAX_FILES_PER_DROP} files in one drop` });
-    entries = entries.slice(0, MAX_FILES_PER_DROP);
+  if (entries.length > maxFiles) {
+    records.push({ kind: 'refused', files: entries.slice(maxFiles).map((e) => e.path), reason: `over the limit of ${maxFiles} files in one drop` });
+    entries = entries.slice(0, maxFiles);
   }
   const items = await classify(entries, decoder, records, isCancelled, families);
   const byKind = (k) => items.filter((i) => i.kind === k);

@@ -11,6 +11,8 @@ export default {
   label: 'Unreal Engine 1',
   kinds: ['ue1-data', 'ue1-anim', 'uc', 'pcx'],
   textureNamesRule: 'script slot',
+  // A UE1 package's sub-folders: a folder walk (`rigscope export`) keeps them in their package's scene.
+  packageFolders: ['Models', 'Classes', 'Textures'],
   // A _d.3d holds triangles only: loaders given its URL fetch the _a.3d (vertex positions) beside it.
   companions: (name) => (/_d\.3d$/i.test(name) ? [name.replace(/_d(\.3d)$/i, '_a$1')] : []),
 

@@ -17,6 +17,8 @@ function nearest(item, candidates) {
 export default {
   id: 'unreal',
   label: 'Unreal ActorX',
+  // UE Viewer's class folders inside a package's export: a folder walk keeps them in the package's scene.
+  packageFolders: ['SkeletalMesh', 'MeshAnimation', 'AnimSet', 'AnimSequence', 'Texture', 'Texture2D', 'Material', 'MaterialInstanceConstant', 'Textures', 'Materials'],
   kinds: ['psk', 'psa', 'config', 'material-sidecar'],
   // UE Viewer's X.mat and X.props.txt, FModel's X.json: read when the scene is assembled.
   claims: (name) => (isMaterialSidecar(name) ? 'material-sidecar' : null),

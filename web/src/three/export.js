@@ -195,11 +195,11 @@ async function addTextures(json, bin, tokens, decoder) {
 
 /**
  * @param {import('./character.js').Character[]} characters (texture boards are skipped)
- * @param {{ clip?: string, decoder?: object }} options clip: export only clips of this name;
- *   decoder: decodes pictures that need it (TGA, BMP, DDS)
+ * @param {{ clip?: string, decoder?: object, noClips?: boolean }} options clip: export only clips of
+ *   this name; decoder: decodes pictures that need it (TGA, BMP, DDS); noClips: the model alone
  * @returns {Promise<{ glb: ArrayBuffer, problems: string[] }>} the GLB and the textures left out, and why
  */
-export async function exportGLB(characters, { clip: only, decoder } = {}) {
+export async function exportGLB(characters, { clip: only, decoder, noClips = false } = {}) {
   const roots = [];
   const animations = [];
   const tokens = new Map();
@@ -239,7 +239,7 @@ export async function exportGLB(characters, { clip: only, decoder } = {}) {
           target.removeFromParent();
           for (const seq of va.data.sequences) {
             const clip = character.clips.find((c) => c.kind === 'vertex' && c.name === seq.name);
-            if (!only || seq.name === only) animations.push(morphClip(morph, seq, clip?.loop ?? true));
+            if (!noClips && (!only || seq.name === only)) animations.push(morphClip(morph, seq, clip?.loop ?? true));
           }
         } else {
           target.geometry = flipUVs(mesh.geometry);
@@ -249,7 +249,7 @@ export async function exportGLB(characters, { clip: only, decoder } = {}) {
       const prefix = character === top ? '' : `${character.name}: `;
       const handles = bones.map((b) => ({ name: b.uuid }));
       for (const clip of character.clips) {
-        if (clip.kind !== 'skeletal' || (only && clip.name !== only)) continue;
+        if (noClips || clip.kind !== 'skeletal' || (only && clip.name !== only)) continue;
         const sc2 = sc.clips.find((x) => x.kind === 'skeletal' && x.name === clip.name && x.file === clip.source);
         if (!sc2) continue;
         const built = buildClip(sc2.clip, handles, sc2.map, clip.loop);
