@@ -99,3 +99,25 @@ export function png(w, h, pixel) {
 }
 
 export const fixtureBytes = (name) => readFileSync(`${FIXTURES}${name}`);
+
+/** Drops files on the page as a real drag and drop of a folder does (webkitGetAsEntry directory entries). */
+export async function dropFolder(page, folder, files) {
+  const before = await page.evaluate(() => window.__rigscope.app.reports.length);
+  const payload = files.map((f) => ({ name: f.split('/').pop(), bytes: [...readFileSync(f)] }));
+  await page.evaluate(({ folder: name, payload: list }) => {
+    const fileObjects = list.map((p) => new File([new Uint8Array(p.bytes)], p.name));
+    const fileEntry = (file) => ({ isFile: true, isDirectory: false, name: file.name, fullPath: `/${name}/${file.name}`, file: (ok) => ok(file) });
+    const dir = {
+      isFile: false, isDirectory: true, name, fullPath: `/${name}`,
+      createReader: () => { let done = false; return { readEntries: (ok) => { ok(done ? [] : fileObjects.map(fileEntry)); done = true; } }; },
+    };
+    const item = { kind: 'file', webkitGetAsEntry: () => dir, getAsFile: () => null };
+    const dt = new DataTransfer();
+    Object.defineProperty(dt, 'items', { value: [item] });
+    Object.defineProperty(dt, 'files', { value: [] });
+    const event = new DragEvent('drop', { bubbles: true, cancelable: true });
+    Object.defineProperty(event, 'dataTransfer', { value: dt });
+    document.getElementById('stage').dispatchEvent(event);
+  }, { folder, payload });
+  await page.waitForFunction((n) => window.__rigscope.app.reports.length > n, before, { timeout: 60000 });
+}

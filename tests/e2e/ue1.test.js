@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
-import { chooseFiles, countColour, filePayload, FIXTURES, frameAt, launch, maskDifference, openPage, SAMPLES } from './browser.js';
+import { existsSync } from 'node:fs';
+import { chooseFiles, countColour, dropFolder, filePayload, FIXTURES, frameAt, launch, maskDifference, openPage, SAMPLES } from './browser.js';
 
 let browser;
 beforeAll(async () => { browser = await launch(); });
@@ -13,28 +13,6 @@ async function shot(page, t) {
   f.blue = countColour(f, (R, G, B) => B > 100 && R < 80 && G < 110);
   f.frame = f.label;
   return f;
-}
-
-/** Drops files on the page as a real drag and drop of a folder does (webkitGetAsEntry directory entries). */
-async function dropFolder(page, folder, files) {
-  const before = await page.evaluate(() => window.__rigscope.app.reports.length);
-  const payload = files.map((f) => ({ name: f.split('/').pop(), bytes: [...readFileSync(f)] }));
-  await page.evaluate(({ folder: name, payload: list }) => {
-    const fileObjects = list.map((p) => new File([new Uint8Array(p.bytes)], p.name));
-    const fileEntry = (file) => ({ isFile: true, isDirectory: false, name: file.name, fullPath: `/${name}/${file.name}`, file: (ok) => ok(file) });
-    const dir = {
-      isFile: false, isDirectory: true, name, fullPath: `/${name}`,
-      createReader: () => { let done = false; return { readEntries: (ok) => { ok(done ? [] : fileObjects.map(fileEntry)); done = true; } }; },
-    };
-    const item = { kind: 'file', webkitGetAsEntry: () => dir, getAsFile: () => null };
-    const dt = new DataTransfer();
-    Object.defineProperty(dt, 'items', { value: [item] });
-    Object.defineProperty(dt, 'files', { value: [] });
-    const event = new DragEvent('drop', { bubbles: true, cancelable: true });
-    Object.defineProperty(event, 'dataTransfer', { value: dt });
-    document.getElementById('stage').dispatchEvent(event);
-  }, { folder, payload });
-  await page.waitForFunction((n) => window.__rigscope.app.reports.length > n, before, { timeout: 60000 });
 }
 
 describe('UE1 fixtures in the viewer', () => {

@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { validateBytes } from 'gltf-validator';
-import { glbNames } from '../../web/cli/export.js';
+import { glbNames } from '../../web/src/three/glb-names.js';
 import { FIXTURES, HAVE_SAMPLES, reimport, SAMPLES } from './helpers.js';
 
 const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;

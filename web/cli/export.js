@@ -11,6 +11,7 @@ import { decodeFiles, assembleScene, FAMILIES } from '../src/families/index.js';
 import { sceneToJSON } from '../src/core/scene.js';
 import { describeRecord } from '../src/core/report.js';
 import { baseName } from '../src/core/files.js';
+import { glbNames } from '../src/three/glb-names.js';
 import { entryFromPath } from './entries.js';
 import './convert.js'; // Node's stand-in for FileReader, which GLTFExporter reads its Blob with
 
@@ -47,24 +48,6 @@ export async function planFolders(paths) {
     else unit(dirname(p), dirname(p)).files.push({ path: p, size: s.size });
   }
   return [...units.values()].filter((u) => u.files.length);
-}
-
-/** A file name from a character's name (a model's file name): no extension, path or reserved character. */
-function fileNameOf(name) {
-  const base = String(name ?? '').replace(/\.[a-z0-9]{1,5}$/i, '').replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]+/gu, '_').replace(/^[\s.]+|[\s.]+$/g, '').slice(0, 100);
-  return base || 'character';
-}
-
-/** Names for the characters' GLBs, in scene order; a clash gets " (2)", " (3)"… never an overwrite. */
-export function glbNames(names) {
-  const taken = new Set();
-  return names.map((n) => {
-    const base = fileNameOf(n);
-    let name = `${base}.glb`;
-    for (let k = 2; taken.has(name.toLowerCase()); k++) name = `${base} (${k}).glb`;
-    taken.add(name.toLowerCase());
-    return name;
-  });
 }
 
 const exists = (path) => stat(path).then(() => true, () => false);
@@ -107,7 +90,7 @@ export async function exportFolder(unit, { outDir, clip, skipExisting = false, d
     if (dryRun) { row.status = 'planned'; continue; }
     if (skipExisting && (await exists(join(outDir, file)))) { row.status = 'skipped'; continue; }
     const only = clip === undefined ? undefined : clips[0];
-    const { glb, problems } = await exportGLB([character], { clip: only, decoder, noClips: clip !== undefined && !only });
+    const { glb, problems } = await exportGLB([character], { clip: only, decoder, noClips: clip !== undefined && !only, origin: true });
     row.problems = problems.map((p) => `texture not exported: ${p}`);
     row.bytes = glb.byteLength;
     await writeWhole(join(outDir, file), Buffer.from(glb));

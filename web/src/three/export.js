@@ -196,15 +196,17 @@ async function addTextures(json, bin, tokens, decoder) {
 /**
  * @param {import('./character.js').Character[]} characters (texture boards are skipped)
  * @param {{ clip?: string, decoder?: object, noClips?: boolean }} options clip: export only clips of
- *   this name; decoder: decodes pictures that need it (TGA, BMP, DDS); noClips: the model alone
+ *   this name; decoder: decodes pictures that need it (TGA, BMP, DDS); noClips: the model alone;
+ *   origin: each character at the origin, not where the viewer laid it out
  * @returns {Promise<{ glb: ArrayBuffer, problems: string[] }>} the GLB and the textures left out, and why
  */
-export async function exportGLB(characters, { clip: only, decoder, noClips = false } = {}) {
+export async function exportGLB(characters, { clip: only, decoder, noClips = false, origin = false } = {}) {
   const roots = [];
   const animations = [];
   const tokens = new Map();
   for (const top of characters.filter((c) => !c.textureBoard)) {
     const copy = cloneSkinned(top.root);
+    if (origin) copy.position.set(0, 0, 0); // one character alone: not where the viewer's layout put it
     const map = parallel(top.root, copy);
     for (const character of top.tree()) {
       const sc = character.scene;
@@ -223,6 +225,9 @@ export async function exportGLB(characters, { clip: only, decoder, noClips = fal
         for (const k of ['map', 'normalMap', 'aoMap', 'roughnessMap', 'metalnessMap', 'emissiveMap', 'alphaMap']) if (k in c) c[k] = null;
         c.onBeforeCompile = () => {};
         c.wireframe = false;
+        // userData holds the viewer's links back to the decoded model and texture (paths on the
+        // user's disk, timings, whole records); GLTFExporter would write it all as extras.
+        c.userData = {};
         c.name = `rigscope-material-${tokens.size}`;
         const entry = sc.materials.find((e) => e.model === m.userData.model && e.index === m.userData.index);
         tokens.set(c.name, { name: m.name, entry });
@@ -261,6 +266,8 @@ export async function exportGLB(characters, { clip: only, decoder, noClips = fal
     const extras = [];
     copy.traverse((o) => { if (o.userData.isAttachmentMarker || o.userData.isBoneLabel || o.isCSS2DObject) extras.push(o); });
     for (const o of extras) o.removeFromParent();
+    // The viewer's bookkeeping (file paths on the user's disk, indices) is not the model's: no extras.
+    copy.traverse((o) => { o.userData = {}; });
     roots.push(copy);
   }
   if (only && !animations.length) throw new Error(`no clip named ${only} among the loaded clips`);

@@ -1,5 +1,6 @@
-// Export GLB and Screenshot: both work on copies and never touch playback.
+// Export GLB, Export all and Screenshot: all work on copies and never touch playback.
 import { el } from '../dom.js';
+import { folderOf, glbNames } from '../../three/glb-names.js';
 
 /** Saves a blob under a file name (the browser's download). */
 export function download(blob, name) {
@@ -22,8 +23,68 @@ export function exportPanel({ app, viewer, $, messages, loader }) {
       messages.add(`Export failed: ${err.message}`);
     }
   });
+  exportAll({ app, $, messages, loader });
   $('screenshot-button').addEventListener('click', () => {
     viewer.render();
     viewer.renderer.domElement.toBlob((blob) => download(blob, 'rigscope.png'), 'image/png');
+  });
+}
+
+/**
+ * The zip's entries: one GLB per character, beside its model's file as `rigscope export` writes it
+ * for that folder (a clash in a folder gets " (2)").
+ */
+export function zipPlan(characters) {
+  const byFolder = new Map();
+  for (const c of characters) {
+    const folder = folderOf(c.models[0]?.file ?? '');
+    if (!byFolder.has(folder)) byFolder.set(folder, []);
+    byFolder.get(folder).push(c);
+  }
+  return [...byFolder].flatMap(([folder, list]) => glbNames(list.map((c) => c.name)).map((name, i) => ({ character: list[i], path: `${folder}${name}` })));
+}
+
+/** *Export all*: every character's GLB in one zip (fflate, streamed into the Blob's parts), with progress and Cancel. */
+function exportAll({ app, $, messages, loader }) {
+  let cancelled = false;
+  $('export-all-cancel').addEventListener('click', () => { cancelled = true; });
+  $('export-all-button').addEventListener('click', async () => {
+    const plan = zipPlan(app.characters.filter((c) => !c.textureBoard));
+    if (!plan.length) return messages.add('Nothing to export: load a model first');
+    cancelled = false;
+    $('export-all-button').disabled = true;
+    $('export-all-cancel').hidden = false;
+    try {
+      const [{ exportGLB }, { Zip, ZipPassThrough }] = await Promise.all([import('../../three/export.js'), import('fflate')]);
+      const parts = [];
+      let failed = null;
+      const zip = new Zip((err, chunk) => { if (err) failed = err; else parts.push(chunk); });
+      for (const [i, { character, path }] of plan.entries()) {
+        if (cancelled) break;
+        loader.status(`Exporting ${i + 1}/${plan.length}: ${path}`);
+        loader.progress(i, plan.length);
+        const { glb, problems } = await exportGLB([character], { decoder: app.decoder, origin: true });
+        for (const p of problems) messages.add(`Export: ${path}: ${p}`);
+        const entry = new ZipPassThrough(path); // GLBs hold compressed pictures: storing is as small and far faster
+        zip.add(entry);
+        entry.push(new Uint8Array(glb), true);
+        if (failed) throw failed;
+      }
+      if (cancelled) {
+        zip.terminate();
+        loader.status('Export all cancelled; nothing was saved');
+        return;
+      }
+      zip.end();
+      if (failed) throw failed;
+      download(new Blob(parts, { type: 'application/zip' }), 'rigscope-export.zip');
+      loader.status(`Exported ${plan.length} GLB${plan.length === 1 ? '' : 's'} in one zip`);
+    } catch (err) {
+      messages.add(`Export all failed: ${err.message}`);
+    } finally {
+      loader.progress(0, 0);
+      $('export-all-button').disabled = false;
+      $('export-all-cancel').hidden = true;
+    }
   });
 }
