@@ -189,11 +189,14 @@ export async function runExport(paths, { outDir, clip, jobs, skipExisting, dryRu
       // A thread that dies under a folder (out of memory, a crash) fails that folder, never the run.
       w.on('exit', (code) => {
         workers.delete(w);
+        const why = w.error?.message ?? `the export thread stopped (exit code ${code})`;
         if (w.unit && !interrupted) {
-          failed.push({ folder: w.unit.dir, error: w.error?.message ?? `the export thread stopped (exit code ${code})` });
+          failed.push({ folder: w.unit.dir, error: why });
           t.foldersDone++;
           if (queue.length) spawn();
         }
+        // No thread left (they cannot even start): the folders still waiting fail with the reason.
+        if (!workers.size && !interrupted) for (const unit of queue.splice(0)) failed.push({ folder: unit.dir, error: why });
         if (!workers.size) done();
       });
     };
