@@ -5,7 +5,8 @@
 //
 // Environment: BENCH_RUNS (default 5), BENCH_NATIVE (directory holding bench_native and
 // write_bench_inputs, default build/native), BENCH_WASM (default build/wasm), BENCH_SKIP_BROWSER=1,
-// BENCH_ONLY=folder (only the sample folder against its largest model).
+// BENCH_ONLY=folder (only the sample folder against its largest model), BENCH_ONLY=export (only
+// `rigscope export` over a synthetic tree, scripts/bench-export.mjs), BENCH_SKIP_EXPORT=1.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +35,15 @@ const LABEL = {
 const median = (a) => { const s = [...a].sort((x, y) => x - y); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
 const mb = (bytes) => bytes / 1e6;
 const log = (...a) => console.error('[bench]', ...a);
+
+// BENCH_ONLY=export: just `rigscope export` over a synthetic tree of 2,000 files.
+if (process.env.BENCH_ONLY === 'export') {
+  const { exportBench } = await import('./bench-export.mjs');
+  const r = exportBench();
+  console.table(r.rows);
+  console.table(r.targets.map((t) => ({ ...t, pass: t.pass ? 'pass' : 'MISS' })));
+  process.exit(0);
+}
 
 // BENCH_ONLY=folder: just the folder-against-largest-model measurement (a quick check of the viewer).
 if (process.env.BENCH_ONLY === 'folder') {
@@ -319,6 +329,14 @@ if (browser) {
   }
 }
 
+// `rigscope export` over a synthetic tree (files/s with one and every core, memory, linearity).
+let exportResult = null;
+if (!process.env.BENCH_SKIP_EXPORT) {
+  const { exportBench } = await import('./bench-export.mjs');
+  exportResult = exportBench();
+  targets.push(...exportResult.targets);
+}
+
 console.log('\nDecoding (same bytes, one run; MB = 1e6 bytes, medians)');
 console.table(rows);
 console.log('Targets');
@@ -331,6 +349,11 @@ if (browser) {
   console.log('  long tasks:', JSON.stringify(browser.median.longTasks));
 }
 
-const results = { date: new Date().toISOString(), cores: (await import('node:os')).cpus().length, runs: RUNS, rows, targets, wasm, native, browser };
+if (exportResult) {
+  console.log('rigscope export over a synthetic tree');
+  console.table(exportResult.rows);
+}
+
+const results = { date: new Date().toISOString(), cores: (await import('node:os')).cpus().length, runs: RUNS, rows, targets, wasm, native, browser, export: exportResult?.raw };
 writeFileSync(join(benchDir, 'results.json'), JSON.stringify(results, null, 2));
 console.log(`\nwrote ${join('build/bench', 'results.json')}`);

@@ -1,12 +1,27 @@
 // One export thread: its own decoder; takes folders one at a time from the main thread.
 import { parentPort, workerData } from 'node:worker_threads';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { loadNodeDecoders } from '../src/decoder/node.js';
 import { exportFolder } from './export.js';
 
 const decoder = await loadNodeDecoders();
+// V8 collects lazily, so a thread's heap would keep every finished folder's garbage until it is
+// large: collecting once the heap has grown by more than a folder's worth keeps memory at the
+// largest folder's, not the tree's.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc');
+const held = () => { const m = process.memoryUsage(); return m.heapUsed + m.arrayBuffers; };
+let settled = held();
+function collectIfGrown() {
+  if (held() < settled + 16e6) return;
+  gc();
+  settled = held();
+}
 parentPort.on('message', async (unit) => {
   try {
     parentPort.postMessage({ summary: await exportFolder(unit, { ...workerData, decoder }) });
+    collectIfGrown();
   } catch (err) {
     // A folder that cannot be exported at all is named in the summary; the run goes on.
     parentPort.postMessage({ failed: { folder: unit.dir, error: err.message } });
