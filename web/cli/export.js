@@ -171,7 +171,9 @@ export async function runExport(paths, { outDir, clip, jobs, skipExisting, dryRu
       else w.terminate();
     };
     const spawn = () => {
-      const w = new Worker(new URL('./export-worker.js', import.meta.url), { workerData: { outDir, clip, skipExisting, dryRun } });
+      // A small young generation: a folder's garbage is mostly short-lived three.js objects, and
+      // V8's default lets each thread keep tens of MB of it between collections.
+      const w = new Worker(new URL('./export-worker.js', import.meta.url), { workerData: { outDir, clip, skipExisting, dryRun }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
       workers.add(w);
       w.on('message', (m) => {
         if (m.ready) return next(w);
