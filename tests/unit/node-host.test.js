@@ -175,8 +175,11 @@ describe('a decoder thread that dies', () => {
     const psk = readFileSync(`${FIXTURES}two_bone.psk`);
     const call = () => pool.call('detectFormat', [new Uint8Array(psk).buffer, psk.length, 'two_bone.psk']);
     expect(await call()).toBe('psk');
+    // Ended from outside, as an out-of-memory kill would end it, with a call on its way in (the
+    // end begins first, so the call can never be answered before it: no race with a fast thread).
+    const ending = threads[0].thread.terminate();
     const pending = call();
-    await threads[0].thread.terminate();   // ended from outside, as an out-of-memory kill would end it
+    await ending;
     await expect(pending).rejects.toThrow(/^rigscope: two_bone\.psk: .*; the decoder was restarted$/);
     expect(await call()).toBe('psk');
     expect(threads).toHaveLength(2);

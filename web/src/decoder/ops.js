@@ -97,3 +97,34 @@ export function invoke(M, op, args) {
   if (result && typeof result === 'object' && typeof result.error === 'string') throw new Error(result.error);
   return unpackClips(result);
 }
+
+/**
+ * The request loop every decoder worker runs (the site's, the standalone page's, Node's threads):
+ * one module instance started on first use by `start()`, each {id, op, args} answered with
+ * `post(reply, transfer)`. A failed start is retried by the next request; after a trap or abort
+ * the instance is dropped and the next request gets a fresh one, so one bad file never breaks
+ * the files after it.
+ * @returns {(request: { id: number, op: string, args: any[] }) => Promise<void>}
+ */
+export function decoderServer(start, post) {
+  let decoders = null; // Promise of the module instance
+  const instance = () => {
+    decoders ??= start().catch((err) => {
+      decoders = null;
+      throw err;
+    });
+    return decoders;
+  };
+  return async ({ id, op, args }) => {
+    try {
+      const M = await instance();
+      const started = performance.now();
+      const result = invoke(M, op, args);
+      const ms = performance.now() - started;
+      post({ id, ok: true, result, ms }, [...collectTransferables(result)]);
+    } catch (err) {
+      if (err instanceof DecoderCrash) decoders = null;
+      post({ id, ok: false, error: err instanceof Error ? err.message : String(err) });
+    }
+  };
+}
