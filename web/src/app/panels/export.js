@@ -63,6 +63,8 @@ function exportAll({ app, $, messages, loader }) {
         if (cancelled) break;
         loader.status(`Exporting ${i + 1}/${plan.length}: ${path}`);
         loader.progress(i, plan.length);
+        // The count also on the button beside Export all: on a phone the status line is off-screen.
+        $('export-all-cancel').textContent = `Cancel export (${i + 1}/${plan.length})`;
         const { glb, problems } = await exportGLB([character], { decoder: app.decoder, origin: true });
         for (const p of problems) messages.add(`Export: ${path}: ${p}`);
         const entry = new ZipPassThrough(path); // GLBs hold compressed pictures: storing is as small and far faster
@@ -85,6 +87,7 @@ function exportAll({ app, $, messages, loader }) {
       loader.progress(0, 0);
       $('export-all-button').disabled = false;
       $('export-all-cancel').hidden = true;
+      $('export-all-cancel').textContent = 'Cancel export';
     }
   });
 }
