@@ -28,11 +28,20 @@ const INPUTS = {
   psg: ['bench.psg'],
 };
 const LABEL = {
-  psk: 'PSK 1M wedges, 250 bones', psa: 'PSA (3 seq, matches PSK)', psa_big: 'PSA 52.8 MB', ue1: 'UE1 800 fr x 2048 v',
-  pmd: 'PMD v4 200k v', pssa: 'PSSA 100 b x 2000 fr', psg: 'PSG 500k v skinned',
+  psk: 'PSK 1M wedges, 250 bones',
+  psa: 'PSA (3 seq, matches PSK)',
+  psa_big: 'PSA 52.8 MB',
+  ue1: 'UE1 800 fr x 2048 v',
+  pmd: 'PMD v4 200k v',
+  pssa: 'PSSA 100 b x 2000 fr',
+  psg: 'PSG 500k v skinned',
 };
 
-const median = (a) => { const s = [...a].sort((x, y) => x - y); const n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
+const median = (a) => {
+  const s = [...a].sort((x, y) => x - y);
+  const n = s.length;
+  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+};
 const mb = (bytes) => bytes / 1e6;
 const log = (...a) => console.error('[bench]', ...a);
 
@@ -47,9 +56,16 @@ if (process.env.BENCH_ONLY === 'export') {
 
 // BENCH_ONLY=folder: just the folder-against-largest-model measurement (a quick check of the viewer).
 if (process.env.BENCH_ONLY === 'folder') {
-  execFileSync('npx', ['vite', 'build', '--outDir', join(root, 'build/bench-site'), '--emptyOutDir', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
+  execFileSync('npx', ['vite', 'build', '--outDir', join(root, 'build/bench-site'), '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   const f = await folderBench();
-  console.log(f ? `samples/psk (${f.files} files): ${f.folderMs.toFixed(0)} ms to first frame; ${f.largest} alone: ${f.largestMs.toFixed(0)} ms; ${(f.folderMs / f.largestMs).toFixed(2)}x` : 'no ../shared/samples');
+  console.log(
+    f
+      ? `samples/psk (${f.files} files): ${f.folderMs.toFixed(0)} ms to first frame; ${f.largest} alone: ${f.largestMs.toFixed(0)} ms; ${(f.folderMs / f.largestMs).toFixed(2)}x`
+      : 'no ../shared/samples',
+  );
   process.exit(0);
 }
 
@@ -65,7 +81,9 @@ const sizeOf = (key) => INPUTS[key].reduce((n, f) => n + bytesOf[f].length, 0);
 
 // ---- native -----------------------------------------------------------------------------------
 log('native decoders');
-const native = JSON.parse(execFileSync(join(nativeDir, 'bench_native'), [benchDir, String(Math.max(RUNS, 5))], { encoding: 'utf8' })).inputs;
+const native = JSON.parse(
+  execFileSync(join(nativeDir, 'bench_native'), [benchDir, String(Math.max(RUNS, 5))], { encoding: 'utf8' }),
+).inputs;
 
 // ---- WASM in Node -----------------------------------------------------------------------------
 const { default: createDecoders } = await import(join(wasmDir, 'decoders.mjs'));
@@ -77,7 +95,10 @@ const CALLS = {
   psk: (M) => unpackClips(M.decodePsk(u8('bench.psk'), 'bench.psk')),
   psa: (M) => unpackClips(M.decodePsa(u8('bench.psa'), 'bench.psa', '')),
   psa_big: (M) => unpackClips(M.decodePsa(u8('bench_big.psa'), 'bench_big.psa', '')),
-  ue1: (M) => unpackClips(M.decodeUe1(u8('bench_d.3d'), 'bench_d.3d', u8('bench_a.3d'), 'bench_a.3d', bytesOf['bench.uc'].toString('latin1'), 'bench.uc')),
+  ue1: (M) =>
+    unpackClips(
+      M.decodeUe1(u8('bench_d.3d'), 'bench_d.3d', u8('bench_a.3d'), 'bench_a.3d', bytesOf['bench.uc'].toString('latin1'), 'bench.uc'),
+    ),
   pmd: (M) => unpackClips(M.decodePmd(u8('bench.pmd'), 'bench.pmd')),
   pssa: (M) => unpackClips(M.decodePssa(u8('bench_pssa.psa'), 'bench_pssa.psa')),
   psg: (M) => unpackClips(M.decodePsg(u8('bench.psg'), 'bench.psg')),
@@ -87,10 +108,15 @@ const heapBytes = (M) => (M.HEAP8 ?? M.wasmMemory?.buffer)?.length ?? M.HEAP8.by
 // memcpy of the same bytes inside the module: (copyBytes(x, 1 + R) - copyBytes(x, 1)) / R removes
 // the copy into the heap and the allocation from the per-copy figure.
 function memcpyMs(M, data) {
-  const R = Math.max(8, Math.ceil(4e8 / data.length)), per = [];
+  const R = Math.max(8, Math.ceil(4e8 / data.length)),
+    per = [];
   for (let i = 0; i < 3; i++) {
-    let t = performance.now(); M.copyBytes(data, 1); const one = performance.now() - t;
-    t = performance.now(); M.copyBytes(data, 1 + R); const many = performance.now() - t;
+    let t = performance.now();
+    M.copyBytes(data, 1);
+    const one = performance.now() - t;
+    t = performance.now();
+    M.copyBytes(data, 1 + R);
+    const many = performance.now() - t;
     per.push(Math.max(0, (many - one) / R));
   }
   return median(per);
@@ -107,13 +133,14 @@ function outputBytes(v, seen = new Set()) {
 const wasm = {};
 for (const key of Object.keys(INPUTS)) {
   log(`wasm ${key}`);
-  const M = await createDecoders({ wasmBinary });  // fresh instance: memory peaks are per input
+  const M = await createDecoders({ wasmBinary }); // fresh instance: memory peaks are per input
   const before = heapBytes(M);
   let t = performance.now();
   const first = CALLS[key](M);
   const firstMs = performance.now() - t;
   const peak = heapBytes(M);
-  const times = [], split = { inMs: [], decodeMs: [], outMs: [] };
+  const times = [],
+    split = { inMs: [], decodeMs: [], outMs: [] };
   for (let i = 0; i < RUNS; i++) {
     t = performance.now();
     CALLS[key](M);
@@ -123,9 +150,16 @@ for (const key of Object.keys(INPUTS)) {
   }
   const concat = INPUTS[key].length === 1 ? u8(INPUTS[key][0]) : Buffer.concat(INPUTS[key].map((f) => bytesOf[f]));
   wasm[key] = {
-    bytes: sizeOf(key), decodeMs: median(times), firstMs, memcpyMs: memcpyMs(M, concat),
-    heapBefore: before, heapPeak: peak, heapGrowth: peak - before, warnings: first.warnings,
-    counts: first.counts, outputBytes: outputBytes(first),
+    bytes: sizeOf(key),
+    decodeMs: median(times),
+    firstMs,
+    memcpyMs: memcpyMs(M, concat),
+    heapBefore: before,
+    heapPeak: peak,
+    heapGrowth: peak - before,
+    warnings: first.warnings,
+    counts: first.counts,
+    outputBytes: outputBytes(first),
     // Inside the call: input copied in, the C++ decoder, the JS result built (medians; the rest of
     // decodeMs is Embind's call and unpackClips).
     split: Object.fromEntries(Object.entries(split).map(([k, v]) => [k, v.length ? median(v) : NaN])),
@@ -155,7 +189,10 @@ async function folderBench() {
   const { startServer } = await import('../tests/e2e/server.js');
   const { chromium } = await import('playwright-core');
   const { server, url } = await startServer(0, { site: 'build/bench-site/' });
-  const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-dev-shm-usage', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
+  const b = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+  });
   const once = async (paths) => {
     const page = await b.newPage({ viewport: { width: 960, height: 640 } });
     await page.goto(`${url}/?demo=0`);
@@ -166,7 +203,10 @@ async function folderBench() {
       const render = viewer.render.bind(viewer);
       viewer.render = () => {
         render();
-        if (!B.tFrame && (app.loads ?? 0) > 0) requestAnimationFrame(() => { B.tFrame = performance.now(); });
+        if (!B.tFrame && (app.loads ?? 0) > 0)
+          requestAnimationFrame(() => {
+            B.tFrame = performance.now();
+          });
       };
     });
     await page.setInputFiles('#file-input', paths);
@@ -175,7 +215,8 @@ async function folderBench() {
     await page.close();
     return ms;
   };
-  const folderMs = [], largestMs = [];
+  const folderMs = [],
+    largestMs = [];
   try {
     for (let run = 0; run < 3; run++) {
       log(`chromium: samples/psk folder against its largest model, run ${run + 1}/3`);
@@ -195,8 +236,16 @@ async function browserBench(site) {
   const { server, url } = await startServer(0, { site: 'build/bench-site/' });
   const b = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update',
-      '--no-first-run', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
+    args: [
+      '--no-sandbox',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+    ],
   });
   const runs = [];
   try {
@@ -225,9 +274,18 @@ async function browserBench(site) {
           return r;
         };
         const add = viewer.add.bind(viewer);
-        viewer.add = (c) => { mark('character built'); const t = performance.now(); add(c); mark('viewer.add', { ms: performance.now() - t }); };
+        viewer.add = (c) => {
+          mark('character built');
+          const t = performance.now();
+          add(c);
+          mark('viewer.add', { ms: performance.now() - t });
+        };
         const frameAll = viewer.frameAll.bind(viewer);
-        viewer.frameAll = () => { const t = performance.now(); frameAll(); mark('frameAll', { ms: performance.now() - t }); };
+        viewer.frameAll = () => {
+          const t = performance.now();
+          frameAll();
+          mark('frameAll', { ms: performance.now() - t });
+        };
         const render = viewer.render.bind(viewer);
         viewer.render = () => {
           const t = performance.now();
@@ -237,7 +295,10 @@ async function browserBench(site) {
             B.renderMs = B.tRender - t;
             mark('first render with the mesh', { ms: B.renderMs });
             // The frame is on screen when the next frame starts.
-            requestAnimationFrame(() => { B.tFrame = performance.now(); mark('next frame'); });
+            requestAnimationFrame(() => {
+              B.tFrame = performance.now();
+              mark('next frame');
+            });
           }
         };
         window.__longtasks.length = 0;
@@ -245,12 +306,13 @@ async function browserBench(site) {
       });
       await page.setInputFiles('#file-input', [join(benchDir, 'bench.psk'), join(benchDir, 'bench.psa')]);
       await page.waitForFunction(() => window.__bench.tFrame > 0, null, { timeout: 180000, polling: 50 });
-      await page.waitForTimeout(300);  // let a long task that ended the load be reported
+      await page.waitForTimeout(300); // let a long task that ended the load be reported
       const r = await page.evaluate(() => {
         const B = window.__bench;
         const tasks = window.__longtasks.filter((t) => t.start + t.duration >= B.t0 && t.start <= B.tFrame);
         return {
-          firstFrameMs: B.tFrame - B.t0, firstRenderCallMs: B.renderMs,
+          firstFrameMs: B.tFrame - B.t0,
+          firstRenderCallMs: B.renderMs,
           longestTaskMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0),
           longTasks: tasks.map((t) => ({ at: Math.round(t.start - B.t0), ms: Math.round(t.duration) })),
           marks: B.marks.map((m) => ({ ...m, t: Math.round(m.t - B.t0) })),
@@ -291,14 +353,21 @@ const rows = [];
 const targets = [];
 const fmt = (x, d = 1) => (x === undefined || Number.isNaN(x) ? '-' : x.toFixed(d));
 for (const key of Object.keys(INPUTS)) {
-  const w = wasm[key], n = native[key];
+  const w = wasm[key],
+    n = native[key];
   const mbs = (ms) => mb(w.bytes) / (ms / 1000);
   rows.push({
-    input: LABEL[key], MB: fmt(mb(w.bytes), 1),
-    'wasm MB/s': fmt(mbs(w.decodeMs), 0), 'native MB/s': fmt(n.decodeMBps, 0), 'memcpy MB/s': fmt(mbs(w.memcpyMs), 0),
-    'wasm/native': fmt(w.decodeMs / n.decodeMs, 2), 'decode/memcpy': fmt(w.decodeMs / w.memcpyMs, 1),
-    'peak mem/input': fmt(w.heapGrowth / w.bytes, 2), 'peak mem/output': fmt(w.heapGrowth / w.outputBytes, 2),
-    'C++ in WASM/native': fmt(w.split.decodeMs / n.decodeMs, 2), 'in+out/memcpy': fmt((w.split.inMs + w.split.outMs) / w.memcpyMs, 1),
+    input: LABEL[key],
+    MB: fmt(mb(w.bytes), 1),
+    'wasm MB/s': fmt(mbs(w.decodeMs), 0),
+    'native MB/s': fmt(n.decodeMBps, 0),
+    'memcpy MB/s': fmt(mbs(w.memcpyMs), 0),
+    'wasm/native': fmt(w.decodeMs / n.decodeMs, 2),
+    'decode/memcpy': fmt(w.decodeMs / w.memcpyMs, 1),
+    'peak mem/input': fmt(w.heapGrowth / w.bytes, 2),
+    'peak mem/output': fmt(w.heapGrowth / w.outputBytes, 2),
+    'C++ in WASM/native': fmt(w.split.decodeMs / n.decodeMs, 2),
+    'in+out/memcpy': fmt((w.split.inMs + w.split.outMs) / w.memcpyMs, 1),
   });
   w.nativeMs = n.decodeMs;
   w.ratioNative = w.decodeMs / n.decodeMs;
@@ -307,9 +376,17 @@ for (const key of Object.keys(INPUTS)) {
   targets.push({ target: `${key}: WASM <= 1.5x native`, value: `${fmt(w.ratioNative, 2)}x`, pass: w.ratioNative <= 1.5 });
   targets.push({ target: `${key}: peak WASM memory <= 3x input`, value: `${fmt(w.peakRatio, 2)}x`, pass: w.peakRatio <= 3 });
 }
-targets.push({ target: 'UE1: peak WASM memory <= 3x its output', value: `${fmt(wasm.ue1.heapGrowth / wasm.ue1.outputBytes, 2)}x`, pass: wasm.ue1.heapGrowth / wasm.ue1.outputBytes <= 3 });
+targets.push({
+  target: 'UE1: peak WASM memory <= 3x its output',
+  value: `${fmt(wasm.ue1.heapGrowth / wasm.ue1.outputBytes, 2)}x`,
+  pass: wasm.ue1.heapGrowth / wasm.ue1.outputBytes <= 3,
+});
 targets.push({ target: 'PSA (52.8 MB) <= 3x memcpy', value: `${fmt(wasm.psa_big.ratioMemcpy, 2)}x`, pass: wasm.psa_big.ratioMemcpy <= 3 });
-targets.push({ target: 'PSK incl. normals + weight limiting <= 6x memcpy', value: `${fmt(wasm.psk.ratioMemcpy, 2)}x`, pass: wasm.psk.ratioMemcpy <= 6 });
+targets.push({
+  target: 'PSK incl. normals + weight limiting <= 6x memcpy',
+  value: `${fmt(wasm.psk.ratioMemcpy, 2)}x`,
+  pass: wasm.psk.ratioMemcpy <= 6,
+});
 if (browser) {
   // The first large decode in Chromium's worker against the first in Node (both a fresh module):
   // V8 starts WebAssembly in its baseline tier, and a call already running is not moved to the
@@ -317,15 +394,31 @@ if (browser) {
   const pskMark = browser.median.marks.find((m) => /decoded decodePsk/.test(m.name));
   if (pskMark?.workerMs) {
     browser.firstPskRatio = pskMark.workerMs / wasm.psk.firstMs;
-    targets.push({ target: 'info: Chromium first PSK decode / Node first', value: `${fmt(pskMark.workerMs, 0)} / ${fmt(wasm.psk.firstMs, 0)} ms = ${fmt(browser.firstPskRatio, 2)}x`, pass: true });
+    targets.push({
+      target: 'info: Chromium first PSK decode / Node first',
+      value: `${fmt(pskMark.workerMs, 0)} / ${fmt(wasm.psk.firstMs, 0)} ms = ${fmt(browser.firstPskRatio, 2)}x`,
+      pass: true,
+    });
   }
-  targets.push({ target: 'no main-thread block over 50 ms (PSK + PSA load)', value: `${fmt(browser.longestTaskMs, 0)} ms`, pass: browser.longestTaskMs <= 50 });
-  targets.push({ target: 'first frame of PSK + PSA <= 2 s', value: `${fmt(browser.firstFrameMs, 0)} ms`, pass: browser.firstFrameMs <= 2000 });
+  targets.push({
+    target: 'no main-thread block over 50 ms (PSK + PSA load)',
+    value: `${fmt(browser.longestTaskMs, 0)} ms`,
+    pass: browser.longestTaskMs <= 50,
+  });
+  targets.push({
+    target: 'first frame of PSK + PSA <= 2 s',
+    value: `${fmt(browser.firstFrameMs, 0)} ms`,
+    pass: browser.firstFrameMs <= 2000,
+  });
   targets.push({ target: '.wasm < 150 KB gzipped', value: `${fmt(browser.gzip.wasm / 1024, 1)} KB`, pass: browser.gzip.wasm < 150 * 1024 });
   const f = browser.folder;
   if (f) {
     const ratio = f.folderMs / f.largestMs;
-    targets.push({ target: `samples/psk folder (${f.files} files) to first frame <= 1.5x its largest model`, value: `${fmt(f.folderMs, 0)} / ${fmt(f.largestMs, 0)} ms = ${fmt(ratio, 2)}x`, pass: ratio <= 1.5 });
+    targets.push({
+      target: `samples/psk folder (${f.files} files) to first frame <= 1.5x its largest model`,
+      value: `${fmt(f.folderMs, 0)} / ${fmt(f.largestMs, 0)} ms = ${fmt(ratio, 2)}x`,
+      pass: ratio <= 1.5,
+    });
   }
 }
 
@@ -344,8 +437,18 @@ console.table(targets.map((t) => ({ ...t, pass: t.pass ? 'pass' : 'MISS' })));
 if (browser) {
   const g = browser.gzip;
   console.log(`gzipped: .wasm ${fmt(g.wasm / 1024)} KB, worker ${fmt(g.worker / 1024)} KB, page ${fmt(g.page / 1024)} KB`);
-  console.log(`browser (median of ${browser.runs.length}): first frame ${fmt(browser.firstFrameMs, 0)} ms, longest main-thread block ${fmt(browser.longestTaskMs, 0)} ms`);
-  console.log('  marks (ms after the files were chosen):', browser.median.marks.map((m) => `${m.name} @${m.t}${m.ms !== undefined ? ` (${Math.round(m.ms)} ms)` : ''}${m.workerMs !== undefined ? ` (worker ${Math.round(m.workerMs)} ms)` : ''}`).join('; '));
+  console.log(
+    `browser (median of ${browser.runs.length}): first frame ${fmt(browser.firstFrameMs, 0)} ms, longest main-thread block ${fmt(browser.longestTaskMs, 0)} ms`,
+  );
+  console.log(
+    '  marks (ms after the files were chosen):',
+    browser.median.marks
+      .map(
+        (m) =>
+          `${m.name} @${m.t}${m.ms !== undefined ? ` (${Math.round(m.ms)} ms)` : ''}${m.workerMs !== undefined ? ` (worker ${Math.round(m.workerMs)} ms)` : ''}`,
+      )
+      .join('; '),
+  );
   console.log('  long tasks:', JSON.stringify(browser.median.longTasks));
 }
 
@@ -354,6 +457,16 @@ if (exportResult) {
   console.table(exportResult.rows);
 }
 
-const results = { date: new Date().toISOString(), cores: (await import('node:os')).cpus().length, runs: RUNS, rows, targets, wasm, native, browser, export: exportResult?.raw };
+const results = {
+  date: new Date().toISOString(),
+  cores: (await import('node:os')).cpus().length,
+  runs: RUNS,
+  rows,
+  targets,
+  wasm,
+  native,
+  browser,
+  export: exportResult?.raw,
+};
 writeFileSync(join(benchDir, 'results.json'), JSON.stringify(results, null, 2));
 console.log(`\nwrote ${join('build/bench', 'results.json')}`);

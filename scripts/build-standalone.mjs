@@ -30,12 +30,15 @@ function dropFileReferences() {
     enforce: 'pre',
     transform(code, id) {
       const swap = (from, to) => {
-        if (!code.includes(from)) throw new Error(`build-standalone: ${id} no longer contains ${from}; update scripts/build-standalone.mjs`);
+        if (!code.includes(from))
+          throw new Error(`build-standalone: ${id} no longer contains ${from}; update scripts/build-standalone.mjs`);
         return code.replace(from, to);
       };
-      if (id.endsWith('/decoder/client.js')) return swap(DEFAULT_WORKER, "(() => { throw new Error('the standalone page starts its own decoder worker'); })()");
+      if (id.endsWith('/decoder/client.js'))
+        return swap(DEFAULT_WORKER, "(() => { throw new Error('the standalone page starts its own decoder worker'); })()");
       // A classic worker has no import.meta; its own location serves Emscripten's script directory.
-      if (id.endsWith('/build/wasm/decoders.mjs')) return swap(WASM_URL, '"decoders.wasm"').replaceAll('import.meta.url', 'self.location.href');
+      if (id.endsWith('/build/wasm/decoders.mjs'))
+        return swap(WASM_URL, '"decoders.wasm"').replaceAll('import.meta.url', 'self.location.href');
       return null;
     },
   };
@@ -78,7 +81,8 @@ export async function buildStandaloneTemplate() {
   ]);
   const wasmText = Buffer.from(deflateSync(wasm, { level: 9 })).toString('base64');
   // No network at all: the page's scripts, styles, images and worker are inline or blob:.
-  const csp = "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval' blob:; worker-src blob:; style-src 'unsafe-inline'; img-src blob: data:; connect-src blob: data:";
+  const csp =
+    "default-src 'none'; script-src 'unsafe-inline' 'wasm-unsafe-eval' blob:; worker-src blob:; style-src 'unsafe-inline'; img-src blob: data:; connect-src blob: data:";
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -17,7 +17,18 @@ const root = new URL('../..', import.meta.url).pathname;
 const here = new URL('./app/', import.meta.url).pathname;
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm' };
 /** Every family's fixture the pages load (made by the project's writers). */
-const FIXTURES = ['two_bone.psk', 'two_bone.psa', 'arm.pmd', 'arm_wave.psa', 'flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx', 'skinned_box.psg', 'box_textures.psg'];
+const FIXTURES = [
+  'two_bone.psk',
+  'two_bone.psa',
+  'arm.pmd',
+  'arm_wave.psa',
+  'flag_d.3d',
+  'flag_a.3d',
+  'flag.uc',
+  'flag.pcx',
+  'skinned_box.psg',
+  'box_textures.psg',
+];
 const PAGES = ['index.html', 'element.html'];
 
 let app, browser, devServer;
@@ -26,7 +37,12 @@ const servers = [];
 const bases = {};
 
 function sh(cmd, args, cwd) {
-  return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_loglevel: 'error', npm_config_update_notifier: 'false' } });
+  return execFileSync(cmd, args, {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, npm_config_loglevel: 'error', npm_config_update_notifier: 'false' },
+  });
 }
 
 /** A static server of one folder (what any web host does with a build). */
@@ -34,7 +50,11 @@ async function serve(dir) {
   const server = createServer((req, res) => {
     const rel = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
     const file = join(dir, rel);
-    if (!existsSync(file) || statSync(file).isDirectory()) { res.writeHead(404); res.end(); return; }
+    if (!existsSync(file) || statSync(file).isDirectory()) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
     res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
     createReadStream(file).pipe(res);
   });
@@ -55,10 +75,20 @@ async function startViteDev() {
   await new Promise((ok) => probe.listen(0, '127.0.0.1', ok));
   const port = probe.address().port;
   await new Promise((ok) => probe.close(ok));
-  devServer = spawn(process.execPath, [`${root}node_modules/vite/bin/vite.js`, '--port', String(port), '--strictPort', '--host', '127.0.0.1', '--logLevel', 'error'], { cwd: app, stdio: 'ignore' });
+  devServer = spawn(
+    process.execPath,
+    [`${root}node_modules/vite/bin/vite.js`, '--port', String(port), '--strictPort', '--host', '127.0.0.1', '--logLevel', 'error'],
+    { cwd: app, stdio: 'ignore' },
+  );
   const base = `http://127.0.0.1:${port}`;
   for (let tries = 0; tries < 600; tries++) {
-    if (await fetch(`${base}/index.html`).then((r) => r.ok, () => false)) return base;
+    if (
+      await fetch(`${base}/index.html`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return base;
     await new Promise((ok) => setTimeout(ok, 100));
   }
   throw new Error('the Vite dev server did not answer');
@@ -69,10 +99,19 @@ beforeAll(async () => {
   // Under build.sh's lock: a rebuild in progress would pack a .wasm and its glue from two builds.
   const [packed] = JSON.parse(sh('flock', [`${root}build/.build.lock`, 'npm', 'pack', '--json', '--pack-destination', app], root));
   const three = JSON.parse(readFileSync(`${root}node_modules/three/package.json`, 'utf8')).version;
-  writeFileSync(join(app, 'package.json'), JSON.stringify({
-    name: 'rigscope-consumer', private: true, type: 'module',
-    dependencies: { rigscope: `file:./${packed.filename}`, three },
-  }, null, 2));
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'rigscope-consumer',
+        private: true,
+        type: 'module',
+        dependencies: { rigscope: `file:./${packed.filename}`, three },
+      },
+      null,
+      2,
+    ),
+  );
   sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline'], app);
   cpSync(here, app, { recursive: true });
   mkdirSync(join(app, 'public'));
@@ -81,7 +120,17 @@ beforeAll(async () => {
   // Vite build: `vite build`, nothing else.
   sh(process.execPath, [`${root}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'error'], app);
   // The README's decoder folder for setDecoderPath() (decoder-path.html).
-  sh(`${root}node_modules/.bin/esbuild`, ['node_modules/rigscope/web/src/decoder/worker.js', '--bundle', '--format=esm', '--log-level=error', '--outfile=dist/rigscope/worker.js'], app);
+  sh(
+    `${root}node_modules/.bin/esbuild`,
+    [
+      'node_modules/rigscope/web/src/decoder/worker.js',
+      '--bundle',
+      '--format=esm',
+      '--log-level=error',
+      '--outfile=dist/rigscope/worker.js',
+    ],
+    app,
+  );
   cpSync(join(app, 'node_modules/rigscope/build/wasm/decoders.wasm'), join(app, 'dist/rigscope/decoders.wasm'));
   bases['vite build'] = await serve(join(app, 'dist'));
 
@@ -91,8 +140,22 @@ beforeAll(async () => {
   bases['webpack 5'] = await serve(join(app, 'dist-webpack'));
 
   // esbuild: the app bundled, plus the README's two lines: the decoder worker and its .wasm beside it.
-  sh(`${root}node_modules/.bin/esbuild`, ['loaders.js', 'element.js', '--bundle', '--format=esm', '--log-level=error', '--outdir=dist-esbuild'], app);
-  sh(`${root}node_modules/.bin/esbuild`, ['node_modules/rigscope/web/src/decoder/worker.js', '--bundle', '--format=esm', '--log-level=error', '--outfile=dist-esbuild/worker.js'], app);
+  sh(
+    `${root}node_modules/.bin/esbuild`,
+    ['loaders.js', 'element.js', '--bundle', '--format=esm', '--log-level=error', '--outdir=dist-esbuild'],
+    app,
+  );
+  sh(
+    `${root}node_modules/.bin/esbuild`,
+    [
+      'node_modules/rigscope/web/src/decoder/worker.js',
+      '--bundle',
+      '--format=esm',
+      '--log-level=error',
+      '--outfile=dist-esbuild/worker.js',
+    ],
+    app,
+  );
   cpSync(join(app, 'node_modules/rigscope/build/wasm/decoders.wasm'), join(app, 'dist-esbuild/decoders.wasm'));
   copyPages(join(app, 'dist-esbuild'));
   bases.esbuild = await serve(join(app, 'dist-esbuild'));
@@ -113,8 +176,12 @@ async function resultOf(base, path) {
   const page = await browser.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error' && !/GPU stall|favicon|ReadPixels/.test(m.text())) errors.push(m.text()); });
-  page.on('response', (r) => { if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) errors.push(`${r.status()} ${r.url()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/GPU stall|favicon|ReadPixels/.test(m.text())) errors.push(m.text());
+  });
+  page.on('response', (r) => {
+    if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) errors.push(`${r.status()} ${r.url()}`);
+  });
   await page.goto(`${base}/${path}`);
   await page.waitForFunction(() => window.result, null, { timeout: 90000 });
   const result = await page.evaluate(() => window.result);
@@ -148,8 +215,11 @@ describe.each(Object.keys(WORKERS))('in a fresh %s app, in Chromium', (bundler) 
     const { result, errors, workers } = await resultOf(bases[bundler], 'index.html');
     expect(result.error).toBeUndefined();
     expect(result).toMatchObject({
-      events: ['mesh', 'manager'], animations: ['Bend'], bound: ['Bend'],
-      disposed: 'Decoder pool disposed', other: 'two_bone.psk',
+      events: ['mesh', 'manager'],
+      animations: ['Bend'],
+      bound: ['Bend'],
+      disposed: 'Decoder pool disposed',
+      other: 'two_bone.psk',
     });
     expect(result.bend).toBeGreaterThan(0.5);
     expect(result.same).toBeLessThan(1e-5);
@@ -187,7 +257,7 @@ describe('the packed package, beyond the bundlers', () => {
     expect(errors).toEqual([]);
   });
 
-  it('in Vite dev, the decoder runs from the package\'s own worker.js (pre-bundled, not excluded)', async () => {
+  it("in Vite dev, the decoder runs from the package's own worker.js (pre-bundled, not excluded)", async () => {
     const metadata = JSON.parse(readFileSync(join(app, 'node_modules/.vite/deps/_metadata.json'), 'utf8'));
     expect(Object.keys(metadata.optimized)).toEqual(expect.arrayContaining(['rigscope', 'rigscope/viewer']));
     const worker = await fetch(`${bases['vite dev']}/node_modules/rigscope/web/src/decoder/worker.js`);

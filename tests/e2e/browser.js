@@ -10,8 +10,17 @@ export const FIXTURES = new URL('../../build/fixtures/', import.meta.url).pathna
 export async function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-background-networking', '--disable-component-update',
-      '--no-first-run', '--disable-sync', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', ...extraArgs],
+    args: [
+      '--no-sandbox',
+      '--disable-dev-shm-usage',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+      ...extraArgs,
+    ],
   });
 }
 
@@ -40,7 +49,11 @@ export async function chooseFiles(page, payloads) {
   await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 60000 });
 }
 
-export const pixels = (page) => page.evaluate(() => { window.__rigscope.viewer.grid.visible = false; return window.__rigscope.pixels(); });
+export const pixels = (page) =>
+  page.evaluate(() => {
+    window.__rigscope.viewer.grid.visible = false;
+    return window.__rigscope.pixels();
+  });
 
 /**
  * The picture at `t` seconds into the current clip, paused, without grid and markers: the
@@ -51,13 +64,17 @@ export async function frameAt(page, t) {
     const rs = window.__rigscope;
     rs.viewer.grid.visible = false;
     rs.viewer.setAttachmentsVisible(false);
-    if (time !== undefined) { rs.pause(); rs.app.setTime(time); }
+    if (time !== undefined) {
+      rs.pause();
+      rs.app.setTime(time);
+    }
     const r = rs.viewer.countForegroundPixels();
     const rgb = [];
-    for (let y = 0; y < r.h; y += 2) for (let x = 0; x < r.w; x += 2) {
-      const o = (y * r.w + x) * 4;
-      rgb.push(r.pixels[o], r.pixels[o + 1], r.pixels[o + 2]);
-    }
+    for (let y = 0; y < r.h; y += 2)
+      for (let x = 0; x < r.w; x += 2) {
+        const o = (y * r.w + x) * 4;
+        rgb.push(r.pixels[o], r.pixels[o + 1], r.pixels[o + 2]);
+      }
     const bg = rs.viewer.background.clone().convertLinearToSRGB();
     return { count: r.count, rgb, bg: [bg.r * 255, bg.g * 255, bg.b * 255], label: document.getElementById('frame-label')?.textContent };
   }, t);
@@ -95,7 +112,12 @@ export function png(w, h, pixel) {
   ihdr.writeUInt32BE(h, 4);
   ihdr[8] = 8;
   ihdr[9] = 6;
-  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 export const fixtureBytes = (name) => readFileSync(`${FIXTURES}${name}`);
@@ -104,20 +126,40 @@ export const fixtureBytes = (name) => readFileSync(`${FIXTURES}${name}`);
 export async function dropFolder(page, folder, files) {
   const before = await page.evaluate(() => window.__rigscope.app.reports.length);
   const payload = files.map((f) => ({ name: f.split('/').pop(), bytes: [...readFileSync(f)] }));
-  await page.evaluate(({ folder: name, payload: list }) => {
-    const fileObjects = list.map((p) => new File([new Uint8Array(p.bytes)], p.name));
-    const fileEntry = (file) => ({ isFile: true, isDirectory: false, name: file.name, fullPath: `/${name}/${file.name}`, file: (ok) => ok(file) });
-    const dir = {
-      isFile: false, isDirectory: true, name, fullPath: `/${name}`,
-      createReader: () => { let done = false; return { readEntries: (ok) => { ok(done ? [] : fileObjects.map(fileEntry)); done = true; } }; },
-    };
-    const item = { kind: 'file', webkitGetAsEntry: () => dir, getAsFile: () => null };
-    const dt = new DataTransfer();
-    Object.defineProperty(dt, 'items', { value: [item] });
-    Object.defineProperty(dt, 'files', { value: [] });
-    const event = new DragEvent('drop', { bubbles: true, cancelable: true });
-    Object.defineProperty(event, 'dataTransfer', { value: dt });
-    document.getElementById('stage').dispatchEvent(event);
-  }, { folder, payload });
+  await page.evaluate(
+    ({ folder: name, payload: list }) => {
+      const fileObjects = list.map((p) => new File([new Uint8Array(p.bytes)], p.name));
+      const fileEntry = (file) => ({
+        isFile: true,
+        isDirectory: false,
+        name: file.name,
+        fullPath: `/${name}/${file.name}`,
+        file: (ok) => ok(file),
+      });
+      const dir = {
+        isFile: false,
+        isDirectory: true,
+        name,
+        fullPath: `/${name}`,
+        createReader: () => {
+          let done = false;
+          return {
+            readEntries: (ok) => {
+              ok(done ? [] : fileObjects.map(fileEntry));
+              done = true;
+            },
+          };
+        },
+      };
+      const item = { kind: 'file', webkitGetAsEntry: () => dir, getAsFile: () => null };
+      const dt = new DataTransfer();
+      Object.defineProperty(dt, 'items', { value: [item] });
+      Object.defineProperty(dt, 'files', { value: [] });
+      const event = new DragEvent('drop', { bubbles: true, cancelable: true });
+      Object.defineProperty(event, 'dataTransfer', { value: dt });
+      document.getElementById('stage').dispatchEvent(event);
+    },
+    { folder, payload },
+  );
   await page.waitForFunction((n) => window.__rigscope.app.reports.length > n, before, { timeout: 60000 });
 }

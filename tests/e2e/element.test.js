@@ -8,8 +8,12 @@ import { launch } from './browser.js';
 let browser;
 // The test pages are served by Playwright (route.fulfill), which Chromium counts as a public
 // address: without this, their requests to the loopback test servers need a permission prompt.
-beforeAll(async () => { browser = await launch(['--disable-features=LocalNetworkAccessChecks']); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch(['--disable-features=LocalNetworkAccessChecks']);
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 /**
  * Counts WebGL contexts (and losses) and 2D drawImage calls (each is one frame of one viewer),
@@ -35,9 +39,14 @@ function instrument() {
   window.__events = [];
   // On the document: a "load" event never reaches the window, whatever its target.
   for (const type of ['load', 'error', 'clipchange']) {
-    document.addEventListener(type, (e) => {
-      if (e.target?.localName === 'rigscope-viewer') window.__events.push({ type, id: e.target.id, detail: JSON.parse(JSON.stringify(e.detail)) });
-    }, true);
+    document.addEventListener(
+      type,
+      (e) => {
+        if (e.target?.localName === 'rigscope-viewer')
+          window.__events.push({ type, id: e.target.id, detail: JSON.parse(JSON.stringify(e.detail)) });
+      },
+      true,
+    );
   }
 }
 
@@ -46,7 +55,9 @@ async function openHtml(url, html, viewport = { width: 800, height: 600 }) {
   const page = await browser.newPage({ viewport });
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error' && !/GPU stall|favicon|ReadPixels/.test(m.text())) page.errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/GPU stall|favicon|ReadPixels/.test(m.text())) page.errors.push(m.text());
+  });
   await page.addInitScript(instrument);
   await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: html }));
   await page.goto(url);
@@ -67,11 +78,16 @@ async function until(page, predicate, arg, timeout = 60000) {
 }
 
 /** Waits for `n` animation frames in the page. */
-const frames = (page, n) => page.evaluate((count) => new Promise((resolve) => {
-  let left = count;
-  const next = () => (--left <= 0 ? resolve() : requestAnimationFrame(next));
-  requestAnimationFrame(next);
-}), n);
+const frames = (page, n) =>
+  page.evaluate(
+    (count) =>
+      new Promise((resolve) => {
+        let left = count;
+        const next = () => (--left <= 0 ? resolve() : requestAnimationFrame(next));
+        requestAnimationFrame(next);
+      }),
+    n,
+  );
 
 const loadedCount = (page) => page.evaluate(() => [...document.querySelectorAll('rigscope-viewer')].filter((v) => v.clips.length).length);
 
@@ -81,14 +97,22 @@ describe('a page of twelve viewers on another origin', () => {
     base = inject('baseUrl');
     const foreign = inject('foreignUrl');
     const pair = `${base}/fixtures/two_bone.psk ${base}/fixtures/two_bone.psa`;
-    const viewers = Array.from({ length: 12 }, (_, i) => `<p>Viewer ${i + 1}</p><rigscope-viewer id="v${i + 1}" src="${pair}"></rigscope-viewer>`).join('\n');
+    const viewers = Array.from(
+      { length: 12 },
+      (_, i) => `<p>Viewer ${i + 1}</p><rigscope-viewer id="v${i + 1}" src="${pair}"></rigscope-viewer>`,
+    ).join('\n');
     // No inline script or style, scripts only from the Rigscope site: what a strict wiki allows.
     const csp = `default-src 'none'; script-src ${base} 'wasm-unsafe-eval'; worker-src blob: ${base}; connect-src ${base}; img-src ${base} data: blob:; style-src 'self'`;
-    page = await openHtml(`${foreign}/twelve.html`, `<!doctype html><html><head><meta charset="utf-8">
+    page = await openHtml(
+      `${foreign}/twelve.html`,
+      `<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
-<script type="module" src="${base}/rigscope-viewer.js"></script></head><body>${viewers}</body></html>`);
+<script type="module" src="${base}/rigscope-viewer.js"></script></head><body>${viewers}</body></html>`,
+    );
   });
-  afterAll(async () => { await page?.close(); });
+  afterAll(async () => {
+    await page?.close();
+  });
 
   it('loads only the viewers in view, then each one as it scrolls in', async () => {
     await until(page, () => document.getElementById('v1').clips.length > 0);
@@ -137,7 +161,9 @@ describe('a page of twelve viewers on another origin', () => {
     expect(await page.evaluate(() => window.__gl.draws)).toBe(idle);
 
     // Scrubbing one viewer draws that viewer once.
-    await page.evaluate(() => { document.getElementById('v12').currentTime = 0.2; });
+    await page.evaluate(() => {
+      document.getElementById('v12').currentTime = 0.2;
+    });
     await frames(page, 10);
     expect(await page.evaluate(() => window.__gl.draws)).toBe(idle + 1);
 
@@ -165,20 +191,41 @@ describe('problems are shown inside the element and sent as error events', () =>
 </body></html>`;
     const page = await openHtml(`${base}/problems.html`, html, { width: 1000, height: 800 });
     await until(page, () => ['bad', 'cors', 'clip'].every((id) => window.__events.some((e) => e.id === id && e.type === 'error')));
-    const shown = await page.evaluate(() => Object.fromEntries(['bad', 'cors', 'clip'].map((id) => {
-      const el = document.getElementById(id);
-      return [id, { text: [...el.shadowRoot.querySelectorAll('.messages p')].map((p) => p.textContent), records: window.__events.find((e) => e.id === id && e.type === 'error').detail.records }];
-    })));
-    expect(shown.bad.text).toEqual([expect.stringMatching(/^truncated\.psk: PSK truncated\.psk: chunk FACE0000 declares 4 records .*at byte \d+/)]);
+    const shown = await page.evaluate(() =>
+      Object.fromEntries(
+        ['bad', 'cors', 'clip'].map((id) => {
+          const el = document.getElementById(id);
+          return [
+            id,
+            {
+              text: [...el.shadowRoot.querySelectorAll('.messages p')].map((p) => p.textContent),
+              records: window.__events.find((e) => e.id === id && e.type === 'error').detail.records,
+            },
+          ];
+        }),
+      ),
+    );
+    expect(shown.bad.text).toEqual([
+      expect.stringMatching(/^truncated\.psk: PSK truncated\.psk: chunk FACE0000 declares 4 records .*at byte \d+/),
+    ]);
     expect(shown.bad.records).toEqual([expect.objectContaining({ kind: 'refused', files: ['truncated.psk'] })]);
-    expect(shown.cors.text).toEqual([expect.stringMatching(/Could not fetch .*two_bone\.psk: the server did not allow this page to read it \(CORS\)/)]);
+    expect(shown.cors.text).toEqual([
+      expect.stringMatching(/Could not fetch .*two_bone\.psk: the server did not allow this page to read it \(CORS\)/),
+    ]);
     expect(shown.cors.records).toEqual([expect.objectContaining({ kind: 'refused', files: [`${foreign}/fixtures/two_bone.psk`] })]);
     expect(shown.clip.text).toEqual(['No clip named "Nope": showing "Bend"; clips: Bend']);
     expect(shown.clip.records).toEqual([expect.objectContaining({ kind: 'missing', needs: 'a clip named "Nope"' })]);
     // The clip viewer still plays what it has.
     expect(await page.evaluate(() => document.getElementById('clip').snapshot().characters[0].clip)).toBe('Bend');
     // File text is text: nothing in the messages became markup.
-    expect(await page.evaluate(() => [...document.querySelectorAll('rigscope-viewer')].reduce((n, v) => n + v.shadowRoot.querySelectorAll('.messages *:not(p)').length, 0))).toBe(0);
+    expect(
+      await page.evaluate(() =>
+        [...document.querySelectorAll('rigscope-viewer')].reduce(
+          (n, v) => n + v.shadowRoot.querySelectorAll('.messages *:not(p)').length,
+          0,
+        ),
+      ),
+    ).toBe(0);
     await page.close();
   });
 });
@@ -198,17 +245,21 @@ describe('attributes', () => {
       el.stage.countForegroundPixels();
       const [r, g, b] = el.stage.context2d.getImageData(1, 1, 1, 1).data;
       return {
-        corner: [r, g, b], speed: el.stage.timeScale, skeleton: el.stage.helpers.map((h) => h.visible),
-        bar: el.shadowRoot.querySelector('.bar').hidden, poster: el.shadowRoot.querySelector('.poster').hidden,
+        corner: [r, g, b],
+        speed: el.stage.timeScale,
+        skeleton: el.stage.helpers.map((h) => h.visible),
+        bar: el.shadowRoot.querySelector('.bar').hidden,
+        poster: el.shadowRoot.querySelector('.poster').hidden,
       };
     });
     expect(a).toEqual({ corner: [255, 0, 0], speed: 2, skeleton: [true], bar: true, poster: true });
 
     // up="z" stands a Z-up model up: its long axis (Y in the file) lies along −Z in the view.
-    const size = (id) => page.evaluate((x) => {
-      const { min, max } = document.getElementById(x).snapshot().characters[0].bounds;
-      return max.map((v, i) => v - min[i]);
-    }, id);
+    const size = (id) =>
+      page.evaluate((x) => {
+        const { min, max } = document.getElementById(x).snapshot().characters[0].bounds;
+        return max.map((v, i) => v - min[i]);
+      }, id);
     const [ya, yb] = [(await size('a'))[1], (await size('b'))[2]];
     expect(yb).toBeCloseTo(ya, 4);
     expect((await size('b'))[1]).toBeLessThan(ya / 2);
@@ -216,9 +267,18 @@ describe('attributes', () => {
     [0, 0, 10].forEach((v, i) => expect(eye[i]).toBeCloseTo(v, 6));
 
     // A new src replaces what is shown and loads again.
-    await page.evaluate((src) => { document.getElementById('b').src = src; }, `${base}/fixtures/arm.pmd`);
+    await page.evaluate((src) => {
+      document.getElementById('b').src = src;
+    }, `${base}/fixtures/arm.pmd`);
     await until(page, () => window.__events.filter((e) => e.type === 'load').length === 3);
-    expect(await page.evaluate(() => document.getElementById('b').snapshot().characters.map((c) => c.name))).toEqual(['arm.pmd']);
+    expect(
+      await page.evaluate(() =>
+        document
+          .getElementById('b')
+          .snapshot()
+          .characters.map((c) => c.name),
+      ),
+    ).toEqual(['arm.pmd']);
     expect(page.errors).toEqual([]);
     await page.close();
   });

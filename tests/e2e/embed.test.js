@@ -6,16 +6,26 @@ import { inject } from 'vitest';
 import { launch, openPage } from './browser.js';
 
 let browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const fixture = (name) => encodeURIComponent(`${inject('baseUrl')}/fixtures/${name}`);
-const notes = (page) => page.evaluate(() => [...document.getElementById('player').shadowRoot.querySelectorAll('.messages p')].map((p) => p.textContent));
-const frames = (page, n) => page.evaluate((count) => new Promise((resolve) => {
-  let left = count;
-  const next = () => (--left <= 0 ? resolve() : requestAnimationFrame(next));
-  requestAnimationFrame(next);
-}), n);
+const notes = (page) =>
+  page.evaluate(() => [...document.getElementById('player').shadowRoot.querySelectorAll('.messages p')].map((p) => p.textContent));
+const frames = (page, n) =>
+  page.evaluate(
+    (count) =>
+      new Promise((resolve) => {
+        let left = count;
+        const next = () => (--left <= 0 ? resolve() : requestAnimationFrame(next));
+        requestAnimationFrame(next);
+      }),
+    n,
+  );
 
 describe('embed page', () => {
   it('chooses clips from its compact chooser and says so to the host page', async () => {
@@ -23,7 +33,12 @@ describe('embed page', () => {
     const chooser = page.locator('rigscope-viewer select.clips');
     expect(await chooser.isVisible()).toBe(true);
     expect(await chooser.locator('option').allTextContents()).toEqual(['Idle', 'Walk', 'Wave']);
-    const changes = page.evaluate(() => new Promise((resolve) => document.getElementById('player').addEventListener('clipchange', (e) => resolve(e.detail.clip), { once: true })));
+    const changes = page.evaluate(
+      () =>
+        new Promise((resolve) =>
+          document.getElementById('player').addEventListener('clipchange', (e) => resolve(e.detail.clip), { once: true }),
+        ),
+    );
     await chooser.selectOption({ label: 'Wave' });
     expect(await changes).toBe('Wave');
     expect(await page.evaluate(() => window.__rigscope.snapshot().characters.map((c) => [c.clip, c.playing]))).toEqual([['Wave', true]]);
@@ -45,7 +60,12 @@ describe('embed page', () => {
       const page = await openPage(browser, `/embed.html?file=${fixture('arm.pmd')}${query}`, { viewport: { width: 400, height: 300 } });
       await frames(page, 3);
       const labels = page.locator('rigscope-viewer .label');
-      const out = await labels.evaluateAll((els) => els.filter((e) => e.style.display !== 'none').map((e) => e.textContent).sort());
+      const out = await labels.evaluateAll((els) =>
+        els
+          .filter((e) => e.style.display !== 'none')
+          .map((e) => e.textContent)
+          .sort(),
+      );
       await page.close();
       return out;
     };
@@ -71,7 +91,10 @@ describe('embed page', () => {
     const rows = await page.evaluate(() => {
       const root = document.getElementById('player').shadowRoot;
       const parts = [...root.querySelectorAll('.bar > *:not([hidden])'), document.getElementById('open-full')];
-      return parts.map((el) => { const r = el.getBoundingClientRect(); return { mid: Math.round(r.top + r.height / 2), right: r.right, width: r.width }; });
+      return parts.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { mid: Math.round(r.top + r.height / 2), right: r.right, width: r.width };
+      });
     });
     expect(rows.length).toBe(7); // play, time, frame, clip, the slot, open-in-Rigscope, fullscreen
     expect(new Set(rows.filter((r) => r.width > 0).map((r) => r.mid)).size).toBe(1);
@@ -84,7 +107,10 @@ describe('embed page', () => {
     await page.addInitScript(() => {
       window.__draws = 0;
       const drawImage = CanvasRenderingContext2D.prototype.drawImage;
-      CanvasRenderingContext2D.prototype.drawImage = function (...args) { window.__draws++; return drawImage.apply(this, args); };
+      CanvasRenderingContext2D.prototype.drawImage = function (...args) {
+        window.__draws++;
+        return drawImage.apply(this, args);
+      };
     });
     await page.goto(new URL('/embed.html?autoplay=0', inject('baseUrl')).href);
     await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 60000 });

@@ -12,15 +12,27 @@ import { dropFolder, launch, openPage, SAMPLES } from './browser.js';
 const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
 const HAVE_SAMPLES = existsSync(SAMPLES);
 // One folder per family, flat, as a user drops it.
-const FOLDERS = [['psk', 'psk'], ['zeroad', 'zeroad'], ['assimp-mar_rifle', 'vertex3d/assimp-mar_rifle'], ['synthetic', 'psg/synthetic']];
-const filesOf = (dir) => readdirSync(SAMPLES + dir, { withFileTypes: true }).filter((d) => d.isFile()).map((d) => `${SAMPLES}${dir}/${d.name}`).sort();
+const FOLDERS = [
+  ['psk', 'psk'],
+  ['zeroad', 'zeroad'],
+  ['assimp-mar_rifle', 'vertex3d/assimp-mar_rifle'],
+  ['synthetic', 'psg/synthetic'],
+];
+const filesOf = (dir) =>
+  readdirSync(SAMPLES + dir, { withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => `${SAMPLES}${dir}/${d.name}`)
+    .sort();
 
 function filesBelow(dir, base = dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesBelow(join(dir, d.name), base) : [relative(base, join(dir, d.name))])).sort();
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? filesBelow(join(dir, d.name), base) : [relative(base, join(dir, d.name))]))
+    .sort();
 }
 
 /** A GLB's JSON chunk, parsed. */
-const glbJson = (bytes) => JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true))));
+const glbJson = (bytes) =>
+  JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true))));
 
 describe.skipIf(!HAVE_SAMPLES)('Export all in the page', () => {
   let browser, page;
@@ -38,18 +50,29 @@ describe.skipIf(!HAVE_SAMPLES)('Export all in the page', () => {
     expect(download.suggestedFilename()).toBe('rigscope-export.zip');
     const zip = unzipSync(new Uint8Array(readFileSync(await download.path())));
     const out = mkdtempSync(join(tmpdir(), 'rigscope-export-all-'));
-    const cli = spawnSync(process.execPath, [CLI, 'export', ...FOLDERS.flatMap(([, dir]) => filesOf(dir)), '-o', out, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const cli = spawnSync(process.execPath, [CLI, 'export', ...FOLDERS.flatMap(([, dir]) => filesOf(dir)), '-o', out, '--json'], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
     expect(cli.status, cli.stderr).toBeLessThan(2);
     const written = filesBelow(out);
     expect(Object.keys(zip).sort()).toEqual(written);
-    expect(written).toEqual(expect.arrayContaining(['psk/skSpiderLargeMesh.glb', 'zeroad/skeleton.glb', 'assimp-mar_rifle/mar_rifle_d.glb', 'synthetic/skinned_quad_f32.glb']));
+    expect(written).toEqual(
+      expect.arrayContaining([
+        'psk/skSpiderLargeMesh.glb',
+        'zeroad/skeleton.glb',
+        'assimp-mar_rifle/mar_rifle_d.glb',
+        'synthetic/skinned_quad_f32.glb',
+      ]),
+    );
     for (const name of written) {
       const fromPage = zip[name];
       const fromCli = new Uint8Array(readFileSync(join(out, name)));
       expect((await validateBytes(fromPage)).issues.numErrors, name).toBe(0);
       // The same nodes, skins, meshes, clips, accessors, images and materials, and the same size.
       const [a, b] = [glbJson(fromPage), glbJson(fromCli)];
-      for (const key of ['nodes', 'skins', 'meshes', 'animations', 'accessors', 'images', 'materials']) expect(a[key], `${name} ${key}`).toEqual(b[key]);
+      for (const key of ['nodes', 'skins', 'meshes', 'animations', 'accessors', 'images', 'materials'])
+        expect(a[key], `${name} ${key}`).toEqual(b[key]);
       expect(fromPage.length, name).toBe(fromCli.length);
     }
     expect(await page.locator('#export-all-cancel').isHidden()).toBe(true);

@@ -8,8 +8,12 @@ import { deflateRawSync } from 'node:zlib';
 import { FIXTURES, chooseFiles, filePayload, launch, openPage, pixels } from './browser.js';
 
 let browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const fixture = (n) => readFileSync(`${FIXTURES}${n}`);
 const payload = (name, buffer) => ({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(buffer) });
@@ -23,9 +27,15 @@ function hostileSet() {
   const psg = Buffer.from(fixture('skinned_box.psg'));
   psg.write('xb2\0', 4, 'latin1'); // an X360 arena
   return [
-    payload('cut.psk', cut('two_bone.psk')), payload('cut.psa', cut('two_bone.psa')), payload('cut.pmd', cut('arm.pmd')),
-    payload('cut_wave.psa', cut('arm_wave.psa')), payload('absurd.psk', absurd), payload('junk.psk', junk),
-    payload('x360.psg', psg), payload('cut.pcx', fixture('flag.pcx').subarray(0, 60)), payload('empty.psk', Buffer.alloc(0)),
+    payload('cut.psk', cut('two_bone.psk')),
+    payload('cut.psa', cut('two_bone.psa')),
+    payload('cut.pmd', cut('arm.pmd')),
+    payload('cut_wave.psa', cut('arm_wave.psa')),
+    payload('absurd.psk', absurd),
+    payload('junk.psk', junk),
+    payload('x360.psg', psg),
+    payload('cut.pcx', fixture('flag.pcx').subarray(0, 60)),
+    payload('empty.psk', Buffer.alloc(0)),
   ];
 }
 
@@ -34,13 +44,18 @@ describe('hostile files in the page', () => {
     const page = await openPage(browser, '/?demo=0');
     await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`), filePayload(`${FIXTURES}two_bone.psa`)]);
     const size = (s) => s.characters[0].bounds.max.map((v, k) => v - s.characters[0].bounds.min[k]);
-    await page.evaluate(() => { window.__rigscope.pause(); window.__rigscope.app.setTime(0.15); });
+    await page.evaluate(() => {
+      window.__rigscope.pause();
+      window.__rigscope.app.setTime(0.15);
+    });
     const before = size(await page.evaluate(() => window.rigscope.snapshot()));
     await chooseFiles(page, hostileSet());
     const errors = await page.locator('#messages').textContent();
     for (const name of ['cut.psa', 'cut.pmd', 'cut_wave.psa', 'absurd.psk', 'x360.psg']) expect(errors).toContain(name);
     // A PSK cut after its points, wedges and faces still opens, with the cut named in a warning.
-    await page.evaluate(() => { for (const d of document.querySelectorAll('#side details')) d.open = true; });
+    await page.evaluate(() => {
+      for (const d of document.querySelectorAll('#side details')) d.open = true;
+    });
     expect(await page.locator('#info').innerText()).toMatch(/cut\.psk[\s\S]*⚠[^\n]*(truncat|cut|end of file)/i);
     expect(errors).toMatch(/absurd\.psk: PSK absurd\.psk: .*byte \d+/);
     expect(errors).toMatch(/x360\.psg: .*(X360|not supported)/i);
@@ -54,7 +69,10 @@ describe('hostile files in the page', () => {
     expect(after.characters.map((c) => c.name)).toEqual(['two_bone.psk', 'cut.psk']);
     expect(after.characters[0].clip).toBe('Bend');
     // The loaded model is as it was: same pose, same size.
-    await page.evaluate(() => { window.__rigscope.pause(); window.__rigscope.app.setTime(0.15); });
+    await page.evaluate(() => {
+      window.__rigscope.pause();
+      window.__rigscope.app.setTime(0.15);
+    });
     const now = size(await page.evaluate(() => window.rigscope.snapshot()));
     for (let k = 0; k < 3; k++) expect(now[k]).toBeCloseTo(before[k], 4);
     // Still responsive: the timeline answers.
@@ -69,23 +87,35 @@ describe('hostile files in the page', () => {
 async function longestFrameGap(page, work) {
   await page.evaluate(() => {
     const beat = { gaps: [], stop: false, last: performance.now() };
-    const tick = (t) => { beat.gaps.push(t - beat.last); beat.last = t; if (!beat.stop) requestAnimationFrame(tick); };
+    const tick = (t) => {
+      beat.gaps.push(t - beat.last);
+      beat.last = t;
+      if (!beat.stop) requestAnimationFrame(tick);
+    };
     requestAnimationFrame(tick);
     window.__beat = beat;
   });
   await work();
   // The time since the last frame counts too: a page frozen until now drew no frame at all.
-  return page.evaluate(() => { const b = window.__beat; b.stop = true; return Math.max(performance.now() - b.last, ...b.gaps); });
+  return page.evaluate(() => {
+    const b = window.__beat;
+    b.stop = true;
+    return Math.max(performance.now() - b.last, ...b.gaps);
+  });
 }
 
 // What the page says: the viewer's message report (#messages; the embed page's #errors), as text.
 const messages = (page) => page.evaluate(() => (document.getElementById('messages') ?? document.getElementById('errors')).textContent);
-const waitForMessage = (page, text) => page.waitForFunction(
-  (t) => (document.getElementById('messages') ?? document.getElementById('errors')).textContent.includes(t), text, { timeout: 60000 });
+const waitForMessage = (page, text) =>
+  page.waitForFunction((t) => (document.getElementById('messages') ?? document.getElementById('errors')).textContent.includes(t), text, {
+    timeout: 60000,
+  });
 
 // Opens files with the file button; resolves once the status line says they were read.
 async function openFiles(page, files) {
-  await page.evaluate(() => { document.getElementById('status').textContent = ''; });
+  await page.evaluate(() => {
+    document.getElementById('status').textContent = '';
+  });
   await page.setInputFiles('#file-input', files);
   await page.waitForFunction(() => / read/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
 }
@@ -103,7 +133,8 @@ const characterNames = (page) => page.evaluate(() => window.__rigscope.app.chara
 // A zip whose central directory says what the test wants: `members` are { name, data (raw
 // deflate), size (declared inflated size) }.
 function zipOf(members) {
-  const local = [], central = [];
+  const local = [],
+    central = [];
   let at = 0;
   for (const m of members) {
     const name = Buffer.from(m.name);
@@ -162,8 +193,7 @@ describe('hostile links and drops', () => {
 
   it('ignores camera=1e308,… with a message and frames the model as usual', async () => {
     const page = await openPage(browser, '/?camera=1e308,0,0,0,0,0');
-    expect(await messages(page))
-      .toContain('camera=1e308,0,0,0,0,0 has a coordinate beyond ±1,000,000; the default view is used');
+    expect(await messages(page)).toContain('camera=1e308,0,0,0,0,0 has a coordinate beyond ±1,000,000; the default view is used');
     expect((await pixels(page)).count).toBeGreaterThan(500);
     expect(page.errors).toEqual([]);
     await page.close();
@@ -181,8 +211,7 @@ describe('hostile links and drops', () => {
     huge.writeUInt16LE(16384, 14);
     huge[16] = 24;
     const gap = await longestFrameGap(page, () => openFiles(page, [onDisk('huge.tga', huge)]));
-    expect(await messages(page))
-      .toContain('TGA huge.tga: width 16384 × height 16384 at byte 12 is 268 Mpx, over the 64 Mpx limit');
+    expect(await messages(page)).toContain('TGA huge.tga: width 16384 × height 16384 at byte 12 is 268 Mpx, over the 64 Mpx limit');
     expect(gap).toBeLessThan(200);
     expect(await characterNames(page)).toEqual(['two_bone.psk']);
     expect(page.errors).toEqual([]);
@@ -223,7 +252,9 @@ describe('hostile links and drops', () => {
     const absurd = Buffer.from(fixture('two_bone.psk'));
     absurd.writeInt32LE(0x7fffffff, 32 + 28); // PNTS0000 DataCount: refused
     await openFiles(page, [payload('evil\u202Ekcp.exe.psk', fixture('two_bone.psk')), payload('bad\u202Egnp.psk', absurd)]);
-    await page.evaluate(() => { for (const d of document.querySelectorAll('details')) d.open = true; });
+    await page.evaluate(() => {
+      for (const d of document.querySelectorAll('details')) d.open = true;
+    });
     expect(await page.locator('#info').innerText()).toContain('evil⟪U+202E⟫kcp.exe.psk');
     expect(await messages(page)).toContain('bad⟪U+202E⟫gnp.psk');
     expect(await page.evaluate(() => document.body.innerText.includes('\u202E'))).toBe(false);
@@ -231,12 +262,14 @@ describe('hostile links and drops', () => {
     await page.close();
   });
 
-  it('blames a fetch the page\'s security policy blocks on the policy, not on CORS', async () => {
+  it("blames a fetch the page's security policy blocks on the policy, not on CORS", async () => {
     const page = await openPage(browser, '/?demo=0');
     const url = `${inject('foreignUrl')}/fixtures/two_bone.psk`;
     await page.evaluate((u) => {
       // A host that allows only its own origin (connect-src 'self').
-      document.head.append(Object.assign(document.createElement('meta'), { httpEquiv: 'Content-Security-Policy', content: "connect-src 'self'" }));
+      document.head.append(
+        Object.assign(document.createElement('meta'), { httpEquiv: 'Content-Security-Policy', content: "connect-src 'self'" }),
+      );
       const dialog = document.getElementById('url-dialog');
       dialog.showModal();
       document.getElementById('url-text').value = u;
@@ -253,15 +286,26 @@ describe('hostile links and drops', () => {
   it('uploads DXT textures of every shape (odd sizes, 1 × 1, cube maps) without a GL error', async () => {
     const page = await openPage(browser, '/?demo=0');
     const gl = [];
-    page.on('console', (m) => { if (/GL_INVALID|GL_OUT_OF/.test(m.text())) gl.push(m.text()); });
+    page.on('console', (m) => {
+      if (/GL_INVALID|GL_OUT_OF/.test(m.text())) gl.push(m.text());
+    });
     await openFiles(page, [payload('texture_shapes.psg', fixture('texture_shapes.psg'))]);
     // Draw a few frames so every texture is uploaded.
-    await page.evaluate(() => new Promise((done) => {
-      let n = 0;
-      const frame = () => { window.__rigscope.viewer.render(); if (++n < 3) requestAnimationFrame(frame); else done(); };
-      requestAnimationFrame(frame);
-    }));
-    const maps = await page.evaluate(() => window.__rigscope.app.characters.flatMap((c) => c.materials.map((m) => m.map?.image?.width ?? 0)));
+    await page.evaluate(
+      () =>
+        new Promise((done) => {
+          let n = 0;
+          const frame = () => {
+            window.__rigscope.viewer.render();
+            if (++n < 3) requestAnimationFrame(frame);
+            else done();
+          };
+          requestAnimationFrame(frame);
+        }),
+    );
+    const maps = await page.evaluate(() =>
+      window.__rigscope.app.characters.flatMap((c) => c.materials.map((m) => m.map?.image?.width ?? 0)),
+    );
     expect(maps).toHaveLength(19);
     expect(maps.every((w) => w > 0)).toBe(true);
     expect(gl).toEqual([]);

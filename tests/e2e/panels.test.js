@@ -12,17 +12,24 @@ beforeAll(async () => {
   browser = await launch();
   mkdirSync(SHOTS, { recursive: true });
 });
-afterAll(async () => { await browser?.close(); });
+afterAll(async () => {
+  await browser?.close();
+});
 
 /** A page that also collects WebGL errors, which Chromium reports as console warnings. */
 async function open(options) {
   const page = await openPage(browser, '/?demo=0', options);
   page.glErrors = [];
-  page.on('console', (m) => { if (/GL_INVALID|WebGL: INVALID|GL ERROR/i.test(m.text())) page.glErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (/GL_INVALID|WebGL: INVALID|GL ERROR/i.test(m.text())) page.glErrors.push(m.text());
+  });
   return page;
 }
 
-const openSide = (page) => page.evaluate(() => { for (const d of document.querySelectorAll('#side details')) d.open = true; });
+const openSide = (page) =>
+  page.evaluate(() => {
+    for (const d of document.querySelectorAll('#side details')) d.open = true;
+  });
 
 async function chooseFolder(page, dir) {
   const before = await page.evaluate(() => window.__rigscope.app.reports.length);
@@ -63,42 +70,54 @@ function viewerState(page, points = []) {
 }
 
 /** Distinct colours (6 bits a channel) and drawn pixels on the viewer's canvas. */
-const canvasColours = (page) => page.evaluate(() => {
-  const c = document.querySelector('dialog.texview canvas');
-  const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-  const colours = new Set();
-  let drawn = 0;
-  for (let i = 0; i < px.length; i += 4) {
-    if (px[i + 3] === 0) continue;
-    drawn++;
-    colours.add(((px[i] >> 2) << 12) | ((px[i + 1] >> 2) << 6) | (px[i + 2] >> 2));
-  }
-  return { drawn, colours: colours.size };
-});
+const canvasColours = (page) =>
+  page.evaluate(() => {
+    const c = document.querySelector('dialog.texview canvas');
+    const px = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const colours = new Set();
+    let drawn = 0;
+    for (let i = 0; i < px.length; i += 4) {
+      if (px[i + 3] === 0) continue;
+      drawn++;
+      colours.add(((px[i] >> 2) << 12) | ((px[i + 1] >> 2) << 6) | (px[i + 2] >> 2));
+    }
+    return { drawn, colours: colours.size };
+  });
 
 const near = (got, want, tolerance = 4) => want.every((v, i) => Math.abs(got[i] - v) <= tolerance);
 const setSelect = (page, selector, value) => page.selectOption(`dialog.texview ${selector}`, value);
 const closeViewer = (page) => page.click('dialog.texview .texview-close');
 
 describe('texture viewer', () => {
-  it('opens a material\'s texture and its maps, with the rule that chose them', async () => {
+  it("opens a material's texture and its maps, with the rule that chose them", async () => {
     const page = await open();
     await chooseFolder(page, `${FIXTURES}unreal_export/ueviewer_props`);
     await openSide(page);
-    const rows = await page.$$eval('#materials .material', (list) => list.map((row) => ({
-      name: row.querySelector('.material-name').textContent,
-      lines: [...row.querySelectorAll('.material-texture')].map((l) => [...l.querySelectorAll('span')].map((s) => s.textContent).join('|')).sort(),
-      buttons: row.querySelectorAll('.texture-button').length,
-    })));
+    const rows = await page.$$eval('#materials .material', (list) =>
+      list.map((row) => ({
+        name: row.querySelector('.material-name').textContent,
+        lines: [...row.querySelectorAll('.material-texture')]
+          .map((l) => [...l.querySelectorAll('span')].map((s) => s.textContent).join('|'))
+          .sort(),
+        buttons: row.querySelectorAll('.texture-button').length,
+      })),
+    );
     expect(rows).toEqual([
-      { name: 'MI_Hero_Body', lines: ['T_Hero_Body_BC.png| — props.txt parent chain', 'arm|T_Hero_Body_ARM.tga', 'normal|T_Hero_Body_N.png'], buttons: 3 },
+      {
+        name: 'MI_Hero_Body',
+        lines: ['T_Hero_Body_BC.png| — props.txt parent chain', 'arm|T_Hero_Body_ARM.tga', 'normal|T_Hero_Body_N.png'],
+        buttons: 3,
+      },
       { name: 'MI_Hero_Head', lines: ['T_Head_D.tga| — props.txt', 'normal|T_Head_N.tga'], buttons: 2 },
     ]);
 
     // A PNG, decoded by the browser: top half (230, 60, 60), bottom half (140, 30, 30).
     await view(page, page.locator('#materials .material').nth(0).locator('.texture-button').first());
     await setSelect(page, '.texview-channels', 'rgb');
-    let s = await viewerState(page, [[0.5, 0.3], [0.5, 0.7]]);
+    let s = await viewerState(page, [
+      [0.5, 0.3],
+      [0.5, 0.7],
+    ]);
     expect(s).toMatchObject({ open: true, title: 'T_Hero_Body_BC.png', mips: [], faces: [], message: '' });
     expect(s.facts).toBe('ueviewer_props/Game/Characters/Hero/Textures/Texture2D/T_Hero_Body_BC.png · 8 × 8 · PNG · 1 mip');
     expect(s.pixels[0]).toEqual([230, 60, 60, 255]);
@@ -109,10 +128,16 @@ describe('texture viewer', () => {
     // A TGA, decoded in the worker: top (60, 120, 230), bottom (30, 60, 150).
     await view(page, page.locator('#materials .material').nth(1).locator('.texture-button').first());
     await setSelect(page, '.texview-channels', 'rgb');
-    s = await viewerState(page, [[0.5, 0.3], [0.5, 0.7]]);
+    s = await viewerState(page, [
+      [0.5, 0.3],
+      [0.5, 0.7],
+    ]);
     expect(s.title).toBe('T_Head_D.tga');
     expect(s.facts).toMatch(/T_Head_D\.tga · 8 × 8 · RGBA8 · 1 mip$/);
-    expect(s.pixels).toEqual([[60, 120, 230, 255], [30, 60, 150, 255]]);
+    expect(s.pixels).toEqual([
+      [60, 120, 230, 255],
+      [30, 60, 150, 255],
+    ]);
     await page.keyboard.press('Escape');
     expect(page.errors).toEqual([]);
     await page.close();
@@ -125,16 +150,28 @@ describe('texture viewer', () => {
     await chooseFiles(page, [{ name: 'alpha.png', mimeType: 'image/png', buffer: alpha }]);
     await openSide(page);
     await view(page, page.locator('#materials .texture-button').first());
-    const left = [0.5 - 0.15, 0.5], right = [0.5 + 0.15, 0.5];
+    const left = [0.5 - 0.15, 0.5],
+      right = [0.5 + 0.15, 0.5];
     let s = await viewerState(page, [left, right]);
     expect(s.title).toBe('alpha.png');
     // RGBA: the checkerboard shows through the transparent half.
-    expect([[0x8a, 0x8f, 0x99], [0x5d, 0x62, 0x6c]].some((c) => near(s.pixels[0], c, 1))).toBe(true);
+    expect(
+      [
+        [0x8a, 0x8f, 0x99],
+        [0x5d, 0x62, 0x6c],
+      ].some((c) => near(s.pixels[0], c, 1)),
+    ).toBe(true);
     expect(s.pixels[1]).toEqual([0, 0, 255, 255]);
     await setSelect(page, '.texview-channels', 'rgb');
-    expect((await viewerState(page, [left, right])).pixels).toEqual([[255, 0, 0, 255], [0, 0, 255, 255]]);
+    expect((await viewerState(page, [left, right])).pixels).toEqual([
+      [255, 0, 0, 255],
+      [0, 0, 255, 255],
+    ]);
     await setSelect(page, '.texview-channels', 'alpha');
-    expect((await viewerState(page, [left, right])).pixels).toEqual([[0, 0, 0, 255], [255, 255, 255, 255]]);
+    expect((await viewerState(page, [left, right])).pixels).toEqual([
+      [0, 0, 0, 255],
+      [255, 255, 255, 255],
+    ]);
 
     // Fitted, then one texel per pixel, then twice that; keys and buttons.
     const fitted = s.zoom;
@@ -192,11 +229,15 @@ describe('texture viewer', () => {
     await openSide(page);
     await view(page, page.locator('#materials .texture-button').first());
     await setSelect(page, '.texview-channels', 'rgb');
-    s = await viewerState(page, [[0.5 - 0.15, 0.5], [0.5 + 0.15, 0.5]]);
+    s = await viewerState(page, [
+      [0.5 - 0.15, 0.5],
+      [0.5 + 0.15, 0.5],
+    ]);
     expect(s.facts).toBe('image_dxt1_cube.dds · 8 × 8 · DXT1 · 4 mips · cube map');
     expect(s.mips).toEqual(['0: 8 × 8', '1: 4 × 4', '2: 2 × 2', '3: 1 × 1']);
     expect(s.faces).toEqual(['+X', '−X', '+Y', '−Y', '+Z', '−Z']);
-    const RED = [205, 28, 24], BLUE = [24, 28, 205];
+    const RED = [205, 28, 24],
+      BLUE = [24, 28, 205];
     expect(near(s.pixels[0], RED) && near(s.pixels[1], BLUE)).toBe(true);
     await setSelect(page, '.texview-mip', '1');
     const faceColours = [];
@@ -236,8 +277,16 @@ describe.skipIf(!existsSync(SAMPLES))('texture viewer on real files', () => {
     // The detail texture is mid grey at every level, each level filling the view when fitted.
     for (const mip of ['0', '1', '2', '3', '4']) {
       await setSelect(page, '.texview-mip', mip);
-      const level = await viewerState(page, [[0.5, 0.5], [0.5, 0.1], [0.5, 0.9]]);
-      expect(level.pixels, `mip ${mip}`).toEqual([[128, 128, 128, 255], [128, 128, 128, 255], [128, 128, 128, 255]]);
+      const level = await viewerState(page, [
+        [0.5, 0.5],
+        [0.5, 0.1],
+        [0.5, 0.9],
+      ]);
+      expect(level.pixels, `mip ${mip}`).toEqual([
+        [128, 128, 128, 255],
+        [128, 128, 128, 255],
+        [128, 128, 128, 255],
+      ]);
     }
     await closeViewer(page);
 
@@ -268,41 +317,45 @@ describe.skipIf(!existsSync(SAMPLES))('texture viewer on real files', () => {
 });
 
 /** Bone tree state: visible bone buttons, match count text, the pressed one. */
-const treeState = (page) => page.evaluate(() => {
-  const visible = [...document.querySelectorAll('#bone-tree button.bone')].filter((b) => b.offsetParent !== null);
-  return {
-    visible: visible.map((b) => b.textContent),
-    matches: [...document.querySelectorAll('#bone-tree li.match > button.bone')].map((b) => b.textContent),
-    count: document.querySelector('.bone-count').textContent,
-    pressed: [...document.querySelectorAll('#bone-tree button.bone[aria-pressed=true]')].map((b) => b.textContent),
-  };
-});
+const treeState = (page) =>
+  page.evaluate(() => {
+    const visible = [...document.querySelectorAll('#bone-tree button.bone')].filter((b) => b.offsetParent !== null);
+    return {
+      visible: visible.map((b) => b.textContent),
+      matches: [...document.querySelectorAll('#bone-tree li.match > button.bone')].map((b) => b.textContent),
+      count: document.querySelector('.bone-count').textContent,
+      pressed: [...document.querySelectorAll('#bone-tree button.bone[aria-pressed=true]')].map((b) => b.textContent),
+    };
+  });
 
 /** Pixels of the 3D view close to the bone marker's colour (the grid hidden, the clip paused). */
-const markerPixels = (page) => page.evaluate(() => {
-  const rs = window.__rigscope;
-  rs.viewer.grid.visible = false;
-  const r = rs.viewer.countForegroundPixels();
-  let n = 0;
-  for (let i = 0; i < r.pixels.length; i += 4) {
-    if (Math.abs(r.pixels[i] - 255) + Math.abs(r.pixels[i + 1] - 194) + Math.abs(r.pixels[i + 2] - 26) < 60) n++;
-  }
-  return n;
-});
+const markerPixels = (page) =>
+  page.evaluate(() => {
+    const rs = window.__rigscope;
+    rs.viewer.grid.visible = false;
+    const r = rs.viewer.countForegroundPixels();
+    let n = 0;
+    for (let i = 0; i < r.pixels.length; i += 4) {
+      if (Math.abs(r.pixels[i] - 255) + Math.abs(r.pixels[i + 1] - 194) + Math.abs(r.pixels[i + 2] - 26) < 60) n++;
+    }
+    return n;
+  });
 
 /** Every shown 3D label's rectangle, and how many pairs overlap. */
-const labelLayout = (page) => page.evaluate(() => {
-  const shown = [...document.querySelectorAll('.label3d.bone')].filter((e) => e.isConnected && getComputedStyle(e).display !== 'none');
-  const rects = shown.map((e) => e.getBoundingClientRect());
-  let overlaps = 0;
-  for (let i = 0; i < rects.length; i++) {
-    for (let j = i + 1; j < rects.length; j++) {
-      const a = rects[i], b = rects[j];
-      if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) overlaps++;
+const labelLayout = (page) =>
+  page.evaluate(() => {
+    const shown = [...document.querySelectorAll('.label3d.bone')].filter((e) => e.isConnected && getComputedStyle(e).display !== 'none');
+    const rects = shown.map((e) => e.getBoundingClientRect());
+    let overlaps = 0;
+    for (let i = 0; i < rects.length; i++) {
+      for (let j = i + 1; j < rects.length; j++) {
+        const a = rects[i],
+          b = rects[j];
+        if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) overlaps++;
+      }
     }
-  }
-  return { names: shown.map((e) => e.textContent), overlaps, all: document.querySelectorAll('.label3d.bone:not(.selected)').length };
-});
+    return { names: shown.map((e) => e.textContent), overlaps, all: document.querySelectorAll('.label3d.bone:not(.selected)').length };
+  });
 
 describe.skipIf(!existsSync(SAMPLES))('a long bone tree (Grunt, 136 bones)', () => {
   it('opens whole top levels at first, and reaches any bone by search or by expanding', async () => {
@@ -310,11 +363,13 @@ describe.skipIf(!existsSync(SAMPLES))('a long bone tree (Grunt, 136 bones)', () 
     await chooseFiles(page, [filePayload(`${SAMPLES}psk/Grunt_Preview_LOD0.psk`)]);
     await openSide(page);
     // The skeleton as the page has it: each bone's name and depth, from the three.js bones.
-    const bones = await page.evaluate(() => window.__rigscope.app.characters[0].bones.map((b) => {
-      let depth = 0;
-      for (let p = b.parent; p?.isBone; p = p.parent) depth++;
-      return { name: b.userData.sourceName, depth };
-    }));
+    const bones = await page.evaluate(() =>
+      window.__rigscope.app.characters[0].bones.map((b) => {
+        let depth = 0;
+        for (let p = b.parent; p?.isBone; p = p.parent) depth++;
+        return { name: b.userData.sourceName, depth };
+      }),
+    );
     expect(bones.length).toBe(136);
     let t = await treeState(page);
     expect(t.count).toBe('136 bones');
@@ -358,7 +413,16 @@ describe.skipIf(!existsSync(SAMPLES))('bones of the Harry Potter spider', () => 
     t = await treeState(page);
     // 8 toes (four of them duplicated names), shown with their ancestors only.
     expect(t.count).toBe('8 of 71');
-    expect(t.matches.sort()).toEqual(['Bip02 L Toe0', 'Bip02 L Toe0', 'Bip02 R Toe0', 'Bip02 R Toe0', 'bip01 L Toe0', 'bip01 L Toe0', 'bip01 R Toe0', 'bip01 R Toe0']);
+    expect(t.matches.sort()).toEqual([
+      'Bip02 L Toe0',
+      'Bip02 L Toe0',
+      'Bip02 R Toe0',
+      'Bip02 R Toe0',
+      'bip01 L Toe0',
+      'bip01 L Toe0',
+      'bip01 R Toe0',
+      'bip01 R Toe0',
+    ]);
     expect(t.visible).toContain('bip01');
     expect(t.visible).toContain('bip01 L Foot');
     expect(t.visible).not.toContain('bip01 L Hand');
@@ -373,7 +437,9 @@ describe.skipIf(!existsSync(SAMPLES))('bones of the Harry Potter spider', () => 
     await page.click('#bone-tree li[data-node="0"] > button.twisty');
     t = await treeState(page);
     expect(t.visible[0]).toBe('bip01');
-    expect(t.visible.length).toBe(1 + await page.evaluate(() => window.__rigscope.app.characters[0].bones[0].children.filter((c) => c.isBone).length));
+    expect(t.visible.length).toBe(
+      1 + (await page.evaluate(() => window.__rigscope.app.characters[0].bones[0].children.filter((c) => c.isBone).length)),
+    );
     await page.click('.bone-tools button:text("Expand all")');
     expect((await treeState(page)).visible.length).toBe(71);
     await page.close();
@@ -414,14 +480,22 @@ describe.skipIf(!existsSync(SAMPLES))('bones of the Harry Potter spider', () => 
 
     // A selected bone's name is placed first, from any view.
     await page.locator('#bone-tree button.bone', { hasText: 'bip01 R Hand' }).first().click();
-    for (const [x, y, z] of [[0, 0, 1], [1, 0.2, 0], [0, 1, 0.01], [-0.6, 0.3, -0.8]]) {
-      await page.evaluate(([px, py, pz]) => {
-        const { viewer } = window.__rigscope;
-        const d = viewer.camera.position.distanceTo(viewer.controls.target);
-        viewer.camera.position.set(px, py, pz).normalize().multiplyScalar(d).add(viewer.controls.target);
-        viewer.controls.update();
-        viewer.render();
-      }, [x, y, z]);
+    for (const [x, y, z] of [
+      [0, 0, 1],
+      [1, 0.2, 0],
+      [0, 1, 0.01],
+      [-0.6, 0.3, -0.8],
+    ]) {
+      await page.evaluate(
+        ([px, py, pz]) => {
+          const { viewer } = window.__rigscope;
+          const d = viewer.camera.position.distanceTo(viewer.controls.target);
+          viewer.camera.position.set(px, py, pz).normalize().multiplyScalar(d).add(viewer.controls.target);
+          viewer.controls.update();
+          viewer.render();
+        },
+        [x, y, z],
+      );
       l = await labelLayout(page);
       expect(l.overlaps, `view from ${x},${y},${z}`).toBe(0);
       expect(l.names).toContain('bip01 R Hand');

@@ -12,17 +12,24 @@ import { chooseFiles, countColour, filePayload, FIXTURES, fixtureBytes, frameAt,
 import { SUB_PATH } from './server.js';
 
 let browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 /** Drops files on the page the way a browser does (a DragEvent carrying a DataTransfer). */
 async function dropFiles(page, files) {
   const before = await page.evaluate(() => window.__rigscope.app.reports.length);
-  await page.evaluate((list) => {
-    const dt = new DataTransfer();
-    for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
-    window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
-  }, files.map(([name, bytes]) => ({ name, b64: Buffer.from(bytes).toString('base64') })));
+  await page.evaluate(
+    (list) => {
+      const dt = new DataTransfer();
+      for (const f of list) dt.items.add(new File([Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0))], f.name));
+      window.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    },
+    files.map(([name, bytes]) => ({ name, b64: Buffer.from(bytes).toString('base64') })),
+  );
   await page.waitForFunction((n) => window.__rigscope.app.reports.length > n, before, { timeout: 60000 });
 }
 
@@ -74,15 +81,42 @@ describe('layout and keyboard', () => {
 
   it('reaches every control with the keyboard', async () => {
     const page = await openPage(browser, '/');
-    const controls = await page.evaluate(() => [...document.querySelectorAll('button, select, input:not([hidden]), label.button, summary, #clip-list li[role=option]')]
-      .filter((e) => e.offsetParent !== null || e.closest('details'))
-      .map((e) => e.id || e.textContent.trim().slice(0, 20)));
+    const controls = await page.evaluate(() =>
+      [...document.querySelectorAll('button, select, input:not([hidden]), label.button, summary, #clip-list li[role=option]')]
+        .filter((e) => e.offsetParent !== null || e.closest('details'))
+        .map((e) => e.id || e.textContent.trim().slice(0, 20)),
+    );
     const reached = new Set();
     for (let i = 0; i < 160; i++) {
       await page.keyboard.press('Tab');
       reached.add(await page.evaluate(() => document.activeElement.id || document.activeElement.textContent.trim().slice(0, 20)));
     }
-    for (const id of ['open-button', 'folder-button', 'url-button', 'drop-mode', 'clear-button', 'export-button', 'screenshot-button', 'link-button', 'embed-button', 'help-button', 'clip-search', 'view-frame', 'orthographic', 'turn-reset', 'show-skeleton', 'show-wireframe', 'base-colour-only', 'play', 'step-back', 'step-forward', 'scrub', 'goto-frame', 'speed', 'loop']) {
+    for (const id of [
+      'open-button',
+      'folder-button',
+      'url-button',
+      'drop-mode',
+      'clear-button',
+      'export-button',
+      'screenshot-button',
+      'link-button',
+      'embed-button',
+      'help-button',
+      'clip-search',
+      'view-frame',
+      'orthographic',
+      'turn-reset',
+      'show-skeleton',
+      'show-wireframe',
+      'base-colour-only',
+      'play',
+      'step-back',
+      'step-forward',
+      'scrub',
+      'goto-frame',
+      'speed',
+      'loop',
+    ]) {
       expect(reached, id).toContain(id);
     }
     expect(controls.length).toBeGreaterThan(20);
@@ -108,7 +142,11 @@ describe('layout and keyboard', () => {
 describe('characters and timeline', () => {
   it('plays a second mesh part on the first one’s skeleton', async () => {
     const page = await openPage(browser, '/?demo=0');
-    await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`), filePayload(`${FIXTURES}two_bone_cap.psk`), filePayload(`${FIXTURES}two_bone.psa`)]);
+    await chooseFiles(page, [
+      filePayload(`${FIXTURES}two_bone.psk`),
+      filePayload(`${FIXTURES}two_bone_cap.psk`),
+      filePayload(`${FIXTURES}two_bone.psa`),
+    ]);
     const r = await page.evaluate(() => {
       const { app } = window.__rigscope;
       const c = app.characters;
@@ -120,7 +158,12 @@ describe('characters and timeline', () => {
       app.setTime(app.current.clip.duration * 0.5);
       c[0].root.updateMatrixWorld(true);
       const atHalf = cap.getVertexPosition(2, v).clone();
-      return { characters: c.length, meshes: c[0].meshes.length, sameSkeleton: cap.skeleton.bones[0] === c[0].bones[1], moved: at0.distanceTo(atHalf) };
+      return {
+        characters: c.length,
+        meshes: c[0].meshes.length,
+        sameSkeleton: cap.skeleton.bones[0] === c[0].bones[1],
+        moved: at0.distanceTo(atHalf),
+      };
     });
     expect(r).toMatchObject({ characters: 1, meshes: 2, sameSkeleton: true });
     expect(r.moved).toBeGreaterThan(0.5);
@@ -130,7 +173,13 @@ describe('characters and timeline', () => {
 
   it('steps frame by frame in the file’s own frames, with the keyboard too', async () => {
     const page = await openPage(browser, '/');
-    await page.evaluate(() => { const { app } = window.__rigscope; const w = app.allClips.find((c) => c.clip.name === 'Walk'); app.select(w.character, w.clip); window.__rigscope.pause(); app.setTime(0); });
+    await page.evaluate(() => {
+      const { app } = window.__rigscope;
+      const w = app.allClips.find((c) => c.clip.name === 'Walk');
+      app.select(w.character, w.clip);
+      window.__rigscope.pause();
+      app.setTime(0);
+    });
     await page.click('#step-forward');
     await page.click('#step-forward');
     expect(await page.locator('#frame-label').innerText()).toBe('frame 2 / 29');
@@ -151,7 +200,9 @@ describe('characters and timeline', () => {
     // A pure red PNG whose name matches no material.
     const red = png(8, 8, () => [255, 0, 0, 255]);
     await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`), { name: 'unrelated.png', mimeType: 'image/png', buffer: red }]);
-    await page.evaluate(() => { for (const d of document.querySelectorAll('#side details')) d.open = true; });
+    await page.evaluate(() => {
+      for (const d of document.querySelectorAll('#side details')) d.open = true;
+    });
     const select = page.locator('#materials select').first();
     await select.selectOption({ label: 'unrelated.png' });
     await page.waitForFunction(() => !!window.__rigscope.app.characters[0].materials[0].map);
@@ -174,9 +225,13 @@ describe('export, links, embedding, hosting', () => {
     const bytes = readFileSync(await download.path());
     const report = await validateBytes(new Uint8Array(bytes));
     expect(report.issues.numErrors).toBe(0);
-    const gltf = await new Promise((ok, fail) => new GLTFLoader().parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), '', ok, fail));
+    const gltf = await new Promise((ok, fail) =>
+      new GLTFLoader().parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length), '', ok, fail),
+    );
     let joints = 0;
-    gltf.scene.traverse((o) => { if (o.isSkinnedMesh) joints = Math.max(joints, o.skeleton.bones.length); });
+    gltf.scene.traverse((o) => {
+      if (o.isSkinnedMesh) joints = Math.max(joints, o.skeleton.bones.length);
+    });
     expect(joints).toBe(19);
     expect(gltf.animations.map((a) => a.name).sort()).toEqual(['Idle', 'Walk', 'Wave']);
     await page.close();
@@ -186,10 +241,19 @@ describe('export, links, embedding, hosting', () => {
     const base = inject('baseUrl');
     const file = `${base}/fixtures/two_bone.psk`;
     const anim = `${base}/fixtures/two_bone.psa`;
-    const page = await openPage(browser, `/?file=${encodeURIComponent(file)}&file=${encodeURIComponent(anim)}&clip=Bend&frame=1&autoplay=0&camera=10,20,30,0,5,0`);
+    const page = await openPage(
+      browser,
+      `/?file=${encodeURIComponent(file)}&file=${encodeURIComponent(anim)}&clip=Bend&frame=1&autoplay=0&camera=10,20,30,0,5,0`,
+    );
     const state = await page.evaluate(() => {
       const { app, viewer } = window.__rigscope;
-      return { clip: app.current.clip.name, frame: app.frame, playing: app.playing, cam: viewer.camera.position.toArray(), query: window.__rigscope.shareQuery() };
+      return {
+        clip: app.current.clip.name,
+        frame: app.frame,
+        playing: app.playing,
+        cam: viewer.camera.position.toArray(),
+        query: window.__rigscope.shareQuery(),
+      };
     });
     expect(state).toMatchObject({ clip: 'Bend', frame: 1, playing: false });
     state.cam.forEach((v, i) => expect(v).toBeCloseTo([10, 20, 30][i], 6));
@@ -216,7 +280,11 @@ describe('export, links, embedding, hosting', () => {
 
   it('embed page autoplays the clip its parameters name', async () => {
     const page = await openPage(browser, '/embed.html?clip=Walk&speed=2');
-    const s = await page.evaluate(() => ({ clip: window.__rigscope.app.current.clip.name, playing: window.__rigscope.app.playing, speed: window.__rigscope.viewer.timeScale }));
+    const s = await page.evaluate(() => ({
+      clip: window.__rigscope.app.current.clip.name,
+      playing: window.__rigscope.app.playing,
+      speed: window.__rigscope.viewer.timeScale,
+    }));
     expect(s).toEqual({ clip: 'Walk', playing: true, speed: 2 });
     expect((await pixels(page)).count).toBeGreaterThan(500);
     expect(await page.locator('#open-full').getAttribute('href')).toContain('index.html?clip=Walk');
@@ -282,7 +350,10 @@ describe('textures from every image format', () => {
   ]) {
     it(`matches ${name} to the material "Skin" by name and shows it`, async () => {
       const page = await openPage(browser, '/?demo=0');
-      await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`), { name, mimeType: 'application/octet-stream', buffer: make(16, 16, colour) }]);
+      await chooseFiles(page, [
+        filePayload(`${FIXTURES}two_bone.psk`),
+        { name, mimeType: 'application/octet-stream', buffer: make(16, 16, colour) },
+      ]);
       expect(await page.evaluate(() => window.__rigscope.app.characters[0].materials[0].map?.name)).toBe(name);
       const f = await frameAt(page);
       expect(countColour(f, test)).toBeGreaterThan(50);

@@ -3,25 +3,34 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chooseFiles, filePayload, FIXTURES, launch, openPage, SAMPLES } from './browser.js';
 
 let browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 /** Counts drawn pixels close to each of the given colours (sRGB bytes). */
-const colourCounts = (page, colours) => page.evaluate((list) => {
-  const rs = window.__rigscope;
-  rs.viewer.grid.visible = false;
-  rs.viewer.setAttachmentsVisible(false);
-  const r = rs.viewer.countForegroundPixels();
-  const counts = list.map(() => 0);
-  const drawn = r.count;
-  for (let i = 0; i < r.w * r.h; i++) {
-    const p = [r.pixels[i * 4], r.pixels[i * 4 + 1], r.pixels[i * 4 + 2]];
-    list.forEach((c, k) => { if (Math.abs(p[0] - c[0]) + Math.abs(p[1] - c[1]) + Math.abs(p[2] - c[2]) < 90) counts[k]++; });
-  }
-  return { counts, drawn };
-}, colours);
+const colourCounts = (page, colours) =>
+  page.evaluate((list) => {
+    const rs = window.__rigscope;
+    rs.viewer.grid.visible = false;
+    rs.viewer.setAttachmentsVisible(false);
+    const r = rs.viewer.countForegroundPixels();
+    const counts = list.map(() => 0);
+    const drawn = r.count;
+    for (let i = 0; i < r.w * r.h; i++) {
+      const p = [r.pixels[i * 4], r.pixels[i * 4 + 1], r.pixels[i * 4 + 2]];
+      list.forEach((c, k) => {
+        if (Math.abs(p[0] - c[0]) + Math.abs(p[1] - c[1]) + Math.abs(p[2] - c[2]) < 90) counts[k]++;
+      });
+    }
+    return { counts, drawn };
+  }, colours);
 
-const RED = [255, 0, 0], GREEN = [0, 255, 0], BLUE = [0, 0, 255];
+const RED = [255, 0, 0],
+  GREEN = [0, 255, 0],
+  BLUE = [0, 0, 255];
 
 describe('PSG fixtures in the viewer', () => {
   it('shows the skinned box textured from its texture arena (matched by GUID)', async () => {
@@ -30,7 +39,14 @@ describe('PSG fixtures in the viewer', () => {
     const lines = await page.evaluate(() => window.__rigscope.reportLines());
     expect(lines).toContain('box_textures.psg → material material_0 of skinned_box.psg (GUID)');
     // Unlit colours for the check: the texture's quadrants, not the lighting.
-    await page.evaluate(() => { for (const m of window.__rigscope.app.characters[0].materials) { m.emissive?.set(0xffffff); m.emissiveMap = m.map; m.color.set(0); m.needsUpdate = true; } });
+    await page.evaluate(() => {
+      for (const m of window.__rigscope.app.characters[0].materials) {
+        m.emissive?.set(0xffffff);
+        m.emissiveMap = m.map;
+        m.color.set(0);
+        m.needsUpdate = true;
+      }
+    });
     const { counts, drawn } = await colourCounts(page, [RED, GREEN, BLUE]);
     expect(drawn).toBeGreaterThan(2000);
     for (const n of counts) expect(n).toBeGreaterThan(100);
@@ -76,7 +92,8 @@ describe.skipIf(!existsSync(SAMPLES))('real PSG files in the viewer', () => {
       const px = rs.viewer.countForegroundPixels();
       // The night texture is dark with blue near the horizon: count distinct non-black colours.
       const colours = new Set();
-      for (let i = 0; i < px.w * px.h; i += 7) colours.add((px.pixels[i * 4] >> 2) << 12 | (px.pixels[i * 4 + 1] >> 2) << 6 | (px.pixels[i * 4 + 2] >> 2));
+      for (let i = 0; i < px.w * px.h; i += 7)
+        colours.add(((px.pixels[i * 4] >> 2) << 12) | ((px.pixels[i * 4 + 1] >> 2) << 6) | (px.pixels[i * 4 + 2] >> 2));
       return { guid: material.userData.source.guid, mapped: material.map?.image.width, colours: colours.size };
     });
     expect(r).toMatchObject({ guid: '0a950eac2dfefc7b', mapped: 2048 });

@@ -8,8 +8,12 @@ import { FIXTURES, SAMPLES, launch, openPage, pixels } from './browser.js';
 
 const HAVE_SAMPLES = existsSync(SAMPLES);
 let browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 async function openFolder(page, dir) {
   const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
@@ -79,7 +83,12 @@ describe('the scene of a folder', () => {
 
   it('frames the whole clip: the figure stays in view at every frame of a clip that moves it', async () => {
     const page = await openPage(browser, '/?demo=0');
-    await openFiles(page, [`${FIXTURES}knight_head.psk`, `${FIXTURES}knight_body.psk`, `${FIXTURES}knight_armour.psk`, `${FIXTURES}knight.psa`]);
+    await openFiles(page, [
+      `${FIXTURES}knight_head.psk`,
+      `${FIXTURES}knight_body.psk`,
+      `${FIXTURES}knight_armour.psk`,
+      `${FIXTURES}knight.psa`,
+    ]);
     const s = await snapshot(page);
     expect(s.characters).toHaveLength(1);
     // Project the character's bounds at each frame: every corner inside the view.
@@ -92,7 +101,9 @@ describe('the scene of a folder', () => {
         app.setTime(f / 8);
         const b = window.rigscope.snapshot().characters[0].bounds;
         for (let i = 0; i < 8; i++) {
-          const p = new Vector3(i & 1 ? b.max[0] : b.min[0], i & 2 ? b.max[1] : b.min[1], i & 4 ? b.max[2] : b.min[2]).project(viewer.camera);
+          const p = new Vector3(i & 1 ? b.max[0] : b.min[0], i & 2 ? b.max[1] : b.min[1], i & 4 ? b.max[2] : b.min[2]).project(
+            viewer.camera,
+          );
           worst = Math.max(worst, Math.abs(p.x), Math.abs(p.y));
         }
       }
@@ -124,7 +135,10 @@ describe('the scene of a folder', () => {
     const page = await openPage(browser, '/');
     let downloads = 0;
     page.on('download', () => downloads++);
-    await page.evaluate(() => { window.__rigscope.app.current.action.paused = true; window.__rigscope.app.setTime(0.4); });
+    await page.evaluate(() => {
+      window.__rigscope.app.current.action.paused = true;
+      window.__rigscope.app.setTime(0.4);
+    });
     const before = await page.evaluate(() => window.__rigscope.app.time);
     await Promise.all([page.waitForEvent('download'), page.click('#export-button')]);
     await page.waitForFunction(() => /Exported/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
@@ -141,7 +155,9 @@ describe('the scene of a folder', () => {
   it.skipIf(!HAVE_SAMPLES)('shows a texture arena and the sky dome without GL errors; the dome is unlit and seen from inside', async () => {
     const page = await openPage(browser, '/?demo=0');
     const gl = [];
-    page.on('console', (m) => { if (/GL_INVALID|WebGL: INVALID/i.test(m.text())) gl.push(m.text()); });
+    page.on('console', (m) => {
+      if (/GL_INVALID|WebGL: INVALID/i.test(m.text())) gl.push(m.text());
+    });
     await openFiles(page, [`${SAMPLES}psg/skybox_textures.psg`]);
     await openFiles(page, [`${SAMPLES}psg/cas_texture_0x2c7f381800171902.psg`]);
     await page.selectOption('#drop-mode', 'replace');
@@ -169,9 +185,12 @@ describe('the scene of a folder', () => {
     await page.close();
   });
 
-  it('marks a UE1 sequence\'s notify on the timeline', async () => {
+  it("marks a UE1 sequence's notify on the timeline", async () => {
     const page = await openPage(browser, '/?demo=0');
-    await openFiles(page, ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => FIXTURES + n));
+    await openFiles(
+      page,
+      ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => FIXTURES + n),
+    );
     await page.evaluate(() => {
       const { app } = window.__rigscope;
       const wave = app.allClips.find((c) => c.clip.name === 'Wave');
@@ -184,10 +203,14 @@ describe('the scene of a folder', () => {
 
   it('opens an actor that props itself at three points at once, with one message', async () => {
     const page = await openPage(browser, '/?demo=0');
-    const actor = '<actor version="1"><group><variant><mesh>arm.dae</mesh><props><prop actor="self.xml" attachpoint="hand"/><prop actor="self.xml" attachpoint="head"/><prop actor="self.xml" attachpoint="prop_hand"/></props></variant></group></actor>';
+    const actor =
+      '<actor version="1"><group><variant><mesh>arm.dae</mesh><props><prop actor="self.xml" attachpoint="hand"/><prop actor="self.xml" attachpoint="head"/><prop actor="self.xml" attachpoint="prop_hand"/></props></variant></group></actor>';
     const started = Date.now();
     const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
-    await page.setInputFiles('#file-input', [{ name: 'self.xml', mimeType: 'text/xml', buffer: Buffer.from(actor) }, { name: 'arm.pmd', mimeType: 'application/octet-stream', buffer: (await import('node:fs')).readFileSync(`${FIXTURES}arm.pmd`) }]);
+    await page.setInputFiles('#file-input', [
+      { name: 'self.xml', mimeType: 'text/xml', buffer: Buffer.from(actor) },
+      { name: 'arm.pmd', mimeType: 'application/octet-stream', buffer: (await import('node:fs')).readFileSync(`${FIXTURES}arm.pmd`) },
+    ]);
     await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 30000 });
     expect(Date.now() - started).toBeLessThan(15000);
     const s = await snapshot(page);
@@ -225,24 +248,32 @@ describe('the scene of a folder', () => {
 });
 
 describe('an Unreal export folder, textured as exported', () => {
-  it('puts the sidecars\' maps on the materials; the normal map visibly changes the shading', async () => {
+  it("puts the sidecars' maps on the materials; the normal map visibly changes the shading", async () => {
     const page = await openPage(browser, '/?demo=0');
     await openFolder(page, `${FIXTURES}unreal_export/ueviewer_props`);
-    const slots = await page.evaluate(() => window.__rigscope.app.characters[0].materials.map((m) => [m.name, m.map?.name, !!m.normalMap, !!m.roughnessMap]));
-    expect(slots).toEqual([['MI_Hero_Body', 'T_Hero_Body_BC.png', true, true], ['MI_Hero_Head', 'T_Head_D.tga', true, false]]);
+    const slots = await page.evaluate(() =>
+      window.__rigscope.app.characters[0].materials.map((m) => [m.name, m.map?.name, !!m.normalMap, !!m.roughnessMap]),
+    );
+    expect(slots).toEqual([
+      ['MI_Hero_Body', 'T_Hero_Body_BC.png', true, true],
+      ['MI_Hero_Head', 'T_Head_D.tga', true, false],
+    ]);
     expect(await page.locator('#materials').textContent()).toMatch(/props\.txt parent chain/);
     // Mean change per drawn pixel against the previous picture (kept in the page: no megabytes over the wire).
-    const shade = () => page.evaluate(() => {
-      const { viewer } = window.__rigscope;
-      viewer.grid.visible = false;
-      viewer.setAttachmentsVisible(false);
-      const r = viewer.countForegroundPixels();
-      const previous = window.__previousShade ?? r.pixels;
-      let sum = 0;
-      for (let i = 0; i < r.pixels.length; i += 4) sum += Math.abs(r.pixels[i] - previous[i]) + Math.abs(r.pixels[i + 1] - previous[i + 1]) + Math.abs(r.pixels[i + 2] - previous[i + 2]);
-      window.__previousShade = r.pixels;
-      return { count: r.count, change: sum / Math.max(1, r.count) };
-    });
+    const shade = () =>
+      page.evaluate(() => {
+        const { viewer } = window.__rigscope;
+        viewer.grid.visible = false;
+        viewer.setAttachmentsVisible(false);
+        const r = viewer.countForegroundPixels();
+        const previous = window.__previousShade ?? r.pixels;
+        let sum = 0;
+        for (let i = 0; i < r.pixels.length; i += 4)
+          sum +=
+            Math.abs(r.pixels[i] - previous[i]) + Math.abs(r.pixels[i + 1] - previous[i + 1]) + Math.abs(r.pixels[i + 2] - previous[i + 2]);
+        window.__previousShade = r.pixels;
+        return { count: r.count, change: sum / Math.max(1, r.count) };
+      });
     const full = await shade();
     expect(full.count).toBeGreaterThan(1000);
     await page.check('#base-colour-only');

@@ -6,12 +6,25 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 
 const root = new URL('../..', import.meta.url).pathname;
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css', '.json': 'application/json', '.png': 'image/png' };
+const TYPES = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.mjs': 'text/javascript',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css',
+  '.json': 'application/json',
+  '.png': 'image/png',
+};
 export const SUB_PATH = '/wiki/files/rigscope/';
 
 function resolve(url, site) {
   const path = decodeURIComponent(new URL(url, 'http://x').pathname);
-  const mounts = [[SUB_PATH, site], ['/samples/', '../shared/samples/'], ['/fixtures/', 'build/fixtures/'], ['/', site]];
+  const mounts = [
+    [SUB_PATH, site],
+    ['/samples/', '../shared/samples/'],
+    ['/fixtures/', 'build/fixtures/'],
+    ['/', site],
+  ];
   for (const [prefix, dir] of mounts) {
     if (!path.startsWith(prefix)) continue;
     const rel = normalize(path.slice(prefix.length)).replace(/^(\.\.[/\\])+/, '');
@@ -25,7 +38,11 @@ function resolve(url, site) {
 export function startServer(port = 0, { cors = true, site = 'dist/' } = {}) {
   const server = createServer((req, res) => {
     const file = resolve(req.url, site);
-    if (!file || !existsSync(file)) { res.writeHead(404); res.end('not found'); return; }
+    if (!file || !existsSync(file)) {
+      res.writeHead(404);
+      res.end('not found');
+      return;
+    }
     const headers = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': statSync(file).size };
     if (cors) headers['Access-Control-Allow-Origin'] = '*';
     res.writeHead(200, headers);

@@ -10,15 +10,24 @@ import { SAMPLES, chooseFiles, filePayload, fixtureBytes, launch, openPage } fro
 import { packScene, toBase64Url } from '../../web/src/core/pack.js';
 
 let browser;
-beforeAll(async () => { browser = await launch(['--disable-features=LocalNetworkAccessChecks']); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch(['--disable-features=LocalNetworkAccessChecks']);
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 const SETS = {
   psk: ['psk/skSpiderLargeMesh.psk', 'psk/skSpiderLargeAnims.psa'],
   zeroad: ['zeroad/skeleton.pmd', 'zeroad/skeleton_idle.psa'],
   // The folder as it is: the notes file is not used and must stay out of the link.
-  vertex3d: ['vertex3d/assimp-mar_rifle/mar_rifle_d.3d', 'vertex3d/assimp-mar_rifle/mar_rifle_a.3d', 'vertex3d/assimp-mar_rifle/mar_rifle.uc',
-    'vertex3d/assimp-mar_rifle/m_rifl.bmp', 'vertex3d/assimp-mar_rifle/mar_rifle.source.txt'],
+  vertex3d: [
+    'vertex3d/assimp-mar_rifle/mar_rifle_d.3d',
+    'vertex3d/assimp-mar_rifle/mar_rifle_a.3d',
+    'vertex3d/assimp-mar_rifle/mar_rifle.uc',
+    'vertex3d/assimp-mar_rifle/m_rifl.bmp',
+    'vertex3d/assimp-mar_rifle/mar_rifle.source.txt',
+  ],
   psg: ['psg/skybox_night.psg', 'psg/skybox_textures.psg'],
 };
 const UNUSED = { vertex3d: ['mar_rifle.source.txt'] };
@@ -32,7 +41,8 @@ function expectSameScene(got, want) {
   got.characters.forEach((c, i) => {
     const w = want.characters[i].bounds;
     if (!w) return expect(c.bounds).toBeNull();
-    for (const k of ['min', 'max']) c.bounds[k].forEach((v, j) => expect(Math.abs(v - w[k][j]), `${c.name} bounds.${k}[${j}]`).toBeLessThan(1e-4));
+    for (const k of ['min', 'max'])
+      c.bounds[k].forEach((v, j) => expect(Math.abs(v - w[k][j]), `${c.name} bounds.${k}[${j}]`).toBeLessThan(1e-4));
   });
 }
 
@@ -46,7 +56,9 @@ async function isolatedPage(viewport = { width: 800, height: 600 }) {
   page.errors = [];
   page.blocked = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error' && !/GPU stall|favicon|ReadPixels|ERR_FAILED/.test(m.text())) page.errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/GPU stall|favicon|ReadPixels|ERR_FAILED/.test(m.text())) page.errors.push(m.text());
+  });
   await page.route('**/*', (route) => {
     const u = new URL(route.request().url());
     if (u.origin === base.origin && !/^\/(samples|fixtures)\//.test(u.pathname)) return route.continue();
@@ -66,7 +78,10 @@ async function openLink(page, url) {
 /** Opens a family's set in the viewer, picks a clip that is not the first, a frame and a camera. */
 async function sourcePage(family) {
   const page = await openPage(browser, '/?demo=0', { viewport: { width: 800, height: 600 } });
-  await chooseFiles(page, SETS[family].map((p) => filePayload(`${SAMPLES}${p}`)));
+  await chooseFiles(
+    page,
+    SETS[family].map((p) => filePayload(`${SAMPLES}${p}`)),
+  );
   // Another clip, played past its crossfade (a link shows the clip alone, as a person chose it).
   await page.evaluate(async () => {
     const { app } = window.__rigscope;
@@ -88,7 +103,11 @@ async function sourcePage(family) {
 
 async function share(page, kind) {
   await page.click(kind === 'embed' ? '#embed-button' : '#link-button');
-  await page.waitForFunction(() => document.getElementById('share-text').value !== '' || !document.getElementById('share-too-long').hidden, null, { timeout: 60000 });
+  await page.waitForFunction(
+    () => document.getElementById('share-text').value !== '' || !document.getElementById('share-too-long').hidden,
+    null,
+    { timeout: 60000 },
+  );
   return page.evaluate(() => ({
     text: document.getElementById('share-text').value,
     note: document.getElementById('share-note').textContent,
@@ -98,10 +117,11 @@ async function share(page, kind) {
   }));
 }
 
-const cameraOf = (page) => page.evaluate(() => {
-  const { viewer } = window.__rigscope;
-  return [...viewer.camera.position.toArray(), ...viewer.controls.target.toArray()];
-});
+const cameraOf = (page) =>
+  page.evaluate(() => {
+    const { viewer } = window.__rigscope;
+    return [...viewer.camera.position.toArray(), ...viewer.controls.target.toArray()];
+  });
 
 describe.each(Object.keys(SETS))('a packed link of %s samples', (family) => {
   let source, want, link, embed;
@@ -112,7 +132,9 @@ describe.each(Object.keys(SETS))('a packed link of %s samples', (family) => {
     await source.keyboard.press('Escape');
     embed = await share(source, 'embed');
   }, 180000);
-  afterAll(async () => { await source?.close(); });
+  afterAll(async () => {
+    await source?.close();
+  });
 
   it('says how long it is and what it holds, leaving out what the scene does not use', () => {
     expect(want.characters.length).toBeGreaterThan(0);
@@ -157,15 +179,25 @@ describe('<rigscope-viewer> with a packed scene', () => {
     const page = await isolatedPage();
     const url = `${inject('foreignUrl')}/wiki.html`;
     const csp = `default-src 'none'; script-src ${base} 'wasm-unsafe-eval'; worker-src blob: ${base}; connect-src ${base}; img-src ${base} data: blob:; style-src 'self'`;
-    await page.route(url, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html><head><meta charset="utf-8">
+    await page.route(url, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <script type="module" src="${base}/rigscope-viewer.js"></script></head><body>
 <rigscope-viewer id="a" src="${fragment}" style="width:400px;height:300px"></rigscope-viewer>
-<rigscope-viewer id="b" packed="${fragment.slice('#pack='.length)}" style="width:400px;height:300px"></rigscope-viewer></body></html>` }));
+<rigscope-viewer id="b" packed="${fragment.slice('#pack='.length)}" style="width:400px;height:300px"></rigscope-viewer></body></html>`,
+      }),
+    );
     await page.goto(url);
     for (const id of ['a', 'b']) {
       const end = Date.now() + 120000;
-      while (!(await page.evaluate((i) => document.getElementById(i)?.snapshot?.().characters.length > 0 && document.getElementById(i).currentClip !== null, id))) {
+      while (
+        !(await page.evaluate(
+          (i) => document.getElementById(i)?.snapshot?.().characters.length > 0 && document.getElementById(i).currentClip !== null,
+          id,
+        ))
+      ) {
         if (Date.now() > end) throw new Error(`viewer ${id} did not load`);
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -181,15 +213,21 @@ describe('links that do not fit', () => {
   it('says so plainly, copies nothing and offers the standalone page', async () => {
     const page = await openPage(browser, '/?demo=0', { viewport: { width: 1280, height: 800 } });
     const files = ['psk/Suzanne_x130_face3200.pskx', 'psk/Grunt_Preview_LOD0.psk', 'psk/grunt_hh_grabplayer_crouch_SEQ0.psa', ...SETS.psk];
-    await chooseFiles(page, files.map((p) => filePayload(`${SAMPLES}${p}`)));
+    await chooseFiles(
+      page,
+      files.map((p) => filePayload(`${SAMPLES}${p}`)),
+    );
     const result = await share(page, 'link');
     expect(result.tooLong).toBe(true);
     expect(result.text).toBe('');
     expect(result.copyDisabled).toBe(true);
-    expect(result.note).toMatch(/^These 5 files \(6\.\d MiB\) do not fit in a link: packed, they pass the 2,097,152 characters the longest link Chromium opens may have/);
+    expect(result.note).toMatch(
+      /^These 5 files \(6\.\d MiB\) do not fit in a link: packed, they pass the 2,097,152 characters the longest link Chromium opens may have/,
+    );
     // Save page where that button exists; the README's section where it does not.
     const offer = await page.evaluate(() => ({
-      button: !document.getElementById('share-save-page').hidden, readme: !document.getElementById('share-save-readme').hidden,
+      button: !document.getElementById('share-save-page').hidden,
+      readme: !document.getElementById('share-save-readme').hidden,
       exists: !!document.getElementById('save-page-button'),
     }));
     expect(offer.button).toBe(offer.exists);
@@ -205,7 +243,7 @@ describe('links that do not fit', () => {
     expect(result.tooLong).toBe(false);
     expect(result.text.length).toBeGreaterThan(1024 * 1024);
     expect(result.text.length).toBeLessThanOrEqual(2 * 1024 * 1024);
-    expect(result.note).toContain('longer than Firefox\'s 1,048,576 characters');
+    expect(result.note).toContain("longer than Firefox's 1,048,576 characters");
     await page.screenshot({ path: 'build/share-phone.png' });
     await page.close();
   }, 180000);
@@ -229,24 +267,48 @@ const good = toBase64Url(packScene({ files: [{ name: 'two_bone.psk', bytes: fixt
 const HOSTILE = [
   ['bad base64', 'abc*def', 'character "*" at position 3'],
   ['a truncated payload', good.slice(0, Math.floor(good.length / 2)), 'cut off'],
-  ['a payload that inflates past its header', container({ v: 1, files: [{ name: 'a.psk', size: 10 }] }, new Uint8Array(20_000_000)), 'inflates past the 10 bytes its header declares'],
+  [
+    'a payload that inflates past its header',
+    container({ v: 1, files: [{ name: 'a.psk', size: 10 }] }, new Uint8Array(20_000_000)),
+    'inflates past the 10 bytes its header declares',
+  ],
   ['a header past the byte cap', container({ v: 1, files: [{ name: 'a.psk', size: 2 ** 31 + 1 }] }), 'over the 2 GiB limit'],
   // Refused from the count before any name is read (the unit tests cover distinct names too).
-  ['more files than the zip budget', container({ v: 1, files: Array.from({ length: 20001 }, () => ({ name: 'a.psk', size: 0 })) }), 'holds 20,001 files, over the limit of 20,000'],
-  ['a name with a path', container({ v: 1, files: [{ name: '../../etc/passwd', size: 1 }] }, new Uint8Array(1)), 'has an empty, "." or ".." folder in its path'],
-  ['a name with a control character', container({ v: 1, files: [{ name: 'a\u0007.psk', size: 1 }] }, new Uint8Array(1)), 'has the control character U+0007 at position 1'],
+  [
+    'more files than the zip budget',
+    container({ v: 1, files: Array.from({ length: 20001 }, () => ({ name: 'a.psk', size: 0 })) }),
+    'holds 20,001 files, over the limit of 20,000',
+  ],
+  [
+    'a name with a path',
+    container({ v: 1, files: [{ name: '../../etc/passwd', size: 1 }] }, new Uint8Array(1)),
+    'has an empty, "." or ".." folder in its path',
+  ],
+  [
+    'a name with a control character',
+    container({ v: 1, files: [{ name: 'a\u0007.psk', size: 1 }] }, new Uint8Array(1)),
+    'has the control character U+0007 at position 1',
+  ],
 ];
 
 // A requestAnimationFrame heartbeat: the longest gap between frames while `work` runs, in ms.
 async function longestFrameGap(page, work) {
   await page.evaluate(() => {
     const beat = { gaps: [], stop: false, last: performance.now() };
-    const tick = (t) => { beat.gaps.push(t - beat.last); beat.last = t; if (!beat.stop) requestAnimationFrame(tick); };
+    const tick = (t) => {
+      beat.gaps.push(t - beat.last);
+      beat.last = t;
+      if (!beat.stop) requestAnimationFrame(tick);
+    };
     requestAnimationFrame(tick);
     window.__beat = beat;
   });
   await work();
-  return page.evaluate(() => { const b = window.__beat; b.stop = true; return Math.max(performance.now() - b.last, ...b.gaps); });
+  return page.evaluate(() => {
+    const b = window.__beat;
+    b.stop = true;
+    return Math.max(performance.now() - b.last, ...b.gaps);
+  });
 }
 
 const messagesText = (page) => page.evaluate(() => document.getElementById('messages').textContent);
@@ -255,40 +317,61 @@ const characterNames = (page) => page.evaluate(() => window.__rigscope.app.chara
 describe('hostile packed links', () => {
   // Heartbeat tests measure the page against wall-clock time: a busy machine can stall any page
   // once, so a stall must repeat to fail.
-  it.each(HOSTILE)('%s: one message, the page keeps drawing, what was loaded stays', { retry: 2 }, async (_, text, message) => {
-    const page = await openPage(browser, '/?demo=0');
-    await chooseFiles(page, [{ name: 'two_bone.psk', mimeType: 'application/octet-stream', buffer: fixtureBytes('two_bone.psk') }]);
-    await page.evaluate(() => window.__rigscope.pause());
-    const gap = await longestFrameGap(page, async () => {
-      await page.evaluate((t) => { location.hash = `pack=${t}`; }, text);
-      await page.waitForFunction((m) => document.getElementById('messages').textContent.includes(m), message, { timeout: 60000 });
-    });
-    expect(await messagesText(page)).toContain('Nothing was opened from this link; what was loaded stays.');
-    expect(gap).toBeLessThan(200);
-    expect(await characterNames(page)).toEqual(['two_bone.psk']);
-    expect(page.errors).toEqual([]);
-    await page.close();
-  }, 120000);
+  it.each(HOSTILE)(
+    '%s: one message, the page keeps drawing, what was loaded stays',
+    { retry: 2 },
+    async (_, text, message) => {
+      const page = await openPage(browser, '/?demo=0');
+      await chooseFiles(page, [{ name: 'two_bone.psk', mimeType: 'application/octet-stream', buffer: fixtureBytes('two_bone.psk') }]);
+      await page.evaluate(() => window.__rigscope.pause());
+      const gap = await longestFrameGap(page, async () => {
+        await page.evaluate((t) => {
+          location.hash = `pack=${t}`;
+        }, text);
+        await page.waitForFunction((m) => document.getElementById('messages').textContent.includes(m), message, { timeout: 60000 });
+      });
+      expect(await messagesText(page)).toContain('Nothing was opened from this link; what was loaded stays.');
+      expect(gap).toBeLessThan(200);
+      expect(await characterNames(page)).toEqual(['two_bone.psk']);
+      expect(page.errors).toEqual([]);
+      await page.close();
+    },
+    120000,
+  );
 
-  it('a thousand tiny files open within the budget without freezing the page', { retry: 2 }, async () => {
-    const page = await openPage(browser, '/?demo=0');
-    await chooseFiles(page, [{ name: 'two_bone.psk', mimeType: 'application/octet-stream', buffer: fixtureBytes('two_bone.psk') }]);
-    await page.evaluate(() => window.__rigscope.pause());
-    const tiny = toBase64Url(packScene({ files: Array.from({ length: 1000 }, (_, i) => ({ name: `tiny/${i}.psk`, bytes: Uint8Array.of(i & 255, 1, 2) })), state: {} }));
-    const gap = await longestFrameGap(page, async () => {
-      await page.evaluate((t) => { location.hash = `pack=${t}`; }, tiny);
-      await page.waitForFunction(() => /^1000 files read/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
-    });
-    expect(gap).toBeLessThan(500);
-    expect(await characterNames(page)).toEqual(['two_bone.psk']);
-    expect(page.errors).toEqual([]);
-    await page.close();
-  }, 180000);
+  it(
+    'a thousand tiny files open within the budget without freezing the page',
+    { retry: 2 },
+    async () => {
+      const page = await openPage(browser, '/?demo=0');
+      await chooseFiles(page, [{ name: 'two_bone.psk', mimeType: 'application/octet-stream', buffer: fixtureBytes('two_bone.psk') }]);
+      await page.evaluate(() => window.__rigscope.pause());
+      const tiny = toBase64Url(
+        packScene({
+          files: Array.from({ length: 1000 }, (_, i) => ({ name: `tiny/${i}.psk`, bytes: Uint8Array.of(i & 255, 1, 2) })),
+          state: {},
+        }),
+      );
+      const gap = await longestFrameGap(page, async () => {
+        await page.evaluate((t) => {
+          location.hash = `pack=${t}`;
+        }, tiny);
+        await page.waitForFunction(() => /^1000 files read/.test(document.getElementById('status').textContent), null, { timeout: 120000 });
+      });
+      expect(gap).toBeLessThan(500);
+      expect(await characterNames(page)).toEqual(['two_bone.psk']);
+      expect(page.errors).toEqual([]);
+      await page.close();
+    },
+    180000,
+  );
 
   it('a bad link in the embed page shows its message inside the player', async () => {
     const page = await isolatedPage();
     await openLinkAllowingFailure(page, `${inject('baseUrl')}/embed.html#pack=abc*def`);
-    const notes = await page.evaluate(() => [...document.getElementById('player').shadowRoot.querySelectorAll('.messages p')].map((p) => p.textContent));
+    const notes = await page.evaluate(() =>
+      [...document.getElementById('player').shadowRoot.querySelectorAll('.messages p')].map((p) => p.textContent),
+    );
     expect(notes.join(' ')).toContain('Packed scene: the packed data is not base64url: character "*" at position 3');
     await page.close();
   });

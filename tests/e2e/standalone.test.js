@@ -16,18 +16,43 @@ import { PACK_TAG, standalonePage } from '../../web/src/core/page.js';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const TEMPLATE = `${ROOT}build/standalone/rigscope-page.html`;
-const SPIDER_CLIPS = ['Walk', 'walk2jump', 'Jump', 'jump2walk', 'webattack', 'lungeAttackStart', 'lungeAttack', 'lungeAttackend', 'flippedOver', 'idleOnBack', 'Idle', 'attack'];
+const SPIDER_CLIPS = [
+  'Walk',
+  'walk2jump',
+  'Jump',
+  'jump2walk',
+  'webattack',
+  'lungeAttackStart',
+  'lungeAttack',
+  'lungeAttackend',
+  'flippedOver',
+  'idleOnBack',
+  'Idle',
+  'attack',
+];
 
 // Per family: the files (as chosen in the viewer), what the CLI is given, the files the page must
 // hold (the unused notes file stays out), the clips the files have (README of the samples) and
 // whether the picture changes while the clip plays.
 const SETS = {
-  psk: { files: ['psk/skSpiderLargeMesh.psk', 'psk/skSpiderLargeAnims.psa'], held: ['skSpiderLargeMesh.psk', 'skSpiderLargeAnims.psa'], clips: SPIDER_CLIPS, moves: true },
-  zeroad: { files: ['zeroad/skeleton.pmd', 'zeroad/skeleton_idle.psa'], held: ['skeleton.pmd', 'skeleton_idle.psa'], clips: ['skeleton_idle'], moves: true },
+  psk: {
+    files: ['psk/skSpiderLargeMesh.psk', 'psk/skSpiderLargeAnims.psa'],
+    held: ['skSpiderLargeMesh.psk', 'skSpiderLargeAnims.psa'],
+    clips: SPIDER_CLIPS,
+    moves: true,
+  },
+  zeroad: {
+    files: ['zeroad/skeleton.pmd', 'zeroad/skeleton_idle.psa'],
+    held: ['skeleton.pmd', 'skeleton_idle.psa'],
+    clips: ['skeleton_idle'],
+    moves: true,
+  },
   // mar_rifle's 30 frames are all the same shape (every vertex equal in every frame): the clip
   // plays, the picture stays. The flag fixture (the project's own writer) is the UE1 set that moves.
   vertex3d: {
-    files: ['mar_rifle_d.3d', 'mar_rifle_a.3d', 'mar_rifle.uc', 'm_rifl.bmp', 'mar_rifle.source.txt'].map((n) => `vertex3d/assimp-mar_rifle/${n}`),
+    files: ['mar_rifle_d.3d', 'mar_rifle_a.3d', 'mar_rifle.uc', 'm_rifl.bmp', 'mar_rifle.source.txt'].map(
+      (n) => `vertex3d/assimp-mar_rifle/${n}`,
+    ),
     cli: ['vertex3d/assimp-mar_rifle'],
     held: ['mar_rifle_d.3d', 'mar_rifle_a.3d', 'mar_rifle.uc', 'm_rifl.bmp'],
     clips: ['All'],
@@ -35,8 +60,12 @@ const SETS = {
   },
   // Its first clip, Still, holds still: the CLI asks for Wave (by --clip, in any case).
   'vertex3d flag fixture': {
-    base: FIXTURES, files: ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'], held: ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'],
-    clips: ['Still', 'Wave'], moves: true, cliClip: ['wave', 'Wave'],
+    base: FIXTURES,
+    files: ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'],
+    held: ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'],
+    clips: ['Still', 'Wave'],
+    moves: true,
+    cliClip: ['wave', 'Wave'],
   },
   // No public PSG carries an animation: the skinned quad draws and lists no clips.
   psg: { files: ['psg/synthetic/skinned_quad_f32.psg'], held: ['skinned_quad_f32.psg'], clips: [], moves: false },
@@ -84,7 +113,9 @@ async function openOffline(url, { allow = (u) => u.startsWith('file:'), viewport
   page.errors = [];
   page.blocked = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error' && !/GPU stall|ReadPixels/.test(m.text())) page.errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/GPU stall|ReadPixels/.test(m.text())) page.errors.push(m.text());
+  });
   await page.route('**/*', (route) => {
     const u = route.request().url();
     if (allow(u)) return route.fallback();
@@ -97,24 +128,33 @@ async function openOffline(url, { allow = (u) => u.startsWith('file:'), viewport
 }
 
 /** Draws the player at `t` seconds into the current clip (paused); keeps the picture as `key`. */
-const pictureAt = (page, t, key) => page.evaluate(async ([time, name]) => {
-  const { element, viewer } = window.__rigscope;
-  element.pause();
-  element.currentTime = time;
-  // What a person sees: the frames the page draws next (vertex animation is applied per frame).
-  for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
-  const { count, total } = viewer.countForegroundPixels();
-  (window.__pictures ??= {})[name] = viewer.context2d.getImageData(0, 0, viewer.width, viewer.height).data;
-  return { count, total };
-}, [t, key]);
+const pictureAt = (page, t, key) =>
+  page.evaluate(
+    async ([time, name]) => {
+      const { element, viewer } = window.__rigscope;
+      element.pause();
+      element.currentTime = time;
+      // What a person sees: the frames the page draws next (vertex animation is applied per frame).
+      for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+      const { count, total } = viewer.countForegroundPixels();
+      (window.__pictures ??= {})[name] = viewer.context2d.getImageData(0, 0, viewer.width, viewer.height).data;
+      return { count, total };
+    },
+    [t, key],
+  );
 
 /** Pixels whose colour changed by more than 24 (summed over R, G, B) between two kept pictures. */
-const changedPixels = (page, a, b) => page.evaluate(([x, y]) => {
-  const [p, q] = [window.__pictures[x], window.__pictures[y]];
-  let n = 0;
-  for (let i = 0; i < p.length; i += 4) if (Math.abs(p[i] - q[i]) + Math.abs(p[i + 1] - q[i + 1]) + Math.abs(p[i + 2] - q[i + 2]) > 24) n++;
-  return n;
-}, [a, b]);
+const changedPixels = (page, a, b) =>
+  page.evaluate(
+    ([x, y]) => {
+      const [p, q] = [window.__pictures[x], window.__pictures[y]];
+      let n = 0;
+      for (let i = 0; i < p.length; i += 4)
+        if (Math.abs(p[i] - q[i]) + Math.abs(p[i + 1] - q[i + 1]) + Math.abs(p[i + 2] - q[i + 2]) > 24) n++;
+      return n;
+    },
+    [a, b],
+  );
 
 /** Draws, lists the clips, plays (frames differ), offers fullscreen; nothing but file: was asked for. */
 async function expectPlayerWorks(page, set) {
@@ -175,12 +215,18 @@ describe.each(Object.keys(SETS))('a standalone page of %s samples', (family) => 
 
   it('written by the viewer (Save page) opens from disk with no network: draws, plays, lists the clips', async () => {
     const viewer = await openPage(browser, '/?demo=0', { viewport: { width: 800, height: 600 } });
-    await chooseFiles(viewer, set.files.map((p) => filePayload(`${set.base ?? SAMPLES}${p}`)));
+    await chooseFiles(
+      viewer,
+      set.files.map((p) => filePayload(`${set.base ?? SAMPLES}${p}`)),
+    );
     const [download] = await Promise.all([viewer.waitForEvent('download', { timeout: 120000 }), viewer.click('#save-page-button')]);
     const path = join(dir, `viewer-${family}.html`);
     await download.saveAs(path);
     expect(download.suggestedFilename()).toMatch(/\.html$/);
-    const shown = await viewer.evaluate(() => ({ clips: window.__rigscope.app.allClips.map((c) => c.clip.name), clip: window.__rigscope.app.current?.clip.name }));
+    const shown = await viewer.evaluate(() => ({
+      clips: window.__rigscope.app.allClips.map((c) => c.clip.name),
+      clip: window.__rigscope.app.current?.clip.name,
+    }));
     await viewer.close();
     expect(shown.clips).toEqual(set.clips);
     const { names, state } = await packOf(path);
@@ -193,8 +239,18 @@ describe.each(Object.keys(SETS))('a standalone page of %s samples', (family) => 
 
   it('written by `rigscope page` opens from disk with no network: draws, plays, lists the clips', async () => {
     const path = join(dir, `cli-${family}.html`);
-    const out = execFileSync('node', [`${ROOT}web/cli/rigscope.js`, 'page', ...(set.cli ?? set.files).map((p) => `${set.base ?? SAMPLES}${p}`), '-o', path,
-      ...(set.cliClip ? ['--clip', set.cliClip[0]] : [])], { encoding: 'utf8' });
+    const out = execFileSync(
+      'node',
+      [
+        `${ROOT}web/cli/rigscope.js`,
+        'page',
+        ...(set.cli ?? set.files).map((p) => `${set.base ?? SAMPLES}${p}`),
+        '-o',
+        path,
+        ...(set.cliClip ? ['--clip', set.cliClip[0]] : []),
+      ],
+      { encoding: 'utf8' },
+    );
     expect(out).toContain(`${set.held.length} file(s)`);
     const { names, state } = await packOf(path);
     expect(names.sort()).toEqual([...set.held].sort());
@@ -208,9 +264,17 @@ describe.each(Object.keys(SETS))('a standalone page of %s samples', (family) => 
 
 describe('the standalone page', () => {
   it('is what the share dialog offers for a set too long for a link, and it carries that set', async () => {
-    const files = ['psk/Suzanne_x130_face3200.pskx', 'psk/Grunt_Preview_LOD0.psk', 'psk/grunt_hh_grabplayer_crouch_SEQ0.psa', ...SETS.psk.files];
+    const files = [
+      'psk/Suzanne_x130_face3200.pskx',
+      'psk/Grunt_Preview_LOD0.psk',
+      'psk/grunt_hh_grabplayer_crouch_SEQ0.psa',
+      ...SETS.psk.files,
+    ];
     const viewer = await openPage(browser, '/?demo=0', { viewport: { width: 1280, height: 800 } });
-    await chooseFiles(viewer, files.map((p) => filePayload(`${SAMPLES}${p}`)));
+    await chooseFiles(
+      viewer,
+      files.map((p) => filePayload(`${SAMPLES}${p}`)),
+    );
     await viewer.click('#link-button');
     await viewer.waitForSelector('#share-save-page', { state: 'visible', timeout: 120000 });
     const [download] = await Promise.all([viewer.waitForEvent('download', { timeout: 120000 }), viewer.click('#share-save-page')]);
@@ -221,7 +285,10 @@ describe('the standalone page', () => {
     await viewer.close();
     expect((await packOf(path)).names).toEqual(files.map((p) => p.split('/').pop()));
     const page = await openOffline(pathToFileURL(path).href);
-    const got = await page.evaluate(() => ({ names: window.__rigscope.element.snapshot().characters.map((c) => c.name), messages: window.__rigscope.element.messages }));
+    const got = await page.evaluate(() => ({
+      names: window.__rigscope.element.snapshot().characters.map((c) => c.name),
+      messages: window.__rigscope.element.messages,
+    }));
     expect(got.messages).toEqual([]);
     expect(got.names).toEqual(want);
     expect((await pictureAt(page, 0, 'big')).count).toBeGreaterThan(1000);
@@ -253,11 +320,23 @@ describe('the standalone page', () => {
       // Not deflate at all.
       garbage: [standalonePage(template, new Uint8Array(64).fill(7)), /^Packed scene: /],
       // A character base64url never uses, written into the tag by hand.
-      base64: [`${template}<script type="application/octet-stream" id="${PACK_TAG}">AAAA*AAA</script>\n`, /not base64url: character "\*" at position 4/],
+      base64: [
+        `${template}<script type="application/octet-stream" id="${PACK_TAG}">AAAA*AAA</script>\n`,
+        /not base64url: character "\*" at position 4/,
+      ],
       // Sizes a bomb would declare, a name with a path, a file cut short.
-      bomb: [standalonePage(template, craftedPack([{ name: 'a.psk', size: 2 ** 40 }])), /Packed scene: its files declare 1,099,511,627,776 bytes, over the .+ limit/],
-      path: [standalonePage(template, craftedPack([{ name: '../x.psk', size: 4 }], new Uint8Array(4))), /Packed scene: file 1's name "\.\.\/x\.psk" has an empty, "\." or "\.\." folder/],
-      cut: [standalonePage(template, craftedPack([{ name: 'a.psk', size: 100 }], new Uint8Array(10))), /Packed scene: it is cut off: a\.psk has 10 bytes of its 100 bytes/],
+      bomb: [
+        standalonePage(template, craftedPack([{ name: 'a.psk', size: 2 ** 40 }])),
+        /Packed scene: its files declare 1,099,511,627,776 bytes, over the .+ limit/,
+      ],
+      path: [
+        standalonePage(template, craftedPack([{ name: '../x.psk', size: 4 }], new Uint8Array(4))),
+        /Packed scene: file 1's name "\.\.\/x\.psk" has an empty, "\." or "\.\." folder/,
+      ],
+      cut: [
+        standalonePage(template, craftedPack([{ name: 'a.psk', size: 100 }], new Uint8Array(10))),
+        /Packed scene: it is cut off: a\.psk has 10 bytes of its 100 bytes/,
+      ],
       // The template alone: no scene in it.
       empty: [template, /carries no scene/],
     };
@@ -265,10 +344,15 @@ describe('the standalone page', () => {
       const path = join(dir, `bad-${name}.html`);
       writeFileSync(path, html);
       const page = await openOffline(pathToFileURL(path).href);
-      const shown = await page.evaluate(() => [...window.__rigscope.element.messages.map((m) => m.text), ...[...document.querySelectorAll('#errors p')].map((p) => p.textContent)]);
+      const shown = await page.evaluate(() => [
+        ...window.__rigscope.element.messages.map((m) => m.text),
+        ...[...document.querySelectorAll('#errors p')].map((p) => p.textContent),
+      ]);
       expect(shown.join('\n'), name).toMatch(message);
       // Still answering: a task runs and the player's controls respond.
-      expect(await page.evaluate(() => new Promise((ok) => setTimeout(() => ok(window.__rigscope.element.snapshot().characters.length), 0)))).toBe(0);
+      expect(
+        await page.evaluate(() => new Promise((ok) => setTimeout(() => ok(window.__rigscope.element.snapshot().characters.length), 0))),
+      ).toBe(0);
       expect(page.blocked).toEqual([]);
       await page.close();
     }

@@ -1,10 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { chooseFiles, countColour, dropFolder, filePayload, FIXTURES, frameAt, launch, maskDifference, openPage, SAMPLES } from './browser.js';
+import {
+  chooseFiles,
+  countColour,
+  dropFolder,
+  filePayload,
+  FIXTURES,
+  frameAt,
+  launch,
+  maskDifference,
+  openPage,
+  SAMPLES,
+} from './browser.js';
 
 let browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 /** Paused at `t` seconds: the frame with counts of the flag texture's reddish and bluish pixels. */
 async function shot(page, t) {
@@ -16,9 +31,12 @@ async function shot(page, t) {
 }
 
 describe('UE1 fixtures in the viewer', () => {
-  it('shows the flag textured and plays its Wave sequence at the file\'s frame numbers', async () => {
+  it("shows the flag textured and plays its Wave sequence at the file's frame numbers", async () => {
     const page = await openPage(browser, '/?demo=0');
-    await chooseFiles(page, ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => filePayload(FIXTURES + n)));
+    await chooseFiles(
+      page,
+      ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => filePayload(FIXTURES + n)),
+    );
     expect(await page.evaluate(() => window.__rigscope.clipNames())).toEqual(['Still', 'Wave']);
     await page.locator('#clip-list li', { hasText: 'Wave' }).click();
     const a = await shot(page, 0);
@@ -34,9 +52,12 @@ describe('UE1 fixtures in the viewer', () => {
     await page.close();
   });
 
-  it('shows the flag upright and not mirrored: red on top, white on the viewer\'s right', async () => {
+  it("shows the flag upright and not mirrored: red on top, white on the viewer's right", async () => {
     const page = await openPage(browser, '/?demo=0');
-    await chooseFiles(page, ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => filePayload(FIXTURES + n)));
+    await chooseFiles(
+      page,
+      ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => filePayload(FIXTURES + n)),
+    );
     const where = await page.evaluate(() => {
       const rs = window.__rigscope;
       rs.viewer.grid.visible = false;
@@ -48,10 +69,14 @@ describe('UE1 fixtures in the viewer', () => {
       rs.viewer.controls.update();
       const r = rs.viewer.countForegroundPixels();
       const mean = (test) => {
-        let n = 0, sx = 0, sy = 0;
+        let n = 0,
+          sx = 0,
+          sy = 0;
         for (let i = 0; i < r.w * r.h; i++) {
           if (!test(r.pixels[i * 4], r.pixels[i * 4 + 1], r.pixels[i * 4 + 2])) continue;
-          n++; sx += i % r.w; sy += Math.floor(i / r.w);
+          n++;
+          sx += i % r.w;
+          sy += Math.floor(i / r.w);
         }
         return { n, x: sx / n, y: sy / n };
       };
@@ -73,7 +98,11 @@ describe('UE1 fixtures in the viewer', () => {
 
   it('opens a dropped folder with the mesh, its script and texture', async () => {
     const page = await openPage(browser, '/?demo=0');
-    await dropFolder(page, 'Flag', ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => FIXTURES + n));
+    await dropFolder(
+      page,
+      'Flag',
+      ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => FIXTURES + n),
+    );
     const lines = await page.evaluate(() => window.__rigscope.reportLines());
     expect(lines).toContain('flag_d.3d ↔ flag_a.3d ↔ flag.uc (script)');
     expect(lines.join('\n')).toMatch(/flag\.pcx → material tex0_twosided\S* of flag_d\.3d \(script slot\)/);
@@ -88,7 +117,10 @@ describe.skipIf(!existsSync(SAMPLES))('real UE1 files in the viewer', () => {
 
   it('shows the rifle with its BMP texture and steps through All', async () => {
     const page = await openPage(browser, '/?demo=0');
-    await chooseFiles(page, ['mar_rifle_d.3d', 'mar_rifle_a.3d', 'mar_rifle.uc', 'm_rifl.bmp'].map((n) => filePayload(`${V}assimp-mar_rifle/${n}`)));
+    await chooseFiles(
+      page,
+      ['mar_rifle_d.3d', 'mar_rifle_a.3d', 'mar_rifle.uc', 'm_rifl.bmp'].map((n) => filePayload(`${V}assimp-mar_rifle/${n}`)),
+    );
     expect(await page.evaluate(() => window.__rigscope.app.characters[0].materials[0].map?.name)).toBe('m_rifl.bmp');
     const a = await shot(page, 0);
     expect(a.count).toBeGreaterThan(1500);
@@ -96,7 +128,8 @@ describe.skipIf(!existsSync(SAMPLES))('real UE1 files in the viewer', () => {
     const green = await page.evaluate(() => {
       const r = window.__rigscope.viewer.countForegroundPixels();
       let n = 0;
-      for (let i = 0; i < r.w * r.h; i++) if (r.pixels[i * 4 + 1] > r.pixels[i * 4 + 2] + 25 && r.pixels[i * 4 + 1] + 10 > r.pixels[i * 4]) n++;
+      for (let i = 0; i < r.w * r.h; i++)
+        if (r.pixels[i * 4 + 1] > r.pixels[i * 4 + 2] + 25 && r.pixels[i * 4 + 1] + 10 > r.pixels[i * 4]) n++;
       return n;
     });
     expect(green).toBeGreaterThan(200);
@@ -111,7 +144,11 @@ describe.skipIf(!existsSync(SAMPLES))('real UE1 files in the viewer', () => {
   it('shows the trash bag textured from its PCX (dropped as a folder)', async () => {
     const page = await openPage(browser, '/?demo=0');
     const files = ['Models/trashbag_d.3d', 'Models/trashbag_a.3d', 'Classes/Trashbag.uc', 'Models/trashbag1.pcx', 'Models/scroll1.pcx'];
-    await dropFolder(page, 'trashbag', files.map((f) => `${V}trashbag/${f}`));
+    await dropFolder(
+      page,
+      'trashbag',
+      files.map((f) => `${V}trashbag/${f}`),
+    );
     const info = await page.evaluate(() => {
       const c = window.__rigscope.app.characters;
       return { n: c.length, maps: c[0].materials.map((m) => m.map?.name) };

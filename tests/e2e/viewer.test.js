@@ -3,10 +3,18 @@ import { existsSync } from 'node:fs';
 import { chooseFiles, filePayload, FIXTURES, frameAt, launch, maskDifference, openPage, pixels, SAMPLES } from './browser.js';
 
 let browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
-const still = (page, t = 0) => page.evaluate((time) => { window.__rigscope.pause(); window.__rigscope.app.setTime(time); }, t);
+const still = (page, t = 0) =>
+  page.evaluate((time) => {
+    window.__rigscope.pause();
+    window.__rigscope.app.setTime(time);
+  }, t);
 
 describe('viewer page', () => {
   it('opens with the animated demo character', async () => {
@@ -52,11 +60,16 @@ describe('viewer page', () => {
   it('renders file names as text, never as HTML', async () => {
     const page = await openPage(browser, '/?demo=0');
     const dialogs = [];
-    page.on('dialog', (d) => { dialogs.push(d.message()); d.dismiss(); });
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      d.dismiss();
+    });
     await chooseFiles(page, [filePayload(`${FIXTURES}hostile_names.psk`), filePayload(`${FIXTURES}hostile_names.psa`)]);
     await page.check('#show-bone-names');
     await page.check('#show-attachments');
-    await page.evaluate(() => { for (const d of document.querySelectorAll('#side details')) d.open = true; });
+    await page.evaluate(() => {
+      for (const d of document.querySelectorAll('#side details')) d.open = true;
+    });
     // The names arrive as text: bones in the tree and the 3D labels, material, sequence.
     expect(await page.locator('#bone-tree').innerText()).toContain('<img src=x onerror=alert(1)>');
     expect(await page.locator('#bone-tree').innerText()).toContain('"><script>alert(2)</script>');
@@ -64,7 +77,12 @@ describe('viewer page', () => {
     expect(await page.locator('#materials').innerText()).toContain('<svg onload=alert(3)>&amp;');
     expect(await page.locator('.label3d.bone').first().innerText()).toContain('<');
     // Nothing became markup, nothing ran.
-    const injected = await page.evaluate(() => document.querySelectorAll('#side img, #side script, #side svg, #side iframe, #stage img, #stage script, #stage iframe, #messages img').length);
+    const injected = await page.evaluate(
+      () =>
+        document.querySelectorAll(
+          '#side img, #side script, #side svg, #side iframe, #stage img, #stage script, #stage iframe, #messages img',
+        ).length,
+    );
     expect(injected).toBe(0);
     await page.waitForTimeout(300);
     expect(dialogs).toEqual([]);
@@ -93,7 +111,11 @@ describe('security', () => {
     await page.click('#export-button');
     await page.waitForTimeout(500);
     const origin = new URL(page.url()).origin;
-    expect(requests.filter((r) => r.method !== 'GET' || r.body || !(r.url.startsWith(origin) || r.url.startsWith('blob:') || r.url.startsWith('data:')))).toEqual([]);
+    expect(
+      requests.filter(
+        (r) => r.method !== 'GET' || r.body || !(r.url.startsWith(origin) || r.url.startsWith('blob:') || r.url.startsWith('data:')),
+      ),
+    ).toEqual([]);
     await page.close();
   });
 });
@@ -106,7 +128,10 @@ describe.skipIf(!existsSync(SAMPLES))('real Unreal files', () => {
     expect(names).toHaveLength(12);
     expect(await page.locator('#clip-list li[role=option]').count()).toBe(12);
     await page.locator('#clip-list li', { hasText: 'webattack' }).click();
-    await page.evaluate(() => { window.__rigscope.pause(); window.__rigscope.app.setTime(0); });
+    await page.evaluate(() => {
+      window.__rigscope.pause();
+      window.__rigscope.app.setTime(0);
+    });
     const a = await frameAt(page);
     expect(a.count).toBeGreaterThan(1000);
     await page.evaluate(() => window.__rigscope.app.setTime(1.2));

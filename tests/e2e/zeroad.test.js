@@ -3,8 +3,12 @@ import { existsSync } from 'node:fs';
 import { chooseFiles, countColour, filePayload, FIXTURES, frameAt, launch, maskDifference, openPage, png, SAMPLES } from './browser.js';
 
 let browser;
-beforeAll(async () => { browser = await launch(); });
-afterAll(async () => { await browser?.close(); });
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
 
 /** Paused at `t` seconds: the frame with its red and blue (player colour) pixel counts. */
 async function shot(page, t) {
@@ -48,35 +52,53 @@ describe('0 A.D. models in the viewer', () => {
     // Left half red and opaque; right half grey with alpha 0: the player_trans mask, tinted blue.
     const texture = png(64, 64, (x) => (x < 32 ? [200, 20, 20, 255] : [200, 200, 200, 0]));
     await chooseFiles(page, [
-      text('arm_unit.xml', `<?xml version="1.0" encoding="utf-8"?>
+      text(
+        'arm_unit.xml',
+        `<?xml version="1.0" encoding="utf-8"?>
         <qualitylevels><actor><group><variant>
           <mesh>skeletal/arm.dae</mesh>
           <textures><texture file="skins/arm.png" name="baseTex"/></textures>
           <animations><animation name="Wave" file="biped/arm_wave.dae" speed="100"/></animations>
           <props><prop actor="props/cap.xml" attachpoint="hand"/></props>
-        </variant></group><material>player_trans.xml</material></actor></qualitylevels>`),
+        </variant></group><material>player_trans.xml</material></actor></qualitylevels>`,
+      ),
       text('cap.xml', '<actor version="1"><group><variant><mesh>props/old_v1.dae</mesh></variant></group></actor>'),
-      filePayload(`${FIXTURES}arm.pmd`, 'arm.dae.cached.pmd'), filePayload(`${FIXTURES}arm_wave.psa`, 'arm_wave.dae.cached.psa'),
-      filePayload(`${FIXTURES}old_v1.pmd`), { name: 'arm.png', mimeType: 'image/png', buffer: texture },
+      filePayload(`${FIXTURES}arm.pmd`, 'arm.dae.cached.pmd'),
+      filePayload(`${FIXTURES}arm_wave.psa`, 'arm_wave.dae.cached.psa'),
+      filePayload(`${FIXTURES}old_v1.pmd`),
+      { name: 'arm.png', mimeType: 'image/png', buffer: texture },
     ]);
     const state = await page.evaluate(() => {
       const { app } = window.__rigscope;
       const [unit] = app.characters;
       const [cap] = unit.props;
       return {
-        names: [unit.name, cap.name], clips: window.__rigscope.clipNames(), textured: !!unit.materials[0].map,
+        names: [unit.name, cap.name],
+        clips: window.__rigscope.clipNames(),
+        textured: !!unit.materials[0].map,
         capOnHand: cap.root.parent === unit.attachments.find((a) => a.name === 'prop_hand').node,
-        colourShown: !document.getElementById('player-color-row').hidden, missing: app.reports[0].records.filter((r) => r.kind === 'missing'),
+        colourShown: !document.getElementById('player-color-row').hidden,
+        missing: app.reports[0].records.filter((r) => r.kind === 'missing'),
       };
     });
-    expect(state).toEqual({ names: ['arm_unit.xml', 'cap.xml'], clips: ['wave'], textured: true, capOnHand: true, colourShown: true, missing: [] });
+    expect(state).toEqual({
+      names: ['arm_unit.xml', 'cap.xml'],
+      clips: ['wave'],
+      textured: true,
+      capOnHand: true,
+      colourShown: true,
+      missing: [],
+    });
     await page.evaluate(() => window.__rigscope.viewer.frameAll());
     const a = await shot(page, 0);
     expect(a.red).toBeGreaterThan(20);
     expect(a.blue).toBeGreaterThan(20);
     await expectMoves(page, 18 * 0.0333);
     // Another player colour: green instead of blue.
-    await page.locator('#player-color').evaluate((input) => { input.value = '#20c020'; input.dispatchEvent(new Event('input')); });
+    await page.locator('#player-color').evaluate((input) => {
+      input.value = '#20c020';
+      input.dispatchEvent(new Event('input'));
+    });
     expect((await shot(page, 0)).blue).toBeLessThan(a.blue / 4);
     expect(page.errors).toEqual([]);
     await page.close();
@@ -90,15 +112,19 @@ describe.skipIf(!existsSync(`${SAMPLES}zeroad`))('real 0 A.D. files in the viewe
     expect(await page.evaluate(() => window.__rigscope.clipNames())).toEqual(['skeleton_idle']);
     await expectMoves(page, 2.0, 5); // an idle: breathing and a small sway
     await page.check('#show-skeleton');
-    const joints = await page.evaluate(() => window.__rigscope.viewer.skeletonHelpers.filter((h) => h.isPoints && h.visible).map((h) => h.geometry.attributes.position.count));
+    const joints = await page.evaluate(() =>
+      window.__rigscope.viewer.skeletonHelpers.filter((h) => h.isPoints && h.visible).map((h) => h.geometry.attributes.position.count),
+    );
     expect(joints).toEqual([29]);
     await page.close();
   });
 
-  it('refuses rich-man_idle.psa on rich-man.pmd with the engine\'s reason', async () => {
+  it("refuses rich-man_idle.psa on rich-man.pmd with the engine's reason", async () => {
     const page = await openPage(browser, '/?demo=0');
     await chooseFiles(page, [filePayload(`${SAMPLES}zeroad/rich-man.pmd`), filePayload(`${SAMPLES}zeroad/rich-man_idle.psa`)]);
-    expect(await page.locator('#messages').innerText()).toContain('rich-man_idle.psa: not played on any model — 29 bones, rich-man.pmd has 25');
+    expect(await page.locator('#messages').innerText()).toContain(
+      'rich-man_idle.psa: not played on any model — 29 bones, rich-man.pmd has 25',
+    );
     expect((await shot(page, 0)).count).toBeGreaterThan(500);
     await page.close();
   });

@@ -1,9 +1,24 @@
 // A consumer of the package, type-checked against its declarations: what the README shows.
 import { AnimationClip, AnimationMixer, Group, LoadingManager, Scene, Skeleton } from 'three';
 import {
-  PSKLoader, PSALoader, PMDLoader, PSSALoader, UE1Loader, PSGLoader, bindClips, Character, DecoderPool,
-  decodeFiles, assembleScene, sceneToJSON, describeRecord, isProblem, entryFromBytes, exportGLB,
-  type RigscopeGroup, type SceneRecord,
+  PSKLoader,
+  PSALoader,
+  PMDLoader,
+  PSSALoader,
+  UE1Loader,
+  PSGLoader,
+  bindClips,
+  Character,
+  DecoderPool,
+  decodeFiles,
+  assembleScene,
+  sceneToJSON,
+  describeRecord,
+  isProblem,
+  entryFromBytes,
+  exportGLB,
+  type RigscopeGroup,
+  type SceneRecord,
 } from 'rigscope';
 import { compiledDecoders, loadNodeDecoders } from 'rigscope/node';
 import { RigscopeViewer, configureSharedPool, type ViewerSnapshot } from 'rigscope/viewer';
@@ -25,7 +40,12 @@ export async function loaders(scene: Scene): Promise<void> {
   const own = await new PSALoader().parseAsync(new ArrayBuffer(8), 'x.psa');
   const bound: AnimationClip[] = bindClips(own, group);
   bindClips(clips, new Skeleton([]));
-  meshLoader.load('a.psk', (g: Group) => scene.add(g), undefined, (err) => console.error(err));
+  meshLoader.load(
+    'a.psk',
+    (g: Group) => scene.add(g),
+    undefined,
+    (err) => console.error(err),
+  );
   meshLoader.parse({ 'a.psk': new Uint8Array(4), 'a.psa': new ArrayBuffer(4) }, '', (g) => scene.add(g));
   meshLoader.parse(new ArrayBuffer(4), (g) => scene.add(g));
   const arm = await new PMDLoader().parseAsync(new ArrayBuffer(4), 'arm.pmd');
@@ -57,7 +77,12 @@ export function element(): ViewerSnapshot {
   const typed: RigscopeViewer = el;
   typed.src = 'hero.psk hero.psa';
   typed.addEventListener('load', (e) => console.log(e.detail.clips.map((c) => c.name)));
-  typed.addEventListener('error', (e) => console.log(e.detail.records.map((r) => r.kind), e.detail.messages[0]?.text));
+  typed.addEventListener('error', (e) =>
+    console.log(
+      e.detail.records.map((r) => r.kind),
+      e.detail.messages[0]?.text,
+    ),
+  );
   typed.addEventListener('clipchange', (e) => console.log(e.detail.clip));
   typed.play();
   typed.currentTime = 0.5;

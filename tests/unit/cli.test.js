@@ -14,7 +14,12 @@ describe('rigscope CLI', () => {
     const r = run('inspect', `${FIXTURES}two_bone.psk`, `${FIXTURES}two_bone.psa`, '--json');
     expect(r.status).toBe(0);
     const [mesh, anim] = JSON.parse(r.stdout);
-    expect(mesh).toMatchObject({ format: 'psk', counts: { points: 6, wedges: 6, faces: 4, materials: 1, bones: 2, influences: 8 }, warnings: [], error: null });
+    expect(mesh).toMatchObject({
+      format: 'psk',
+      counts: { points: 6, wedges: 6, faces: 4, materials: 1, bones: 2, influences: 8 },
+      warnings: [],
+      error: null,
+    });
     expect(mesh.bounds.min).toHaveLength(3);
     expect(mesh.bounds.max[1]).toBeCloseTo(20, 4); // Z up in the file is Y up here
     expect(anim).toMatchObject({ format: 'psa', sequences: [{ name: 'Bend', frames: 3, fps: 10 }] });
@@ -52,7 +57,8 @@ describe('rigscope CLI on a game-sized folder', () => {
   it('inspects 20,001 files (no cap on a walk of a tree) with one open at a time (no EMFILE), listing every one', () => {
     const dir = mkdtempSync(join(tmpdir(), 'rigscope-many-'));
     const two = readFileSync(`${FIXTURES}two_bone.psk`);
-    for (let i = 0; i < 20001; i++) writeFileSync(join(dir, `f${String(i).padStart(5, '0')}${i % 1000 === 0 ? '.psk' : '.txt'}`), i % 1000 === 0 ? two : 'note');
+    for (let i = 0; i < 20001; i++)
+      writeFileSync(join(dir, `f${String(i).padStart(5, '0')}${i % 1000 === 0 ? '.psk' : '.txt'}`), i % 1000 === 0 ? two : 'note');
     const r = spawnSync(process.execPath, [CLI, 'inspect', dir, '--json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
     expect(r.stderr).not.toMatch(/EMFILE|too many open files/);
     const records = JSON.parse(r.stdout);

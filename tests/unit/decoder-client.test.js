@@ -8,9 +8,18 @@ function fakeWorker(log, delay = 0) {
     postMessage(msg, transfer) {
       log.push({ msg, transfer });
       if (delay === Infinity) return;
-      setTimeout(() => !w.terminated && w.onmessage({ data: { id: msg.id, ok: msg.op !== 'bad', result: { echoed: msg.op }, error: 'PSK x.psk: broken (at byte 3)', ms: 1 } }), delay);
+      setTimeout(
+        () =>
+          !w.terminated &&
+          w.onmessage({
+            data: { id: msg.id, ok: msg.op !== 'bad', result: { echoed: msg.op }, error: 'PSK x.psk: broken (at byte 3)', ms: 1 },
+          }),
+        delay,
+      );
     },
-    terminate() { w.terminated = true; },
+    terminate() {
+      w.terminated = true;
+    },
   };
   return w;
 }
@@ -32,7 +41,13 @@ describe('DecoderClient', () => {
 
   it('cancels a decode that runs too long and starts a fresh worker for the next', async () => {
     const workers = [];
-    const client = new DecoderClient({ createWorker: () => { const w = fakeWorker([], workers.length ? 0 : Infinity); workers.push(w); return w; } });
+    const client = new DecoderClient({
+      createWorker: () => {
+        const w = fakeWorker([], workers.length ? 0 : Infinity);
+        workers.push(w);
+        return w;
+      },
+    });
     const slow = client.call('decodePsk', [new ArrayBuffer(4), 'huge.psk']);
     expect(client.busy).toBe(true);
     client.cancel('Decoding was cancelled');
@@ -46,7 +61,13 @@ describe('DecoderClient', () => {
 describe('DecoderClient when the worker dies', () => {
   it('rejects each pending call with a sentence naming its file, then starts a new worker', async () => {
     const workers = [];
-    const client = new DecoderClient({ createWorker: () => { const w = fakeWorker([], workers.length ? 0 : Infinity); workers.push(w); return w; } });
+    const client = new DecoderClient({
+      createWorker: () => {
+        const w = fakeWorker([], workers.length ? 0 : Infinity);
+        workers.push(w);
+        return w;
+      },
+    });
     const a = client.call('decodePsk', [new ArrayBuffer(4), 'a.psk']);
     const b = client.call('decodeUe1', [new ArrayBuffer(4), 'b_d.3d', new ArrayBuffer(4), 'b_a.3d', '', '']);
     workers[0].onerror({ message: 'Uncaught RuntimeError: Aborted(). Build with -s ASSERTIONS=1 for more info.' });
@@ -78,7 +99,9 @@ vi.mock('../../build/wasm/decoders.mjs', () => ({
 }));
 
 describe('decoder worker', () => {
-  afterAll(() => { delete globalThis.self; });
+  afterAll(() => {
+    delete globalThis.self;
+  });
 
   async function workerScope() {
     const posted = [];
@@ -98,7 +121,9 @@ describe('decoder worker', () => {
     fakeModule.trapNext = true;
     const trapped = await ask(3, [new ArrayBuffer(4), 'bad.psk']);
     expect(trapped).toMatchObject({ ok: false });
-    expect(trapped.error).toBe('rigscope: bad.psk: the decoder stopped on an invalid memory access (a decoder bug); the decoder was restarted');
+    expect(trapped.error).toBe(
+      'rigscope: bad.psk: the decoder stopped on an invalid memory access (a decoder bug); the decoder was restarted',
+    );
     expect((await ask(4, [new ArrayBuffer(4), 'b.psk'])).result.instance).toBe(2);
   });
 });

@@ -44,11 +44,25 @@ function fixtureTree(n) {
 
 describe('rigscope export: names and arguments', () => {
   it('names GLBs after characters; clashes get a suffix, never an overwrite', () => {
-    expect(glbNames(['Body.psk', 'body.pskx', 'Body', 'a/b:c', '', '.hidden', 'v1.2_hero_d.3d'])).toEqual(['Body.glb', 'body (2).glb', 'Body (3).glb', 'a_b_c.glb', 'character.glb', 'hidden.glb', 'v1.2_hero_d.glb']);
+    expect(glbNames(['Body.psk', 'body.pskx', 'Body', 'a/b:c', '', '.hidden', 'v1.2_hero_d.3d'])).toEqual([
+      'Body.glb',
+      'body (2).glb',
+      'Body (3).glb',
+      'a_b_c.glb',
+      'character.glb',
+      'hidden.glb',
+      'v1.2_hero_d.glb',
+    ]);
   });
 
   it('exits 2 with the usage on a bad command line, before reading anything', () => {
-    for (const args of [[FIXTURES], [FIXTURES, '-o'], [FIXTURES, '-o', scratch(), '--frobnicate'], [FIXTURES, '-o', scratch(), '--jobs', '0'], ['/no/such/folder', '-o', scratch()]]) {
+    for (const args of [
+      [FIXTURES],
+      [FIXTURES, '-o'],
+      [FIXTURES, '-o', scratch(), '--frobnicate'],
+      [FIXTURES, '-o', scratch(), '--jobs', '0'],
+      ['/no/such/folder', '-o', scratch()],
+    ]) {
       const r = cli('export', ...args);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/usage: rigscope/);
@@ -70,7 +84,9 @@ describe('rigscope export: names and arguments', () => {
     const gltf = await reimport(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength));
     expect(gltf.animations.map((a) => a.name)).toEqual(['Bend']);
     let joints = 0;
-    gltf.scene.traverse((o) => { if (o.isSkinnedMesh) joints = o.skeleton.bones.length; });
+    gltf.scene.traverse((o) => {
+      if (o.isSkinnedMesh) joints = o.skeleton.bones.length;
+    });
     expect(joints).toBe(2);
   });
 
@@ -100,10 +116,18 @@ describe.skipIf(!HAVE_SAMPLES)('rigscope export on the sample folders', () => {
       // The same folder through `rigscope scene`: the same characters, clips and unused files.
       // The folder's own files and its UE1 package folders, given to `rigscope scene` by name.
       const own = readdirSync(folder.folder, { withFileTypes: true }).flatMap((d) =>
-        d.isFile() ? [join(folder.folder, d.name)] : /^(Models|Classes|Textures)$/.test(d.name) ? filesBelow(join(folder.folder, d.name)).map((f) => join(folder.folder, d.name, f)) : []);
+        d.isFile()
+          ? [join(folder.folder, d.name)]
+          : /^(Models|Classes|Textures)$/.test(d.name)
+            ? filesBelow(join(folder.folder, d.name)).map((f) => join(folder.folder, d.name, f))
+            : [],
+      );
       expect(own.length, folder.folder).toBe(folder.files);
       const scene = JSON.parse(cli('scene', ...own, '--json').stdout);
-      expect(folder.characters.map((c) => c.name), folder.folder).toEqual(scene.characters.map((c) => c.name));
+      expect(
+        folder.characters.map((c) => c.name),
+        folder.folder,
+      ).toEqual(scene.characters.map((c) => c.name));
       expect(folder.notUsed.filter((n) => n.kind === 'unused').length, folder.folder).toBe(scene.unused.length);
       expect(folder.notUsed.filter((n) => n.kind === 'unbound').length, folder.folder).toBe(scene.unbound.length);
       for (const c of folder.characters) {
@@ -112,7 +136,11 @@ describe.skipIf(!HAVE_SAMPLES)('rigscope export on the sample folders', () => {
         expect(report.issues.numErrors, c.file).toBe(0);
         const gltf = await reimport(glb.buffer.slice(glb.byteOffset, glb.byteOffset + glb.byteLength));
         const clipNames = gltf.animations.map((a) => a.name);
-        for (const k of c.clips) expect(clipNames.some((n) => n === k || n.endsWith(`: ${k}`)), `${c.file} ${k}`).toBe(true);
+        for (const k of c.clips)
+          expect(
+            clipNames.some((n) => n === k || n.endsWith(`: ${k}`)),
+            `${c.file} ${k}`,
+          ).toBe(true);
         expect(glbNamesOfTextures(glb).length >= Math.min(1, c.textures.length), c.file).toBe(true);
       }
     }
@@ -152,9 +180,12 @@ describe('rigscope export at scale and under trouble', () => {
     const out = scratch();
     const child = spawn(process.execPath, [CLI, 'export', tree, '-o', out, '--jobs', '1', '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
-    child.stdout.on('data', (d) => { stdout += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
     // Interrupt once the first GLBs exist, while the run is still going.
-    for (let tries = 0; filesBelow(out).filter((f) => f.endsWith('.glb')).length < 2 && tries < 600; tries++) await new Promise((r) => setTimeout(r, 50));
+    for (let tries = 0; filesBelow(out).filter((f) => f.endsWith('.glb')).length < 2 && tries < 600; tries++)
+      await new Promise((r) => setTimeout(r, 50));
     child.kill('SIGINT');
     const code = await new Promise((r) => child.on('exit', r));
     expect(code).toBe(130);

@@ -9,10 +9,13 @@ describe('file sets', () => {
   it('pairs a .psa with its UE Viewer .config sidecar and honours [RemoveTracks]', async () => {
     const d = await decoder();
     const plain = await decodeFiles([entryFromBytes('two_bone.psa', fixture('two_bone.psa'))], d);
-    const set = await decodeFiles([
-      entryFromBytes('anims/two_bone.psa', fixture('two_bone.psa')),
-      entryFromBytes('anims/Two_Bone.config', text('[RemoveTracks]\nBend.1=all\n')),
-    ], d);
+    const set = await decodeFiles(
+      [
+        entryFromBytes('anims/two_bone.psa', fixture('two_bone.psa')),
+        entryFromBytes('anims/Two_Bone.config', text('[RemoveTracks]\nBend.1=all\n')),
+      ],
+      d,
+    );
     expect(set.records).toEqual([{ kind: 'paired', files: ['anims/two_bone.psa', 'anims/Two_Bone.config'], via: 'sidecar' }]);
     const bones = (s) => s.animations[0].clips[0].tracks.map((t) => t.bone);
     expect(bones(plain)).toEqual([0, 1]);
@@ -22,54 +25,92 @@ describe('file sets', () => {
 
   it('detects formats by content, not by extension', async () => {
     const d = await decoder();
-    const set = await decodeFiles([
-      entryFromBytes('looks_like_a.pmd', fixture('two_bone.psk')), // really a PSK
-      entryFromBytes('animation.psa', fixture('arm_wave.psa')),    // 0 A.D. PSSA, not Unreal
-      entryFromBytes('model.psk', text('not a model at all')),
-    ], d);
+    const set = await decodeFiles(
+      [
+        entryFromBytes('looks_like_a.pmd', fixture('two_bone.psk')), // really a PSK
+        entryFromBytes('animation.psa', fixture('arm_wave.psa')), // 0 A.D. PSSA, not Unreal
+        entryFromBytes('model.psk', text('not a model at all')),
+      ],
+      d,
+    );
     expect(set.models.map((m) => [m.file, m.format, m.family])).toEqual([['looks_like_a.pmd', 'psk', 'unreal']]);
     expect(set.animations.map((m) => [m.file, m.format, m.family])).toEqual([['animation.psa', 'pssa', 'zeroad']]);
-    expect(set.records).toEqual([{ kind: 'unused', files: ['model.psk'], reason: 'not a format Rigscope reads (detected by content, not extension)' }]);
+    expect(set.records).toEqual([
+      { kind: 'unused', files: ['model.psk'], reason: 'not a format Rigscope reads (detected by content, not extension)' },
+    ]);
   });
 
   it('lists what is missing: an animation file without its mesh data file', async () => {
     const d = await decoder();
     const set = await decodeFiles([entryFromBytes('flag_a.3d', fixture('flag_a.3d'))], d);
-    expect(set.records).toEqual([{ kind: 'missing', files: ['flag_a.3d'], needs: 'flag_d.3d', reason: 'its data file (triangles live there)' }]);
+    expect(set.records).toEqual([
+      { kind: 'missing', files: ['flag_a.3d'], needs: 'flag_d.3d', reason: 'its data file (triangles live there)' },
+    ]);
   });
 
   it('keeps files of the same name in different folders apart', async () => {
     const d = await decoder();
-    const set = await decodeFiles([
-      entryFromBytes('ModA/two_bone.psk', fixture('two_bone.psk')),
-      entryFromBytes('ModB/two_bone.psk', fixture('two_bone.psk')),
-    ], d);
+    const set = await decodeFiles(
+      [entryFromBytes('ModA/two_bone.psk', fixture('two_bone.psk')), entryFromBytes('ModB/two_bone.psk', fixture('two_bone.psk'))],
+      d,
+    );
     expect(set.models.map((m) => m.file)).toEqual(['ModA/two_bone.psk', 'ModB/two_bone.psk']);
   });
 
   it('keeps the rest of a drop when one file cannot be read, naming it', async () => {
     const d = await decoder();
-    const broken = { name: 'gone.psk', path: 'mod/gone.psk', size: 100, read: () => Promise.reject(Object.assign(new Error('x'), { name: 'NotReadableError' })), readHead: () => Promise.reject(Object.assign(new Error('x'), { name: 'NotReadableError' })) };
+    const broken = {
+      name: 'gone.psk',
+      path: 'mod/gone.psk',
+      size: 100,
+      read: () => Promise.reject(Object.assign(new Error('x'), { name: 'NotReadableError' })),
+      readHead: () => Promise.reject(Object.assign(new Error('x'), { name: 'NotReadableError' })),
+    };
     const set = await decodeFiles([broken, entryFromBytes('mod/two_bone.psk', fixture('two_bone.psk'))], d);
     expect(set.models.map((m) => m.file)).toEqual(['mod/two_bone.psk']);
-    expect(set.records).toEqual([{ kind: 'refused', files: ['mod/gone.psk'], reason: 'could not be read: the browser could not read it (moved, deleted or too large to read)' }]);
+    expect(set.records).toEqual([
+      {
+        kind: 'refused',
+        files: ['mod/gone.psk'],
+        reason: 'could not be read: the browser could not read it (moved, deleted or too large to read)',
+      },
+    ]);
   });
 
   it('names a file too large to read into memory, and keeps the rest', async () => {
     const d = await decoder();
-    const huge = { ...entryFromBytes('big/huge.psk', fixture('two_bone.psk')), size: 2 ** 31, read: () => Promise.reject(new RangeError('Array buffer allocation failed')) };
+    const huge = {
+      ...entryFromBytes('big/huge.psk', fixture('two_bone.psk')),
+      size: 2 ** 31,
+      read: () => Promise.reject(new RangeError('Array buffer allocation failed')),
+    };
     const set = await decodeFiles([huge, entryFromBytes('big/two_bone.psk', fixture('two_bone.psk'))], d);
     expect(set.models.map((m) => m.file)).toEqual(['big/two_bone.psk']);
-    expect(set.records).toEqual([{ kind: 'refused', files: ['big/huge.psk'], reason: 'huge.psk is too large to read into memory (2147483648 bytes)' }]);
+    expect(set.records).toEqual([
+      { kind: 'refused', files: ['big/huge.psk'], reason: 'huge.psk is too large to read into memory (2147483648 bytes)' },
+    ]);
   });
 
   it('stops the whole batch when cancelled, listing what was not decoded', async () => {
     const d = await decoder();
     // Cancel arrives while the first file decodes: that one finishes, the others are not started.
     let cancelled = false;
-    const cancelling = { call: async (op, args) => { const r = await d.call(op, args); if (op === 'decodePsk') cancelled = true; return r; } };
-    const set = await decodeFiles(['a', 'b', 'c'].map((n) => entryFromBytes(`${n}.psk`, fixture('two_bone.psk'))), cancelling, { isCancelled: () => cancelled });
+    const cancelling = {
+      call: async (op, args) => {
+        const r = await d.call(op, args);
+        if (op === 'decodePsk') cancelled = true;
+        return r;
+      },
+    };
+    const set = await decodeFiles(
+      ['a', 'b', 'c'].map((n) => entryFromBytes(`${n}.psk`, fixture('two_bone.psk'))),
+      cancelling,
+      { isCancelled: () => cancelled },
+    );
     expect(set.models.map((m) => m.file)).toEqual(['a.psk']);
-    expect(set.records.map((r) => [r.kind, r.files[0], r.reason])).toEqual([['refused', 'b.psk', 'decoding was cancelled'], ['refused', 'c.psk', 'decoding was cancelled']]);
+    expect(set.records.map((r) => [r.kind, r.files[0], r.reason])).toEqual([
+      ['refused', 'b.psk', 'decoding was cancelled'],
+      ['refused', 'c.psk', 'decoding was cancelled'],
+    ]);
   });
 });

@@ -38,17 +38,26 @@ export async function reimport(glb) {
   for (const m of json.materials ?? []) {
     delete m.pbrMetallicRoughness?.baseColorTexture;
     delete m.pbrMetallicRoughness?.metallicRoughnessTexture;
-    delete m.normalTexture; delete m.occlusionTexture; delete m.emissiveTexture;
+    delete m.normalTexture;
+    delete m.occlusionTexture;
+    delete m.emissiveTexture;
   }
-  delete json.textures; delete json.images; delete json.samplers;
+  delete json.textures;
+  delete json.images;
+  delete json.samplers;
   const text = new TextEncoder().encode(JSON.stringify(json));
   const padded = (text.length + 3) & ~3;
   const binStart = 20 + new DataView(glb).getUint32(12, true);
   const bin = new Uint8Array(glb, binStart);
   const out = new Uint8Array(20 + padded + bin.length);
   const v = new DataView(out.buffer);
-  v.setUint32(0, 0x46546c67, true); v.setUint32(4, 2, true); v.setUint32(8, out.length, true);
-  v.setUint32(12, padded, true); v.setUint32(16, 0x4e4f534a, true);
-  out.fill(0x20, 20, 20 + padded); out.set(text, 20); out.set(bin, 20 + padded);
+  v.setUint32(0, 0x46546c67, true);
+  v.setUint32(4, 2, true);
+  v.setUint32(8, out.length, true);
+  v.setUint32(12, padded, true);
+  v.setUint32(16, 0x4e4f534a, true);
+  out.fill(0x20, 20, 20 + padded);
+  out.set(text, 20);
+  out.set(bin, 20 + padded);
   return new Promise((resolve, reject) => new GLTFLoader().parse(out.buffer, '', resolve, reject));
 }

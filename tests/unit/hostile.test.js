@@ -43,7 +43,11 @@ describe('hostile input in WASM', () => {
       expect(() => d.module.decodeUe1(data.subarray(0, n), 'flag_d.3d', anim, 'flag_a.3d', '', '')).toThrow(/flag_d\.3d|flag_a\.3d/);
     }
     for (let n = 0; n < anim.length; n += 7) {
-      try { d.module.decodeUe1(data, 'flag_d.3d', anim.subarray(0, n), 'flag_a.3d', '', ''); } catch (err) { expect(err.message).toMatch(/flag_/); }
+      try {
+        d.module.decodeUe1(data, 'flag_d.3d', anim.subarray(0, n), 'flag_a.3d', '', '');
+      } catch (err) {
+        expect(err.message).toMatch(/flag_/);
+      }
     }
   });
 
@@ -53,7 +57,8 @@ describe('hostile input in WASM', () => {
     // Patch every chunk's DataCount to 0x7fffffff.
     for (let o = 0; o + 32 <= bytes.length;) {
       const dv = new DataView(bytes.buffer, bytes.byteOffset);
-      const size = dv.getInt32(o + 24, true), count = dv.getInt32(o + 28, true);
+      const size = dv.getInt32(o + 24, true),
+        count = dv.getInt32(o + 28, true);
       dv.setInt32(o + 28, 0x7fffffff, true);
       o += 32 + size * count;
     }

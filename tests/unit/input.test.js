@@ -3,7 +3,13 @@ import { createServer } from 'node:http';
 import { crc32 } from 'node:zlib';
 import { deflateSync, zipSync } from 'fflate';
 import {
-  FETCH_STALL_MS, FETCH_TOTAL_MS, MAX_FETCH_BYTES, MAX_ZIP_BYTES, MAX_ZIP_ENTRIES, entriesFromUrls, expandZips,
+  FETCH_STALL_MS,
+  FETCH_TOTAL_MS,
+  MAX_FETCH_BYTES,
+  MAX_ZIP_BYTES,
+  MAX_ZIP_ENTRIES,
+  entriesFromUrls,
+  expandZips,
 } from '../../web/src/core/input.js';
 import { walk } from '../../web/src/app/input.js';
 import { MAX_CAMERA_COORDINATE, readParams } from '../../web/src/app/params.js';
@@ -12,14 +18,22 @@ import { displayName, entryFromBytes } from '../../web/src/core/files.js';
 // A directory entry as Chromium gives it: readEntries() hands out at most 100 entries per call.
 function fakeDirectory(name, count) {
   const files = Array.from({ length: count }, (_, i) => ({
-    isFile: true, fullPath: `/${name}/f${i}.psk`,
+    isFile: true,
+    fullPath: `/${name}/f${i}.psk`,
     file: (ok) => ok(new Blob([new Uint8Array([i])])),
   }));
   return {
-    isFile: false, fullPath: `/${name}`,
+    isFile: false,
+    fullPath: `/${name}`,
     createReader() {
       let at = 0;
-      return { readEntries: (ok) => { const batch = files.slice(at, at + 100); at += batch.length; ok(batch); } };
+      return {
+        readEntries: (ok) => {
+          const batch = files.slice(at, at + 100);
+          at += batch.length;
+          ok(batch);
+        },
+      };
     },
   };
 }
@@ -33,7 +47,11 @@ describe('dropped folders and zips', () => {
   });
 
   it('expands zip archives, keeping folder paths and skipping macOS metadata', async () => {
-    const zip = zipSync({ 'Models/a.psk': new Uint8Array([1, 2]), 'Models/b.psa': new Uint8Array([3]), '__MACOSX/Models/._a.psk': new Uint8Array([9]) });
+    const zip = zipSync({
+      'Models/a.psk': new Uint8Array([1, 2]),
+      'Models/b.psa': new Uint8Array([3]),
+      '__MACOSX/Models/._a.psk': new Uint8Array([9]),
+    });
     const entries = await expandZips([entryFromBytes('pack.zip', zip), entryFromBytes('c.pcx', new Uint8Array([5]))]);
     expect(entries.map((e) => e.path).sort()).toEqual(['c.pcx', 'pack.zip/Models/a.psk', 'pack.zip/Models/b.psa']);
     expect(new Uint8Array(await entries.find((e) => e.name === 'a.psk').read())).toEqual(new Uint8Array([1, 2]));
@@ -43,7 +61,8 @@ describe('dropped folders and zips', () => {
 // A zip written member by member, so tests can declare any sizes: `members` are
 // { name, data (as stored), method (0 stored, 8 deflated), size (declared inflated size) }.
 function zipOf(members) {
-  const parts = [], directory = [];
+  const parts = [],
+    directory = [];
   let at = 0;
   for (const m of members) {
     const name = new TextEncoder().encode(m.name);
@@ -57,7 +76,7 @@ function zipOf(members) {
     local.setUint16(26, name.length, true);
     const central = new DataView(new ArrayBuffer(46));
     central.setUint32(0, 0x02014b50, true);
-    central.setUint16(4, 20, true), central.setUint16(6, 20, true);
+    (central.setUint16(4, 20, true), central.setUint16(6, 20, true));
     central.setUint16(10, m.method, true);
     central.setUint32(16, m.crc ?? 0, true);
     central.setUint32(20, m.data.length, true);
@@ -71,12 +90,15 @@ function zipOf(members) {
   const size = directory.reduce((n, p) => n + p.length, 0);
   const end = new DataView(new ArrayBuffer(22));
   end.setUint32(0, 0x06054b50, true);
-  end.setUint16(8, members.length, true), end.setUint16(10, members.length, true);
-  end.setUint32(12, size, true), end.setUint32(16, at, true);
+  (end.setUint16(8, members.length, true), end.setUint16(10, members.length, true));
+  (end.setUint32(12, size, true), end.setUint32(16, at, true));
   const all = [...parts, ...directory, new Uint8Array(end.buffer)];
   const out = new Uint8Array(all.reduce((n, p) => n + p.length, 0));
   let o = 0;
-  for (const p of all) { out.set(p, o); o += p.length; }
+  for (const p of all) {
+    out.set(p, o);
+    o += p.length;
+  }
   return out;
 }
 
@@ -93,18 +115,28 @@ describe('zip limits', () => {
 
   it('refuse a zip bomb from its central directory, before inflating anything', async () => {
     expect(bombStream.length).toBeLessThan(32 * 1024);
-    const members = Array.from({ length: 160 }, (_, i) => ({ name: `zeros${i}.psk`, data: bombStream, method: 8, size: zeros.length, crc: zerosCrc }));
+    const members = Array.from({ length: 160 }, (_, i) => ({
+      name: `zeros${i}.psk`,
+      data: bombStream,
+      method: 8,
+      size: zeros.length,
+      crc: zerosCrc,
+    }));
     const bomb = zipOf(members);
-    await expect(expandZips([entryFromBytes('bomb.zip', bomb)]))
-      .rejects.toThrow('bomb.zip: its entries declare 2.5 GiB when inflated, over the 2 GiB limit per drop');
+    await expect(expandZips([entryFromBytes('bomb.zip', bomb)])).rejects.toThrow(
+      'bomb.zip: its entries declare 2.5 GiB when inflated, over the 2 GiB limit per drop',
+    );
   });
 
   it('stop an entry that inflates past the size its directory declares', async () => {
     const liar = zipOf([{ name: 'small.psk', data: bombStream, method: 8, size: 1024 }]);
-    await expect(expandZips([entryFromBytes('liar.zip', liar)]))
-      .rejects.toThrow('liar.zip: small.psk inflates past the 1 KiB its directory declares; refused (a zip bomb?)');
+    await expect(expandZips([entryFromBytes('liar.zip', liar)])).rejects.toThrow(
+      'liar.zip: small.psk inflates past the 1 KiB its directory declares; refused (a zip bomb?)',
+    );
     const short = zipOf([{ name: 'big.psk', data: deflateSync(new Uint8Array(100)), method: 8, size: 5000 }]);
-    await expect(expandZips([entryFromBytes('short.zip', short)])).rejects.toThrow('short.zip: big.psk inflates to 100 bytes, its directory declares 5000');
+    await expect(expandZips([entryFromBytes('short.zip', short)])).rejects.toThrow(
+      'short.zip: big.psk inflates to 100 bytes, its directory declares 5000',
+    );
   });
 
   it('inflate honest entries, stored and deflated, to their bytes', async () => {
@@ -118,27 +150,36 @@ describe('zip limits', () => {
     expect(out.map((e) => e.path)).toEqual(['honest.zip/a/stored.txt', 'honest.zip/a/deflated.txt']);
     for (const e of out) expect(new Uint8Array(await e.read())).toEqual(text);
     // 16 MiB inflated in slices, the whole stream checked.
-    const big = await expandZips([entryFromBytes('one.zip', zipOf([{ name: 'zeros.bin', data: bombStream, method: 8, size: zeros.length }]))]);
+    const big = await expandZips([
+      entryFromBytes('one.zip', zipOf([{ name: 'zeros.bin', data: bombStream, method: 8, size: zeros.length }])),
+    ]);
     const inflated = new Uint8Array(await big[0].read());
     expect([inflated.length, inflated.every((v) => v === 0)]).toEqual([zeros.length, true]);
   });
 
   it('count entries across the zips of one drop', async () => {
     const files = Object.fromEntries(Array.from({ length: MAX_ZIP_ENTRIES + 1 }, (_, i) => [`f${i}.uc`, new Uint8Array([i & 255])]));
-    await expect(expandZips([entryFromBytes('many.zip', zipSync(files, { level: 0 }))]))
-      .rejects.toThrow('many.zip: 20,001 entries, over the limit of 20,000 entries per drop');
+    await expect(expandZips([entryFromBytes('many.zip', zipSync(files, { level: 0 }))])).rejects.toThrow(
+      'many.zip: 20,001 entries, over the limit of 20,000 entries per drop',
+    );
     const six = zipSync(Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`f${i}.uc`, new Uint8Array([i])])));
-    await expect(expandZips([entryFromBytes('one.zip', six), entryFromBytes('two.zip', six)], { maxZipEntries: 10 }))
-      .rejects.toThrow('two.zip: 6 entries (12 with the zips before it), over the limit of 10 entries per drop');
+    await expect(expandZips([entryFromBytes('one.zip', six), entryFromBytes('two.zip', six)], { maxZipEntries: 10 })).rejects.toThrow(
+      'two.zip: 6 entries (12 with the zips before it), over the limit of 10 entries per drop',
+    );
     const mib = zipSync({ 'a.bin': new Uint8Array(2 ** 20 + 2 ** 19) });
-    await expect(expandZips([entryFromBytes('one.zip', mib), entryFromBytes('two.zip', mib)], { maxZipBytes: 2 ** 21 }))
-      .rejects.toThrow('two.zip: its entries declare 1.5 MiB when inflated (3 MiB with the zips before it), over the 2 MiB limit per drop');
+    await expect(expandZips([entryFromBytes('one.zip', mib), entryFromBytes('two.zip', mib)], { maxZipBytes: 2 ** 21 })).rejects.toThrow(
+      'two.zip: its entries declare 1.5 MiB when inflated (3 MiB with the zips before it), over the 2 MiB limit per drop',
+    );
   });
 
   it('name damaged archives and unsupported entries', async () => {
-    await expect(expandZips([entryFromBytes('junk.zip', new Uint8Array(100).fill(7))])).rejects.toThrow('junk.zip: not a zip archive (no end-of-central-directory record)');
+    await expect(expandZips([entryFromBytes('junk.zip', new Uint8Array(100).fill(7))])).rejects.toThrow(
+      'junk.zip: not a zip archive (no end-of-central-directory record)',
+    );
     const bzip = zipOf([{ name: 'x.psk', data: new Uint8Array(10), method: 12, size: 10 }]);
-    await expect(expandZips([entryFromBytes('b.zip', bzip)])).rejects.toThrow('b.zip: x.psk uses compression method 12; Rigscope reads stored (0) and deflated (8) entries');
+    await expect(expandZips([entryFromBytes('b.zip', bzip)])).rejects.toThrow(
+      'b.zip: x.psk uses compression method 12; Rigscope reads stored (0) and deflated (8) entries',
+    );
   });
 });
 
@@ -174,7 +215,10 @@ describe('links', () => {
     await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
     base = `http://127.0.0.1:${server.address().port}`;
   });
-  afterAll(() => { server.closeAllConnections(); server.close(); });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
 
   it('are named and documented values', () => {
     expect([MAX_FETCH_BYTES, FETCH_STALL_MS, FETCH_TOTAL_MS]).toEqual([2 ** 30, 30000, 600000]);
@@ -189,22 +233,32 @@ describe('links', () => {
   });
 
   it('refuse a file whose Content-Length passes the byte cap, before reading it', async () => {
-    await expect(entriesFromUrls([`${base}/size/5000`], null, { maxFetchBytes: 4096 }))
-      .rejects.toThrow(`Could not fetch ${base}/size/5000: it is 4.9 KiB, over the 4 KiB limit for files opened from a link`);
+    await expect(entriesFromUrls([`${base}/size/5000`], null, { maxFetchBytes: 4096 })).rejects.toThrow(
+      `Could not fetch ${base}/size/5000: it is 4.9 KiB, over the 4 KiB limit for files opened from a link`,
+    );
   });
 
   it('stop an endless download at the byte cap', async () => {
     let seen = 0;
-    await expect(entriesFromUrls([`${base}/endless`], ({ got }) => { seen = got; }, { maxFetchBytes: 2 ** 20 }))
-      .rejects.toThrow(`Could not fetch ${base}/endless: more than 1 MiB arrived, over the 1 MiB limit for files opened from a link`);
+    await expect(
+      entriesFromUrls(
+        [`${base}/endless`],
+        ({ got }) => {
+          seen = got;
+        },
+        { maxFetchBytes: 2 ** 20 },
+      ),
+    ).rejects.toThrow(`Could not fetch ${base}/endless: more than 1 MiB arrived, over the 1 MiB limit for files opened from a link`);
     expect(seen).toBeLessThanOrEqual(2 ** 20);
   });
 
   it('give up on a server that stalls, and on one that trickles', async () => {
-    await expect(entriesFromUrls([`${base}/stall`], null, { stallMs: 300 }))
-      .rejects.toThrow(`Could not fetch ${base}/stall: no data arrived for 0.3 s`);
-    await expect(entriesFromUrls([`${base}/trickle`], null, { stallMs: 5000, totalMs: 400 }))
-      .rejects.toThrow(`Could not fetch ${base}/trickle: still downloading after 0.4 s`);
+    await expect(entriesFromUrls([`${base}/stall`], null, { stallMs: 300 })).rejects.toThrow(
+      `Could not fetch ${base}/stall: no data arrived for 0.3 s`,
+    );
+    await expect(entriesFromUrls([`${base}/trickle`], null, { stallMs: 5000, totalMs: 400 })).rejects.toThrow(
+      `Could not fetch ${base}/trickle: still downloading after 0.4 s`,
+    );
   });
 });
 
@@ -233,13 +287,18 @@ describe('page parameters', () => {
       ['NaN,0,0,0,0,0', 'has a value that is not a finite number'],
       ['1,2,3', 'has 3 values, not 6 (px,py,pz,tx,ty,tz)'],
       ['5,5,5,5,5,5', 'puts the camera on its target'],
-    ]) expect(camera(v), v).toMatchObject({ camera: undefined, problems: [`camera=${v} ${why}; the default view is used`] });
+    ])
+      expect(camera(v), v).toMatchObject({ camera: undefined, problems: [`camera=${v} ${why}; the default view is used`] });
   });
 
   it('name other values they ignore', () => {
     const p = readParams('?frame=abc&speed=&bg=red&clip=Walk', at);
     expect([p.frame, p.speed, p.bg, p.clip]).toEqual([undefined, undefined, undefined, 'Walk']);
-    expect(p.problems).toEqual(['frame=abc is not a number; ignored', 'speed= is not a number; ignored', 'bg=red is not a colour as RRGGBB; ignored']);
+    expect(p.problems).toEqual([
+      'frame=abc is not a number; ignored',
+      'speed= is not a number; ignored',
+      'bg=red is not a colour as RRGGBB; ignored',
+    ]);
   });
 });
 
@@ -247,7 +306,9 @@ describe('file names as shown', () => {
   it('write out direction-changing and invisible characters', () => {
     expect(displayName('evil\u202Ekcp.exe.psk')).toBe('evil⟪U+202E⟫kcp.exe.psk');
     const controls = '\u202A\u202B\u202C\u202D\u2066\u2067\u2068\u2069\u200E\u200F\u061C\uFEFF\u00AD\u2028\u0007';
-    expect(displayName(`a${controls}b`)).toBe(`a${[...controls].map((c) => `⟪U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}⟫`).join('')}b`);
+    expect(displayName(`a${controls}b`)).toBe(
+      `a${[...controls].map((c) => `⟪U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}⟫`).join('')}b`,
+    );
     // Letters of any script, joiners (Persian, emoji) and plain spacing stay as they are.
     for (const plain of ['Модель.psk', 'مدل\u200Cها.pmd', 'שלום.psa', '👩\u200D🔧.pcx', 'a b\tc']) expect(displayName(plain)).toBe(plain);
   });

@@ -7,7 +7,10 @@ import { readFileSync, existsSync } from 'node:fs';
 import { PMDLoader, PSALoader, PSKLoader, PSSALoader, UE1Loader, bindClips } from '../../web/src/index.js';
 import { FIXTURES, fixture } from './helpers.js';
 
-const buffer = (name) => { const b = fixture(name); return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength); };
+const buffer = (name) => {
+  const b = fixture(name);
+  return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+};
 
 /** Where vertex 4 (the tip of two_bone's upper bone) is at `t` seconds into `clip` on `group`. */
 function tipAt(group, clip, t) {
@@ -16,7 +19,9 @@ function tipAt(group, clip, t) {
   mixer.setTime(t);
   group.updateMatrixWorld(true);
   let mesh = null;
-  group.traverse((o) => { if (o.isSkinnedMesh) mesh = o; });
+  group.traverse((o) => {
+    if (o.isSkinnedMesh) mesh = o;
+  });
   return mesh.getVertexPosition(4, new THREE.Vector3());
 }
 
@@ -26,7 +31,11 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     requests.push(req.url);
     const file = `${FIXTURES}${decodeURIComponent(req.url.slice(1))}`;
-    if (!existsSync(file)) { res.writeHead(404); res.end(); return; }
+    if (!existsSync(file)) {
+      res.writeHead(404);
+      res.end();
+      return;
+    }
     res.writeHead(200, { 'Content-Type': 'application/octet-stream' });
     res.end(readFileSync(file));
   });
@@ -54,7 +63,12 @@ describe('mesh loaders resolve to a Group with .animations, like FBXLoader', () 
     const manager = new THREE.LoadingManager(() => events.push('manager onLoad'));
     manager.onProgress = (url, loaded, total) => events.push(`progress ${loaded}/${total}`);
     const mesh = new PSKLoader(manager).setPath(base);
-    const done = new Promise((resolve) => { manager.onLoad = () => { events.push('manager onLoad'); resolve(); }; });
+    const done = new Promise((resolve) => {
+      manager.onLoad = () => {
+        events.push('manager onLoad');
+        resolve();
+      };
+    });
     mesh.load('two_bone.psk', (g) => events.push(`mesh ${g.userData.character.name}`));
     new PMDLoader(manager).setPath(base).load('arm.pmd', (g) => events.push(`mesh ${g.userData.character.name}`));
     await done;
@@ -68,8 +82,15 @@ describe('mesh loaders resolve to a Group with .animations, like FBXLoader', () 
     const errors = [];
     const manager = new THREE.LoadingManager();
     manager.onError = (url) => errors.push(`manager ${url.split('/').pop()}`);
-    const finished = new Promise((resolve) => { manager.onLoad = resolve; });
-    new PSKLoader(manager).setPath(base).load('nothing-here.psk', () => errors.push('loaded?!'), undefined, () => errors.push('onError'));
+    const finished = new Promise((resolve) => {
+      manager.onLoad = resolve;
+    });
+    new PSKLoader(manager).setPath(base).load(
+      'nothing-here.psk',
+      () => errors.push('loaded?!'),
+      undefined,
+      () => errors.push('onError'),
+    );
     await finished;
     expect(errors.sort()).toEqual(['manager nothing-here.psk', 'manager nothing-here.psk', 'onError']);
   });
@@ -100,9 +121,13 @@ describe('mesh loaders resolve to a Group with .animations, like FBXLoader', () 
   });
 
   it('refuses a file of another kind, naming the file and what it holds', async () => {
-    await expect(new PSKLoader().parseAsync(buffer('two_bone.psa'), 'two_bone.psa')).rejects.toThrow('PSKLoader: two_bone.psa holds an animation (Unreal ActorX), not a mesh (Unreal ActorX)');
+    await expect(new PSKLoader().parseAsync(buffer('two_bone.psa'), 'two_bone.psa')).rejects.toThrow(
+      'PSKLoader: two_bone.psa holds an animation (Unreal ActorX), not a mesh (Unreal ActorX)',
+    );
     await expect(new PMDLoader().parseAsync(buffer('two_bone.psk'), 'two_bone.psk')).rejects.toThrow('not a mesh (0 A.D.)');
-    await expect(new PSKLoader().parseAsync(buffer('truncated.psk'), 'truncated.psk')).rejects.toThrow(/truncated\.psk.*FACE0000.*at byte \d+/);
+    await expect(new PSKLoader().parseAsync(buffer('truncated.psk'), 'truncated.psk')).rejects.toThrow(
+      /truncated\.psk.*FACE0000.*at byte \d+/,
+    );
   });
 });
 
@@ -115,7 +140,7 @@ describe('animation loaders resolve to AnimationClip[]', () => {
     expect(tipAt(group, clips[0], 0.2).distanceTo(tipAt(group, clips[0], 0))).toBeGreaterThan(0.5);
   });
 
-  it('without a target the clips use the file\'s bone names; bindClips() binds them in one line', async () => {
+  it("without a target the clips use the file's bone names; bindClips() binds them in one line", async () => {
     const group = await new PSKLoader().parseAsync(buffer('two_bone.psk'), 'two_bone.psk');
     const own = await new PSALoader().parseAsync(buffer('two_bone.psa'), 'two_bone.psa');
     expect(own[0].tracks.map((t) => t.name)).toEqual(['Root.position', 'Root.quaternion', 'Bone1.position', 'Bone1.quaternion']);
@@ -132,12 +157,14 @@ describe('animation loaders resolve to AnimationClip[]', () => {
     const clips = await new PSSALoader().setTarget(arm).parseAsync(buffer('arm_wave.psa'), 'arm_wave.psa');
     expect(clips.map((c) => c.name)).toEqual(['arm_wave']);
     const two = await new PSKLoader().parseAsync(buffer('two_bone.psk'), 'two_bone.psk');
-    await expect(new PSSALoader().setTarget(two).parseAsync(buffer('arm_wave.psa'), 'arm_wave.psa')).rejects.toThrow('arm_wave.psa: 3 bones, two_bone.psk has 2');
+    await expect(new PSSALoader().setTarget(two).parseAsync(buffer('arm_wave.psa'), 'arm_wave.psa')).rejects.toThrow(
+      'arm_wave.psa: 3 bones, two_bone.psk has 2',
+    );
   });
 });
 
 describe('decoder pools', () => {
-  it('dispose() of one loader leaves another loader\'s decodes running', async () => {
+  it("dispose() of one loader leaves another loader's decodes running", async () => {
     const a = new PSKLoader();
     const b = new PSKLoader();
     const pendingB = b.parseAsync(buffer('two_bone.psk'), 'two_bone.psk');

@@ -19,8 +19,9 @@ describe('bone matching', () => {
   });
 
   it('binds 0 A.D. animations by count and refuses a mismatch naming both counts', () => {
-    expect(matchBonesByCount(25, 29, 'rich-man_idle.psa', 'rich-man.pmd').error)
-      .toBe('animation rich-man_idle.psa has 29 bones, model rich-man.pmd has 25');
+    expect(matchBonesByCount(25, 29, 'rich-man_idle.psa', 'rich-man.pmd').error).toBe(
+      'animation rich-man_idle.psa has 29 bones, model rich-man.pmd has 25',
+    );
     expect([...matchBonesByCount(3, 3, 'a', 'b').map]).toEqual([0, 1, 2]);
   });
 });

@@ -28,8 +28,11 @@ const pixels = (t) => Array.from(t.image.data);
 describe('applyMaterialMaps', () => {
   it('puts every map in its slot, colour maps sRGB and data maps linear', async () => {
     const t = {
-      base: flat('T_BC', [200, 40, 40, 255]), normal: flat('T_N', [128, 75, 218, 255]), arm: flat('T_ARM', [255, 160, 32, 255]),
-      emissive: flat('T_E', [0, 255, 0, 255]), opacity: flat('T_O', [128, 128, 128, 255]),
+      base: flat('T_BC', [200, 40, 40, 255]),
+      normal: flat('T_N', [128, 75, 218, 255]),
+      arm: flat('T_ARM', [255, 160, 32, 255]),
+      emissive: flat('T_E', [0, 255, 0, 255]),
+      opacity: flat('T_O', [128, 128, 128, 255]),
     };
     const m = await applyMaterialMaps(standard(), t);
     expect(m.map.source).toBe(t.base.source);
@@ -51,7 +54,11 @@ describe('applyMaterialMaps', () => {
     expect(m.alphaMap.colorSpace).toBe(THREE.NoColorSpace);
     expect(m.transparent).toBe(true);
     expect(m.alphaTest).toBe(0);
-    expect(m.userData.materialMaps).toEqual({ roles: ['base', 'normal', 'arm', 'emissive', 'opacity'], baseColourOnly: false, skipped: [] });
+    expect(m.userData.materialMaps).toEqual({
+      roles: ['base', 'normal', 'arm', 'emissive', 'opacity'],
+      baseColourOnly: false,
+      skipped: [],
+    });
     // The caller's textures are not changed: data maps are linear copies sharing the image.
     expect(t.normal.colorSpace).toBe(THREE.SRGBColorSpace);
     expect(m.normalMap).not.toBe(t.normal);
@@ -75,7 +82,12 @@ describe('applyMaterialMaps', () => {
   });
 
   it('turns MRA into ARM by swapping red and blue', async () => {
-    const mra = texture('T_MRA', [[10, 20, 30, 255], [40, 50, 60, 255], [70, 80, 90, 255], [100, 110, 120, 7]]);
+    const mra = texture('T_MRA', [
+      [10, 20, 30, 255],
+      [40, 50, 60, 255],
+      [70, 80, 90, 255],
+      [100, 110, 120, 7],
+    ]);
     const m = await applyMaterialMaps(standard(), { mra });
     expect(m.aoMap).toBe(m.metalnessMap);
     expect(m.aoMap.colorSpace).toBe(THREE.NoColorSpace);
@@ -85,7 +97,12 @@ describe('applyMaterialMaps', () => {
   });
 
   it('approximates a specular map as a dielectric with roughness 1 - specular', async () => {
-    const specular = texture('T_S', [[255, 255, 255, 255], [0, 0, 0, 255], [90, 120, 150, 255], [51, 51, 51, 255]]);
+    const specular = texture('T_S', [
+      [255, 255, 255, 255],
+      [0, 0, 0, 255],
+      [90, 120, 150, 255],
+      [51, 51, 51, 255],
+    ]);
     const m = await applyMaterialMaps(standard(), { specular });
     expect(m.roughnessMap).toBe(m.metalnessMap);
     expect(m.aoMap).toBe(null);
@@ -119,7 +136,12 @@ describe('applyMaterialMaps', () => {
   });
 
   it('toggles to the base colour only and back', async () => {
-    const t = { base: flat('T_BC', [200, 40, 40, 255]), normal: flat('T_N', [128, 75, 218, 255]), arm: flat('T_ARM', [255, 160, 32, 255]), emissive: flat('T_E', [0, 255, 0, 255]) };
+    const t = {
+      base: flat('T_BC', [200, 40, 40, 255]),
+      normal: flat('T_N', [128, 75, 218, 255]),
+      arm: flat('T_ARM', [255, 160, 32, 255]),
+      emissive: flat('T_E', [0, 255, 0, 255]),
+    };
     const m = await applyMaterialMaps(standard(), t);
     const full = { map: m.map, normalMap: m.normalMap, aoMap: m.aoMap, emissiveMap: m.emissiveMap };
     const version = m.version;
@@ -150,7 +172,11 @@ describe('applyMaterialMaps', () => {
       if (!library[record.path]) throw new Error(`${record.path}: not a PNG`);
       return library[record.path];
     };
-    const m = await applyMaterialMaps(standard(), { base: { path: 'T_BC.png' }, normal: { path: 'T_N.png' }, arm: { path: 'T_ARM.tga' } }, textureOf);
+    const m = await applyMaterialMaps(
+      standard(),
+      { base: { path: 'T_BC.png' }, normal: { path: 'T_N.png' }, arm: { path: 'T_ARM.tga' } },
+      textureOf,
+    );
     expect(m.map.source).toBe(library['T_BC.png'].source);
     expect(m.normalMap.source).toBe(library['T_N.png'].source);
     expect(m.aoMap).toBe(null);
@@ -158,7 +184,11 @@ describe('applyMaterialMaps', () => {
   });
 
   it('gives an unlit material only the slots it has', async () => {
-    const m = await applyMaterialMaps(new THREE.MeshBasicMaterial(), { base: flat('T_BC', [1, 2, 3, 255]), normal: flat('T_N', [128, 128, 255, 255]), arm: flat('T_ARM', [255, 0, 0, 255]) });
+    const m = await applyMaterialMaps(new THREE.MeshBasicMaterial(), {
+      base: flat('T_BC', [1, 2, 3, 255]),
+      normal: flat('T_N', [128, 128, 255, 255]),
+      arm: flat('T_ARM', [255, 0, 0, 255]),
+    });
     expect(m.map).not.toBe(null);
     expect(m.aoMap).not.toBe(null);
     for (const k of ['normalMap', 'roughnessMap', 'metalnessMap', 'roughness', 'normalScale']) expect(k in m).toBe(false);
@@ -177,7 +207,9 @@ describe('applyMaterialMaps', () => {
 function decodePNG(bytes) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   expect(Array.from(bytes.subarray(0, 8))).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  let at = 8, width = 0, height = 0;
+  let at = 8,
+    width = 0,
+    height = 0;
   const idat = [];
   while (at < bytes.length) {
     const length = view.getUint32(at);
@@ -235,9 +267,24 @@ describe('GLB export of the maps', () => {
   }
 
   it('writes base colour, normal, metallic-roughness, occlusion and emissive textures the validator accepts', async () => {
-    const base = texture('T_BC', [[200, 40, 40, 255], [10, 20, 30, 255], [40, 50, 60, 255], [70, 80, 90, 255]]);
-    const normal = texture('T_N', [[128, 75, 218, 255], [128, 75, 218, 255], [128, 180, 218, 255], [128, 180, 218, 255]]);
-    const arm = texture('T_ARM', [[255, 160, 32, 255], [250, 150, 30, 255], [200, 100, 20, 255], [100, 50, 10, 255]]);
+    const base = texture('T_BC', [
+      [200, 40, 40, 255],
+      [10, 20, 30, 255],
+      [40, 50, 60, 255],
+      [70, 80, 90, 255],
+    ]);
+    const normal = texture('T_N', [
+      [128, 75, 218, 255],
+      [128, 75, 218, 255],
+      [128, 180, 218, 255],
+      [128, 180, 218, 255],
+    ]);
+    const arm = texture('T_ARM', [
+      [255, 160, 32, 255],
+      [250, 150, 30, 255],
+      [200, 100, 20, 255],
+      [100, 50, 10, 255],
+    ]);
     const emissive = flat('T_E', [0, 255, 0, 255]);
     const { report, json, image } = await exportGLB(await applyMaterialMaps(standard(), { base, normal, arm, emissive }));
     expect(report.issues.messages.filter((m) => m.severity === 0)).toEqual([]);
@@ -258,12 +305,26 @@ describe('GLB export of the maps', () => {
   });
 
   it('writes the specular approximation as a dielectric and a masked material as MASK', async () => {
-    const specular = texture('T_S', [[255, 255, 255, 255], [0, 0, 0, 255], [90, 120, 150, 255], [51, 51, 51, 255]]);
-    const { report, json, image } = await exportGLB(await applyMaterialMaps(standard(), { base: flat('T_BC', [1, 2, 3, 255]), specular, mask: flat('T_M', [255, 255, 255, 255]) }, undefined, { blend: 'masked' }));
+    const specular = texture('T_S', [
+      [255, 255, 255, 255],
+      [0, 0, 0, 255],
+      [90, 120, 150, 255],
+      [51, 51, 51, 255],
+    ]);
+    const { report, json, image } = await exportGLB(
+      await applyMaterialMaps(
+        standard(),
+        { base: flat('T_BC', [1, 2, 3, 255]), specular, mask: flat('T_M', [255, 255, 255, 255]) },
+        undefined,
+        { blend: 'masked' },
+      ),
+    );
     expect(report.issues.numErrors).toBe(0);
     const [material] = json.materials;
     expect(material.pbrMetallicRoughness).toMatchObject({ metallicFactor: 0, roughnessFactor: 1 });
-    expect(image(material.pbrMetallicRoughness.metallicRoughnessTexture).rgba).toEqual([255, 0, 0, 255, 255, 255, 0, 255, 255, 135, 0, 255, 255, 204, 0, 255]);
+    expect(image(material.pbrMetallicRoughness.metallicRoughnessTexture).rgba).toEqual([
+      255, 0, 0, 255, 255, 255, 0, 255, 255, 135, 0, 255, 255, 204, 0, 255,
+    ]);
     expect(material.occlusionTexture).toBe(undefined);
     expect([material.alphaMode, material.alphaCutoff]).toEqual(['MASK', 0.5]);
   });
@@ -276,7 +337,11 @@ describe('fixture maps (write_material_fixtures)', () => {
     const t = new TGALoader().parse(bytes(dir + name).buffer);
     return { width: t.width, height: t.height, rgba: Array.from(t.data) };
   };
-  const halves = (top, bottom = top) => ({ width: 8, height: 8, rgba: Array.from({ length: 64 }, (_, i) => (i < 32 ? top : bottom)).flat() });
+  const halves = (top, bottom = top) => ({
+    width: 8,
+    height: 8,
+    rgba: Array.from({ length: 64 }, (_, i) => (i < 32 ? top : bottom)).flat(),
+  });
 
   it('decode to the documented pixels, top rows first (PNG with stored deflate, TGA of both origins)', () => {
     expect(png('T_Hero_Body_BC.png')).toEqual(halves([230, 60, 60, 255], [140, 30, 30, 255]));

@@ -52,7 +52,9 @@ function gltfPose(gltf, clipName, time) {
   mixer.setTime(time);
   gltf.scene.updateMatrixWorld(true);
   const meshes = [];
-  gltf.scene.traverse((o) => { if (o.isMesh) meshes.push(o); });
+  gltf.scene.traverse((o) => {
+    if (o.isMesh) meshes.push(o);
+  });
   return meshes.map(positions);
 }
 
@@ -67,11 +69,13 @@ function expectSamePose(viewer, imported) {
   const tolerance = 1e-5 * sizeOf(viewer);
   expect(imported.length).toBeGreaterThan(0);
   for (const p of imported) {
-    const errors = viewer.filter((q) => q.length === p.length).map((q) => {
-      let worst = 0;
-      for (let i = 0; i < p.length; i++) worst = Math.max(worst, Math.abs(p[i] - q[i]));
-      return worst;
-    });
+    const errors = viewer
+      .filter((q) => q.length === p.length)
+      .map((q) => {
+        let worst = 0;
+        for (let i = 0; i < p.length; i++) worst = Math.max(worst, Math.abs(p[i] - q[i]));
+        return worst;
+      });
     expect(errors.length).toBeGreaterThan(0);
     expect(Math.min(...errors)).toBeLessThanOrEqual(tolerance);
   }
@@ -90,7 +94,9 @@ async function roundTrip(paths, { clipName, time, joints, clips, morphs = 0 }) {
   expect(gltf.animations.map((a) => a.name).sort()).toEqual([...clips].sort());
   expect((json.skins ?? []).map((s) => s.joints.length)).toEqual(joints);
   let morphTargets = 0;
-  gltf.scene.traverse((o) => { if (o.isMesh && o.morphTargetInfluences) morphTargets = Math.max(morphTargets, o.morphTargetInfluences.length); });
+  gltf.scene.traverse((o) => {
+    if (o.isMesh && o.morphTargetInfluences) morphTargets = Math.max(morphTargets, o.morphTargetInfluences.length);
+  });
   expect(morphTargets).toBe(morphs);
   if (clipName) {
     const target = characters.find((c) => c.clips.some((k) => k.name === clipName));
@@ -101,7 +107,7 @@ async function roundTrip(paths, { clipName, time, joints, clips, morphs = 0 }) {
 }
 
 describe('product matrix: Unreal PSK + PSA + .config', () => {
-  it('binds the animation with its sidecar, exports the file\'s UVs and bone names, poses match', async () => {
+  it("binds the animation with its sidecar, exports the file's UVs and bone names, poses match", async () => {
     const dir = scratch();
     copyFileSync(`${FIXTURES}two_bone.psk`, join(dir, 'two_bone.psk'));
     copyFileSync(`${FIXTURES}two_bone.psa`, join(dir, 'two_bone.psa'));
@@ -109,14 +115,24 @@ describe('product matrix: Unreal PSK + PSA + .config', () => {
     const { json, glbJson: g, gltf } = await roundTrip([dir], { clipName: 'Bend', time: 0.15, joints: [2], clips: ['Bend'] });
     expect(json.characters).toHaveLength(1);
     expect(json.characters[0]).toMatchObject({
-      name: 'two_bone.psk', meshes: [join(dir, 'two_bone.psk')], skeleton: { bones: 2 },
-      animations: [{ file: join(dir, 'two_bone.psa'), bound: { matched: 2, total: 2, by: 'name' }, clips: [{ name: 'Bend', frames: 3, fps: 10, loop: true, notifies: [] }] }],
+      name: 'two_bone.psk',
+      meshes: [join(dir, 'two_bone.psk')],
+      skeleton: { bones: 2 },
+      animations: [
+        {
+          file: join(dir, 'two_bone.psa'),
+          bound: { matched: 2, total: 2, by: 'name' },
+          clips: [{ name: 'Bend', frames: 3, fps: 10, loop: true, notifies: [] }],
+        },
+      ],
     });
     expect(json.unused).toEqual([]);
     expect(json.refused).toEqual([]);
     // The file's UVs: point i has ((x + 1) / 2, z / 20), top-left origin, as glTF wants them.
     let mesh;
-    gltf.scene.traverse((o) => { if (o.isSkinnedMesh) mesh = o; });
+    gltf.scene.traverse((o) => {
+      if (o.isSkinnedMesh) mesh = o;
+    });
     const uv = mesh.geometry.attributes.uv;
     const pos = mesh.geometry.attributes.position;
     for (let i = 0; i < uv.count; i++) {
@@ -128,10 +144,25 @@ describe('product matrix: Unreal PSK + PSA + .config', () => {
     expect(g.accessors[g.animations[0].samplers[0].input].count).toBe(4);
   });
 
-  it.skipIf(!HAVE_SAMPLES)('keeps the spider\'s duplicate and spaced bone names, and its pose at webattack frame 30', async () => {
+  it.skipIf(!HAVE_SAMPLES)("keeps the spider's duplicate and spaced bone names, and its pose at webattack frame 30", async () => {
     const { glbJson: g } = await roundTrip([`${S}psk/skSpiderLargeMesh.psk`, `${S}psk/skSpiderLargeAnims.psa`], {
-      clipName: 'webattack', time: 1.0, joints: [71],
-      clips: ['Walk', 'walk2jump', 'Jump', 'jump2walk', 'webattack', 'lungeAttackStart', 'lungeAttack', 'lungeAttackend', 'flippedOver', 'idleOnBack', 'Idle', 'attack'],
+      clipName: 'webattack',
+      time: 1.0,
+      joints: [71],
+      clips: [
+        'Walk',
+        'walk2jump',
+        'Jump',
+        'jump2walk',
+        'webattack',
+        'lungeAttackStart',
+        'lungeAttack',
+        'lungeAttackend',
+        'flippedOver',
+        'idleOnBack',
+        'Idle',
+        'attack',
+      ],
     });
     const names = g.skins[0].joints.map((j) => g.nodes[j].name);
     expect(names.filter((n) => n === 'bip01 Head')).toHaveLength(2);
@@ -141,7 +172,10 @@ describe('product matrix: Unreal PSK + PSA + .config', () => {
   it.skipIf(!HAVE_SAMPLES)('exports morph targets (Slurp) and a partial match (Grunt, 72 of 89 bones)', async () => {
     await roundTrip([`${S}psk/Slurp_Monster_Axe_LOD0.psk`], { joints: [4], clips: [], morphs: 5 });
     const { json } = await roundTrip([`${S}psk/Grunt_Preview_LOD0.psk`, `${S}psk/grunt_hh_grabplayer_crouch_SEQ0.psa`], {
-      clipName: 'grunt_hh_grabplayer_crouch', time: 1.2, joints: [136], clips: ['grunt_hh_grabplayer_crouch'],
+      clipName: 'grunt_hh_grabplayer_crouch',
+      time: 1.2,
+      joints: [136],
+      clips: ['grunt_hh_grabplayer_crouch'],
     });
     expect(json.characters[0].animations[0].bound).toEqual({ matched: 72, total: 89, by: 'name' });
   });
@@ -149,8 +183,15 @@ describe('product matrix: Unreal PSK + PSA + .config', () => {
 
 describe('product matrix: a head, body and armour in any order', () => {
   const parts = ['knight_head.psk', 'knight_body.psk', 'knight_armour.psk'];
-  const orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
-  it.each(orders)('order %i %i %i makes one character on the head\'s skeleton', async (...order) => {
+  const orders = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+  ];
+  it.each(orders)("order %i %i %i makes one character on the head's skeleton", async (...order) => {
     const paths = [...order.map((i) => `${FIXTURES}${parts[i]}`), `${FIXTURES}knight.psa`];
     const { json, characters } = await roundTrip(paths, { clipName: 'Nod', time: 0.3, joints: [4, 3, 2], clips: ['Nod'] });
     expect(json.characters).toHaveLength(1);
@@ -161,7 +202,9 @@ describe('product matrix: a head, body and armour in any order', () => {
     const top = new THREE.Vector3(armour[6], armour[7], armour[8]);
     const a = (40 * Math.PI) / 180;
     // Rest (3.5, 12, 0.5): 7 above the spine at y 5 and 0.5 in front, turned about +X.
-    expect(top.distanceTo(new THREE.Vector3(3.5, 5 + 7 * Math.cos(a) - 0.5 * Math.sin(a), 7 * Math.sin(a) + 0.5 * Math.cos(a)))).toBeLessThan(1e-4);
+    expect(
+      top.distanceTo(new THREE.Vector3(3.5, 5 + 7 * Math.cos(a) - 0.5 * Math.sin(a), 7 * Math.sin(a) + 0.5 * Math.cos(a))),
+    ).toBeLessThan(1e-4);
   });
 });
 
@@ -175,39 +218,77 @@ describe('product matrix: 0 A.D.', () => {
     const { json } = await roundTrip([dir], { clipName: 'arm_wave', time: 0.3, joints: [3, 2], clips: ['arm_wave'] });
     const arm = json.characters.find((c) => c.name === 'arm.dae.cached.pmd');
     expect(arm.animations.map((a) => a.file)).toEqual([join(dir, 'arm_wave.dae.cached.psa')]);
-    expect(json.unbound).toEqual([{ file: join(dir, 'arm_bad.psa'), reason: '4 bones, arm.dae.cached.pmd has 3', best: join(dir, 'arm.dae.cached.pmd') }]);
+    expect(json.unbound).toEqual([
+      { file: join(dir, 'arm_bad.psa'), reason: '4 bones, arm.dae.cached.pmd has 3', best: join(dir, 'arm.dae.cached.pmd') },
+    ]);
     const r = cli('inspect', join(dir, 'arm.dae.cached.pmd'), join(dir, 'arm_wave.dae.cached.psa'), '--json');
     expect(r.status).toBe(0);
-    expect(JSON.parse(r.stdout).map((x) => [x.format, x.boundTo])).toEqual([['pmd', undefined], ['pssa', join(dir, 'arm.dae.cached.pmd')]]);
+    expect(JSON.parse(r.stdout).map((x) => [x.format, x.boundTo])).toEqual([
+      ['pmd', undefined],
+      ['pssa', join(dir, 'arm.dae.cached.pmd')],
+    ]);
   });
 
   it.skipIf(!HAVE_SAMPLES)('plays skeleton_idle on skeleton.pmd; rich-man (25 bones) takes no 29-bone animation', async () => {
     const z = `${S}zeroad/`;
     const { json } = await roundTrip([`${z}skeleton.pmd`, `${z}skeleton_idle.psa`, `${z}rich-man.pmd`], {
-      clipName: 'skeleton_idle', time: 2.0, joints: [25, 29], clips: ['skeleton_idle'],
+      clipName: 'skeleton_idle',
+      time: 2.0,
+      joints: [25, 29],
+      clips: ['skeleton_idle'],
     });
-    expect(json.characters.map((c) => [c.name, c.animations.map((a) => a.clips[0].name)])).toEqual([['rich-man.pmd', []], ['skeleton.pmd', ['skeleton_idle']]]);
+    expect(json.characters.map((c) => [c.name, c.animations.map((a) => a.clips[0].name)])).toEqual([
+      ['rich-man.pmd', []],
+      ['skeleton.pmd', ['skeleton_idle']],
+    ]);
     expect(json.unbound).toEqual([]);
   });
 });
 
 describe('product matrix: Unreal Engine 1', () => {
   it('pairs data, animation and script; notify markers and textures by script slot; morph GLB matches', async () => {
-    const { json } = await roundTrip(['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((f) => `${FIXTURES}${f}`), {
-      clipName: 'Wave', time: 0.2, joints: [], clips: ['Still', 'Wave'], morphs: 24,
-    });
+    const { json } = await roundTrip(
+      ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((f) => `${FIXTURES}${f}`),
+      {
+        clipName: 'Wave',
+        time: 0.2,
+        joints: [],
+        clips: ['Still', 'Wave'],
+        morphs: 24,
+      },
+    );
     const [flag] = json.characters;
     expect(flag.animations[0].file).toBe(`${FIXTURES}flag_a.3d`);
     const wave = flag.animations[0].clips.find((c) => c.name === 'Wave');
     expect(wave.notifies).toEqual([{ time: expect.any(Number), name: 'Flap' }]);
-    expect(wave.notifies[0].time).toBeCloseTo(0.5 * wave.frames / wave.fps, 5);
-    expect(flag.materials.filter((m) => m.texture)).toEqual([expect.objectContaining({ texture: `${FIXTURES}flag.pcx`, rule: 'script slot' })]);
+    expect(wave.notifies[0].time).toBeCloseTo((0.5 * wave.frames) / wave.fps, 5);
+    expect(flag.materials.filter((m) => m.texture)).toEqual([
+      expect.objectContaining({ texture: `${FIXTURES}flag.pcx`, rule: 'script slot' }),
+    ]);
   });
 
   it.skipIf(!HAVE_SAMPLES)('opens the trashbag mod folder: every mesh with its script, textured, nothing refused', async () => {
     const r = cli('scene', `${S}vertex3d/trashbag`, '--json');
     const json = JSON.parse(r.stdout);
-    expect(json.characters.map((c) => c.name).sort()).toEqual(['BoozeDeco2_d.3d', 'Hamburger01_d.3d', 'coin100_d.3d', 'coin10_d.3d', 'coin1_d.3d', 'coin20_d.3d', 'coin50_d.3d', 'coin5_d.3d', 'corndog_d.3d', 'hairclip_d.3d', 'lavender_d.3d', 'openscroll_d.3d', 'plaque2a_d.3d', 'rollychair_d.3d', 'scroll_d.3d', 'steak_d.3d', 'trashbag_d.3d']);
+    expect(json.characters.map((c) => c.name).sort()).toEqual([
+      'BoozeDeco2_d.3d',
+      'Hamburger01_d.3d',
+      'coin100_d.3d',
+      'coin10_d.3d',
+      'coin1_d.3d',
+      'coin20_d.3d',
+      'coin50_d.3d',
+      'coin5_d.3d',
+      'corndog_d.3d',
+      'hairclip_d.3d',
+      'lavender_d.3d',
+      'openscroll_d.3d',
+      'plaque2a_d.3d',
+      'rollychair_d.3d',
+      'scroll_d.3d',
+      'steak_d.3d',
+      'trashbag_d.3d',
+    ]);
     expect(json.refused).toEqual([]);
     const burger = json.characters.find((c) => c.name === 'Hamburger01_d.3d');
     expect(burger.materials.filter((m) => m.texture).length).toBeGreaterThan(3);

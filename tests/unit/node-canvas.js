@@ -45,11 +45,14 @@ class NodeContext2D {
   // Device pixels covered by the user-space rectangle (x, y, w, h) under the transform.
   deviceRect(x, y, w, h) {
     const [a, , , d, e, f] = this.matrix;
-    const xs = [a * x + e, a * (x + w) + e], ys = [d * y + f, d * (y + h) + f];
+    const xs = [a * x + e, a * (x + w) + e],
+      ys = [d * y + f, d * (y + h) + f];
     const clamp = (v, max) => Math.max(0, Math.min(max, Math.round(v)));
     return {
-      x0: clamp(Math.min(...xs), this.canvas.width), x1: clamp(Math.max(...xs), this.canvas.width),
-      y0: clamp(Math.min(...ys), this.canvas.height), y1: clamp(Math.max(...ys), this.canvas.height),
+      x0: clamp(Math.min(...xs), this.canvas.width),
+      x1: clamp(Math.max(...xs), this.canvas.width),
+      y0: clamp(Math.min(...ys), this.canvas.height),
+      y1: clamp(Math.max(...ys), this.canvas.height),
     };
   }
 
@@ -69,13 +72,14 @@ class NodeContext2D {
     if (!(image instanceof NodeOffscreenCanvas)) throw new TypeError('canvas stand-in: drawImage takes a canvas');
     const [a, , , d, e, f] = this.matrix;
     const { x0, x1, y0, y1 } = this.deviceRect(dx, dy, dw, dh);
-    const src = image.pixels, dst = this.canvas.pixels;
+    const src = image.pixels,
+      dst = this.canvas.pixels;
     for (let y = y0; y < y1; y++) {
       // Back to user space at the pixel centre, then to the source pixel (nearest).
-      const sy = Math.floor((((y + 0.5 - f) / d) - dy) * image.height / dh);
+      const sy = Math.floor((((y + 0.5 - f) / d - dy) * image.height) / dh);
       if (sy < 0 || sy >= image.height) continue;
       for (let x = x0; x < x1; x++) {
-        const sx = Math.floor((((x + 0.5 - e) / a) - dx) * image.width / dw);
+        const sx = Math.floor((((x + 0.5 - e) / a - dx) * image.width) / dw);
         if (sx < 0 || sx >= image.width) continue;
         const s = (sy * image.width + sx) * 4;
         dst.set(src.subarray(s, s + 4), (y * this.canvas.width + x) * 4);
@@ -101,7 +105,8 @@ class NodeContext2D {
     const out = new NodeImageData(sw, sh);
     for (let y = 0; y < sh; y++) {
       for (let x = 0; x < sw; x++) {
-        const X = sx + x, Y = sy + y;
+        const X = sx + x,
+          Y = sy + y;
         if (X < 0 || Y < 0 || X >= this.canvas.width || Y >= this.canvas.height) continue;
         const s = (Y * this.canvas.width + X) * 4;
         out.data.set(this.canvas.pixels.subarray(s, s + 4), (y * sw + x) * 4);
@@ -118,10 +123,20 @@ class NodeOffscreenCanvas {
     this.reset();
   }
 
-  get width() { return this._width; }
-  set width(v) { this._width = v; this.reset(); }
-  get height() { return this._height; }
-  set height(v) { this._height = v; this.reset(); }
+  get width() {
+    return this._width;
+  }
+  set width(v) {
+    this._width = v;
+    this.reset();
+  }
+  get height() {
+    return this._height;
+  }
+  set height(v) {
+    this._height = v;
+    this.reset();
+  }
 
   // As in browsers, resizing clears the canvas (transparent black) and its context state.
   reset() {
@@ -144,7 +159,10 @@ class NodeOffscreenCanvas {
 // GLTFExporter reads its blobs back through FileReader.
 class NodeFileReader {
   readAsArrayBuffer(blob) {
-    blob.arrayBuffer().then((b) => { this.result = b; this.onloadend?.(); });
+    blob.arrayBuffer().then((b) => {
+      this.result = b;
+      this.onloadend?.();
+    });
   }
 
   readAsDataURL(blob) {

@@ -20,20 +20,30 @@ const instantiate = vi.spyOn(WebAssembly, 'instantiate');
 
 /** Every file under a folder, as the viewer's folder drop gives them. */
 function folderFiles(dir) {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? folderFiles(path) : [path];
-  }).sort();
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? folderFiles(path) : [path];
+    })
+    .sort();
 }
 
 const entriesOf = (paths) => paths.map((p) => entryFromBytes(p, new Uint8Array(readFileSync(p))));
 
 /** A value with every typed array replaced by a digest of its bytes (large arrays compare fast). */
 function digest(value) {
-  if (ArrayBuffer.isView(value)) return `${value.constructor.name}:${value.length}:${createHash('sha1').update(new Uint8Array(value.buffer, value.byteOffset, value.byteLength)).digest('hex')}`;
+  if (ArrayBuffer.isView(value))
+    return `${value.constructor.name}:${value.length}:${createHash('sha1')
+      .update(new Uint8Array(value.buffer, value.byteOffset, value.byteLength))
+      .digest('hex')}`;
   if (Array.isArray(value)) return value.map(digest);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).filter((k) => k !== 'decodeMs' && k !== 'entry').sort().map((k) => [k, digest(value[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .filter((k) => k !== 'decodeMs' && k !== 'entry')
+        .sort()
+        .map((k) => [k, digest(value[k])]),
+    );
   }
   return value;
 }
@@ -42,49 +52,76 @@ function digest(value) {
 function groupDigest(group) {
   const meshes = [];
   group.traverse((o) => {
-    if (o.isMesh) meshes.push({ name: o.name, attributes: Object.fromEntries(Object.entries(o.geometry.attributes).map(([k, a]) => [k, digest(a.array)])), index: digest(o.geometry.index?.array ?? null) });
+    if (o.isMesh)
+      meshes.push({
+        name: o.name,
+        attributes: Object.fromEntries(Object.entries(o.geometry.attributes).map(([k, a]) => [k, digest(a.array)])),
+        index: digest(o.geometry.index?.array ?? null),
+      });
   });
-  const clips = group.animations.map((c) => ({ name: c.name, duration: c.duration, tracks: c.tracks.map((t) => [t.name, digest(t.times), digest(t.values)]) }));
+  const clips = group.animations.map((c) => ({
+    name: c.name,
+    duration: c.duration,
+    tracks: c.tracks.map((t) => [t.name, digest(t.times), digest(t.values)]),
+  }));
   return { meshes, clips, records: group.userData.records };
 }
 
 const FAMILY_FOLDERS = ['psk', 'zeroad', 'vertex3d', 'psg'];
 
 let tmp;
-beforeAll(() => { tmp = mkdtempSync(join(tmpdir(), 'rigscope-node-host-')); });
+beforeAll(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'rigscope-node-host-'));
+});
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('setWorkerLimit(n) in Node: decodes in n worker_threads', () => {
-  it.skipIf(!HAVE_SAMPLES).each(FAMILY_FOLDERS)('samples/%s, the whole folder: the threads decode what the synchronous host decodes', async (folder) => {
-    const paths = folderFiles(`${SAMPLES}${folder}`);
-    const threads = createDecoderHost({ workerLimit: 3 });
-    const sync = createDecoderHost();
-    try {
-      const [threaded, inThread] = await Promise.all([decodeFiles(entriesOf(paths), threads), decodeFiles(entriesOf(paths), sync)]);
-      expect(threaded.models.length + threaded.animations.length).toBeGreaterThan(0);
-      expect(digest(threaded)).toEqual(digest(inThread));
-      expect(threads.workerCount).toBeGreaterThan(0);
-      expect(threads.workerCount).toBeLessThanOrEqual(3);
-      expect(sync.workerCount).toBe(0);
-    } finally {
-      threads.dispose();
-    }
-  });
+  it.skipIf(!HAVE_SAMPLES).each(FAMILY_FOLDERS)(
+    'samples/%s, the whole folder: the threads decode what the synchronous host decodes',
+    async (folder) => {
+      const paths = folderFiles(`${SAMPLES}${folder}`);
+      const threads = createDecoderHost({ workerLimit: 3 });
+      const sync = createDecoderHost();
+      try {
+        const [threaded, inThread] = await Promise.all([decodeFiles(entriesOf(paths), threads), decodeFiles(entriesOf(paths), sync)]);
+        expect(threaded.models.length + threaded.animations.length).toBeGreaterThan(0);
+        expect(digest(threaded)).toEqual(digest(inThread));
+        expect(threads.workerCount).toBeGreaterThan(0);
+        expect(threads.workerCount).toBeLessThanOrEqual(3);
+        expect(sync.workerCount).toBe(0);
+      } finally {
+        threads.dispose();
+      }
+    },
+  );
 
   it('starts exactly n threads for more than n calls at once, and dispose() ends them', async () => {
     const host = createDecoderHost({ workerLimit: 3 });
     const psk = readFileSync(`${FIXTURES}two_bone.psk`);
-    const kinds = await Promise.all(Array.from({ length: 7 }, () => host.call('detectFormat', [new Uint8Array(psk).buffer, psk.length, 'two_bone.psk'])));
+    const kinds = await Promise.all(
+      Array.from({ length: 7 }, () => host.call('detectFormat', [new Uint8Array(psk).buffer, psk.length, 'two_bone.psk'])),
+    );
     expect(kinds).toEqual(new Array(7).fill('psk'));
     expect(host.workerCount).toBe(3);
     host.dispose();
-    await expect(host.call('detectFormat', [new Uint8Array(psk).buffer, psk.length, 'two_bone.psk'])).rejects.toThrow('Decoder pool disposed');
+    await expect(host.call('detectFormat', [new Uint8Array(psk).buffer, psk.length, 'two_bone.psk'])).rejects.toThrow(
+      'Decoder pool disposed',
+    );
   });
 
   const LOADED = [
     ['PSKLoader', PSKLoader, ['psk/skSpiderLargeMesh.psk', 'psk/skSpiderLargeAnims.psa']],
     ['PMDLoader', PMDLoader, ['zeroad/rich-man.pmd', 'zeroad/rich-man_idle.psa']],
-    ['UE1Loader', UE1Loader, ['vertex3d/assimp-mar_rifle/mar_rifle_d.3d', 'vertex3d/assimp-mar_rifle/mar_rifle_a.3d', 'vertex3d/assimp-mar_rifle/mar_rifle.uc', 'vertex3d/assimp-mar_rifle/m_rifl.bmp']],
+    [
+      'UE1Loader',
+      UE1Loader,
+      [
+        'vertex3d/assimp-mar_rifle/mar_rifle_d.3d',
+        'vertex3d/assimp-mar_rifle/mar_rifle_a.3d',
+        'vertex3d/assimp-mar_rifle/mar_rifle.uc',
+        'vertex3d/assimp-mar_rifle/m_rifl.bmp',
+      ],
+    ],
     ['PSGLoader', PSGLoader, ['psg/skybox_night.psg', 'psg/skybox_textures.psg']],
   ];
   it.skipIf(!HAVE_SAMPLES).each(LOADED)('%s.setWorkerLimit(2) builds what the synchronous loader builds', async (name, Loader, rels) => {
@@ -107,7 +144,7 @@ describe('setDecoderPath in Node: another .wasm', () => {
     const name = new TextEncoder().encode('rigscope-copy');
     const payload = new TextEncoder().encode(mark);
     const body = [name.length, ...name, ...payload];
-    const section = Uint8Array.from([0, body.length, ...body]);   // both lengths < 128: one-byte LEBs
+    const section = Uint8Array.from([0, body.length, ...body]); // both lengths < 128: one-byte LEBs
     writeFileSync(join(dir, 'decoders.wasm'), Buffer.concat([readFileSync(DEFAULT_WASM_URL), section]));
     return join(dir, 'decoders.wasm');
   }
@@ -127,7 +164,10 @@ describe('setDecoderPath in Node: another .wasm', () => {
 
     const file = markedCopy(mkdtempSync(join(tmp, 'file-')), 'by file');
     const threaded = new PSKLoader().setDecoderPath(file).setWorkerLimit(2);
-    const clips = await threaded.parseAsync({ 'two_bone.psk': readFileSync(`${FIXTURES}two_bone.psk`), 'two_bone.psa': readFileSync(`${FIXTURES}two_bone.psa`) });
+    const clips = await threaded.parseAsync({
+      'two_bone.psk': readFileSync(`${FIXTURES}two_bone.psk`),
+      'two_bone.psa': readFileSync(`${FIXTURES}two_bone.psa`),
+    });
     threaded.dispose();
     expect(clips.animations.map((c) => c.name)).toEqual(['Bend']);
     expect(compile.mock.calls.length).toBe(before + 2);
@@ -137,8 +177,12 @@ describe('setDecoderPath in Node: another .wasm', () => {
   it('a missing or broken .wasm is refused in words naming the path', async () => {
     const psk = () => readFileSync(`${FIXTURES}two_bone.psk`);
     const missing = join(tmp, 'nowhere', 'decoders.wasm');
-    await expect(new PSKLoader().setDecoderPath(missing).parseAsync(psk(), 'two_bone.psk')).rejects.toThrow(`rigscope: cannot read the decoder module ${missing}: no such file`);
-    await expect(new PSKLoader().setDecoderPath(join(tmp, 'nowhere')).setWorkerLimit(2).parseAsync(psk(), 'two_bone.psk')).rejects.toThrow(`cannot read the decoder module ${missing}`);
+    await expect(new PSKLoader().setDecoderPath(missing).parseAsync(psk(), 'two_bone.psk')).rejects.toThrow(
+      `rigscope: cannot read the decoder module ${missing}: no such file`,
+    );
+    await expect(new PSKLoader().setDecoderPath(join(tmp, 'nowhere')).setWorkerLimit(2).parseAsync(psk(), 'two_bone.psk')).rejects.toThrow(
+      `cannot read the decoder module ${missing}`,
+    );
     const broken = join(tmp, 'broken.wasm');
     writeFileSync(broken, 'not a module');
     await expect(loadNodeDecoders({ wasmPath: broken })).rejects.toThrow(`rigscope: ${broken} is not a usable WebAssembly decoder module`);
@@ -152,10 +196,11 @@ describe('setDecoderPath in Node: another .wasm', () => {
 describe('the .wasm is compiled once per process', () => {
   it('new loaders, synchronous or threaded, compile nothing again and the synchronous ones share one instance', async () => {
     const psk = () => readFileSync(`${FIXTURES}two_bone.psk`);
-    await new PSKLoader().parseAsync(psk(), 'two_bone.psk');   // the package's module, compiled by now
+    await new PSKLoader().parseAsync(psk(), 'two_bone.psk'); // the package's module, compiled by now
     const compiles = compile.mock.calls.length;
     const instances = instantiate.mock.calls.length;
-    for (let i = 0; i < 5; i++) expect((await new PSKLoader().parseAsync(psk(), 'two_bone.psk')).userData.character.name).toBe('two_bone.psk');
+    for (let i = 0; i < 5; i++)
+      expect((await new PSKLoader().parseAsync(psk(), 'two_bone.psk')).userData.character.name).toBe('two_bone.psk');
     expect(instantiate.mock.calls.length).toBe(instances);
     const threaded = [new PSKLoader().setWorkerLimit(2), new PMDLoader().setWorkerLimit(1)];
     await threaded[0].parseAsync(psk(), 'two_bone.psk');

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { deflateSync } from 'fflate';
 import {
-  MAX_PACK_HEADER_BYTES, fromBase64Url, nameProblem, packName, packScene, packSceneAsync, toBase64Url, unpackScene, usedFiles,
+  MAX_PACK_HEADER_BYTES,
+  fromBase64Url,
+  nameProblem,
+  packName,
+  packScene,
+  packSceneAsync,
+  toBase64Url,
+  unpackScene,
+  usedFiles,
 } from '../../web/src/core/pack.js';
 import { MAX_ZIP_BYTES, MAX_ZIP_ENTRIES } from '../../web/src/core/input.js';
 import { HAVE_SAMPLES, SAMPLES, sample } from './helpers.js';
@@ -11,7 +19,12 @@ const text = (s) => new TextEncoder().encode(s);
 function noise(n, seed = 1) {
   const out = new Uint8Array(n);
   let x = seed;
-  for (let i = 0; i < n; i++) { x ^= x << 13; x ^= x >>> 17; x ^= x << 5; out[i] = x & 255; }
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 255;
+  }
   return out;
 }
 
@@ -103,7 +116,14 @@ describe('packScene / unpackScene', () => {
   });
 
   it('sanitises names when packing and keeps two that collide apart', async () => {
-    const back = await unpackScene(packScene({ files: [{ name: 'C:\\a.psk', bytes: text('1') }, { name: '/a.psk', bytes: text('2') }] }));
+    const back = await unpackScene(
+      packScene({
+        files: [
+          { name: 'C:\\a.psk', bytes: text('1') },
+          { name: '/a.psk', bytes: text('2') },
+        ],
+      }),
+    );
     expect(back.files.map((f) => f.name)).toEqual(['a.psk', 'a (2).psk']);
   });
 
@@ -122,9 +142,17 @@ describe('packScene / unpackScene', () => {
   });
 
   it('packs in slices as packScene does, and stops early past maxBytes', async () => {
-    const files = [{ name: 'a.bin', bytes: noise(2_000_000) }, { name: 'empty', bytes: new Uint8Array(0) }, { name: 'b.txt', bytes: text('b'.repeat(300_000)) }];
+    const files = [
+      { name: 'a.bin', bytes: noise(2_000_000) },
+      { name: 'empty', bytes: new Uint8Array(0) },
+      { name: 'b.txt', bytes: text('b'.repeat(300_000)) },
+    ];
     const whole = await packSceneAsync({ files, state: { clip: 'x' } });
-    expect(whole.files).toEqual([{ name: 'a.bin', size: 2_000_000 }, { name: 'empty', size: 0 }, { name: 'b.txt', size: 300_000 }]);
+    expect(whole.files).toEqual([
+      { name: 'a.bin', size: 2_000_000 },
+      { name: 'empty', size: 0 },
+      { name: 'b.txt', size: 300_000 },
+    ]);
     const back = await unpackScene(whole.payload);
     expect(back.state).toEqual({ clip: 'x' });
     back.files.forEach((f, i) => expect(Buffer.compare(f.bytes, files[i].bytes)).toBe(0));
@@ -166,17 +194,25 @@ describe('hostile payloads', () => {
     await expect(unpackScene(container({ v: 1, files: [], state: [1] }))).rejects.toThrow(/view state/);
   });
   it('a header length past the header cap', async () => {
-    await expect(unpackScene(container({ v: 1, files: [] }, undefined, { headerLength: MAX_PACK_HEADER_BYTES + 1 }))).rejects.toThrow(/header declares 4,194,305 bytes, over the 4 MiB/);
+    await expect(unpackScene(container({ v: 1, files: [] }, undefined, { headerLength: MAX_PACK_HEADER_BYTES + 1 }))).rejects.toThrow(
+      /header declares 4,194,305 bytes, over the 4 MiB/,
+    );
   });
   it('more files than the zip budget', async () => {
     const files = Array.from({ length: 1000 }, (_, i) => ({ name: `f${i}`, size: 1 }));
-    await expect(unpackScene(container({ v: 1, files }, new Uint8Array(1000)), { maxEntries: 999 })).rejects.toThrow(/1,000 files, over the limit of 999/);
+    await expect(unpackScene(container({ v: 1, files }, new Uint8Array(1000)), { maxEntries: 999 })).rejects.toThrow(
+      /1,000 files, over the limit of 999/,
+    );
     const many = Array.from({ length: MAX_ZIP_ENTRIES + 1 }, (_, i) => ({ name: `${i}`, size: 0 }));
     await expect(unpackScene(container({ v: 1, files: many }))).rejects.toThrow(/20,001 files, over the limit of 20,000/);
   });
   it('a file count past the budget is refused before the header is read, and a count that lies too', async () => {
-    await expect(unpackScene(container('not even JSON', undefined, { count: 20_001 }))).rejects.toThrow(/20,001 files, over the limit of 20,000/);
-    await expect(unpackScene(container({ v: 1, files: [{ name: 'a', size: 1 }] }, text('x'), { count: 2 }))).rejects.toThrow(/lists 1 files, its count says 2/);
+    await expect(unpackScene(container('not even JSON', undefined, { count: 20_001 }))).rejects.toThrow(
+      /20,001 files, over the limit of 20,000/,
+    );
+    await expect(unpackScene(container({ v: 1, files: [{ name: 'a', size: 1 }] }, text('x'), { count: 2 }))).rejects.toThrow(
+      /lists 1 files, its count says 2/,
+    );
   });
   it('a thousand tiny files within the budget open', async () => {
     const files = Array.from({ length: 1000 }, (_, i) => ({ name: `t/${i}.psk`, bytes: Uint8Array.of(i & 255) }));
@@ -185,10 +221,16 @@ describe('hostile payloads', () => {
     expect(back.files[999]).toEqual({ name: 't/999.psk', bytes: Uint8Array.of(999 & 255) });
   });
   it('declared sizes past the byte budget, or past what the payload can hold', async () => {
-    await expect(unpackScene(container({ v: 1, files: [{ name: 'a', size: MAX_ZIP_BYTES + 1 }] }))).rejects.toThrow(/declare 2,147,483,649 bytes, over the 2 GiB limit/);
-    await expect(unpackScene(container({ v: 1, files: [{ name: 'a', size: 100 }] }), { maxBytes: 99 })).rejects.toThrow(/declare 100 bytes, over the 99 bytes limit/);
+    await expect(unpackScene(container({ v: 1, files: [{ name: 'a', size: MAX_ZIP_BYTES + 1 }] }))).rejects.toThrow(
+      /declare 2,147,483,649 bytes, over the 2 GiB limit/,
+    );
+    await expect(unpackScene(container({ v: 1, files: [{ name: 'a', size: 100 }] }), { maxBytes: 99 })).rejects.toThrow(
+      /declare 100 bytes, over the 99 bytes limit/,
+    );
     // 1 GiB declared in a payload of a few dozen bytes: refused before anything is allocated.
-    await expect(unpackScene(container({ v: 1, files: [{ name: 'a', size: 2 ** 30 }] }))).rejects.toThrow(/more than .* of deflate can hold/);
+    await expect(unpackScene(container({ v: 1, files: [{ name: 'a', size: 2 ** 30 }] }))).rejects.toThrow(
+      /more than .* of deflate can hold/,
+    );
     await expect(unpackScene(container({ v: 1, files: [{ name: 'a', size: -1 }] }))).rejects.toThrow(/not a byte count/);
   });
   it('a payload that inflates past its header (a bomb) stops there', async () => {
@@ -198,13 +240,45 @@ describe('hostile payloads', () => {
     await expect(unpackScene(bomb)).rejects.toThrow(/inflates past the 10 bytes its header declares/);
   });
   it('a payload shorter than its header declares', async () => {
-    await expect(unpackScene(container({ v: 1, files: [{ name: 'a.psk', size: 10 }, { name: 'b', size: 5 }] }, text('0123456789ab')))).rejects.toThrow(/cut off: b has 2 bytes of its 5 bytes/);
+    await expect(
+      unpackScene(
+        container(
+          {
+            v: 1,
+            files: [
+              { name: 'a.psk', size: 10 },
+              { name: 'b', size: 5 },
+            ],
+          },
+          text('0123456789ab'),
+        ),
+      ),
+    ).rejects.toThrow(/cut off: b has 2 bytes of its 5 bytes/);
   });
   it('names with paths or control characters, and duplicates', async () => {
-    for (const [name, why] of [['../x.psk', /"\.\."/], ['/etc/passwd', /absolute/], ['a\u0000.psk', /U\+0000/], ['a\\b', /backslash/], [7, /empty/]]) {
+    for (const [name, why] of [
+      ['../x.psk', /"\.\."/],
+      ['/etc/passwd', /absolute/],
+      ['a\u0000.psk', /U\+0000/],
+      ['a\\b', /backslash/],
+      [7, /empty/],
+    ]) {
       await expect(unpackScene(container({ v: 1, files: [{ name, size: 1 }] }, text('x')))).rejects.toThrow(why);
     }
-    await expect(unpackScene(container({ v: 1, files: [{ name: 'a', size: 1 }, { name: 'a', size: 1 }] }, text('xy')))).rejects.toThrow(/appears twice/);
+    await expect(
+      unpackScene(
+        container(
+          {
+            v: 1,
+            files: [
+              { name: 'a', size: 1 },
+              { name: 'a', size: 1 },
+            ],
+          },
+          text('xy'),
+        ),
+      ),
+    ).rejects.toThrow(/appears twice/);
   });
   it('yields while inflating a large payload (the page keeps drawing)', async () => {
     const files = [{ name: 'big.bin', bytes: noise(8_000_000) }];
@@ -222,14 +296,21 @@ describe('usedFiles', () => {
   it('keeps what the scene shows or read, leaves out unused, refused, unbound and lone files', () => {
     const model = { file: 'm.psk', files: ['m.psk'] };
     const scene = {
-      characters: [{
-        actor: 'actor.xml', models: [model], animations: [{ file: 'a.psa', anim: { files: ['a.psa'] } }],
-        materials: [{ texture: { path: 'tex.dds' } }], props: [],
-      }],
+      characters: [
+        {
+          actor: 'actor.xml',
+          models: [model],
+          animations: [{ file: 'a.psa', anim: { files: ['a.psa'] } }],
+          materials: [{ texture: { path: 'tex.dds' } }],
+          props: [],
+        },
+      ],
       boards: [],
       records: [
-        { kind: 'unused', files: ['readme.txt'] }, { kind: 'refused', files: ['bad.psk'] },
-        { kind: 'unbound', files: ['lone.psa'] }, { kind: 'missing', files: ['lonely_a.3d'] },
+        { kind: 'unused', files: ['readme.txt'] },
+        { kind: 'refused', files: ['bad.psk'] },
+        { kind: 'unbound', files: ['lone.psa'] },
+        { kind: 'missing', files: ['lonely_a.3d'] },
         // An actor that misses a texture is still shown: it stays.
         { kind: 'missing', files: ['actor.xml'] },
       ],

@@ -25,7 +25,9 @@ async function readPage(path) {
   const html = readFileSync(path, 'utf8');
   const template = readFileSync(TEMPLATE, 'utf8');
   expect(html.startsWith(template)).toBe(true);
-  const tag = html.slice(template.length).match(new RegExp(`^<script type="application/octet-stream" id="${PACK_TAG}">([A-Za-z0-9_-]+)</script>\\n$`));
+  const tag = html
+    .slice(template.length)
+    .match(new RegExp(`^<script type="application/octet-stream" id="${PACK_TAG}">([A-Za-z0-9_-]+)</script>\\n$`));
   expect(tag).not.toBeNull();
   const { files, state } = await unpackScene(fromBase64Url(tag[1]));
   return { files: files.map((f) => [f.name, f.bytes.length]), state };
@@ -40,11 +42,14 @@ describe('rigscope page', () => {
     expect(r.stdout).toMatch(/bone\.html: .*, 2 file\(s\) .*, clip Bend\n$/);
     const page = await readPage(out);
     const size = (n) => readFileSync(`${FIXTURES}${n}`).length;
-    expect(page.files).toEqual([['two_bone.psk', size('two_bone.psk')], ['two_bone.psa', size('two_bone.psa')]]);
+    expect(page.files).toEqual([
+      ['two_bone.psk', size('two_bone.psk')],
+      ['two_bone.psa', size('two_bone.psa')],
+    ]);
     expect(page.state).toEqual({ clip: 'Bend' });
   });
 
-  it('names a folder\'s files from the folder on, and leaves out what the scene does not use (exit 1)', async () => {
+  it("names a folder's files from the folder on, and leaves out what the scene does not use (exit 1)", async () => {
     const folder = join(dir, 'flag');
     mkdirSync(join(folder, 'Models'), { recursive: true });
     for (const n of ['flag_d.3d', 'flag_a.3d', 'flag.pcx']) copyFileSync(`${FIXTURES}${n}`, join(folder, 'Models', n));
@@ -57,7 +62,12 @@ describe('rigscope page', () => {
     expect(r.stderr).toMatch(/knight\.psa: not played on any model/);
     expect(r.stdout).toMatch(/4 file\(s\) .*; 1 file\(s\) left out \(not used\)\n$/);
     const page = await readPage(out);
-    expect(page.files.map(([n]) => n).sort()).toEqual(['flag/Models/flag.pcx', 'flag/Models/flag_a.3d', 'flag/Models/flag_d.3d', 'flag/flag.uc']);
+    expect(page.files.map(([n]) => n).sort()).toEqual([
+      'flag/Models/flag.pcx',
+      'flag/Models/flag_a.3d',
+      'flag/Models/flag_d.3d',
+      'flag/flag.uc',
+    ]);
     expect(page.state).toEqual({});
   });
 

@@ -11,7 +11,9 @@ describe('standalone page', () => {
     const files = [{ name: 'a/b.psk', bytes: new Uint8Array([1, 2, 3, 250]) }];
     const html = standalonePage(TEMPLATE, packScene({ files, state: { clip: 'Walk' } }));
     expect(html.startsWith(TEMPLATE)).toBe(true);
-    const m = html.slice(TEMPLATE.length).match(/^<script type="application\/octet-stream" id="rigscope-pack">([A-Za-z0-9_-]+)<\/script>\n$/);
+    const m = html
+      .slice(TEMPLATE.length)
+      .match(/^<script type="application\/octet-stream" id="rigscope-pack">([A-Za-z0-9_-]+)<\/script>\n$/);
     expect(m).not.toBeNull();
     const back = await unpackScene(fromBase64Url(m[1]));
     expect(back.state).toEqual({ clip: 'Walk' });
@@ -19,7 +21,9 @@ describe('standalone page', () => {
   });
 
   it('refuses what is not the template, and a page that already holds a scene', () => {
-    expect(() => checkTemplate('<!doctype html><title>404 Not Found</title>', 'rigscope-page.html')).toThrow("rigscope-page.html is not Rigscope's standalone page template");
+    expect(() => checkTemplate('<!doctype html><title>404 Not Found</title>', 'rigscope-page.html')).toThrow(
+      "rigscope-page.html is not Rigscope's standalone page template",
+    );
     const page = standalonePage(TEMPLATE, packScene({ files: [], state: {} }));
     expect(() => standalonePage(page, new Uint8Array(1))).toThrow('already holds a scene');
   });

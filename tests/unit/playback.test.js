@@ -11,7 +11,18 @@ import { bytes, decoder, fixture } from './helpers.js';
 
 const DEMO = new URL('../../web/public/demo/', import.meta.url).pathname;
 
-const fakeViewer = () => ({ add() {}, remove() {}, frameAll() {}, view() {}, place() {}, requestRender() {}, clear() {}, visibleBounds: () => new THREE.Box3(), setWireframe() {}, wireframe: false });
+const fakeViewer = () => ({
+  add() {},
+  remove() {},
+  frameAll() {},
+  view() {},
+  place() {},
+  requestRender() {},
+  clear() {},
+  visibleBounds: () => new THREE.Box3(),
+  setWireframe() {},
+  wireframe: false,
+});
 const fakeStage = () => ({ add() {}, clear() {}, frameAll() {}, prepare: async () => {}, invalidate() {} });
 const files = (...names) => names.map((n) => entryFromBytes(n, fixture(n)));
 
@@ -23,8 +34,11 @@ async function demo(Kind) {
 }
 const clipNamed = (p, name) => p.allClips.find((c) => c.clip.name === name);
 
-describe.each([['App', App], ['Player', Player]])('playback model through %s', (_, Kind) => {
-  it('starts on the first clip with motion and reports time and frame at the clip\'s rate', async () => {
+describe.each([
+  ['App', App],
+  ['Player', Player],
+])('playback model through %s', (_, Kind) => {
+  it("starts on the first clip with motion and reports time and frame at the clip's rate", async () => {
     const p = await demo(Kind);
     expect(p.current).not.toBeNull();
     expect(p.current.clip.frameCount).toBeGreaterThan(2);
@@ -69,7 +83,7 @@ describe.each([['App', App], ['Player', Player]])('playback model through %s', (
     expect(p.frame).toBe(3);
   });
 
-  it('goes to a frame given in the file\'s numbering, clamped to the clip, and pauses', async () => {
+  it("goes to a frame given in the file's numbering, clamped to the clip, and pauses", async () => {
     const p = await demo(Kind);
     p.play();
     p.goToFileFrame(2);
@@ -106,7 +120,8 @@ describe.each([['App', App], ['Player', Player]])('playback model through %s', (
 
   it('sends named signals to their listeners and every signal to a listener of all', async () => {
     const p = await demo(Kind);
-    const named = [], all = [];
+    const named = [],
+      all = [];
     p.on('clip', () => named.push('clip'));
     p.on((what) => all.push(what));
     p.setLoop(false);
@@ -119,7 +134,10 @@ describe.each([['App', App], ['Player', Player]])('playback model through %s', (
 
 describe('what differs by design', () => {
   it('the page plays a newly chosen clip; a paused element stays paused', async () => {
-    for (const [Kind, playsAfter] of [[App, true], [Player, false]]) {
+    for (const [Kind, playsAfter] of [
+      [App, true],
+      [Player, false],
+    ]) {
       const p = await demo(Kind);
       p.pause();
       const other = p.allClips.find((c) => c.clip !== p.current.clip);

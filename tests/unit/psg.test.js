@@ -6,12 +6,23 @@ import { entryFromBytes } from '../../web/src/core/files.js';
 import { describeRecord } from '../../web/src/core/report.js';
 import { decode, decoder, fixture, HAVE_SAMPLES, sample } from './helpers.js';
 
-const fakeViewer = () => ({ add() {}, remove() {}, frameAll() {}, view() {}, place() {}, requestRender() {}, visibleBounds: () => new THREE.Box3(), setWireframe() {}, wireframe: false });
+const fakeViewer = () => ({
+  add() {},
+  remove() {},
+  frameAll() {},
+  view() {},
+  place() {},
+  requestRender() {},
+  visibleBounds: () => new THREE.Box3(),
+  setWireframe() {},
+  wireframe: false,
+});
 const appWith = async () => new App(fakeViewer(), await decoder());
 
 // Independent posing: a rotation by `a` radians about +Z around `pivot`.
 const rotZ = (p, a, pivot) => {
-  const x = p[0] - pivot[0], y = p[1] - pivot[1];
+  const x = p[0] - pivot[0],
+    y = p[1] - pivot[1];
   return [pivot[0] + x * Math.cos(a) - y * Math.sin(a), pivot[1] + x * Math.sin(a) + y * Math.cos(a), p[2]];
 };
 const blend = (parts) => parts.reduce((s, [w, p]) => s.map((v, k) => v + w * p[k]), [0, 0, 0]);
@@ -41,7 +52,8 @@ describe('PSG fixtures through the WASM module', () => {
     const model = await decode('decodePsg', fixture('skinned_box.psg'), 'skinned_box.psg');
     expect(model.skeleton.names).toEqual(['HIPS', 'SPINE', 'SPINE1']);
     const c = new Character(model);
-    const a = 0.6, b = -0.4;
+    const a = 0.6,
+      b = -0.4;
     poseBone(c, 'SPINE', a);
     poseBone(c, 'SPINE1', b);
     const mesh = c.meshes[0];
@@ -52,7 +64,13 @@ describe('PSG fixtures through the WASM module', () => {
       // y = 0: HIPS only. y = 2: SPINE1 191/255 + SPINE 64/255 (palette [2, 0, 1] resolved).
       const spine = rotZ(p, a, [0, 1, 0]);
       const spine1 = rotZ(rotZ(p, b, [0, 2, 0]), a, [0, 1, 0]);
-      const want = p[1] < 1 ? p : blend([[191 / 255, spine1], [64 / 255, spine]]);
+      const want =
+        p[1] < 1
+          ? p
+          : blend([
+              [191 / 255, spine1],
+              [64 / 255, spine],
+            ]);
       mesh.getVertexPosition(v, got);
       expect(got.distanceTo(new THREE.Vector3(...want))).toBeLessThan(1e-5);
     }
@@ -101,18 +119,30 @@ describe.skipIf(!HAVE_SAMPLES)('PSG samples', () => {
   it.each(['f32', 's16'])('skins the synthetic quad (%s) with the palette resolved', async (kind) => {
     const model = await decode('decodePsg', sample(`psg/synthetic/skinned_quad_${kind}.psg`), `skinned_quad_${kind}.psg`);
     const c = new Character(model);
-    const a = 0.5, b = 0.9;
+    const a = 0.5,
+      b = 0.9;
     poseBone(c, 'HIPS', a);
     poseBone(c, 'SPINE', b);
     // Bind: ROOT (0,0,0), HIPS (0,1,0), SPINE (0,1.5,0) child of HIPS. Palette [0, 2, 1]: slot 1 = SPINE, slot 2 = HIPS.
     const root = (p) => p;
     const hips = (p) => rotZ(p, a, [0, 1, 0]);
     const spine = (p) => rotZ(rotZ(p, b, [0, 1.5, 0]), a, [0, 1, 0]);
-    const points = [[-0.5, 0, 0], [0.5, 0, 0], [-0.5, 2, 0], [0.5, 2, 0]];
+    const points = [
+      [-0.5, 0, 0],
+      [0.5, 0, 0],
+      [-0.5, 2, 0],
+      [0.5, 2, 0],
+    ];
     const want = [
       root(points[0]),
-      blend([[128 / 255, root(points[1])], [127 / 255, hips(points[1])]]),
-      blend([[200 / 255, spine(points[2])], [55 / 255, hips(points[2])]]),
+      blend([
+        [128 / 255, root(points[1])],
+        [127 / 255, hips(points[1])],
+      ]),
+      blend([
+        [200 / 255, spine(points[2])],
+        [55 / 255, hips(points[2])],
+      ]),
       spine(points[3]),
     ];
     const got = new THREE.Vector3();

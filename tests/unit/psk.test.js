@@ -49,8 +49,19 @@ describe.skipIf(!HAVE_SAMPLES)('PSK/PSA samples', () => {
   it('decodes the spider with its documented counts', () => {
     expect(spiderMesh.counts).toMatchObject({ points: 266, wedges: 307, faces: 492, materials: 3, bones: 71, influences: 408 });
     expect(spiderAnims.clips.map((c) => [c.name, c.frameCount])).toEqual([
-      ['Walk', 21], ['walk2jump', 14], ['Jump', 19], ['jump2walk', 24], ['webattack', 72], ['lungeAttackStart', 24],
-      ['lungeAttack', 24], ['lungeAttackend', 13], ['flippedOver', 55], ['idleOnBack', 50], ['Idle', 31], ['attack', 21]]);
+      ['Walk', 21],
+      ['walk2jump', 14],
+      ['Jump', 19],
+      ['jump2walk', 24],
+      ['webattack', 72],
+      ['lungeAttackStart', 24],
+      ['lungeAttack', 24],
+      ['lungeAttackend', 13],
+      ['flippedOver', 55],
+      ['idleOnBack', 50],
+      ['Idle', 31],
+      ['attack', 21],
+    ]);
     expect(spiderAnims.clips.every((c) => c.fps === 30)).toBe(true);
   });
 
@@ -84,12 +95,14 @@ describe.skipIf(!HAVE_SAMPLES)('PSK/PSA samples', () => {
     });
     // ...and each weighted bone sits near the centroid of the points it moves (spec: 1-12 units).
     const sums = new Map();
-    refMesh.weights.forEach((list, p) => list.forEach(({ w, bone }) => {
-      const s = sums.get(bone) ?? { v: new THREE.Vector3(), w: 0 };
-      s.v.addScaledVector(new THREE.Vector3(...refMesh.points[p]), w);
-      s.w += w;
-      sums.set(bone, s);
-    }));
+    refMesh.weights.forEach((list, p) =>
+      list.forEach(({ w, bone }) => {
+        const s = sums.get(bone) ?? { v: new THREE.Vector3(), w: 0 };
+        s.v.addScaledVector(new THREE.Vector3(...refMesh.points[p]), w);
+        s.w += w;
+        sums.set(bone, s);
+      }),
+    );
     let total = 0;
     for (const [bone, s] of sums) total += new THREE.Vector3().setFromMatrixPosition(bind[bone]).distanceTo(s.v.divideScalar(s.w));
     expect(total / sums.size).toBeLessThan(15);

@@ -16,7 +16,8 @@ function chunks(bytes) {
   const out = [];
   for (let at = 0; at + 32 <= bytes.length;) {
     const id = new TextDecoder().decode(bytes.subarray(at, at + 20)).replace(/\0.*$/s, '');
-    const size = dv.getInt32(at + 24, true), count = dv.getInt32(at + 28, true);
+    const size = dv.getInt32(at + 24, true),
+      count = dv.getInt32(at + 28, true);
     const end = at + 32 + size * count;
     out.push({ id, at, size, count, end });
     at = end;
@@ -53,12 +54,18 @@ function refusedCalls() {
 const goodCalls = () => [
   ['decodePsk', [fixture('two_bone.psk'), 'two_bone.psk']],
   ['decodePsa', [fixture('two_bone.psa'), 'two_bone.psa', '']],
-  ['decodeUe1', [fixture('flag_d.3d'), 'flag_d.3d', fixture('flag_a.3d'), 'flag_a.3d',
-    new TextDecoder().decode(fixture('flag.uc')), 'flag.uc']],
+  [
+    'decodeUe1',
+    [fixture('flag_d.3d'), 'flag_d.3d', fixture('flag_a.3d'), 'flag_a.3d', new TextDecoder().decode(fixture('flag.uc')), 'flag.uc'],
+  ],
   ['decodePsg', [fixture('skinned_box.psg'), 'skinned_box.psg']],
 ];
 
-const messageOf = (promise) => promise.then(() => 'decoded', (err) => err.message);
+const messageOf = (promise) =>
+  promise.then(
+    () => 'decoded',
+    (err) => err.message,
+  );
 
 describe('decoder soak', () => {
   it(`survives ${REFUSALS.toLocaleString('en')} refused files and then decodes good ones exactly as a fresh module`, async () => {
@@ -89,7 +96,7 @@ describe('decoder soak', () => {
       const soaked = await d.call(op, args);
       const reference = await fresh.call(op, args);
       expect(soaked.warnings).toEqual(reference.warnings);
-      expect(soaked).toEqual(reference);  // every typed array element by element
+      expect(soaked).toEqual(reference); // every typed array element by element
     }
   }, 300_000);
 
@@ -107,7 +114,9 @@ describe('decoder soak', () => {
     const d = await loadNodeDecoders();
     const instance = d.module.instance;
     const message = await messageOf(d.call('decodePsk', [new Uint8Array(2 ** 31 + 16), 'vast.psk']));
-    expect(message).toBe("rigscope: vast.psk: 2147483664 bytes do not fit in the decoder's memory (limit 2 GiB for the file and its model)");
+    expect(message).toBe(
+      "rigscope: vast.psk: 2147483664 bytes do not fit in the decoder's memory (limit 2 GiB for the file and its model)",
+    );
     expect(d.module.instance).toBe(instance);
   }, 120_000);
 
@@ -139,7 +148,13 @@ describe('decoder soak', () => {
     const d = await loadNodeDecoders();
     const instance = d.module.instance;
     // A view whose buffer getter throws while the binding reads it: a JS exception through C++ frames.
-    const hostile = { get buffer() { throw new Error('boom'); }, byteOffset: 0, byteLength: 8 };
+    const hostile = {
+      get buffer() {
+        throw new Error('boom');
+      },
+      byteOffset: 0,
+      byteLength: 8,
+    };
     const message = await messageOf(d.call('decodePsk', [hostile, 'evil.psk']));
     expect(message).toBe('rigscope: evil.psk: the decoder stopped on an internal error; the decoder was restarted');
     expect((await d.call('decodePsk', [fixture('two_bone.psk'), 'two_bone.psk'])).counts.points).toBe(6);
@@ -149,7 +164,11 @@ describe('decoder soak', () => {
 
 describe('decoder crash messages', () => {
   const cases = [
-    [new WebAssembly.RuntimeError('Aborted(). Build with -s ASSERTIONS=1 for more info.'), { outOfMemory: true }, /ran out of memory \(limit 2 GiB\)/],
+    [
+      new WebAssembly.RuntimeError('Aborted(). Build with -s ASSERTIONS=1 for more info.'),
+      { outOfMemory: true },
+      /ran out of memory \(limit 2 GiB\)/,
+    ],
     [new WebAssembly.RuntimeError('memory access out of bounds'), {}, /invalid memory access/],
     [new RangeError('Invalid typed array length: 4294967295'), {}, /ran out of memory/],
     [new RangeError('Array buffer allocation failed'), {}, /ran out of memory/],

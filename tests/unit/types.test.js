@@ -25,7 +25,9 @@ describe('type declarations', () => {
   it('compile with a consumer and the checked sources (tsc --noEmit -p tests/types)', () => {
     let output = '';
     try {
-      execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '--noEmit', '-p', `${root}tests/types`], { encoding: 'utf8' });
+      execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '--noEmit', '-p', `${root}tests/types`], {
+        encoding: 'utf8',
+      });
     } catch (err) {
       output = `${err.stdout}${err.stderr}`;
     }

@@ -9,12 +9,30 @@ import { describeRecord } from '../../web/src/core/report.js';
 import { bytes, decode, decoder, fixture, FIXTURES, HAVE_SAMPLES, sample, SAMPLES } from './helpers.js';
 
 const text = (path) => readFileSync(path, 'utf8');
-const ue1 = (dir, base, uc = '', ucName = '') => decode('decodeUe1',
-  new Uint8Array(readFileSync(`${dir}${base}_d.3d`)), `${base}_d.3d`, new Uint8Array(readFileSync(`${dir}${base}_a.3d`)), `${base}_a.3d`, uc, ucName);
+const ue1 = (dir, base, uc = '', ucName = '') =>
+  decode(
+    'decodeUe1',
+    new Uint8Array(readFileSync(`${dir}${base}_d.3d`)),
+    `${base}_d.3d`,
+    new Uint8Array(readFileSync(`${dir}${base}_a.3d`)),
+    `${base}_a.3d`,
+    uc,
+    ucName,
+  );
 const flag = () => ue1(FIXTURES, 'flag', text(`${FIXTURES}flag.uc`), 'flag.uc');
 
 /** A viewer that draws nothing: App logic in Node. */
-const fakeViewer = () => ({ add() {}, remove() {}, frameAll() {}, view() {}, place() {}, requestRender() {}, visibleBounds: () => new THREE.Box3(), setWireframe() {}, wireframe: false });
+const fakeViewer = () => ({
+  add() {},
+  remove() {},
+  frameAll() {},
+  view() {},
+  place() {},
+  requestRender() {},
+  visibleBounds: () => new THREE.Box3(),
+  setWireframe() {},
+  wireframe: false,
+});
 const lines = (report) => report.records.map((r) => describeRecord(r));
 const appWith = async () => new App(fakeViewer(), await decoder());
 
@@ -32,7 +50,8 @@ function showFrame(character, seqName, frame) {
 /** The render vertex whose UV is (U/256, 1 − V/256). */
 function byUV(model, U, V) {
   const uv = model.meshes[0].uvs[0];
-  for (let i = 0; i < uv.length / 2; i++) if (Math.abs(uv[2 * i] - U / 256) < 1e-6 && Math.abs(uv[2 * i + 1] - (1 - V / 256)) < 1e-6) return i;
+  for (let i = 0; i < uv.length / 2; i++)
+    if (Math.abs(uv[2 * i] - U / 256) < 1e-6 && Math.abs(uv[2 * i + 1] - (1 - V / 256)) < 1e-6) return i;
   return -1;
 }
 
@@ -53,10 +72,19 @@ describe('UE1 fixtures through the WASM module', () => {
     expect(m.format).toBe('ue1');
     expect(m.counts).toMatchObject({ polygons: 64, vertices: 45, renderVertices: 45, triangles: 64, frames: 24 });
     expect(m.info).toMatchObject({ encoding: 'packed', types: 'two-sided ×64', textureNumbers: '0', scale: '0.1 0.1 0.2' });
-    expect(m.materials.map((x) => [x.name, x.twoSided, x.blend, x.textureNames])).toEqual([['tex0_twosided', true, 'opaque', ['flag', 'FlagTex']]]);
-    expect(m.vertexAnimation.sequences.map((s) => [s.name, s.startFrame, s.frameCount, s.rate])).toEqual([['Still', 0, 1, 12], ['Wave', 1, 23, 12]]);
+    expect(m.materials.map((x) => [x.name, x.twoSided, x.blend, x.textureNames])).toEqual([
+      ['tex0_twosided', true, 'opaque', ['flag', 'FlagTex']],
+    ]);
+    expect(m.vertexAnimation.sequences.map((s) => [s.name, s.startFrame, s.frameCount, s.rate])).toEqual([
+      ['Still', 0, 1, 12],
+      ['Wave', 1, 23, 12],
+    ]);
     const va = m.vertexAnimation;
-    const at = (frame, col, row) => new THREE.Vector3().fromArray(va.frames, (frame * va.vertexCount + byUV(m, Math.min(col * 32, 255), Math.min((4 - row) * 64, 255))) * 3);
+    const at = (frame, col, row) =>
+      new THREE.Vector3().fromArray(
+        va.frames,
+        (frame * va.vertexCount + byUV(m, Math.min(col * 32, 255), Math.min((4 - row) * 64, 255))) * 3,
+      );
     expect(at(0, 0, 0).distanceTo(new THREE.Vector3(6.4, 0, 0))).toBeLessThan(1e-5);
     expect(at(3, 8, 4).distanceTo(new THREE.Vector3(-6.4, 6.4, 3.2))).toBeLessThan(1e-5);
     expect(at(7, 8, 4).distanceTo(new THREE.Vector3(-6.4, 6.4, -3.2))).toBeLessThan(1e-5);
@@ -68,14 +96,20 @@ describe('UE1 fixtures through the WASM module', () => {
     const m = await ue1(FIXTURES, 'dx_box');
     expect(m.info.encoding).toBe('dx16');
     expect(m.counts.renderVertices).toBe(23);
-    expect(m.materials.map((x) => [x.name, x.hidden])).toEqual([['tex0_normal', false], ['weapon', true], ['tex1_normal', false]]);
+    expect(m.materials.map((x) => [x.name, x.hidden])).toEqual([
+      ['tex0_normal', false],
+      ['weapon', true],
+      ['tex1_normal', false],
+    ]);
     expect(m.warnings.join()).toMatch(/MESHMAP SCALE/);
     const [a] = m.attachments;
     expect(a.name).toBe('weapon');
     expect(Array.from(a.translation)).toEqual([0, 0, 3500]);
     [0.70711, 0, 0.70711, 0].forEach((q, k) => expect(Math.abs(a.rotation[k])).toBeCloseTo(q, 4));
     const va = m.vertexAnimation;
-    const r = [...Array(va.vertexCount).keys()].find((i) => new THREE.Vector3().fromArray(va.frames, i * 3).distanceTo(new THREE.Vector3(-2000, 1000, 3000)) < 1e-3);
+    const r = [...Array(va.vertexCount).keys()].find(
+      (i) => new THREE.Vector3().fromArray(va.frames, i * 3).distanceTo(new THREE.Vector3(-2000, 1000, 3000)) < 1e-3,
+    );
     expect(new THREE.Vector3().fromArray(va.frames, (va.vertexCount + r) * 3).toArray()).toEqual([-2000, 2000, 3000]);
     // The weapon material is not drawn.
     const c = new Character(m);
@@ -94,10 +128,13 @@ describe('UE1 fixtures through the WASM module', () => {
     expect(px(plain, 31, 15)).toEqual([255, 0, 255, 255]);
   });
 
-  it('plays the Wave sequence: the mesh shows the documented vertex at the file\'s frame 3 and 7', async () => {
+  it("plays the Wave sequence: the mesh shows the documented vertex at the file's frame 3 and 7", async () => {
     const m = await flag();
     const c = new Character(m);
-    expect(c.clips.map((x) => [x.name, x.firstFrame, x.frameCount, x.fps])).toEqual([['Still', 0, 1, 12], ['Wave', 1, 23, 12]]);
+    expect(c.clips.map((x) => [x.name, x.firstFrame, x.frameCount, x.fps])).toEqual([
+      ['Still', 0, 1, 12],
+      ['Wave', 1, 23, 12],
+    ]);
     const r = byUV(m, 255, 0);
     const got = new THREE.Vector3();
     showFrame(c, 'Wave', 3).getVertexPosition(r, got);
@@ -106,7 +143,7 @@ describe('UE1 fixtures through the WASM module', () => {
     expect(got.distanceTo(new THREE.Vector3(-6.4, 6.4, -3.2))).toBeLessThan(1e-4);
   });
 
-  it('steps through the file\'s own frame numbers, looping or held at the end', async () => {
+  it("steps through the file's own frame numbers, looping or held at the end", async () => {
     const app = await appWith();
     await app.loadFiles(['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => entryFromBytes(n, fixture(n))));
     const wave = app.allClips.find((x) => x.clip.name === 'Wave');
@@ -131,8 +168,11 @@ describe('UE1 fixtures through the WASM module', () => {
     const app = await appWith();
     const pcx = fixture('flag.pcx');
     const report = await app.loadFiles([
-      entryFromBytes('dx_box_d.3d', fixture('dx_box_d.3d')), entryFromBytes('dx_box_a.3d', fixture('dx_box_a.3d')),
-      entryFromBytes('Zeta.pcx', pcx), entryFromBytes('alpha.PCX', pcx), entryFromBytes('beta.pcx', pcx),
+      entryFromBytes('dx_box_d.3d', fixture('dx_box_d.3d')),
+      entryFromBytes('dx_box_a.3d', fixture('dx_box_a.3d')),
+      entryFromBytes('Zeta.pcx', pcx),
+      entryFromBytes('alpha.PCX', pcx),
+      entryFromBytes('beta.pcx', pcx),
     ]);
     const maps = Object.fromEntries(app.characters[0].materials.map((m) => [m.name, m.map?.name]));
     expect(maps).toEqual({ tex0_normal: 'alpha', weapon: undefined, tex1_normal: 'beta' });
@@ -157,24 +197,50 @@ describe('UE1 fixtures through the WASM module', () => {
 describe('UE1 materials', () => {
   it('renders each triangle type as the engine does', async () => {
     const c = new Character({
-      file: 'types', format: 'ue1', meshes: [], materials: ['normal', 'twosided', 'translucent', 'masked', 'modulated'].map((t, i) => ({
-        name: `tex0_${t}`, textureNames: [], twoSided: i > 0, blend: { translucent: 'translucent', masked: 'masked', modulated: 'modulated' }[t] ?? 'opaque',
-        unlit: false, hidden: false,
-      })).concat([{ name: 'tex1_translucent_unlit', textureNames: [], twoSided: true, blend: 'translucent', unlit: true }]),
+      file: 'types',
+      format: 'ue1',
+      meshes: [],
+      materials: ['normal', 'twosided', 'translucent', 'masked', 'modulated']
+        .map((t, i) => ({
+          name: `tex0_${t}`,
+          textureNames: [],
+          twoSided: i > 0,
+          blend: { translucent: 'translucent', masked: 'masked', modulated: 'modulated' }[t] ?? 'opaque',
+          unlit: false,
+          hidden: false,
+        }))
+        .concat([{ name: 'tex1_translucent_unlit', textureNames: [], twoSided: true, blend: 'translucent', unlit: true }]),
     });
     const [normal, two, trans, masked, mod, unlitTrans] = c.materials;
     expect([normal.side, normal.transparent, normal.alphaTest]).toEqual([THREE.FrontSide, false, 0]);
     expect(two.side).toBe(THREE.DoubleSide);
-    expect([trans.blending, trans.blendSrc, trans.blendDst, trans.depthWrite, trans.side]).toEqual([THREE.CustomBlending, THREE.OneFactor, THREE.OneMinusSrcColorFactor, false, THREE.DoubleSide]);
+    expect([trans.blending, trans.blendSrc, trans.blendDst, trans.depthWrite, trans.side]).toEqual([
+      THREE.CustomBlending,
+      THREE.OneFactor,
+      THREE.OneMinusSrcColorFactor,
+      false,
+      THREE.DoubleSide,
+    ]);
     expect([masked.alphaTest, masked.transparent, masked.side]).toEqual([0.5, false, THREE.DoubleSide]);
-    expect([mod.blending, mod.blendSrc, mod.blendDst, mod.depthWrite, mod.isMeshBasicMaterial]).toEqual([THREE.CustomBlending, THREE.DstColorFactor, THREE.SrcColorFactor, false, true]);
-    expect([unlitTrans.isMeshBasicMaterial, unlitTrans.blendSrc, unlitTrans.blendDst]).toEqual([true, THREE.OneFactor, THREE.OneMinusSrcColorFactor]);
+    expect([mod.blending, mod.blendSrc, mod.blendDst, mod.depthWrite, mod.isMeshBasicMaterial]).toEqual([
+      THREE.CustomBlending,
+      THREE.DstColorFactor,
+      THREE.SrcColorFactor,
+      false,
+      true,
+    ]);
+    expect([unlitTrans.isMeshBasicMaterial, unlitTrans.blendSrc, unlitTrans.blendDst]).toEqual([
+      true,
+      THREE.OneFactor,
+      THREE.OneMinusSrcColorFactor,
+    ]);
   });
 });
 
 describe('vertex animation performance', () => {
   it('plays 700 frames × 2,000 vertices without allocating new buffers', () => {
-    const vertexCount = 2000, frameCount = 700;
+    const vertexCount = 2000,
+      frameCount = 700;
     const frames = new Float32Array(frameCount * vertexCount * 3).map((_, i) => Math.sin(i));
     const geometry = new THREE.BufferGeometry();
     geometry.setAttribute('position', new THREE.BufferAttribute(frames.slice(0, vertexCount * 3), 3));
@@ -188,7 +254,10 @@ describe('vertex animation performance', () => {
     mixer.clipAction(va.clipFor(seq)).play();
     const arrays = [geometry.attributes.position.array, geometry.attributes.normal.array];
     const started = performance.now();
-    for (let k = 0; k < 1400; k++) { mixer.update(1 / 60); va.update(); }
+    for (let k = 0; k < 1400; k++) {
+      mixer.update(1 / 60);
+      va.update();
+    }
     const ms = performance.now() - started;
     expect(geometry.attributes.position.array).toBe(arrays[0]);
     expect(geometry.attributes.normal.array).toBe(arrays[1]);
@@ -236,14 +305,28 @@ describe.skipIf(!HAVE_SAMPLES)('UE1 samples', () => {
   });
 
   it('reads the .uc sequence tables', async () => {
-    const seqs = async (path, uc) => (await ue1(...split(path), text(V + uc), uc.split('/').pop())).vertexAnimation.sequences.map((s) => [s.name, s.startFrame, s.frameCount, s.rate]);
+    const seqs = async (path, uc) =>
+      (await ue1(...split(path), text(V + uc), uc.split('/').pop())).vertexAnimation.sequences.map((s) => [
+        s.name,
+        s.startFrame,
+        s.frameCount,
+        s.rate,
+      ]);
     expect(await seqs('assimp-mar_rifle/mar_rifle', 'assimp-mar_rifle/mar_rifle.uc')).toEqual([['All', 0, 30, 30]]);
-    expect(await seqs('firetrucks/Models/FlatSheet', 'firetrucks/Classes/FlatSheet.uc')).toEqual([['All', 0, 1, 30], ['FLATSHEET', 0, 1, 30]]);
-    expect(await seqs('trashbag/Models/BoozeDeco2', 'trashbag/Classes/BoozeDeco2.uc')).toEqual([['All', 0, 1, 30], ['GutRottingGoodness', 0, 1, 30]]);
+    expect(await seqs('firetrucks/Models/FlatSheet', 'firetrucks/Classes/FlatSheet.uc')).toEqual([
+      ['All', 0, 1, 30],
+      ['FLATSHEET', 0, 1, 30],
+    ]);
+    expect(await seqs('trashbag/Models/BoozeDeco2', 'trashbag/Classes/BoozeDeco2.uc')).toEqual([
+      ['All', 0, 1, 30],
+      ['GutRottingGoodness', 0, 1, 30],
+    ]);
     const rifle = await ue1(...split('assimp-mar_rifle/mar_rifle'), text(`${V}assimp-mar_rifle/mar_rifle.uc`), 'mar_rifle.uc');
     expect(rifle.info.scale).toBe('0.1 0.1 0.2');
     // Last import first: the missing texture1.pcx, then the BMP.
-    expect(rifle.materials.map((x) => [x.name, x.blend, x.textureNames.slice(0, 2)])).toEqual([['tex1_normal', 'masked', ['texture1', 'm_rifl']]]);
+    expect(rifle.materials.map((x) => [x.name, x.blend, x.textureNames.slice(0, 2)])).toEqual([
+      ['tex1_normal', 'masked', ['texture1', 'm_rifl']],
+    ]);
   });
 
   it('shows the rifle at frame 17 exactly where the raw _a.3d bytes put it', async () => {
@@ -256,7 +339,11 @@ describe.skipIf(!HAVE_SAMPLES)('UE1 samples', () => {
     const corners = new Map();
     for (let t = 0; t < 572; t++) {
       const o = 48 + t * 16;
-      for (let k = 0; k < 3; k++) corners.set(`${data[o + 8 + 2 * k]},${data[o + 9 + 2 * k]}|${data[o + 2 * k] | (data[o + 2 * k + 1] << 8)}`, data[o + 2 * k] | (data[o + 2 * k + 1] << 8));
+      for (let k = 0; k < 3; k++)
+        corners.set(
+          `${data[o + 8 + 2 * k]},${data[o + 9 + 2 * k]}|${data[o + 2 * k] | (data[o + 2 * k + 1] << 8)}`,
+          data[o + 2 * k] | (data[o + 2 * k + 1] << 8),
+        );
     }
     const c = new Character(model);
     const mesh = showFrame(c, 'All', 17);
@@ -265,9 +352,12 @@ describe.skipIf(!HAVE_SAMPLES)('UE1 samples', () => {
     let worst = 0;
     for (let r = 0; r < mesh.geometry.attributes.position.count; r++) {
       // The render vertex is one of the original vertices with its UV that sit at its frame-0 place.
-      const U = Math.round(uv.getX(r) * 256), Vb = Math.round((1 - uv.getY(r)) * 256);
+      const U = Math.round(uv.getX(r) * 256),
+        Vb = Math.round((1 - uv.getY(r)) * 256);
       const rest = new THREE.Vector3().fromArray(model.vertexAnimation.frames, r * 3);
-      const candidates = [...corners].filter(([k]) => k.startsWith(`${U},${Vb}|`)).map(([, v]) => v)
+      const candidates = [...corners]
+        .filter(([k]) => k.startsWith(`${U},${Vb}|`))
+        .map(([, v]) => v)
         .filter((v) => toThree(rawVertex(anim, 421, 0, v), scale).distanceTo(rest) < 1e-4);
       expect(candidates.length).toBeGreaterThan(0);
       mesh.getVertexPosition(r, got);
@@ -281,8 +371,11 @@ describe.skipIf(!HAVE_SAMPLES)('UE1 samples', () => {
     const dir = `${V}trashbag/Models/`;
     const names = ['lavender_d.3d', 'lavender_a.3d', 'rollychair_d.3d', 'rollychair_a.3d', 'burgerbun.pcx', 'lavender1.pcx', 'scroll1.pcx'];
     await app.loadFiles(names.map((n) => entryFromBytes(`Models/${n}`, bytes(dir + n))));
-        const lavender = app.characters.find((x) => x.name === 'lavender_d.3d');
-    expect(lavender.materials.map((m) => [m.name, m.map?.name, m.alphaTest])).toEqual([['tex1_normal', 'lavender1', 0], ['tex1_masked', 'lavender1', 0.5]]);
+    const lavender = app.characters.find((x) => x.name === 'lavender_d.3d');
+    expect(lavender.materials.map((m) => [m.name, m.map?.name, m.alphaTest])).toEqual([
+      ['tex1_normal', 'lavender1', 0],
+      ['tex1_masked', 'lavender1', 0.5],
+    ]);
     // Two unscripted meshes and no texture named after the chair: it stays untextured.
     expect(app.characters.find((x) => x.name === 'rollychair_d.3d').materials.every((m) => !m.map)).toBe(true);
   });

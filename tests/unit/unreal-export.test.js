@@ -25,18 +25,27 @@ const EXPECTED = {
 };
 
 describe('Unreal export folders in the scene', () => {
-  it.each(Object.entries(EXPECTED))('%s: each material gets its maps by role, with the rule that chose them', (name, { rules, textures }) => {
-    const json = sceneOf(name);
-    const [body, head] = json.characters[0].materials;
-    const t = (f) => `${tree(name)}${textures}${f}`;
-    expect(body).toMatchObject({ name: 'MI_Hero_Body', texture: t('T_Hero_Body_BC.png'), rule: rules[0] });
-    expect(body.maps).toMatchObject({ normal: t('T_Hero_Body_N.png'), arm: t('T_Hero_Body_ARM.tga'), specular: null, emissive: null, opacity: null });
-    expect(head).toMatchObject({ name: 'MI_Hero_Head', texture: t('T_Head_D.tga'), rule: rules[1] });
-    expect(head.maps).toMatchObject({ normal: t('T_Head_N.tga'), arm: null });
-    // The parent's default base colour is overridden by the child, so it is left unused; nothing refused.
-    expect(json.refused).toEqual([]);
-    expect(json.unused.every((f) => /T_Default_BC\.png$|SK_Hero\.json$/.test(f))).toBe(true);
-  });
+  it.each(Object.entries(EXPECTED))(
+    '%s: each material gets its maps by role, with the rule that chose them',
+    (name, { rules, textures }) => {
+      const json = sceneOf(name);
+      const [body, head] = json.characters[0].materials;
+      const t = (f) => `${tree(name)}${textures}${f}`;
+      expect(body).toMatchObject({ name: 'MI_Hero_Body', texture: t('T_Hero_Body_BC.png'), rule: rules[0] });
+      expect(body.maps).toMatchObject({
+        normal: t('T_Hero_Body_N.png'),
+        arm: t('T_Hero_Body_ARM.tga'),
+        specular: null,
+        emissive: null,
+        opacity: null,
+      });
+      expect(head).toMatchObject({ name: 'MI_Hero_Head', texture: t('T_Head_D.tga'), rule: rules[1] });
+      expect(head.maps).toMatchObject({ normal: t('T_Head_N.tga'), arm: null });
+      // The parent's default base colour is overridden by the child, so it is left unused; nothing refused.
+      expect(json.refused).toEqual([]);
+      expect(json.unused.every((f) => /T_Default_BC\.png$|SK_Hero\.json$/.test(f))).toBe(true);
+    },
+  );
 
   it('falls back to the suffix convention when no sidecar is there', () => {
     const [body] = sceneOf('suffix_only').characters[0].materials;

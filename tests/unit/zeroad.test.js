@@ -23,16 +23,30 @@ function pose(character, name, t) {
   return character.meshes[0];
 }
 
-const fakeViewer = () => ({ add() {}, remove() {}, frameAll() {}, view() {}, place() {}, requestRender() {}, visibleBounds: () => new THREE.Box3(), setWireframe() {}, wireframe: false });
+const fakeViewer = () => ({
+  add() {},
+  remove() {},
+  frameAll() {},
+  view() {},
+  place() {},
+  requestRender() {},
+  visibleBounds: () => new THREE.Box3(),
+  setWireframe() {},
+  wireframe: false,
+});
 const lines = (report, kind) => report.records.filter((r) => !kind || r.kind === kind).map((r) => describeRecord(r));
 const appWith = async () => new App(fakeViewer(), await decoder());
-const entries = (files) => Object.entries(files).map(([name, data]) => entryFromBytes(name, typeof data === 'string' ? new TextEncoder().encode(data) : data));
+const entries = (files) =>
+  Object.entries(files).map(([name, data]) => entryFromBytes(name, typeof data === 'string' ? new TextEncoder().encode(data) : data));
 
 describe('0 A.D. fixtures through the WASM module', () => {
   it('decodes arm.pmd and plays arm_wave.psa on it: the tip centre reaches (2, 1, 0) on frame 18', async () => {
     const m = await pmd(fixture('arm.pmd'), 'arm.pmd');
     expect(m.counts).toMatchObject({ version: 4, vertices: 112, faces: 100, uvSets: 1, bones: 3, props: 2 });
-    expect(m.attachments.map((a) => [a.name, a.bone])).toEqual([['prop_hand', 2], ['prop_head', 0]]);
+    expect(m.attachments.map((a) => [a.name, a.bone])).toEqual([
+      ['prop_hand', 2],
+      ['prop_head', 0],
+    ]);
     expect(Array.from(m.attachments[0].translation)).toEqual([1, 0, -0.25]);
     const c = new Character(m);
     const r = c.addAnimation(await psa(fixture('arm_wave.psa'), 'arm_wave.psa'));
@@ -60,7 +74,9 @@ describe('0 A.D. fixtures through the WASM module', () => {
     expect(plainName('arm_wave.dae.0123456789abcdef.psa')).toBe('arm_wave.psa');
     expect(plainName('skins/arm.png.cached.dds')).toBe('arm.png');
     const app = await appWith();
-    const report = await app.loadFiles(entries({ 'arm.dae.cached.pmd': fixture('arm.pmd'), 'arm_wave.dae.cached.psa': fixture('arm_wave.psa') }));
+    const report = await app.loadFiles(
+      entries({ 'arm.dae.cached.pmd': fixture('arm.pmd'), 'arm_wave.dae.cached.psa': fixture('arm_wave.psa') }),
+    );
     expect(app.characters.map((c) => c.name)).toEqual(['arm.dae.cached.pmd']);
     expect(app.allClips.map((c) => c.clip.name)).toEqual(['arm_wave']);
     expect(lines(report)).toContain('arm_wave.dae.cached.psa → arm.dae.cached.pmd (3/3 bones, by index)');
@@ -103,9 +119,18 @@ describe('0 A.D. actor XML', () => {
       </actor>`);
     expect(a.mesh).toBe('skeletal/arm.dae');
     expect(a.material).toBe('player_trans.xml');
-    expect(a.textures).toEqual([{ name: 'normTex', file: 'skins/arm_norm.png' }, { name: 'baseTex', file: 'skins/arm_red.png' }]);
-    expect(a.props).toEqual([{ attachpoint: 'head', actor: 'props/helmet.xml' }, { attachpoint: 'weapon_R', actor: 'props/sword.xml' }]);
-    expect(a.animations.map((x) => [x.name, x.file, x.speed])).toEqual([['idle', 'biped/idle.psa', 100], ['walk', 'biped/walk.dae', 30]]);
+    expect(a.textures).toEqual([
+      { name: 'normTex', file: 'skins/arm_norm.png' },
+      { name: 'baseTex', file: 'skins/arm_red.png' },
+    ]);
+    expect(a.props).toEqual([
+      { attachpoint: 'head', actor: 'props/helmet.xml' },
+      { attachpoint: 'weapon_R', actor: 'props/sword.xml' },
+    ]);
+    expect(a.animations.map((x) => [x.name, x.file, x.speed])).toEqual([
+      ['idle', 'biped/idle.psa', 100],
+      ['walk', 'biped/walk.dae', 30],
+    ]);
     expect(a.missing).toEqual([]);
   });
 
@@ -115,12 +140,18 @@ describe('0 A.D. actor XML', () => {
       'base.xml': '<variant><animations><animation name="Death" file="death.psa" speed="50"/></animations><mesh>base.dae</mesh></variant>',
     };
     const load = (p) => files[p.split('/').pop()] ?? null;
-    const inline = readActor(`<qualitylevels>
+    const inline = readActor(
+      `<qualitylevels>
       <actor quality="low"><group><variant><mesh>low.dae</mesh></variant></group></actor>
       <actor quality="150"><group><variant><mesh>medium.dae</mesh></variant></group></actor>
-    </qualitylevels>`, load);
+    </qualitylevels>`,
+      load,
+    );
     expect(inline.mesh).toBe('medium.dae');
-    const byFile = readActor('<qualitylevels><actor quality="low"><group><variant><mesh>low.dae</mesh></variant></group></actor><actor file="units/high.xml"/></qualitylevels>', load);
+    const byFile = readActor(
+      '<qualitylevels><actor quality="low"><group><variant><mesh>low.dae</mesh></variant></group></actor><actor file="units/high.xml"/></qualitylevels>',
+      load,
+    );
     // The variant file is merged first, then the variant's own elements.
     expect(byFile.mesh).toBe('high.dae');
     expect(byFile.animations).toEqual([{ name: 'death', file: 'death.psa', speed: 50, id: '' }]);
@@ -138,20 +169,23 @@ describe('0 A.D. actor XML', () => {
 
   it('assembles an actor with a nested prop actor, named animations at their speed, and lists what is missing', async () => {
     const app = await appWith();
-    const report = await app.loadFiles(entries({
-      'units/arm_unit.xml': `<qualitylevels><actor quality="low"><group><variant><mesh>nothing.dae</mesh></variant></group></actor>
+    const report = await app.loadFiles(
+      entries({
+        'units/arm_unit.xml': `<qualitylevels><actor quality="low"><group><variant><mesh>nothing.dae</mesh></variant></group></actor>
         <actor><group><variant>
           <mesh>skeletal/arm.dae</mesh>
           <animations><animation name="Wave" file="biped/arm_wave.dae" speed="50"/><animation name="Run" file="biped/arm_run.dae"/></animations>
           <props><prop actor="props/cap.xml" attachpoint="hand"/><prop actor="props/lost.xml" attachpoint="head"/></props>
           <textures><texture file="skins/arm.png" name="baseTex"/></textures>
         </variant></group><material>player_trans.xml</material></actor></qualitylevels>`,
-      'props/cap.xml': '<actor version="1"><group><variant><mesh>props/old_v1.dae</mesh><props><prop actor="props/pin.xml" attachpoint="root"/></props></variant></group></actor>',
-      'props/pin.xml': '<actor version="1"><group><variant><mesh>props/arm.pmd</mesh></variant></group></actor>',
-      'arm.dae.cached.pmd': fixture('arm.pmd'),
-      'arm_wave.dae.cached.psa': fixture('arm_wave.psa'),
-      'old_v1.pmd': fixture('old_v1.pmd'),
-    }));
+        'props/cap.xml':
+          '<actor version="1"><group><variant><mesh>props/old_v1.dae</mesh><props><prop actor="props/pin.xml" attachpoint="root"/></props></variant></group></actor>',
+        'props/pin.xml': '<actor version="1"><group><variant><mesh>props/arm.pmd</mesh></variant></group></actor>',
+        'arm.dae.cached.pmd': fixture('arm.pmd'),
+        'arm_wave.dae.cached.psa': fixture('arm_wave.psa'),
+        'old_v1.pmd': fixture('old_v1.pmd'),
+      }),
+    );
     const [unit] = app.characters;
     const [cap] = unit.props;
     const [pin] = cap.props;
@@ -162,11 +196,13 @@ describe('0 A.D. actor XML', () => {
     // cap hangs on prop_hand (bone 2), pin on cap's implied root prop.
     expect(cap.root.parent).toBe(unit.attachments.find((a) => a.name === 'prop_hand').node);
     expect(pin.root.parent).toBe(cap.attachments.find((a) => a.name === 'root').node);
-    expect(lines(report, 'missing')).toEqual(expect.arrayContaining([
-      'arm_unit.xml: missing texture skins/arm.png',
-      'arm_unit.xml: missing animation run (biped/arm_run.dae)',
-      'arm_unit.xml: missing prop actor props/lost.xml',
-    ]));
+    expect(lines(report, 'missing')).toEqual(
+      expect.arrayContaining([
+        'arm_unit.xml: missing texture skins/arm.png',
+        'arm_unit.xml: missing animation run (biped/arm_run.dae)',
+        'arm_unit.xml: missing prop actor props/lost.xml',
+      ]),
+    );
     // Played at the actor's speed, the cap follows the waving hand.
     app.select(unit, unit.clips[0]);
     expect(app.current.action.timeScale).toBe(0.5);
@@ -196,7 +232,10 @@ const SAMPLE_ANIMS = {
 describe.skipIf(!HAVE_SAMPLES)('0 A.D. samples', () => {
   it('every file in samples/zeroad is covered here', () => {
     const listed = [...Object.keys(SAMPLE_MODELS), ...Object.keys(SAMPLE_ANIMS), 'synthetic/cube_5bones.xml'];
-    const present = [...readdirSync(`${SAMPLES}zeroad`).filter((f) => f.includes('.')), ...readdirSync(`${SAMPLES}zeroad/synthetic`).map((f) => `synthetic/${f}`)];
+    const present = [
+      ...readdirSync(`${SAMPLES}zeroad`).filter((f) => f.includes('.')),
+      ...readdirSync(`${SAMPLES}zeroad/synthetic`).map((f) => `synthetic/${f}`),
+    ];
     expect(present.sort()).toEqual(listed.sort());
   });
 
@@ -244,7 +283,9 @@ describe.skipIf(!HAVE_SAMPLES)('0 A.D. samples', () => {
     const app = await appWith();
     const report = await app.loadFiles([model, anim].map((f) => entryFromBytes(f.split('/').pop(), sample(`zeroad/${f}`))));
     const name = (p) => p.split('/').pop();
-    expect(report.records.filter((r) => r.kind === 'unbound')).toEqual([{ kind: 'unbound', files: [name(anim)], best: name(model), reason: message }]);
+    expect(report.records.filter((r) => r.kind === 'unbound')).toEqual([
+      { kind: 'unbound', files: [name(anim)], best: name(model), reason: message },
+    ]);
     expect(app.characters).toHaveLength(1);
     expect(app.characters[0].clips).toEqual([]);
   });
@@ -281,19 +322,35 @@ describe.skipIf(!HAVE_SAMPLES)('0 A.D. samples', () => {
 });
 
 describe('0 A.D. actors that prop themselves', () => {
-  const actor = (props) => `<actor version="1"><group><variant><mesh>arm.dae</mesh><props>${props.map(([a, p]) => `<prop actor="${a}" attachpoint="${p}"/>`).join('')}</props></variant></group></actor>`;
+  const actor = (props) =>
+    `<actor version="1"><group><variant><mesh>arm.dae</mesh><props>${props.map(([a, p]) => `<prop actor="${a}" attachpoint="${p}"/>`).join('')}</props></variant></group></actor>`;
   it('cuts a cycle once and caps the props of one actor tree', async () => {
     const app = await appWith();
-    const report = await app.loadFiles(entries({
-      'self.xml': actor([['self.xml', 'hand'], ['self.xml', 'head'], ['self.xml', 'hand']]),
-      'arm.pmd': fixture('arm.pmd'),
-    }));
+    const report = await app.loadFiles(
+      entries({
+        'self.xml': actor([
+          ['self.xml', 'hand'],
+          ['self.xml', 'head'],
+          ['self.xml', 'hand'],
+        ]),
+        'arm.pmd': fixture('arm.pmd'),
+      }),
+    );
     expect(app.characters).toHaveLength(1);
     expect(app.characters[0].props).toEqual([]);
     expect(lines(report, 'refused')).toEqual(['self.xml: props itself through self.xml: the cycle is cut']);
     // Eight actors, each propping the next at three points: 3^7 = 2187 props without the cap.
     const chain = {};
-    for (let i = 0; i < 8; i++) chain[`a${i}.xml`] = actor(i < 7 ? [[`a${i + 1}.xml`, 'hand'], [`a${i + 1}.xml`, 'head'], [`a${i + 1}.xml`, 'prop_hand']] : []);
+    for (let i = 0; i < 8; i++)
+      chain[`a${i}.xml`] = actor(
+        i < 7
+          ? [
+              [`a${i + 1}.xml`, 'hand'],
+              [`a${i + 1}.xml`, 'head'],
+              [`a${i + 1}.xml`, 'prop_hand'],
+            ]
+          : [],
+      );
     const app2 = await appWith();
     const report2 = await app2.loadFiles(entries({ ...chain, 'arm.pmd': fixture('arm.pmd') }));
     const count = (c) => 1 + c.props.reduce((n, p) => n + count(p), 0);

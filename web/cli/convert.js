@@ -9,8 +9,18 @@ import { entriesFromPaths } from './entries.js';
 
 // GLTFExporter reads its Blob through FileReader, which Node lacks.
 globalThis.FileReader ??= class {
-  readAsArrayBuffer(blob) { blob.arrayBuffer().then((b) => { this.result = b; this.onloadend?.(); }); }
-  readAsDataURL(blob) { blob.arrayBuffer().then((b) => { this.result = `data:${blob.type || 'application/octet-stream'};base64,${Buffer.from(b).toString('base64')}`; this.onloadend?.(); }); }
+  readAsArrayBuffer(blob) {
+    blob.arrayBuffer().then((b) => {
+      this.result = b;
+      this.onloadend?.();
+    });
+  }
+  readAsDataURL(blob) {
+    blob.arrayBuffer().then((b) => {
+      this.result = `data:${blob.type || 'application/octet-stream'};base64,${Buffer.from(b).toString('base64')}`;
+      this.onloadend?.();
+    });
+  }
 };
 
 /** Builds the scene's characters (three.js objects, textures assigned) in Node. */

@@ -11,7 +11,10 @@ export function entryFromPath(path, size) {
     name: baseName(path),
     path,
     size,
-    read: async () => { const b = await readFile(path); return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength); },
+    read: async () => {
+      const b = await readFile(path);
+      return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength);
+    },
     readHead: async (n) => {
       const handle = await open(path, 'r');
       try {

@@ -11,7 +11,10 @@ const decoder = await loadNodeDecoders();
 // largest folder's, not the tree's.
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc');
-const held = () => { const m = process.memoryUsage(); return m.heapUsed + m.arrayBuffers; };
+const held = () => {
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
 let settled = held();
 function collectIfGrown() {
   if (held() < settled + 16e6) return;

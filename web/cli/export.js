@@ -50,7 +50,11 @@ export async function planFolders(paths) {
   return [...units.values()].filter((u) => u.files.length);
 }
 
-const exists = (path) => stat(path).then(() => true, () => false);
+const exists = (path) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
 
 /** Writes bytes under a temporary name, then renames: the final name only ever holds a whole file. */
 async function writeWhole(path, bytes) {
@@ -61,8 +65,12 @@ async function writeWhole(path, bytes) {
 
 /** What the scene did not use, and why, from its own records; texture boards are listed, not written. */
 function notUsed(scene, json) {
-  const out = scene.records.filter((r) => ['refused', 'missing', 'unbound', 'unused'].includes(r.kind)).map((r) => ({ kind: r.kind, files: r.files, why: describeRecord(r, { paths: true }) }));
-  for (const b of json.textureBoards) for (const t of b.textures) out.push({ kind: 'texture', files: [t.file], why: `${t.file}: a texture no model uses (shown as a texture board in the viewer)` });
+  const out = scene.records
+    .filter((r) => ['refused', 'missing', 'unbound', 'unused'].includes(r.kind))
+    .map((r) => ({ kind: r.kind, files: r.files, why: describeRecord(r, { paths: true }) }));
+  for (const b of json.textureBoards)
+    for (const t of b.textures)
+      out.push({ kind: 'texture', files: [t.file], why: `${t.file}: a texture no model uses (shown as a texture board in the viewer)` });
   return out;
 }
 
@@ -77,18 +85,39 @@ export async function exportFolder(unit, { outDir, clip, skipExisting = false, d
   const json = sceneToJSON(scene);
   const target = join(outDir, unit.out);
   const names = glbNames(scene.characters.map((c) => c.name));
-  const summary = { folder: unit.dir, out: unit.out, files: unit.files.length, bytes: unit.files.reduce((n, f) => n + f.size, 0), characters: [], notUsed: notUsed(scene, json), refused: json.refused.length };
+  const summary = {
+    folder: unit.dir,
+    out: unit.out,
+    files: unit.files.length,
+    bytes: unit.files.reduce((n, f) => n + f.size, 0),
+    characters: [],
+    notUsed: notUsed(scene, json),
+    refused: json.refused.length,
+  };
   if (!dryRun && scene.characters.length) await mkdir(target, { recursive: true });
   for (const [i, sc] of scene.characters.entries()) {
     const c = json.characters[i];
     const file = join(unit.out, names[i]);
     const character = new Character(sc);
     const clips = character.clips.map((k) => k.name).filter((n) => clip === undefined || n.toLowerCase() === clip.toLowerCase());
-    const textures = [...new Set(c.materials.flatMap((m) => [m.texture, ...Object.values(m.maps ?? {})]).filter(Boolean).map(baseName))];
+    const textures = [
+      ...new Set(
+        c.materials
+          .flatMap((m) => [m.texture, ...Object.values(m.maps ?? {})])
+          .filter(Boolean)
+          .map(baseName),
+      ),
+    ];
     const row = { name: c.name, file, meshes: c.meshes.map(baseName), clips, textures, bytes: 0, status: 'written', problems: [] };
     summary.characters.push(row);
-    if (dryRun) { row.status = 'planned'; continue; }
-    if (skipExisting && (await exists(join(outDir, file)))) { row.status = 'skipped'; continue; }
+    if (dryRun) {
+      row.status = 'planned';
+      continue;
+    }
+    if (skipExisting && (await exists(join(outDir, file)))) {
+      row.status = 'skipped';
+      continue;
+    }
     const only = clip === undefined ? undefined : clips[0];
     const { glb, problems } = await exportGLB([character], { clip: only, decoder, noClips: clip !== undefined && !only, origin: true });
     row.problems = problems.map((p) => `texture not exported: ${p}`);
@@ -101,7 +130,11 @@ export async function exportFolder(unit, { outDir, clip, skipExisting = false, d
 /** Removes GLBs an interrupted run left half-written (their temporary names only). */
 export async function removePartials(dir) {
   let names;
-  try { names = await readdir(dir, { withFileTypes: true }); } catch { return; }
+  try {
+    names = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
   for (const d of names) {
     const path = join(dir, d.name);
     if (d.isDirectory()) await removePartials(path);
@@ -128,7 +161,9 @@ export function formatSummary(result) {
   for (const f of result.folders) {
     lines.push(`${f.folder} → ${f.out}`);
     for (const c of f.characters) {
-      lines.push(`  ${c.status === 'written' ? '' : `[${c.status}] `}${c.file}: ${c.meshes.join(' + ')}; ${c.clips.length} clip(s)${c.clips.length ? ` (${c.clips.join(', ')})` : ''}; ${c.textures.length} texture(s)${c.textures.length ? ` (${c.textures.join(', ')})` : ''}`);
+      lines.push(
+        `  ${c.status === 'written' ? '' : `[${c.status}] `}${c.file}: ${c.meshes.join(' + ')}; ${c.clips.length} clip(s)${c.clips.length ? ` (${c.clips.join(', ')})` : ''}; ${c.textures.length} texture(s)${c.textures.length ? ` (${c.textures.join(', ')})` : ''}`,
+      );
       for (const p of c.problems) lines.push(`    ${p}`);
     }
     if (!f.characters.length) lines.push('  no character');
@@ -136,7 +171,9 @@ export function formatSummary(result) {
   }
   for (const f of result.failed) lines.push(`${f.folder}: not exported: ${f.error}`);
   const t = result.totals;
-  lines.push(`${t.folders} folder(s), ${t.written} GLB(s) written${t.skipped ? `, ${t.skipped} skipped (already there)` : ''}${t.planned ? `, ${t.planned} planned` : ''}, ${t.notUsed} file(s) not used, ${t.refused} refused${result.interrupted ? '; interrupted: run again with --skip-existing to finish' : ''}`);
+  lines.push(
+    `${t.folders} folder(s), ${t.written} GLB(s) written${t.skipped ? `, ${t.skipped} skipped (already there)` : ''}${t.planned ? `, ${t.planned} planned` : ''}, ${t.notUsed} file(s) not used, ${t.refused} refused${result.interrupted ? '; interrupted: run again with --skip-existing to finish' : ''}`,
+  );
   return lines.join('\n');
 }
 
@@ -144,9 +181,16 @@ function totalsOf(folders, failed) {
   const chars = folders.flatMap((f) => f.characters);
   const count = (status) => chars.filter((c) => c.status === status).length;
   return {
-    folders: folders.length + failed.length, characters: chars.length, written: count('written'), skipped: count('skipped'), planned: count('planned'),
-    clips: chars.reduce((n, c) => n + c.clips.length, 0), notUsed: folders.reduce((n, f) => n + f.notUsed.length, 0),
-    refused: folders.reduce((n, f) => n + f.refused, 0), files: folders.reduce((n, f) => n + f.files, 0), bytes: folders.reduce((n, f) => n + f.bytes, 0),
+    folders: folders.length + failed.length,
+    characters: chars.length,
+    written: count('written'),
+    skipped: count('skipped'),
+    planned: count('planned'),
+    clips: chars.reduce((n, c) => n + c.clips.length, 0),
+    notUsed: folders.reduce((n, f) => n + f.notUsed.length, 0),
+    refused: folders.reduce((n, f) => n + f.refused, 0),
+    files: folders.reduce((n, f) => n + f.files, 0),
+    bytes: folders.reduce((n, f) => n + f.bytes, 0),
   };
 }
 
@@ -157,8 +201,16 @@ function totalsOf(folders, failed) {
 export async function runExport(paths, { outDir, clip, jobs, skipExisting, dryRun, signal, onProgress }) {
   const { Worker } = await import('node:worker_threads');
   const units = await planFolders(paths);
-  const t = { folders: units.length, foldersDone: 0, written: 0, refused: 0, bytes: units.reduce((n, u) => n + u.files.reduce((m, f) => m + f.size, 0), 0), bytesDone: 0 };
-  const folders = [], failed = [];
+  const t = {
+    folders: units.length,
+    foldersDone: 0,
+    written: 0,
+    refused: 0,
+    bytes: units.reduce((n, u) => n + u.files.reduce((m, f) => m + f.size, 0), 0),
+    bytesDone: 0,
+  };
+  const folders = [],
+    failed = [];
   const queue = units.slice().sort((a, b) => b.files.reduce((n, f) => n + f.size, 0) - a.files.reduce((n, f) => n + f.size, 0)); // largest first: the last to finish are short
   const threads = Math.max(1, Math.min(jobs, queue.length));
   const workers = new Set();
@@ -173,7 +225,10 @@ export async function runExport(paths, { outDir, clip, jobs, skipExisting, dryRu
     const spawn = () => {
       // A small young generation: a folder's garbage is mostly short-lived three.js objects, and
       // V8's default lets each thread keep tens of MB of it between collections.
-      const w = new Worker(new URL('./export-worker.js', import.meta.url), { workerData: { outDir, clip, skipExisting, dryRun }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
+      const w = new Worker(new URL('./export-worker.js', import.meta.url), {
+        workerData: { outDir, clip, skipExisting, dryRun },
+        resourceLimits: { maxYoungGenerationSizeMb: 4 },
+      });
       workers.add(w);
       w.on('message', (m) => {
         if (m.ready) return next(w);
@@ -187,7 +242,9 @@ export async function runExport(paths, { outDir, clip, jobs, skipExisting, dryRu
         onProgress?.(t);
         next(w);
       });
-      w.on('error', (err) => { w.error = err; });
+      w.on('error', (err) => {
+        w.error = err;
+      });
       // A thread that dies under a folder (out of memory, a crash) fails that folder, never the run.
       w.on('exit', (code) => {
         workers.delete(w);
@@ -202,10 +259,14 @@ export async function runExport(paths, { outDir, clip, jobs, skipExisting, dryRu
         if (!workers.size) done();
       });
     };
-    signal?.addEventListener('abort', () => {
-      interrupted = true;
-      for (const w of workers) w.terminate();
-    }, { once: true });
+    signal?.addEventListener(
+      'abort',
+      () => {
+        interrupted = true;
+        for (const w of workers) w.terminate();
+      },
+      { once: true },
+    );
     for (let i = 0; i < threads; i++) spawn();
   });
   if (interrupted) await removePartials(outDir);
@@ -223,7 +284,12 @@ export async function exportCommand(paths, { out, clip, jobs, skipExisting, dryR
   process.once('SIGINT', onSigint);
   try {
     const result = await runExport(paths, {
-      outDir: out, clip, jobs, skipExisting, dryRun, signal: controller.signal,
+      outDir: out,
+      clip,
+      jobs,
+      skipExisting,
+      dryRun,
+      signal: controller.signal,
       onProgress: tty ? (t) => process.stderr.write(`\r\x1b[K${progressLine(t, started)}`) : undefined,
     });
     if (tty) process.stderr.write('\r\x1b[K');

@@ -17,8 +17,13 @@ function bounds(model) {
 function sequences(model) {
   if (model.vertexAnimation) {
     return model.vertexAnimation.sequences.map((s) => ({
-      name: s.name, frames: s.frameCount, fps: s.rate, duration: s.frameCount / (s.rate || 30), startFrame: s.startFrame,
-      group: s.group || undefined, notifies: s.notifies?.length ? s.notifies : undefined,
+      name: s.name,
+      frames: s.frameCount,
+      fps: s.rate,
+      duration: s.frameCount / (s.rate || 30),
+      startFrame: s.startFrame,
+      group: s.group || undefined,
+      notifies: s.notifies?.length ? s.notifies : undefined,
     }));
   }
   return (model.clips ?? []).map((c) => ({ name: c.name, frames: c.frameCount, fps: c.fps, duration: c.frameCount / c.fps, loop: c.loop }));
@@ -29,7 +34,9 @@ export async function inspect(entries, decoder) {
   // A walk of a tree on disk has no file cap: caps belong to a single drop in the page.
   const decoded = await decodeFiles(entries, decoder, { maxFiles: Infinity });
   const scene = await assembleScene(decoded);
-  const records = new Map(entries.map((e) => [e.path, { file: e.path, format: undefined, counts: {}, sequences: [], warnings: [], error: null }]));
+  const records = new Map(
+    entries.map((e) => [e.path, { file: e.path, format: undefined, counts: {}, sequences: [], warnings: [], error: null }]),
+  );
   for (const model of [...decoded.models, ...decoded.animations]) {
     const r = records.get(model.file);
     Object.assign(r, { format: model.format, counts: { ...model.counts }, sequences: sequences(model), warnings: [...model.warnings] });
@@ -47,19 +54,29 @@ export async function inspect(entries, decoder) {
   for (const t of decoded.textures) {
     const r = records.get(t.path);
     r.format ??= t.decoded ? 'texture' : 'image';
-    if (t.decoded) (r.textures ??= []).push({ name: t.name, guid: t.guid, width: t.decoded.width, height: t.decoded.height, format: t.decoded.format, mips: t.decoded.mips.length });
+    if (t.decoded)
+      (r.textures ??= []).push({
+        name: t.name,
+        guid: t.guid,
+        width: t.decoded.width,
+        height: t.decoded.height,
+        format: t.decoded.format,
+        mips: t.decoded.mips.length,
+      });
   }
   for (const t of decoded.texts) records.get(t.path).format ??= t.kind;
   // Every candidate an animation was weighed against, and the verdict.
   const characters = scene.characters;
   for (const anim of decoded.animations) {
     const r = records.get(anim.file);
-    const pairing = characters.filter((c) => c.skeleton && c.bindBy === anim.bindBy).map((c) => {
-      const fit = fitAnimation(c, anim);
-      return fit.ok
-        ? { mesh: c.host.file, matched: fit.matched, total: fit.total, byIndex: !!fit.byIndex, missing: fit.missing, extra: fit.extra }
-        : { mesh: c.host.file, error: fit.reason };
-    });
+    const pairing = characters
+      .filter((c) => c.skeleton && c.bindBy === anim.bindBy)
+      .map((c) => {
+        const fit = fitAnimation(c, anim);
+        return fit.ok
+          ? { mesh: c.host.file, matched: fit.matched, total: fit.total, byIndex: !!fit.byIndex, missing: fit.missing, extra: fit.extra }
+          : { mesh: c.host.file, error: fit.reason };
+      });
     if (pairing.length) r.pairing = pairing;
   }
   for (const x of scene.records) {
@@ -69,7 +86,8 @@ export async function inspect(entries, decoder) {
       if (x.kind === 'refused') r.error ??= x.reason;
       else if (x.kind === 'bound') r.boundTo = x.files[1];
       else if (x.kind === 'texture') (r.usedBy ??= []).push(`${x.reason} (${x.via})`);
-      else if (x.kind === 'missing' || x.kind === 'unused' || x.kind === 'unbound') r.warnings.push(describeRecord(x).replace(/^[^:]*: /, ''));
+      else if (x.kind === 'missing' || x.kind === 'unused' || x.kind === 'unbound')
+        r.warnings.push(describeRecord(x).replace(/^[^:]*: /, ''));
     }
   }
   for (const r of records.values()) {
@@ -87,23 +105,45 @@ export function formatText(records) {
   for (const r of records) {
     lines.push(`${r.file}: ${r.format}${r.error ? '  ERROR' : ''}`);
     if (r.error) lines.push(`  error: ${r.error}`);
-    if (r.counts) lines.push(`  ${Object.entries(r.counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-    if (r.bounds) lines.push(`  bounds min (${r.bounds.min.map((x) => x.toFixed(3)).join(', ')}) max (${r.bounds.max.map((x) => x.toFixed(3)).join(', ')})`);
+    if (r.counts)
+      lines.push(
+        `  ${Object.entries(r.counts)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+      );
+    if (r.bounds)
+      lines.push(
+        `  bounds min (${r.bounds.min.map((x) => x.toFixed(3)).join(', ')}) max (${r.bounds.max.map((x) => x.toFixed(3)).join(', ')})`,
+      );
     for (const [k, v] of Object.entries(r.info ?? {})) {
       if (r.counts && String(r.counts[k]) === String(v)) continue; // already on the counts line
       lines.push(`  ${k}: ${v}`);
     }
     for (const s of r.sequences ?? []) {
-      const at = s.startFrame === undefined ? '' : s.frames > 1 ? `frames ${s.startFrame}–${s.startFrame + s.frames - 1}, ` : `frame ${s.startFrame}, `;
-      lines.push(`  sequence ${s.name}: ${at}${s.frames} frames @ ${num(s.fps)} fps, ${s.duration.toFixed(3)} s${s.group ? `, group ${s.group}` : ''}${s.loop === false ? ', plays once' : ''}`);
+      const at =
+        s.startFrame === undefined
+          ? ''
+          : s.frames > 1
+            ? `frames ${s.startFrame}–${s.startFrame + s.frames - 1}, `
+            : `frame ${s.startFrame}, `;
+      lines.push(
+        `  sequence ${s.name}: ${at}${s.frames} frames @ ${num(s.fps)} fps, ${s.duration.toFixed(3)} s${s.group ? `, group ${s.group}` : ''}${s.loop === false ? ', plays once' : ''}`,
+      );
       for (const n of s.notifies ?? []) lines.push(`    notify ${n.name} at ${n.time.toFixed(3)} s`);
     }
-    if (r.attachments?.length) lines.push(`  attachments: ${r.attachments.map((p) => `${p.name} (${p.bone >= 0 ? `bone ${p.bone}` : 'model origin'})`).join(', ')}`);
+    if (r.attachments?.length)
+      lines.push(`  attachments: ${r.attachments.map((p) => `${p.name} (${p.bone >= 0 ? `bone ${p.bone}` : 'model origin'})`).join(', ')}`);
     if (r.textures?.length > 1) lines.push(`  textures: ${r.textures.length}`);
-    for (const t of r.textures ?? []) lines.push(`  texture ${t.name}${t.guid ? ` guid ${t.guid}` : ''}: ${t.width}x${t.height} ${t.format}, ${t.mips} mip${t.mips === 1 ? '' : 's'}`);
+    for (const t of r.textures ?? [])
+      lines.push(
+        `  texture ${t.name}${t.guid ? ` guid ${t.guid}` : ''}: ${t.width}x${t.height} ${t.format}, ${t.mips} mip${t.mips === 1 ? '' : 's'}`,
+      );
     for (const p of r.pairing ?? []) {
-      lines.push(p.error ? `  pairing with ${p.mesh}: refused — ${p.error}`
-        : `  pairing with ${p.mesh}: ${p.matched}/${p.total} bones matched${p.byIndex ? ' (by index)' : ''}; ${p.missing.length} mesh bones without a track; ${p.extra.length} animation bones not in the mesh`);
+      lines.push(
+        p.error
+          ? `  pairing with ${p.mesh}: refused — ${p.error}`
+          : `  pairing with ${p.mesh}: ${p.matched}/${p.total} bones matched${p.byIndex ? ' (by index)' : ''}; ${p.missing.length} mesh bones without a track; ${p.extra.length} animation bones not in the mesh`,
+      );
     }
     if (r.boundTo) lines.push(`  plays on ${r.boundTo}`);
     if (r.pairedWith) lines.push(`  paired with ${r.pairedWith.join(', ')}`);

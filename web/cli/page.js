@@ -48,7 +48,10 @@ export async function readTemplate(path = TEMPLATE_PATH) {
   try {
     template = await readFile(path, 'utf8');
   } catch (err) {
-    if (err.code === 'ENOENT') throw new Error(`${path} is missing: build the page template first (bash scripts/build.sh, or node scripts/build-standalone.mjs)`, { cause: err });
+    if (err.code === 'ENOENT')
+      throw new Error(`${path} is missing: build the page template first (bash scripts/build.sh, or node scripts/build-standalone.mjs)`, {
+        cause: err,
+      });
     throw err;
   }
   checkTemplate(template, path);
@@ -67,7 +70,12 @@ export async function page(paths, { out, clip, template: templatePath }) {
   const named = await namedEntries(paths);
   if (!named.length) throw new UsageError(`no files in ${paths.join(', ')}`);
   const decoder = await loadNodeDecoders();
-  const scene = await assembleScene(await decodeFiles(named.map((n) => n.entry), decoder));
+  const scene = await assembleScene(
+    await decodeFiles(
+      named.map((n) => n.entry),
+      decoder,
+    ),
+  );
   const problems = scene.records.filter(isProblem);
   for (const r of problems) process.stderr.write(`rigscope: ${describeRecord(r, { paths: true })}\n`);
   if (!scene.characters.length) throw new Error('nothing to show: no mesh among the files');
@@ -85,6 +93,8 @@ export async function page(paths, { out, clip, template: templatePath }) {
   await writeFile(out, html);
   const left = named.length - used.length;
   const size = files.reduce((n, f) => n + f.bytes.length, 0);
-  process.stdout.write(`${out}: ${formatBytes(html.length)}, ${files.length} file(s) (${formatBytes(size)})${state.clip ? `, clip ${state.clip}` : ''}${left ? `; ${left} file(s) left out (not used)` : ''}\n`);
+  process.stdout.write(
+    `${out}: ${formatBytes(html.length)}, ${files.length} file(s) (${formatBytes(size)})${state.clip ? `, clip ${state.clip}` : ''}${left ? `; ${left} file(s) left out (not used)` : ''}\n`,
+  );
   return problems.length ? 1 : 0;
 }

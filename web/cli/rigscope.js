@@ -16,7 +16,8 @@ const USAGE = `usage: rigscope inspect FILE|FOLDER... [--json]
 
 /** Splits arguments into paths and options; `takes` lists options that take a value. */
 export function parseArgs(args, takes = []) {
-  const paths = [], options = {};
+  const paths = [],
+    options = {};
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (takes.includes(a)) {
@@ -60,7 +61,11 @@ async function main(argv) {
     const { page, UsageError } = await import('./page.js');
     try {
       const { paths, options } = (() => {
-        try { return parseArgs(rest, ['-o', '--clip']); } catch (err) { throw new UsageError(err.message); }
+        try {
+          return parseArgs(rest, ['-o', '--clip']);
+        } catch (err) {
+          throw new UsageError(err.message);
+        }
       })();
       const unknown = Object.keys(options).filter((k) => !['-o', '--clip'].includes(k));
       if (unknown.length) throw new UsageError(`page does not take ${unknown.join(', ')}`);
@@ -84,7 +89,11 @@ async function exportMain(rest) {
     return 2;
   };
   let parsed;
-  try { parsed = parseArgs(rest, ['-o', '--clip', '--jobs']); } catch (err) { return usage(err.message); }
+  try {
+    parsed = parseArgs(rest, ['-o', '--clip', '--jobs']);
+  } catch (err) {
+    return usage(err.message);
+  }
   const { paths, options } = parsed;
   const known = ['-o', '--clip', '--jobs', '--skip-existing', '--dry-run', '--json'];
   const unknown = Object.keys(options).filter((k) => !known.includes(k));
@@ -92,18 +101,28 @@ async function exportMain(rest) {
   if (!options['-o']) return usage('export needs -o OUTDIR');
   const { availableParallelism } = await import('node:os');
   const jobs = options['--jobs'] === undefined ? availableParallelism() : Number(options['--jobs']);
-  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256) return usage(`--jobs ${options['--jobs']}: a whole number of threads from 1 to 256`);
+  if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)
+    return usage(`--jobs ${options['--jobs']}: a whole number of threads from 1 to 256`);
   const { existsSync } = await import('node:fs');
   const missing = paths.filter((p) => !existsSync(p));
   if (missing.length) return usage(`no such file or folder: ${missing.join(', ')}`);
   const { exportCommand } = await import('./export.js');
   return exportCommand(paths, {
-    out: options['-o'], clip: options['--clip'], jobs,
-    skipExisting: !!options['--skip-existing'], dryRun: !!options['--dry-run'], json: !!options['--json'],
+    out: options['-o'],
+    clip: options['--clip'],
+    jobs,
+    skipExisting: !!options['--skip-existing'],
+    dryRun: !!options['--dry-run'],
+    json: !!options['--json'],
   });
 }
 
-main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (err) => {
-  process.stderr.write(`rigscope: ${err.message}\n`);
-  process.exitCode = 1;
-});
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err) => {
+    process.stderr.write(`rigscope: ${err.message}\n`);
+    process.exitCode = 1;
+  },
+);

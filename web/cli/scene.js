@@ -16,7 +16,10 @@ export function formatScene(json) {
       }
     }
     for (const m of c.materials) lines.push(`${indent}  material ${m.name}: ${m.texture ? `${m.texture} (${m.rule})` : 'no texture'}`);
-    for (const p of c.props ?? []) { lines.push(`${indent}  prop at ${p.point}:`); character(p, `${indent}    `); }
+    for (const p of c.props ?? []) {
+      lines.push(`${indent}  prop at ${p.point}:`);
+      character(p, `${indent}    `);
+    }
   };
   for (const c of json.characters) character(c, '');
   for (const b of json.textureBoards) lines.push(`textures: ${b.textures.map((t) => t.name).join(', ')}`);

@@ -2,50 +2,125 @@
 // tests/types compiles a consumer against them, and tests/unit/types.test.js holds them to the
 // names web/src/index.js really exports.
 import {
-  AnimationClip, AnimationMixer, Bone, BufferGeometry, Group, Loader, LoadingManager, Material, Mesh, Object3D,
-  Skeleton, SkinnedMesh, Texture,
+  AnimationClip,
+  AnimationMixer,
+  Bone,
+  BufferGeometry,
+  Group,
+  Loader,
+  LoadingManager,
+  Material,
+  Mesh,
+  Object3D,
+  Skeleton,
+  SkinnedMesh,
+  Texture,
 } from 'three';
 
 // ---- the decoded model (what the WASM decoders return) ------------------------------------
 
 export interface DecodedMaterial {
-  name: string; textureNames: string[]; twoSided: boolean; blend: 'opaque' | 'masked' | 'translucent' | 'modulated';
-  unlit: boolean; hidden: boolean; guid?: string;
+  name: string;
+  textureNames: string[];
+  twoSided: boolean;
+  blend: 'opaque' | 'masked' | 'translucent' | 'modulated';
+  unlit: boolean;
+  hidden: boolean;
+  guid?: string;
 }
-export interface Bounds { min: number[]; max: number[]; center: number[]; radius: number }
+export interface Bounds {
+  min: number[];
+  max: number[];
+  center: number[];
+  radius: number;
+}
 export interface DecodedMesh {
-  name: string; positions: Float32Array; normals?: Float32Array; uvs: Float32Array[]; colors?: Uint8Array;
-  indices: Uint32Array; groups: { start: number; count: number; material: number }[];
-  skinIndex?: Uint16Array; skinWeight?: Float32Array; bounds?: Bounds;
+  name: string;
+  positions: Float32Array;
+  normals?: Float32Array;
+  uvs: Float32Array[];
+  colors?: Uint8Array;
+  indices: Uint32Array;
+  groups: { start: number; count: number; material: number }[];
+  skinIndex?: Uint16Array;
+  skinWeight?: Float32Array;
+  bounds?: Bounds;
   morphs: { name: string; positions: Float32Array; normals?: Float32Array }[];
 }
-export interface DecodedTrack { bone: number; times: Float32Array; translation?: Float32Array; rotation?: Float32Array; scale?: Float32Array }
-export interface Notify { time: number; name: string }
+export interface DecodedTrack {
+  bone: number;
+  times: Float32Array;
+  translation?: Float32Array;
+  rotation?: Float32Array;
+  scale?: Float32Array;
+}
+export interface Notify {
+  time: number;
+  name: string;
+}
 export interface DecodedClip {
-  name: string; fps: number; frameCount: number; duration: number; loop: boolean; tracks: DecodedTrack[]; notifies?: Notify[];
+  name: string;
+  fps: number;
+  frameCount: number;
+  duration: number;
+  loop: boolean;
+  tracks: DecodedTrack[];
+  notifies?: Notify[];
 }
 export interface DecodedSkeleton {
-  names: string[]; parents: Int32Array; restTranslation: Float32Array; restRotation: Float32Array; restScale?: Float32Array;
-  flat?: boolean; helperBone?: number;
+  names: string[];
+  parents: Int32Array;
+  restTranslation: Float32Array;
+  restRotation: Float32Array;
+  restScale?: Float32Array;
+  flat?: boolean;
+  helperBone?: number;
 }
-export interface VertexSequence { name: string; group: string; startFrame: number; frameCount: number; rate: number; notifies?: Notify[] }
-export interface DecodedTexture { name: string; guid?: string; width: number; height: number; format: string; cube: boolean; mips: Uint8Array[] }
+export interface VertexSequence {
+  name: string;
+  group: string;
+  startFrame: number;
+  frameCount: number;
+  rate: number;
+  notifies?: Notify[];
+}
+export interface DecodedTexture {
+  name: string;
+  guid?: string;
+  width: number;
+  height: number;
+  format: string;
+  cube: boolean;
+  mips: Uint8Array[];
+}
 export interface DecodedModel {
-  format: string; name: string; warnings: string[]; counts: Record<string, number>; info: Record<string, string>;
+  format: string;
+  name: string;
+  warnings: string[];
+  counts: Record<string, number>;
+  info: Record<string, string>;
   /** How its animations bind: bone names or bone index and count. */
   bindBy?: 'name' | 'index' | string;
-  meshes: DecodedMesh[]; materials: DecodedMaterial[]; skeleton?: DecodedSkeleton; clips: DecodedClip[];
+  meshes: DecodedMesh[];
+  materials: DecodedMaterial[];
+  skeleton?: DecodedSkeleton;
+  clips: DecodedClip[];
   vertexAnimation?: { frameCount: number; vertexCount: number; frames: Float32Array; normals?: Float32Array; sequences: VertexSequence[] };
   attachments: { name: string; bone: number; translation: number[]; rotation: number[] }[];
   textures: DecodedTexture[];
   /** Added by decodeFiles(): the file's path, every input's path, the family and the drop number. */
-  file?: string; files?: string[]; family?: string; drop?: number;
+  file?: string;
+  files?: string[];
+  family?: string;
+  drop?: number;
 }
 
 // ---- files, the decode stage, the scene and its report -----------------------------------
 
 export interface FileEntry {
-  name: string; path: string; size: number;
+  name: string;
+  path: string;
+  size: number;
   read(): Promise<ArrayBuffer>;
   readHead(bytes: number): Promise<ArrayBuffer>;
 }
@@ -55,52 +130,124 @@ export function entryFromBytes(path: string, bytes: ArrayBuffer | ArrayBufferVie
 /** A report record: what happened to which files, and why, in data. */
 export interface SceneRecord {
   kind: 'refused' | 'missing' | 'unused' | 'unbound' | 'paired' | 'bound' | 'part' | 'texture' | string;
-  files: string[]; via?: string; reason?: string; needs?: string; best?: string | null;
+  files: string[];
+  via?: string;
+  reason?: string;
+  needs?: string;
+  best?: string | null;
 }
 export function describeRecord(record: SceneRecord, options?: { paths?: boolean }): string;
 export function isProblem(record: SceneRecord): boolean;
 
-export interface TextureRecord { id: string; path: string; name: string; key: string; guid?: string; decoded?: DecodedTexture; drop: number }
+export interface TextureRecord {
+  id: string;
+  path: string;
+  name: string;
+  key: string;
+  guid?: string;
+  decoded?: DecodedTexture;
+  drop: number;
+}
 export interface DecodedFileSet {
-  models: DecodedModel[]; animations: DecodedModel[]; textures: TextureRecord[];
-  texts: { path: string; name: string; kind: string }[]; records: SceneRecord[];
+  models: DecodedModel[];
+  animations: DecodedModel[];
+  textures: TextureRecord[];
+  texts: { path: string; name: string; kind: string }[];
+  records: SceneRecord[];
 }
 /** Anything with the decoder's call surface: a DecoderPool, a DecoderClient, the Node host. */
-export interface DecoderHost { call(op: string, args: unknown[]): Promise<any> }
+export interface DecoderHost {
+  call(op: string, args: unknown[]): Promise<any>;
+}
 export function decodeFiles(
-  entries: FileEntry[], decoder: DecoderHost,
+  entries: FileEntry[],
+  decoder: DecoderHost,
   options?: { onProgress?: (p: { done: number; total: number; name: string }) => void; drop?: number; isCancelled?: () => boolean },
 ): Promise<DecodedFileSet>;
 
 export interface SceneClip {
-  kind: 'skeletal' | 'vertex'; name: string; frames: number; fps: number; loop: boolean; notifies: Notify[]; file: string;
-  firstFrame: number; speed?: number;
+  kind: 'skeletal' | 'vertex';
+  name: string;
+  frames: number;
+  fps: number;
+  loop: boolean;
+  notifies: Notify[];
+  file: string;
+  firstFrame: number;
+  speed?: number;
 }
-export interface SceneMaterial { model: DecodedModel; index: number; name: string; texture: TextureRecord | null; rule: string | null }
+export interface SceneMaterial {
+  model: DecodedModel;
+  index: number;
+  name: string;
+  texture: TextureRecord | null;
+  rule: string | null;
+}
 export interface SceneCharacter {
-  id: string; name: string; host: DecodedModel; models: DecodedModel[]; skeleton: DecodedSkeleton | null;
-  clips: SceneClip[]; materials: SceneMaterial[]; props: { point: string; character: SceneCharacter }[];
+  id: string;
+  name: string;
+  host: DecodedModel;
+  models: DecodedModel[];
+  skeleton: DecodedSkeleton | null;
+  clips: SceneClip[];
+  materials: SceneMaterial[];
+  props: { point: string; character: SceneCharacter }[];
   animations: { file: string; by: string; matched: number; total: number; clips: SceneClip[] }[];
-  offset?: number[]; hidden?: boolean;
+  offset?: number[];
+  hidden?: boolean;
 }
-export interface Scene { characters: SceneCharacter[]; boards: { id: string; drop: number; textures: TextureRecord[] }[]; records: SceneRecord[] }
+export interface Scene {
+  characters: SceneCharacter[];
+  boards: { id: string; drop: number; textures: TextureRecord[] }[];
+  records: SceneRecord[];
+}
 export function assembleScene(decoded: DecodedFileSet, options?: { manual?: Map<string, string> }): Promise<Scene>;
 export function characterOf(model: DecodedModel): SceneCharacter;
 export function sceneToJSON(scene: Scene): {
-  characters: object[]; textureBoards: object[];
-  unbound: { file: string; reason: string; best: string | null }[]; unused: string[];
-  refused: { file: string; reason: string }[]; missing: { file: string; needs: string }[];
+  characters: object[];
+  textureBoards: object[];
+  unbound: { file: string; reason: string; best: string | null }[];
+  unused: string[];
+  refused: { file: string; reason: string }[];
+  missing: { file: string; needs: string }[];
 };
 
-export interface MatchReport { file: string; target: string; total: number; matched: number; byIndex: boolean; missing: string[]; extra: string[]; error?: string }
-export function matchBonesByName(skeletonNames: string[], animNames: string[]): { map: Int32Array; byIndex: boolean; matched: number; missing: string[]; extra: string[] };
-export function matchBonesByCount(skeletonCount: number, animCount: number, animFile: string, modelFile: string): { error?: string; map?: Int32Array; byIndex?: boolean; matched?: number };
+export interface MatchReport {
+  file: string;
+  target: string;
+  total: number;
+  matched: number;
+  byIndex: boolean;
+  missing: string[];
+  extra: string[];
+  error?: string;
+}
+export function matchBonesByName(
+  skeletonNames: string[],
+  animNames: string[],
+): { map: Int32Array; byIndex: boolean; matched: number; missing: string[]; extra: string[] };
+export function matchBonesByCount(
+  skeletonCount: number,
+  animCount: number,
+  animFile: string,
+  modelFile: string,
+): { error?: string; map?: Int32Array; byIndex?: boolean; matched?: number };
 
 // ---- three.js objects ----------------------------------------------------------------------
 
 export interface CharacterClip {
-  name: string; fps: number; frameCount: number; duration: number; lastTime: number; loop: boolean; source: string;
-  kind: 'skeletal' | 'vertex'; firstFrame: number; group?: string; notifies: Notify[]; speed: number;
+  name: string;
+  fps: number;
+  frameCount: number;
+  duration: number;
+  lastTime: number;
+  loop: boolean;
+  source: string;
+  kind: 'skeletal' | 'vertex';
+  firstFrame: number;
+  group?: string;
+  notifies: Notify[];
+  speed: number;
   /** The AnimationClip, built on first use, one per loop mode. */
   build(loop?: boolean): AnimationClip;
   /** Vertex clips: makes this sequence the one the mesh blends within. */
@@ -119,9 +266,20 @@ export class VertexAnimation {
 export class Character {
   /** A scene character, or one decoded model (which becomes a character of its own). */
   constructor(source: SceneCharacter | DecodedModel);
-  scene: SceneCharacter; name: string; models: DecodedModel[]; root: Group; meshes: (Mesh | SkinnedMesh)[]; materials: Material[];
-  bones: Bone[]; skeleton: Skeleton | null; clips: CharacterClip[]; mixer: AnimationMixer; flat?: boolean;
-  vertexAnimations: VertexAnimation[]; attachments: { name: string; bone: number; node: Object3D }[]; props: Character[];
+  scene: SceneCharacter;
+  name: string;
+  models: DecodedModel[];
+  root: Group;
+  meshes: (Mesh | SkinnedMesh)[];
+  materials: Material[];
+  bones: Bone[];
+  skeleton: Skeleton | null;
+  clips: CharacterClip[];
+  mixer: AnimationMixer;
+  flat?: boolean;
+  vertexAnimations: VertexAnimation[];
+  attachments: { name: string; bone: number; node: Object3D }[];
+  props: Character[];
   readonly boneSourceNames: string[];
   addAnimation(anim: DecodedModel): MatchReport;
   advance(dt: number): void;
@@ -136,7 +294,10 @@ export function buildMaterials(materials: DecodedMaterial[]): Material[];
 export function buildMesh(mesh: DecodedMesh, materials: Material[], skeleton?: Skeleton | null): Mesh | SkinnedMesh;
 export function buildClip(clip: DecodedClip, bones: { name: string }[], map?: Int32Array | null, loop?: boolean): AnimationClip;
 
-export function exportGLB(characters: Character[], options?: { clip?: string; decoder?: DecoderHost }): Promise<{ glb: ArrayBuffer; problems: string[] }>;
+export function exportGLB(
+  characters: Character[],
+  options?: { clip?: string; decoder?: DecoderHost },
+): Promise<{ glb: ArrayBuffer; problems: string[] }>;
 
 // ---- decoders ------------------------------------------------------------------------------
 
@@ -211,7 +372,12 @@ declare class RigscopeLoader<TResult> extends Loader<TResult, string | string[]>
   /** Decode with another host (a shared DecoderPool, the Node host); dispose() leaves it alone. */
   setDecoder(decoder: DecoderHost): this;
   /** A URL, or several (a mesh with its animations, textures, scripts). */
-  load(url: string | string[], onLoad: (result: TResult) => void, onProgress?: (event: ProgressEvent) => void, onError?: (err: unknown) => void): void;
+  load(
+    url: string | string[],
+    onLoad: (result: TResult) => void,
+    onProgress?: (event: ProgressEvent) => void,
+    onError?: (err: unknown) => void,
+  ): void;
   loadAsync(url: string | string[], onProgress?: (event: ProgressEvent) => void): Promise<TResult>;
   parse(data: LoaderData, path: string, onLoad: (result: TResult) => void, onError?: (err: unknown) => void): void;
   parse(data: LoaderData, onLoad: (result: TResult) => void, onError?: (err: unknown) => void): void;

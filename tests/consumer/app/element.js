@@ -8,8 +8,12 @@ for (const player of players) {
     results[player.id] = value;
     if (Object.keys(results).length === players.length) window.result = results;
   };
-  player.addEventListener('load', () => settle({
-    snapshot: player.snapshot(), clips: player.clips.map((c) => c.name), pixels: player.stage.countForegroundPixels().count,
-  }));
+  player.addEventListener('load', () =>
+    settle({
+      snapshot: player.snapshot(),
+      clips: player.clips.map((c) => c.name),
+      pixels: player.stage.countForegroundPixels().count,
+    }),
+  );
   player.addEventListener('error', (e) => settle({ error: e.detail.messages.map((m) => m.text) }));
 }

@@ -10,14 +10,18 @@ function tipAt(group, clip, t) {
   mixer.setTime(t);
   group.updateMatrixWorld(true);
   let mesh = null;
-  group.traverse((o) => { if (o.isSkinnedMesh) mesh = o; });
+  group.traverse((o) => {
+    if (o.isSkinnedMesh) mesh = o;
+  });
   return mesh.getVertexPosition(4, new THREE.Vector3());
 }
 
 /** The meshes of a Group: [type, vertex count]. */
 function meshesOf(group) {
   const meshes = [];
-  group.traverse((o) => { if (o.isMesh) meshes.push([o.type, o.geometry.attributes.position.count]); });
+  group.traverse((o) => {
+    if (o.isMesh) meshes.push([o.type, o.geometry.attributes.position.count]);
+  });
   return meshes;
 }
 
@@ -47,9 +51,24 @@ function litPixels(group) {
 async function run() {
   const events = [];
   const manager = new THREE.LoadingManager();
-  const managerDone = new Promise((resolve) => { manager.onLoad = () => { events.push('manager'); resolve(); }; });
+  const managerDone = new Promise((resolve) => {
+    manager.onLoad = () => {
+      events.push('manager');
+      resolve();
+    };
+  });
   const meshLoader = new PSKLoader(manager);
-  const group = await new Promise((resolve, reject) => meshLoader.load(['./two_bone.psk', './two_bone.psa'], (g) => { events.push('mesh'); resolve(g); }, undefined, reject));
+  const group = await new Promise((resolve, reject) =>
+    meshLoader.load(
+      ['./two_bone.psk', './two_bone.psa'],
+      (g) => {
+        events.push('mesh');
+        resolve(g);
+      },
+      undefined,
+      reject,
+    ),
+  );
   await managerDone;
   const clips = await new PSALoader().setTarget(group).loadAsync('./two_bone.psa');
   const own = await new PSALoader().loadAsync('./two_bone.psa');
@@ -61,8 +80,14 @@ async function run() {
   const pendingA = a.parseAsync(bytes, 'two_bone.psk');
   const pendingB = b.parseAsync(bytes, 'two_bone.psk');
   a.dispose();
-  const disposed = await pendingA.then(() => 'resolved', (err) => err.message);
-  const other = await pendingB.then((g) => g.userData.character.name, (err) => `rejected: ${err.message}`);
+  const disposed = await pendingA.then(
+    () => 'resolved',
+    (err) => err.message,
+  );
+  const other = await pendingB.then(
+    (g) => g.userData.character.name,
+    (err) => `rejected: ${err.message}`,
+  );
 
   // Drawn with the app's own renderer.
   const lit = litPixels(group);
@@ -72,9 +97,17 @@ async function run() {
   const armClips = await new PSSALoader().setTarget(arm).loadAsync('./arm_wave.psa');
   const flag = await new UE1Loader().loadAsync(['./flag_d.3d', './flag.uc', './flag.pcx']);
   const box = await new PSGLoader().loadAsync(['./skinned_box.psg', './box_textures.psg']);
-  const families = Object.fromEntries(Object.entries({ zeroad: arm, ue1: flag, psg: box }).map(([id, g]) => [id, {
-    name: g.userData.character.name, animations: g.animations.map((c) => c.name), meshes: meshesOf(g), lit: litPixels(g),
-  }]));
+  const families = Object.fromEntries(
+    Object.entries({ zeroad: arm, ue1: flag, psg: box }).map(([id, g]) => [
+      id,
+      {
+        name: g.userData.character.name,
+        animations: g.animations.map((c) => c.name),
+        meshes: meshesOf(g),
+        lit: litPixels(g),
+      },
+    ]),
+  );
   families.zeroad.bound = armClips.map((c) => c.name);
   families.psg.textured = box.userData.records.filter((r) => r.kind === 'texture').length;
 
@@ -84,8 +117,18 @@ async function run() {
     bend: tipAt(group, group.animations[0], 0.2).distanceTo(tipAt(group, group.animations[0], 0)),
     bound: clips.map((c) => c.name),
     same: tipAt(group, bindClips(own, group)[0], 0.2).distanceTo(tipAt(group, clips[0], 0.2)),
-    disposed, other, lit, families,
+    disposed,
+    other,
+    lit,
+    families,
   };
 }
 
-run().then((r) => { window.result = r; }, (err) => { window.result = { error: String(err?.stack ?? err) }; });
+run().then(
+  (r) => {
+    window.result = r;
+  },
+  (err) => {
+    window.result = { error: String(err?.stack ?? err) };
+  },
+);

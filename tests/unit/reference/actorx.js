@@ -24,7 +24,10 @@ const name64 = (buf, o) => {
 
 export function readPsk(buf) {
   const { dv, out } = chunks(buf);
-  const P = out.PNTS0000[0], W = out.VTXW0000[0], B = out.REFSKELT[0], R = out.RAWWEIGHTS[0];
+  const P = out.PNTS0000[0],
+    W = out.VTXW0000[0],
+    B = out.REFSKELT[0],
+    R = out.RAWWEIGHTS[0];
   const points = [];
   for (let i = 0; i < P.count; i++) points.push([0, 4, 8].map((k) => dv.getFloat32(P.offset + i * 12 + k, true)));
   const wedges = [];
@@ -53,7 +56,9 @@ export function readPsk(buf) {
 
 export function readPsa(buf) {
   const { dv, out } = chunks(buf);
-  const BN = out.BONENAMES[0], AI = out.ANIMINFO[0], K = out.ANIMKEYS[0];
+  const BN = out.BONENAMES[0],
+    AI = out.ANIMINFO[0],
+    K = out.ANIMKEYS[0];
   const names = [];
   for (let i = 0; i < BN.count; i++) names.push(name64(buf, BN.offset + i * 120));
   const sequences = [];

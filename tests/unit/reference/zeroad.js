@@ -8,11 +8,29 @@ function reader(buf) {
   let o = 0;
   return {
     u8: () => dv.getUint8(o++),
-    u16: () => { const v = dv.getUint16(o, true); o += 2; return v; },
-    u32: () => { const v = dv.getUint32(o, true); o += 4; return v; },
-    f32: () => { const v = dv.getFloat32(o, true); o += 4; return v; },
-    str: (n) => { let s = ''; for (let i = 0; i < n; i++) s += String.fromCharCode(dv.getUint8(o++)); return s; },
-    get offset() { return o; },
+    u16: () => {
+      const v = dv.getUint16(o, true);
+      o += 2;
+      return v;
+    },
+    u32: () => {
+      const v = dv.getUint32(o, true);
+      o += 4;
+      return v;
+    },
+    f32: () => {
+      const v = dv.getFloat32(o, true);
+      o += 4;
+      return v;
+    },
+    str: (n) => {
+      let s = '';
+      for (let i = 0; i < n; i++) s += String.fromCharCode(dv.getUint8(o++));
+      return s;
+    },
+    get offset() {
+      return o;
+    },
   };
 }
 
@@ -20,13 +38,15 @@ const state = (r) => ({ t: [r.f32(), r.f32(), r.f32()], q: [r.f32(), r.f32(), r.
 
 export function readPmd(buf) {
   const r = reader(buf);
-  const magic = r.str(4), version = r.u32();
+  const magic = r.str(4),
+    version = r.u32();
   r.u32(); // payload size
   const nv = r.u32();
   const nuv = version >= 4 ? r.u32() : 1;
   const vertices = [];
   for (let i = 0; i < nv; i++) {
-    const pos = [r.f32(), r.f32(), r.f32()], normal = [r.f32(), r.f32(), r.f32()];
+    const pos = [r.f32(), r.f32(), r.f32()],
+      normal = [r.f32(), r.f32(), r.f32()];
     const uvs = [];
     for (let k = 0; k < nuv; k++) uvs.push([r.f32(), r.f32()]);
     const bones = [r.u8(), r.u8(), r.u8(), r.u8()];
@@ -53,11 +73,13 @@ export function readPmd(buf) {
 
 export function readPssa(buf) {
   const r = reader(buf);
-  const magic = r.str(4), version = r.u32();
+  const magic = r.str(4),
+    version = r.u32();
   r.u32();
   const name = r.str(r.u32());
   const frameLength = r.f32();
-  const numBones = r.u32(), numFrames = r.u32();
+  const numBones = r.u32(),
+    numFrames = r.u32();
   const keys = [];
   for (let f = 0; f < numFrames; f++) {
     const frame = [];
@@ -74,7 +96,8 @@ const matrix = ({ t, q }) => new Matrix4().compose(new Vector3(...t), new Quater
 export function influences(pmd, v) {
   const { bones, weights } = pmd.vertices[v];
   const list = [];
-  for (let k = 0; k < 4 && bones[k] !== 0xff; k++) if (weights[k] > 0 && bones[k] <= pmd.bones.length) list.push({ bone: bones[k], w: weights[k] });
+  for (let k = 0; k < 4 && bones[k] !== 0xff; k++)
+    if (weights[k] > 0 && bones[k] <= pmd.bones.length) list.push({ bone: bones[k], w: weights[k] });
   const sum = list.reduce((s, x) => s + x.w, 0);
   return list.map((x) => ({ ...x, w: x.w / sum }));
 }

@@ -31,20 +31,24 @@ export class App extends Playback {
     this.decoder = decoder;
     this.decoded = emptyDecoded();
     this.drops = 0;
-    this.manual = new Map();  // `${model file}#${material index}` -> texture record id
+    this.manual = new Map(); // `${model file}#${material index}` -> texture record id
     this.scene = null;
-    this.characters = [];     // built from this.scene, in its order (texture boards last); playable (Playback)
-    this.built = new Map();   // signature -> Character
-    this.reports = [];        // one per drop: { files, records }
-    this.files = new Map();   // path -> FileEntry of every file given (bytes stay readable: links and pages pack them)
+    this.characters = []; // built from this.scene, in its order (texture boards last); playable (Playback)
+    this.built = new Map(); // signature -> Character
+    this.reports = []; // one per drop: { files, records }
+    this.files = new Map(); // path -> FileEntry of every file given (bytes stay readable: links and pages pack them)
     this.demo = false;
     this.lastDecodeMs = 0;
   }
 
-  requestRender() { this.viewer.requestRender?.(); }
+  requestRender() {
+    this.viewer.requestRender?.();
+  }
 
   /** Every decoded texture record, for the manual assignment list. */
-  get textures() { return this.decoded.textures; }
+  get textures() {
+    return this.decoded.textures;
+  }
 
   /**
    * Decodes and adds a set of files. `replace` clears what is loaded first (the demo is always
@@ -73,7 +77,8 @@ export class App extends Playback {
     if (!this.current || !this.characters.includes(this.current.character) || added.length) {
       const pool = this.allClips.filter((c) => added.includes(c.character));
       const first = Playback.firstMoving(pool) ?? Playback.firstMoving(this.allClips);
-      if (first && (!this.current || !this.characters.includes(this.current.character) || !this.current.action?.isRunning())) this.select(first.character, first.clip);
+      if (first && (!this.current || !this.characters.includes(this.current.character) || !this.current.action?.isRunning()))
+        this.select(first.character, first.clip);
       else if (!first) this.current = null;
     }
     // Framed over the whole current clip, so a character that walks away stays in view.
@@ -131,7 +136,11 @@ export class App extends Playback {
       const sc = c.scene;
       const clip = c.clips.find((k) => k.frameCount > 2);
       if (!sc || !clip) continue;
-      if (c.motionBounds) { sc.motionBounds = c.motionBounds; moved = true; continue; }
+      if (c.motionBounds) {
+        sc.motionBounds = c.motionBounds;
+        moved = true;
+        continue;
+      }
       const action = c.mixer.clipAction(clip.build(clip.loop));
       action.play();
       c.root.updateMatrixWorld(true);
@@ -238,9 +247,12 @@ export class App extends Playback {
       const box = this.viewer.visibleBounds([c]);
       const cur = this.current?.character === c ? this.current : null;
       return {
-        name: c.name, visible: c.root.visible,
+        name: c.name,
+        visible: c.root.visible,
         bounds: box.isEmpty() ? null : { min: box.min.toArray(), max: box.max.toArray() },
-        clip: cur?.clip.name ?? null, frame: cur ? cur.clip.firstFrame + this.frame : null, playing: !!cur && this.playing,
+        clip: cur?.clip.name ?? null,
+        frame: cur ? cur.clip.firstFrame + this.frame : null,
+        playing: !!cur && this.playing,
       };
     });
     return { demo: this.demo, characters, messages: this.messages() };

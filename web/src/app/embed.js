@@ -13,7 +13,8 @@ const params = readParams();
 const query = new URLSearchParams(location.search);
 const player = $('player');
 $('open-full').href = `./index.html${location.search}${location.hash}`;
-for (const problem of params.problems ?? []) $('errors').append(Object.assign(document.createElement('p'), { textContent: displayName(problem) }));
+for (const problem of params.problems ?? [])
+  $('errors').append(Object.assign(document.createElement('p'), { textContent: displayName(problem) }));
 
 const files = params.files.length || !params.demo ? params.files : DEMO.map((u) => new URL(u, location.href).href);
 const attributes = {
@@ -45,7 +46,9 @@ window.__rigscope = {
   snapshot: () => player.snapshot(),
   pixels: () => player.stage.countForegroundPixels(),
 };
-const ready = () => { window.__rigscope.ready = true; };
+const ready = () => {
+  window.__rigscope.ready = true;
+};
 player.addEventListener('load', ready);
 player.addEventListener('error', ready);
 if (!files.length && params.packed === undefined) ready();

@@ -19,7 +19,10 @@ class BoneMarker {
     const onTop = { depthTest: false, depthWrite: false, transparent: true };
     this.group = new THREE.Group();
     this.group.name = 'rigscope-bone-marker';
-    this.sphere = new THREE.Mesh(new THREE.SphereGeometry(1, 16, 12), new THREE.MeshBasicMaterial({ color: MARKER_COLOR, opacity: 0.9, ...onTop }));
+    this.sphere = new THREE.Mesh(
+      new THREE.SphereGeometry(1, 16, 12),
+      new THREE.MeshBasicMaterial({ color: MARKER_COLOR, opacity: 0.9, ...onTop }),
+    );
     this.axes = new THREE.AxesHelper(3.5);
     Object.assign(this.axes.material, onTop);
     for (const o of [this.sphere, this.axes]) {
@@ -64,10 +67,10 @@ class BoneMarker {
 class LabelLayout {
   constructor(viewer) {
     this.viewer = viewer;
-    this.entries = [];        // { label, bone, owner } in priority order
-    this.owners = [];         // characters whose bones the entries belong to
+    this.entries = []; // { label, bone, owner } in priority order
+    this.owners = []; // characters whose bones the entries belong to
     this.visibleOwners = new Uint8Array(0);
-    this.seen = [];           // viewer.characters when the entries were made
+    this.seen = []; // viewer.characters when the entries were made
     this.rects = new Float32Array(0);
     this.sizes = new WeakMap(); // label element -> [width, height]
     this.dirty = true;
@@ -75,7 +78,9 @@ class LabelLayout {
     this._viewProjection = new THREE.Matrix4();
   }
 
-  invalidate() { this.dirty = true; }
+  invalidate() {
+    this.dirty = true;
+  }
 
   _stale() {
     const list = this.viewer.characters;
@@ -140,7 +145,10 @@ class LabelLayout {
       if (x < r[i] + r[i + 2] && r[i] < x + w + 2 && y < r[i + 1] + r[i + 3] && r[i + 1] < y + h + 2) return false;
     }
     const at = count * 4;
-    r[at] = x; r[at + 1] = y; r[at + 2] = w + 2; r[at + 3] = h + 2;
+    r[at] = x;
+    r[at + 1] = y;
+    r[at + 2] = w + 2;
+    r[at + 3] = h + 2;
     return true;
   }
 
@@ -155,14 +163,18 @@ class LabelLayout {
     const { width, height } = this.viewer.labels.getSize();
     this._viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
     for (let i = 0; i < this.owners.length; i++) {
-      let o = this.owners[i].root, on = true;
+      let o = this.owners[i].root,
+        on = true;
       for (; o && on; o = o.parent) on = o.visible;
       this.visibleOwners[i] = on ? 1 : 0;
     }
     let count = 0;
     if (markerLabel.parent && this._place(markerLabel, count, width, height)) count++;
     for (const { label, bone, owner } of this.entries) {
-      if (bone === selected) { label.visible = false; continue; }
+      if (bone === selected) {
+        label.visible = false;
+        continue;
+      }
       if (!this.visibleOwners[owner]) continue;
       label.visible = this._place(label, count, width, height);
       if (label.visible) count++;
@@ -199,12 +211,20 @@ export class Inspector {
   _buildToolbar() {
     this.search = el('input', { type: 'search', class: 'bone-search', placeholder: 'Search bones', 'aria-label': 'Search bones' });
     this.matches = el('span', { class: 'muted bone-count', 'aria-live': 'polite' });
-    const all = (open) => () => { for (const n of this.nodes) this._setExpanded(n, open); };
+    const all = (open) => () => {
+      for (const n of this.nodes) this._setExpanded(n, open);
+    };
     this.search.addEventListener('input', () => this._filter());
-    this.tree.before(el('div', { class: 'bone-tools' }, this.search,
-      el('button', { type: 'button', onclick: all(true), title: 'Expand every bone' }, 'Expand all'),
-      el('button', { type: 'button', onclick: all(false), title: 'Collapse every bone' }, 'Collapse all'),
-      this.matches));
+    this.tree.before(
+      el(
+        'div',
+        { class: 'bone-tools' },
+        this.search,
+        el('button', { type: 'button', onclick: all(true), title: 'Expand every bone' }, 'Expand all'),
+        el('button', { type: 'button', onclick: all(false), title: 'Collapse every bone' }, 'Collapse all'),
+        this.matches,
+      ),
+    );
   }
 
   /** After a load, a clip change or a texture assignment: the tree is rebuilt only when its skeletons changed. */
@@ -227,7 +247,18 @@ export class Inspector {
     const perDepth = [];
     const add = (bone, character, parent, depth) => {
       const index = this.nodes.length;
-      const node = { bone, character, parent, depth, children: [], name: String(bone.userData.sourceName).toLowerCase(), open: false, li: null, button: null, list: null };
+      const node = {
+        bone,
+        character,
+        parent,
+        depth,
+        children: [],
+        name: String(bone.userData.sourceName).toLowerCase(),
+        open: false,
+        li: null,
+        button: null,
+        list: null,
+      };
       this.nodes.push(node);
       this.nodeOfBone.set(bone, node);
       perDepth[depth] = (perDepth[depth] ?? 0) + 1;
@@ -357,11 +388,15 @@ export class Inspector {
   /** Live: the selected bone's local transform at the current frame. */
   update() {
     const b = this.selected;
-    if (!b || !b.parent) { this.detail.textContent = this.app.characters.some((c) => c.bones.length) ? 'Select a bone' : ''; return; }
+    if (!b || !b.parent) {
+      this.detail.textContent = this.app.characters.some((c) => c.bones.length) ? 'Select a bone' : '';
+      return;
+    }
     const r = this._euler.setFromQuaternion(b.quaternion);
     const f = (v) => v.toFixed(3).padStart(9);
     const d = (v) => THREE.MathUtils.radToDeg(v).toFixed(1).padStart(7);
-    this.detail.textContent = `${displayName(b.userData.sourceName)}\n` +
+    this.detail.textContent =
+      `${displayName(b.userData.sourceName)}\n` +
       `position ${f(b.position.x)}${f(b.position.y)}${f(b.position.z)}\n` +
       `rotation ${d(r.x)}°${d(r.y)}°${d(r.z)}° (XYZ)\n` +
       `quat     ${[b.quaternion.x, b.quaternion.y, b.quaternion.z, b.quaternion.w].map((v) => v.toFixed(4)).join(' ')}\n` +
@@ -371,7 +406,10 @@ export class Inspector {
   _renderMaterials() {
     const { app } = this;
     this.materials.replaceChildren();
-    const owners = app.characters.filter((c) => !c.textureBoard).flatMap((c) => [...c.tree()]).filter((c) => c.materials.length);
+    const owners = app.characters
+      .filter((c) => !c.textureBoard)
+      .flatMap((c) => [...c.tree()])
+      .filter((c) => c.materials.length);
     for (const character of owners) {
       if (owners.length > 1) this.materials.append(el('h3', {}, character.name));
       for (const m of character.materials) this.materials.append(this._materialRow(character, m));
@@ -379,10 +417,14 @@ export class Inspector {
     const boards = app.scene?.boards ?? [];
     for (const board of boards) {
       this.materials.append(el('h3', {}, 'Textures without a model'));
-      for (const record of board.textures) this.materials.append(el('div', { class: 'material-texture' }, textureButton(record, app.decoder), el('span', { title: record.path }, record.name)));
+      for (const record of board.textures)
+        this.materials.append(
+          el('div', { class: 'material-texture' }, textureButton(record, app.decoder), el('span', { title: record.path }, record.name)),
+        );
     }
     if (!owners.length && !boards.length) this.materials.append(el('div', { class: 'muted' }, 'No materials'));
-    else if (owners.length && !app.textures.length) this.materials.append(el('div', { class: 'muted' }, 'Drop textures (PNG, JPEG, BMP, TGA, DDS, PCX) to assign them here'));
+    else if (owners.length && !app.textures.length)
+      this.materials.append(el('div', { class: 'muted' }, 'Drop textures (PNG, JPEG, BMP, TGA, DDS, PCX) to assign them here'));
   }
 
   /** A material: its texture and the rule that chose it, its other maps by role, and manual assignment. */
@@ -390,19 +432,26 @@ export class Inspector {
     const { app } = this;
     const entry = character.scene?.materials?.find((e) => e.model === m.userData.model && e.index === m.userData.index);
     const row = el('div', { class: 'material' }, el('div', { class: 'material-name' }, m.name || entry?.name || 'material'));
-    const line = (record, role) => el('div', { class: 'material-texture' },
-      textureButton(record, app.decoder),
-      role ? el('span', { class: 'role' }, role) : null,
-      el('span', { title: record.path }, record.name),
-      !role && entry.rule ? el('span', { class: 'rule' }, ` — ${entry.rule}`) : null);
+    const line = (record, role) =>
+      el(
+        'div',
+        { class: 'material-texture' },
+        textureButton(record, app.decoder),
+        role ? el('span', { class: 'role' }, role) : null,
+        el('span', { title: record.path }, record.name),
+        !role && entry.rule ? el('span', { class: 'rule' }, ` — ${entry.rule}`) : null,
+      );
     if (entry?.texture) row.append(line(entry.texture));
     else row.append(el('div', { class: 'muted' }, 'no texture'));
     for (const [role, record] of Object.entries(entry?.maps ?? {})) if (role !== 'base' && record) row.append(line(record, role));
     const records = app.textures;
     if (records.length) {
-      const select = el('select', { 'aria-label': `Texture for ${displayName(m.name || 'material')}` },
+      const select = el(
+        'select',
+        { 'aria-label': `Texture for ${displayName(m.name || 'material')}` },
         el('option', { value: '' }, 'Assign by hand…'),
-        ...records.map((t) => el('option', { value: t.id, title: t.path }, t.name)));
+        ...records.map((t) => el('option', { value: t.id, title: t.path }, t.name)),
+      );
       if (entry?.rule === 'manual') select.value = entry.texture.id;
       select.addEventListener('change', () => select.value && app.assignTextureByHand(m, select.value));
       row.append(select);
@@ -412,7 +461,9 @@ export class Inspector {
 
   renderStats() {
     const { app, viewer } = this;
-    let vertices = 0, triangles = 0, bones = 0;
+    let vertices = 0,
+      triangles = 0,
+      bones = 0;
     for (const c of app.characters) {
       bones += c.bones.length;
       for (const m of c.meshes) {
@@ -421,9 +472,13 @@ export class Inspector {
       }
     }
     const rows = [
-      ['vertices', vertices], ['triangles', triangles], ['bones', bones],
-      ['clips', app.allClips.length], ['draw calls', viewer.renderer.info.render.calls],
-      ['decode + build', `${app.lastDecodeMs.toFixed(0)} ms`], ['frame rate', `${viewer.fps.toFixed(0)} fps`],
+      ['vertices', vertices],
+      ['triangles', triangles],
+      ['bones', bones],
+      ['clips', app.allClips.length],
+      ['draw calls', viewer.renderer.info.render.calls],
+      ['decode + build', `${app.lastDecodeMs.toFixed(0)} ms`],
+      ['frame rate', `${viewer.fps.toFixed(0)} fps`],
     ];
     this.stats.replaceChildren(...rows.map(([k, v]) => el('tr', {}, el('td', {}, k), el('td', {}, String(v)))));
   }

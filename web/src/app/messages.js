@@ -8,13 +8,16 @@ export class Messages {
   /** @param {HTMLElement} box #messages, holding #messages-toggle, #messages-dismiss, #messages-list */
   constructor(box, source) {
     this.box = box;
-    this.source = source;   // () => [{ file, text }] from the scene
-    this.page = [];         // page-level messages (export, links): { file: '', text }
+    this.source = source; // () => [{ file, text }] from the scene
+    this.page = []; // page-level messages (export, links): { file: '', text }
     this.dismissed = new Set();
     this.collapsed = false;
     this.toggle = box.querySelector('#messages-toggle');
     this.list = box.querySelector('#messages-list');
-    this.toggle.addEventListener('click', () => { this.collapsed = !this.collapsed; this.render(); });
+    this.toggle.addEventListener('click', () => {
+      this.collapsed = !this.collapsed;
+      this.render();
+    });
     box.querySelector('#messages-dismiss').addEventListener('click', () => {
       for (const m of this.all()) this.dismissed.add(keyOf(m));
       this.render();
@@ -57,17 +60,31 @@ export class Messages {
     if (byFile.size > MAX_FILE_GROUPS) {
       const byText = new Map();
       for (const m of messages) byText.set(m.text.replace(/^[^:]*: /, ''), [...(byText.get(m.text.replace(/^[^:]*: /, '')) ?? []), m.file]);
-      this.list.replaceChildren(...[...byText].map(([text, files]) => el('details', {},
-        el('summary', {}, text, ' ', el('small', {}, `(${files.length} file${files.length === 1 ? '' : 's'})`)),
-        ...files.slice(0, 20).map((f) => el('p', {}, baseName(f))), files.length > 20 ? el('p', {}, `… and ${files.length - 20} more`) : null)));
+      this.list.replaceChildren(
+        ...[...byText].map(([text, files]) =>
+          el(
+            'details',
+            {},
+            el('summary', {}, text, ' ', el('small', {}, `(${files.length} file${files.length === 1 ? '' : 's'})`)),
+            ...files.slice(0, 20).map((f) => el('p', {}, baseName(f))),
+            files.length > 20 ? el('p', {}, `… and ${files.length - 20} more`) : null,
+          ),
+        ),
+      );
       return;
     }
-    this.list.replaceChildren(...[...byFile].map(([file, texts]) => {
-      const count = [...texts.values()].reduce((n, k) => n + k, 0);
-      const d = el('details', { open }, el('summary', { title: file }, file ? baseName(file) : 'Rigscope', ' ', el('small', {}, `(${count})`)),
-        ...[...texts].map(([text, n]) => el('p', {}, n > 1 ? `${text} (×${n})` : text)));
-      return d;
-    }));
+    this.list.replaceChildren(
+      ...[...byFile].map(([file, texts]) => {
+        const count = [...texts.values()].reduce((n, k) => n + k, 0);
+        const d = el(
+          'details',
+          { open },
+          el('summary', { title: file }, file ? baseName(file) : 'Rigscope', ' ', el('small', {}, `(${count})`)),
+          ...[...texts].map(([text, n]) => el('p', {}, n > 1 ? `${text} (×${n})` : text)),
+        );
+        return d;
+      }),
+    );
   }
 }
 

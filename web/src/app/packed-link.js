@@ -33,18 +33,26 @@ export async function makeShare({ kind, base, hosted, state, local, scene, onPro
   if (used.length) {
     // Drops are unpacked as drops again (in that order), so the scene assembles the same way.
     const drops = [];
-    for (const u of used) if (drops.at(-1)?.drop === u.drop) drops.at(-1).n++; else drops.push({ drop: u.drop, n: 1 });
+    for (const u of used)
+      if (drops.at(-1)?.drop === u.drop) drops.at(-1).n++;
+      else drops.push({ drop: u.drop, n: 1 });
     const files = [];
     for (const u of used) {
       try {
         files.push({ name: u.path, bytes: new Uint8Array(await u.entry.read()) });
       } catch (err) {
-        throw new Error(`${u.path} could not be read again for the link (${err.name === 'NotReadableError' ? 'moved, changed or deleted since it was opened' : err.message}): open it again`, { cause: err });
+        throw new Error(
+          `${u.path} could not be read again for the link (${err.name === 'NotReadableError' ? 'moved, changed or deleted since it was opened' : err.message}): open it again`,
+          { cause: err },
+        );
       }
     }
     const prefix = `${plain}#pack=`;
     const room = Math.floor(((MAX_LINK_CHARS - prefix.length) * 3) / 4);
-    const packed = await packSceneAsync({ files, state: { ...packedState(state), drops: drops.map((d) => d.n).join(',') } }, { maxBytes: room, onProgress });
+    const packed = await packSceneAsync(
+      { files, state: { ...packedState(state), drops: drops.map((d) => d.n).join(',') } },
+      { maxBytes: room, onProgress },
+    );
     Object.assign(result, { files: packed.files, read: packed.read, total: packed.total });
     if (!packed.payload) result.tooLong = true;
     else {
@@ -54,9 +62,11 @@ export async function makeShare({ kind, base, hosted, state, local, scene, onPro
       result.tooLong = result.url.length > MAX_LINK_CHARS;
     }
   }
-  result.text = result.tooLong ? ''
-    : kind === 'embed' ? `<iframe src="${result.url}" width="640" height="480" style="border:0" allow="fullscreen" title="Rigscope player"></iframe>`
-    : result.url;
+  result.text = result.tooLong
+    ? ''
+    : kind === 'embed'
+      ? `<iframe src="${result.url}" width="640" height="480" style="border:0" allow="fullscreen" title="Rigscope player"></iframe>`
+      : result.url;
   return result;
 }
 
@@ -69,7 +79,10 @@ export function describeShare(share) {
   const n = share.url.length;
   if (!share.files.length) return `${chars(n)}. The link reopens the same files, clip, frame and camera.`;
   const raw = share.files.reduce((s, f) => s + f.size, 0);
-  const where = n > FIREFOX_LINK_CHARS ? ` Opens in Chromium browsers (up to ${chars(MAX_LINK_CHARS)}); longer than Firefox's ${chars(FIREFOX_LINK_CHARS)}.` : '';
+  const where =
+    n > FIREFOX_LINK_CHARS
+      ? ` Opens in Chromium browsers (up to ${chars(MAX_LINK_CHARS)}); longer than Firefox's ${chars(FIREFOX_LINK_CHARS)}.`
+      : '';
   return `${chars(n)}: ${share.files.length} file${share.files.length === 1 ? '' : 's'} from this computer (${formatBytes(raw)}, packed to ${formatBytes(share.packedBytes)}) travel inside the link, with the clip, frame and camera. Nothing is uploaded: whoever opens it unpacks them in their browser.${where}`;
 }
 
@@ -89,11 +102,16 @@ export async function openPacked(text, { onProgress, limits = {} } = {}) {
   await nextTask(); // decoding the text and inflating are separate tasks: the page draws between
   const { files, state } = await unpackScene(payload, { ...limits, onProgress });
   const entries = files.map((f) => entryFromBytes(f.name, f.bytes));
-  const counts = String(state.drops ?? '').split(',').map(Number);
+  const counts = String(state.drops ?? '')
+    .split(',')
+    .map(Number);
   const drops = [];
   let at = 0;
   if (counts.every((n) => Number.isSafeInteger(n) && n > 0) && counts.reduce((a, b) => a + b, 0) === entries.length) {
-    for (const n of counts) { drops.push(entries.slice(at, at + n)); at += n; }
+    for (const n of counts) {
+      drops.push(entries.slice(at, at + n));
+      at += n;
+    }
   } else if (entries.length) drops.push(entries);
   return { drops, state };
 }

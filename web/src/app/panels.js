@@ -17,13 +17,21 @@ export function renderClipList(list, app, filter = '') {
     if (app.characters.length > 1) list.append(el('li', { class: 'group', role: 'presentation' }, character.name));
     for (const clip of clips) {
       const selected = app.current?.clip === clip;
-      const li = el('li', { role: 'option', tabIndex: 0, 'aria-selected': String(selected), title: `${clip.name}\n${clip.source}` },
+      const li = el(
+        'li',
+        { role: 'option', tabIndex: 0, 'aria-selected': String(selected), title: `${clip.name}\n${clip.source}` },
         el('span', {}, clip.name),
-        el('small', {}, `${clip.frameCount} fr @ ${fmt(clip.fps)} fps`));
+        el('small', {}, `${clip.frameCount} fr @ ${fmt(clip.fps)} fps`),
+      );
       li.dataset.clip = clip.name;
       const pick = () => app.select(character, clip);
       li.addEventListener('click', pick);
-      li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); pick(); } });
+      li.addEventListener('keydown', (e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          pick();
+        }
+      });
       list.append(li);
     }
   }
@@ -49,7 +57,7 @@ export function renderInfo(box, app) {
       // Prop points (0 A.D.), sockets: name, the bone they follow, what hangs on them.
       const props = el('ul', { class: 'muted props' });
       for (const a of character.attachments) {
-        const bone = a.bone >= 0 ? character.bones[a.bone]?.userData.sourceName ?? `bone ${a.bone}` : 'model origin';
+        const bone = a.bone >= 0 ? (character.bones[a.bone]?.userData.sourceName ?? `bone ${a.bone}`) : 'model origin';
         const on = a.node.children.filter((o) => o.isGroup && o.name).map((o) => o.name);
         props.append(el('li', {}, `${a.name} — ${bone}${on.length ? ` — holds ${on.join(', ')}` : ''}`));
       }
@@ -59,8 +67,22 @@ export function renderInfo(box, app) {
       if (!a.anim) continue; // the mesh's own vertex animation
       box.append(el('h3', {}, `${baseName(a.file)} → ${character.name}`));
       box.append(el('div', { class: 'muted' }, `bones matched: ${a.matched} of ${a.total} (by ${a.by})`));
-      if (a.missing.length) box.append(el('div', { class: 'muted' }, `mesh bones without a track (bind pose): ${a.missing.length} — ${a.missing.slice(0, 12).join(', ')}${a.missing.length > 12 ? '…' : ''}`));
-      if (a.extra.length) box.append(el('div', { class: 'muted' }, `animation bones not in the mesh: ${a.extra.length} — ${a.extra.slice(0, 12).join(', ')}${a.extra.length > 12 ? '…' : ''}`));
+      if (a.missing.length)
+        box.append(
+          el(
+            'div',
+            { class: 'muted' },
+            `mesh bones without a track (bind pose): ${a.missing.length} — ${a.missing.slice(0, 12).join(', ')}${a.missing.length > 12 ? '…' : ''}`,
+          ),
+        );
+      if (a.extra.length)
+        box.append(
+          el(
+            'div',
+            { class: 'muted' },
+            `animation bones not in the mesh: ${a.extra.length} — ${a.extra.slice(0, 12).join(', ')}${a.extra.length > 12 ? '…' : ''}`,
+          ),
+        );
     }
   }
   if (app.characters.length) {
@@ -90,7 +112,10 @@ export function renderMorphs(box, app) {
       for (const [name, i] of Object.entries(mesh.morphTargetDictionary)) {
         const input = el('input', { type: 'range', min: 0, max: 1, step: 0.01, value: mesh.morphTargetInfluences[i] });
         input.setAttribute('aria-label', `Morph ${name}`);
-        input.addEventListener('input', () => { mesh.morphTargetInfluences[i] = Number(input.value); app.viewer.requestRender?.(); });
+        input.addEventListener('input', () => {
+          mesh.morphTargetInfluences[i] = Number(input.value);
+          app.viewer.requestRender?.();
+        });
         box.append(el('label', {}, `${name} `, input));
       }
     }

@@ -31,11 +31,16 @@ function readFiles(values, base, problems) {
 function readCamera(value, problems) {
   if (value === null) return undefined;
   const v = value.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
-  const why = v.length !== 6 ? `has ${v.length} values, not 6 (px,py,pz,tx,ty,tz)`
-    : !v.every(Number.isFinite) ? 'has a value that is not a finite number'
-    : v.some((x) => Math.abs(x) > MAX_CAMERA_COORDINATE) ? `has a coordinate beyond ±${MAX_CAMERA_COORDINATE.toLocaleString('en')}`
-    : v[0] === v[3] && v[1] === v[4] && v[2] === v[5] ? 'puts the camera on its target'
-    : null;
+  const why =
+    v.length !== 6
+      ? `has ${v.length} values, not 6 (px,py,pz,tx,ty,tz)`
+      : !v.every(Number.isFinite)
+        ? 'has a value that is not a finite number'
+        : v.some((x) => Math.abs(x) > MAX_CAMERA_COORDINATE)
+          ? `has a coordinate beyond ±${MAX_CAMERA_COORDINATE.toLocaleString('en')}`
+          : v[0] === v[3] && v[1] === v[4] && v[2] === v[5]
+            ? 'puts the camera on its target'
+            : null;
   if (!why) return v;
   problems.push(`camera=${value} ${why}; the default view is used`);
   return undefined;
@@ -121,11 +126,15 @@ export function currentState(app, viewer, urls) {
 /** Applies clip, frame, speed, autoplay, skeleton, camera and background after files loaded. */
 export function applyState(app, viewer, p) {
   if (p.bg) viewer.setBackground(`#${p.bg}`);
-  if (p.up) { viewer.setUp(p.up); if (!p.camera) app.frameView?.(); }
+  if (p.up) {
+    viewer.setUp(p.up);
+    if (!p.camera) app.frameView?.();
+  }
   if (p.skeleton) viewer.setSkeletonVisible(true);
   if (p.speed !== undefined) app.speed = p.speed;
   if (p.clip) {
-    const hit = app.allClips.find((c) => c.clip.name === p.clip) ?? app.allClips.find((c) => c.clip.name.toLowerCase() === p.clip.toLowerCase());
+    const hit =
+      app.allClips.find((c) => c.clip.name === p.clip) ?? app.allClips.find((c) => c.clip.name.toLowerCase() === p.clip.toLowerCase());
     if (hit && app.current?.clip !== hit.clip) {
       // A link shows its clip alone: no crossfade from the clip chosen while loading.
       app.current?.action.stop();

@@ -6,7 +6,10 @@ import createDecoders from '../../../build/wasm/decoders.mjs';
 import { decoderServer } from '../decoder/ops.js';
 
 let wasmBinary = null;
-const serve = decoderServer(() => createDecoders({ wasmBinary }), (reply, transfer) => self.postMessage(reply, transfer));
+const serve = decoderServer(
+  () => createDecoders({ wasmBinary }),
+  (reply, transfer) => self.postMessage(reply, transfer),
+);
 
 self.onmessage = (event) => {
   if (event.data?.wasmBinary) {

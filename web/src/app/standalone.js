@@ -47,7 +47,9 @@ function start() {
     snapshot: () => player.snapshot(),
     pixels: () => player.stage.countForegroundPixels(),
   };
-  const ready = () => { window.__rigscope.ready = true; };
+  const ready = () => {
+    window.__rigscope.ready = true;
+  };
   player.addEventListener('load', () => {
     const name = player.app.characters[0]?.name;
     if (name) document.title = `${name} — Rigscope`;
@@ -56,7 +58,12 @@ function start() {
   player.addEventListener('error', ready);
   const packed = $('rigscope-pack')?.textContent.trim();
   if (!packed) {
-    errors.append(Object.assign(document.createElement('p'), { textContent: 'This page carries no scene: it is the Rigscope page template without files (Save page or `rigscope page` write the files into it).' }));
+    errors.append(
+      Object.assign(document.createElement('p'), {
+        textContent:
+          'This page carries no scene: it is the Rigscope page template without files (Save page or `rigscope page` write the files into it).',
+      }),
+    );
     ready();
     return;
   }

@@ -8,7 +8,8 @@ import { browserImageSize, checkImagePixels } from '../three/textures.js';
 import { el } from './dom.js';
 
 const FACES = ['+X', '−X', '+Y', '−Y', '+Z', '−Z'];
-const MIN_SCALE = 1 / 64, MAX_SCALE = 1024;
+const MIN_SCALE = 1 / 64,
+  MAX_SCALE = 1024;
 const mipSize = (n, mip) => Math.max(1, n >> mip);
 
 /**
@@ -18,14 +19,20 @@ const mipSize = (n, mip) => Math.max(1, n >> mip);
 function decodedLevels(t, label) {
   const faces = t.cube ? 6 : 1;
   return {
-    width: t.width, height: t.height, format: t.format, faces, mips: t.mips.length,
+    width: t.width,
+    height: t.height,
+    format: t.format,
+    faces,
+    mips: t.mips.length,
     pixels(mip, face) {
-      const width = mipSize(t.width, mip), height = mipSize(t.height, mip);
+      const width = mipSize(t.width, mip),
+        height = mipSize(t.height, mip);
       const level = t.mips[mip];
       const faceBytes = level.byteLength / faces;
       const bytes = level.subarray(face * faceBytes, (face + 1) * faceBytes);
       if (t.format === 'rgba8') {
-        if (bytes.byteLength < width * height * 4) throw new Error(`${label}: mip ${mip} holds ${bytes.byteLength} bytes, ${width} × ${height} RGBA needs ${width * height * 4}`);
+        if (bytes.byteLength < width * height * 4)
+          throw new Error(`${label}: mip ${mip} holds ${bytes.byteLength} bytes, ${width} × ${height} RGBA needs ${width * height * 4}`);
         return { width, height, rgba: bytes.slice(0, width * height * 4) };
       }
       if (!['dxt1', 'dxt3', 'dxt5'].includes(t.format)) throw new Error(`${label}: format ${t.format} cannot be shown`);
@@ -100,7 +107,11 @@ async function levelsOf(record, decoder) {
 function applyChannels(rgba, mode) {
   const out = new Uint8ClampedArray(rgba);
   if (mode === 'rgb') for (let i = 3; i < out.length; i += 4) out[i] = 255;
-  else if (mode === 'alpha') for (let i = 0; i < out.length; i += 4) { out[i] = out[i + 1] = out[i + 2] = out[i + 3]; out[i + 3] = 255; }
+  else if (mode === 'alpha')
+    for (let i = 0; i < out.length; i += 4) {
+      out[i] = out[i + 1] = out[i + 2] = out[i + 3];
+      out[i + 3] = 255;
+    }
   return out;
 }
 
@@ -121,35 +132,54 @@ class TextureViewer {
     this.title = el('h2', { id: 'texview-title' });
     this.facts = el('p', { class: 'texview-facts' });
     this.zoomLabel = el('output', { class: 'texview-zoom', 'aria-live': 'polite' });
-    this.channels = el('select', { class: 'texview-channels', 'aria-label': 'Alpha' },
+    this.channels = el(
+      'select',
+      { class: 'texview-channels', 'aria-label': 'Alpha' },
       el('option', { value: 'rgba' }, 'RGBA over checkerboard'),
       el('option', { value: 'rgb' }, 'RGB only'),
-      el('option', { value: 'alpha' }, 'Alpha as grey'));
+      el('option', { value: 'alpha' }, 'Alpha as grey'),
+    );
     this.mip = el('select', { class: 'texview-mip', 'aria-label': 'Mip level' });
     this.face = el('select', { class: 'texview-face', 'aria-label': 'Cube face' }, ...FACES.map((f, i) => el('option', { value: i }, f)));
     this.mipLabel = el('label', {}, 'Mip ', this.mip);
     this.faceLabel = el('label', {}, 'Face ', this.face);
-    this.canvas = el('canvas', { class: 'texview-canvas', 'aria-label': 'Texture (drag to pan, wheel or + − to zoom, 0 fit, 1 one to one)', tabIndex: 0 });
+    this.canvas = el('canvas', {
+      class: 'texview-canvas',
+      'aria-label': 'Texture (drag to pan, wheel or + − to zoom, 0 fit, 1 one to one)',
+      tabIndex: 0,
+    });
     this.message = el('p', { class: 'texview-message', role: 'status' });
     const zoomButton = (text, label, action) => el('button', { type: 'button', 'aria-label': label, title: label, onclick: action }, text);
-    this.dialog = el('dialog', { class: 'texview', 'aria-labelledby': 'texview-title' },
-      el('header', { class: 'texview-head' }, this.title,
-        el('form', { method: 'dialog' }, el('button', { class: 'texview-close', 'aria-label': 'Close' }, '×'))),
+    this.dialog = el(
+      'dialog',
+      { class: 'texview', 'aria-labelledby': 'texview-title' },
+      el(
+        'header',
+        { class: 'texview-head' },
+        this.title,
+        el('form', { method: 'dialog' }, el('button', { class: 'texview-close', 'aria-label': 'Close' }, '×')),
+      ),
       this.facts,
-      el('div', { class: 'texview-tools' },
+      el(
+        'div',
+        { class: 'texview-tools' },
         zoomButton('−', 'Zoom out', () => this.zoomBy(0.5)),
         this.zoomLabel,
         zoomButton('+', 'Zoom in', () => this.zoomBy(2)),
         zoomButton('Fit', 'Fit to the window', () => this.fit()),
         zoomButton('1:1', 'One texel per pixel', () => this.actualSize()),
-        el('label', {}, 'Alpha ', this.channels), this.mipLabel, this.faceLabel),
-      el('div', { class: 'texview-stage' }, this.canvas, this.message));
+        el('label', {}, 'Alpha ', this.channels),
+        this.mipLabel,
+        this.faceLabel,
+      ),
+      el('div', { class: 'texview-stage' }, this.canvas, this.message),
+    );
     document.body.append(this.dialog);
     this.ctx = this.canvas.getContext('2d');
     this.checker = checkerPattern(this.ctx);
     this.source = new OffscreenCanvas(1, 1);
     this.view = { scale: 1, x: 0, y: 0 };
-    this.fitted = true;       // follows the window size and the mip level until zoomed or panned
+    this.fitted = true; // follows the window size and the mip level until zoomed or panned
     this.levels = null;
     this.cache = new Map(); // `${mip}/${face}` -> { width, height, rgba }
 
@@ -159,7 +189,10 @@ class TextureViewer {
     this.canvas.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });
     this.canvas.addEventListener('pointerdown', (e) => this.onPointerDown(e));
     this.dialog.addEventListener('keydown', (e) => this.onKey(e));
-    this.dialog.addEventListener('close', () => { this.cache.clear(); this.levels = null; });
+    this.dialog.addEventListener('close', () => {
+      this.cache.clear();
+      this.levels = null;
+    });
     new ResizeObserver(() => (this.fitted ? this.fit() : this.draw())).observe(this.canvas);
   }
 
@@ -181,8 +214,11 @@ class TextureViewer {
       if (token !== this.token) return;
       this.levels = levels;
       this.facts.textContent = displayName(describe(record, levels));
-      this.mip.replaceChildren(...Array.from({ length: levels.mips }, (_, i) =>
-        el('option', { value: i }, `${i}: ${mipSize(levels.width, i)} × ${mipSize(levels.height, i)}`)));
+      this.mip.replaceChildren(
+        ...Array.from({ length: levels.mips }, (_, i) =>
+          el('option', { value: i }, `${i}: ${mipSize(levels.width, i)} × ${mipSize(levels.height, i)}`),
+        ),
+      );
       this.mipLabel.hidden = levels.mips < 2;
       this.faceLabel.hidden = levels.faces < 2;
       this.message.textContent = '';
@@ -195,7 +231,8 @@ class TextureViewer {
   /** Decodes the chosen level and face (once each) and puts it, channel mode applied, on the source canvas. */
   showLevel({ keepZoom = false } = {}) {
     if (!this.levels) return;
-    const mip = Number(this.mip.value || 0), face = Number(this.face.value || 0);
+    const mip = Number(this.mip.value || 0),
+      face = Number(this.face.value || 0);
     const key = `${mip}/${face}`;
     let level = this.cache.get(key);
     try {
@@ -261,7 +298,8 @@ class TextureViewer {
   onPointerDown(e) {
     if (e.button !== 0) return;
     this.canvas.setPointerCapture(e.pointerId);
-    let x = e.clientX, y = e.clientY;
+    let x = e.clientX,
+      y = e.clientY;
     const move = (m) => {
       this.view.x += m.clientX - x;
       this.view.y += m.clientY - y;
@@ -282,7 +320,13 @@ class TextureViewer {
 
   onKey(e) {
     if (e.target instanceof HTMLSelectElement || e.ctrlKey || e.metaKey || e.altKey) return;
-    const keys = { '+': () => this.zoomBy(2), '=': () => this.zoomBy(2), '-': () => this.zoomBy(0.5), 0: () => this.fit(), 1: () => this.actualSize() };
+    const keys = {
+      '+': () => this.zoomBy(2),
+      '=': () => this.zoomBy(2),
+      '-': () => this.zoomBy(0.5),
+      0: () => this.fit(),
+      1: () => this.actualSize(),
+    };
     const action = keys[e.key];
     if (!action) return;
     e.preventDefault();
@@ -292,7 +336,8 @@ class TextureViewer {
   draw() {
     const { w, h } = this.stageSize();
     const dpr = Math.min(devicePixelRatio || 1, 2);
-    const cw = Math.max(1, Math.round(w * dpr)), ch = Math.max(1, Math.round(h * dpr));
+    const cw = Math.max(1, Math.round(w * dpr)),
+      ch = Math.max(1, Math.round(h * dpr));
     if (this.canvas.width !== cw || this.canvas.height !== ch) {
       this.canvas.width = cw;
       this.canvas.height = ch;
@@ -303,7 +348,8 @@ class TextureViewer {
     this.zoomLabel.textContent = `${+(view.scale * 100).toPrecision(3)}%`;
     if (!this.levels) return;
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const iw = this.source.width * view.scale, ih = this.source.height * view.scale;
+    const iw = this.source.width * view.scale,
+      ih = this.source.height * view.scale;
     if (this.channels.value === 'rgba') {
       ctx.fillStyle = this.checker;
       ctx.fillRect(view.x, view.y, iw, ih);
@@ -320,7 +366,12 @@ class TextureViewer {
 
 /** "T_Body.dds · 512 × 512 · DXT5 · 10 mips · cube · GUID …": the facts line. */
 function describe(record, levels) {
-  const parts = [record.path, `${levels.width} × ${levels.height}`, levels.format.toUpperCase(), `${levels.mips} mip${levels.mips === 1 ? '' : 's'}`];
+  const parts = [
+    record.path,
+    `${levels.width} × ${levels.height}`,
+    levels.format.toUpperCase(),
+    `${levels.mips} mip${levels.mips === 1 ? '' : 's'}`,
+  ];
   if (levels.faces > 1) parts.push('cube map');
   if (record.guid) parts.push(`GUID ${record.guid}`);
   return parts.join(' · ');
@@ -336,9 +387,15 @@ export function openTextureViewer(record, { decoder } = {}) {
 
 /** A small button that opens `record` in the texture viewer (material panel, Files panel). */
 export function textureButton(record, decoder) {
-  return el('button', {
-    type: 'button', class: 'texture-button', title: `View ${displayName(record.name)}`,
-    'aria-label': `View texture ${displayName(record.name)}`,
-    onclick: () => openTextureViewer(record, { decoder }),
-  }, 'view');
+  return el(
+    'button',
+    {
+      type: 'button',
+      class: 'texture-button',
+      title: `View ${displayName(record.name)}`,
+      'aria-label': `View texture ${displayName(record.name)}`,
+      onclick: () => openTextureViewer(record, { decoder }),
+    },
+    'view',
+  );
 }

@@ -12,14 +12,25 @@ class JointsHelper extends THREE.Points {
   constructor(bones) {
     const geometry = new THREE.BufferGeometry();
     geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(bones.length * 3), 3));
-    super(geometry, new THREE.PointsMaterial({ color: 0x44ddff, size: 7, sizeAttenuation: false, depthTest: false, depthWrite: false, transparent: true }));
+    super(
+      geometry,
+      new THREE.PointsMaterial({
+        color: 0x44ddff,
+        size: 7,
+        sizeAttenuation: false,
+        depthTest: false,
+        depthWrite: false,
+        transparent: true,
+      }),
+    );
     this.bones = bones;
     this.renderOrder = 999;
     this.frustumCulled = false;
   }
 
   updateMatrixWorld(force) {
-    const p = this.geometry.attributes.position, v = new THREE.Vector3();
+    const p = this.geometry.attributes.position,
+      v = new THREE.Vector3();
     this.bones.forEach((b, i) => p.setXYZ(i, ...v.setFromMatrixPosition(b.matrixWorld).toArray()));
     p.needsUpdate = true;
     super.updateMatrixWorld(force);
@@ -68,8 +79,10 @@ export class Viewer {
     this.grid = new THREE.GridHelper(10, 20, 0x555b66, 0x353a44);
     this.scene.add(this.grid);
     // A ground disc under the model, sized and placed with the grid.
-    this.ground = new THREE.Mesh(new THREE.CircleGeometry(5, 64).rotateX(-Math.PI / 2),
-      new THREE.MeshStandardMaterial({ color: 0x3a3f4a, roughness: 1, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 }));
+    this.ground = new THREE.Mesh(
+      new THREE.CircleGeometry(5, 64).rotateX(-Math.PI / 2),
+      new THREE.MeshStandardMaterial({ color: 0x3a3f4a, roughness: 1, polygonOffset: true, polygonOffsetFactor: 1, polygonOffsetUnits: 1 }),
+    );
     this.ground.visible = false;
     this.scene.add(this.ground);
 
@@ -98,8 +111,12 @@ export class Viewer {
   }
 
   /** Playback speed (the playback model's, 1 before one is attached). */
-  get timeScale() { return this.playback?.speed ?? 1; }
-  set timeScale(v) { if (this.playback) this.playback.speed = v; }
+  get timeScale() {
+    return this.playback?.speed ?? 1;
+  }
+  set timeScale(v) {
+    if (this.playback) this.playback.speed = v;
+  }
 
   /** Draws the next animation frame, and keeps drawing while something animates. */
   requestRender() {
@@ -222,7 +239,9 @@ export class Viewer {
       h.dispose();
     }
     this.skeletonHelpers = this.skeletonHelpers.filter((x) => x.userData.character !== character);
-    character.root.traverse((o) => { if (o.isCSS2DObject) o.element.remove(); });
+    character.root.traverse((o) => {
+      if (o.isCSS2DObject) o.element.remove();
+    });
     character.dispose();
     this.requestRender();
   }
@@ -269,7 +288,10 @@ export class Viewer {
   }
 
   setNormalsVisible(on) {
-    for (const h of this.normalHelpers) { h.removeFromParent(); h.dispose(); }
+    for (const h of this.normalHelpers) {
+      h.removeFromParent();
+      h.dispose();
+    }
     this.normalHelpers = [];
     this.requestRender();
     if (!on) return;
@@ -303,7 +325,9 @@ export class Viewer {
   setAttachmentsVisible(on) {
     this.showAttachments = on;
     for (const c of this.characters) {
-      c.root.traverse((o) => { if (o.userData.isAttachmentMarker) o.visible = on; });
+      c.root.traverse((o) => {
+        if (o.userData.isAttachmentMarker) o.visible = on;
+      });
     }
     this.requestRender();
   }
@@ -321,12 +345,17 @@ export class Viewer {
     if (box.isEmpty()) return;
     const size = box.getSize(new THREE.Vector3()).length() || 1;
     const center = box.getCenter(new THREE.Vector3());
-    for (const cam of [this.perspective, this.orthographic]) { cam.near = size / 200; cam.far = size * 100; }
+    for (const cam of [this.perspective, this.orthographic]) {
+      cam.near = size / 200;
+      cam.far = size * 100;
+    }
     // Distance at which the bounding sphere fits the narrower of the two fields of view.
     const vfov = THREE.MathUtils.degToRad(this.perspective.fov);
     const hfov = 2 * Math.atan(Math.tan(vfov / 2) * this.perspective.aspect);
     const distance = (size / 2 / Math.sin(Math.min(vfov, hfov) / 2)) * 1.05;
-    const dir = direction ?? (this.framed ? this.camera.position.clone().sub(this.controls.target).normalize() : new THREE.Vector3(0.45, 0.3, 1).normalize());
+    const dir =
+      direction ??
+      (this.framed ? this.camera.position.clone().sub(this.controls.target).normalize() : new THREE.Vector3(0.45, 0.3, 1).normalize());
     this.camera.position.copy(center).addScaledVector(dir, distance);
     this.controls.target.copy(center);
     this.camera.lookAt(center);
@@ -340,7 +369,11 @@ export class Viewer {
     this.ground.scale.copy(this.grid.scale);
     this.ground.position.copy(this.grid.position);
     for (const c of this.characters) {
-      for (const x of c.tree()) for (const a of x.attachments) a.node.children.forEach((m) => { if (m.type === 'AxesHelper') m.scale.setScalar(size * 0.04); });
+      for (const x of c.tree())
+        for (const a of x.attachments)
+          a.node.children.forEach((m) => {
+            if (m.type === 'AxesHelper') m.scale.setScalar(size * 0.04);
+          });
     }
     this.requestRender();
   }
@@ -391,8 +424,12 @@ export class Viewer {
     const px = new Uint8Array(w * h * 4);
     gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, px);
     const bg = this.background.clone().convertLinearToSRGB();
-    const br = Math.round(bg.r * 255), bgG = Math.round(bg.g * 255), bb = Math.round(bg.b * 255);
-    let count = 0, sx = 0, sy = 0;
+    const br = Math.round(bg.r * 255),
+      bgG = Math.round(bg.g * 255),
+      bb = Math.round(bg.b * 255);
+    let count = 0,
+      sx = 0,
+      sy = 0;
     for (let i = 0; i < w * h; i++) {
       const o = i * 4;
       if (Math.abs(px[o] - br) + Math.abs(px[o + 1] - bgG) + Math.abs(px[o + 2] - bb) > 24) {

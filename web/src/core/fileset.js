@@ -15,7 +15,10 @@ export const MAX_FILES_PER_DROP = 20000;
 
 /** Why a file could not be read, in a sentence (browsers say NotReadableError, Node ENOENT…). */
 function unreadable(err) {
-  const why = err?.name === 'NotReadableError' ? 'the browser could not read it (moved, deleted or too large to read)' : err?.message ?? String(err);
+  const why =
+    err?.name === 'NotReadableError'
+      ? 'the browser could not read it (moved, deleted or too large to read)'
+      : (err?.message ?? String(err));
   return `could not be read: ${why}`;
 }
 
@@ -23,10 +26,19 @@ function unreadable(err) {
 async function classify(entries, decoder, records, isCancelled, families) {
   const out = [];
   for (const entry of entries) {
-    if (isCancelled()) { records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' }); continue; }
+    if (isCancelled()) {
+      records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' });
+      continue;
+    }
     const claimed = claimByName(families, entry.name);
-    if (claimed) { out.push({ entry, kind: claimed }); continue; }
-    if (entry.size === 0) { records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' }); continue; }
+    if (claimed) {
+      out.push({ entry, kind: claimed });
+      continue;
+    }
+    if (entry.size === 0) {
+      records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' });
+      continue;
+    }
     let head;
     try {
       head = await entry.readHead(HEAD_BYTES);
@@ -50,12 +62,20 @@ async function classify(entries, decoder, records, isCancelled, families) {
  *   families: the family registry (web/src/families/): what each kind is and how it pairs
  *   maxFiles: the cap of one drop in a page; a walk of a tree on disk (the CLI) passes Infinity
  */
-export async function decodeFiles(entries, decoder, { families, onProgress, drop = 0, isCancelled = () => false, maxFiles = MAX_FILES_PER_DROP } = {}) {
+export async function decodeFiles(
+  entries,
+  decoder,
+  { families, onProgress, drop = 0, isCancelled = () => false, maxFiles = MAX_FILES_PER_DROP } = {},
+) {
   requireFamilies(families, 'decodeFiles');
   const result = { models: [], animations: [], textures: [], texts: [], records: [] };
   const { records } = result;
   if (entries.length > maxFiles) {
-    records.push({ kind: 'refused', files: entries.slice(maxFiles).map((e) => e.path), reason: `over the limit of ${maxFiles} files in one drop` });
+    records.push({
+      kind: 'refused',
+      files: entries.slice(maxFiles).map((e) => e.path),
+      reason: `over the limit of ${maxFiles} files in one drop`,
+    });
     entries = entries.slice(0, maxFiles);
   }
   const items = await classify(entries, decoder, records, isCancelled, families);
@@ -66,7 +86,14 @@ export async function decodeFiles(entries, decoder, { families, onProgress, drop
   const step = (item) => onProgress?.({ done: ++done, total, name: item.entry.name });
 
   for (const item of byKind('image')) {
-    result.textures.push({ id: item.entry.path, path: item.entry.path, name: item.entry.name, key: textureKey(item.entry.name), entry: item.entry, drop });
+    result.textures.push({
+      id: item.entry.path,
+      path: item.entry.path,
+      name: item.entry.name,
+      key: textureKey(item.entry.name),
+      entry: item.entry,
+      drop,
+    });
   }
   // Text a family reads when the scene is assembled (actor XML, material sidecars).
   for (const kind of families.flatMap((f) => f.textKinds ?? [])) {
@@ -86,17 +113,24 @@ export async function decodeFiles(entries, decoder, { families, onProgress, drop
       try {
         decoded = await decoder.call(job.op, await job.args());
       } catch (err) {
-        const reason = err?.name === 'NotReadableError' || err?.name === 'NotFoundError' ? unreadable(err)
-          // Reading the bytes into memory failed (a file of gigabytes): say so with its size.
-          : err instanceof RangeError ? `${primary.entry.name} is too large to read into memory (${primary.entry.size} bytes)` : err.message;
+        const reason =
+          err?.name === 'NotReadableError' || err?.name === 'NotFoundError'
+            ? unreadable(err)
+            : // Reading the bytes into memory failed (a file of gigabytes): say so with its size.
+              err instanceof RangeError
+              ? `${primary.entry.name} is too large to read into memory (${primary.entry.size} bytes)`
+              : err.message;
         records.push({ kind: 'refused', files: job.inputs.map((i) => i.entry.path), reason });
         continue;
       } finally {
         for (const i of job.inputs) step(i);
       }
       Object.assign(decoded, {
-        file: primary.entry.path, name: baseName(primary.entry.path), files: job.inputs.map((i) => i.entry.path),
-        family: family.id, drop,
+        file: primary.entry.path,
+        name: baseName(primary.entry.path),
+        files: job.inputs.map((i) => i.entry.path),
+        family: family.id,
+        drop,
       });
       job.after?.(decoded);
       if (job.inputs.length > 1) records.push({ kind: 'paired', files: decoded.files, via: job.via });

@@ -22,8 +22,11 @@ export const MAX_ZIP_ENTRIES = 20_000;
 export const MAX_ZIP_BYTES = 2 ** 31;
 
 const LIMITS = {
-  maxFetchBytes: MAX_FETCH_BYTES, stallMs: FETCH_STALL_MS, totalMs: FETCH_TOTAL_MS,
-  maxZipEntries: MAX_ZIP_ENTRIES, maxZipBytes: MAX_ZIP_BYTES,
+  maxFetchBytes: MAX_FETCH_BYTES,
+  stallMs: FETCH_STALL_MS,
+  totalMs: FETCH_TOTAL_MS,
+  maxZipEntries: MAX_ZIP_ENTRIES,
+  maxZipBytes: MAX_ZIP_BYTES,
 };
 
 /** "10 minutes", "30 s": durations in messages. */
@@ -31,7 +34,11 @@ const formatDuration = (ms) => (ms >= 60000 ? `${+(ms / 60000).toFixed(1)} minut
 
 /** "1 GiB", "2.5 MiB", "812 bytes": sizes in messages. */
 export function formatBytes(n) {
-  const units = [['GiB', 2 ** 30], ['MiB', 2 ** 20], ['KiB', 2 ** 10]];
+  const units = [
+    ['GiB', 2 ** 30],
+    ['MiB', 2 ** 20],
+    ['KiB', 2 ** 10],
+  ];
   for (const [unit, size] of units) if (n >= size) return `${+(n / size).toFixed(1)} ${unit}`;
   return `${n} bytes`;
 }
@@ -52,11 +59,12 @@ function zipError(zip, what) {
 function endOfDirectory(b, zip) {
   for (let at = b.length - 22; at >= Math.max(0, b.length - 22 - 65535); at--) {
     if (u32(b, at) !== 0x06054b50) continue;
-    let entries = u16(b, at + 10), offset = u32(b, at + 16);
+    let entries = u16(b, at + 10),
+      offset = u32(b, at + 16);
     // ZIP64: a locator 20 bytes before points at the ZIP64 record with 64-bit counts.
     if (at >= 20 && u32(b, at - 20) === 0x07064b50) {
       const z = u64(b, at - 12);
-      if (z + 56 <= b.length && u32(b, z) === 0x06064b50) entries = u64(b, z + 32), offset = u64(b, z + 48);
+      if (z + 56 <= b.length && u32(b, z) === 0x06064b50) ((entries = u64(b, z + 32)), (offset = u64(b, z + 48)));
     }
     return { entries, offset };
   }
@@ -69,7 +77,9 @@ function centralDirectory(b, zip, { entries, offset }) {
   let at = offset;
   for (let i = 0; i < entries; i++) {
     if (at + 46 > b.length || u32(b, at) !== 0x02014b50) throw zipError(zip, `central directory entry ${i} at byte ${at} is damaged`);
-    const flags = u16(b, at + 8), nameLength = u16(b, at + 28), extraLength = u16(b, at + 30);
+    const flags = u16(b, at + 8),
+      nameLength = u16(b, at + 28),
+      extraLength = u16(b, at + 30);
     const e = { flags, method: u16(b, at + 10), compressedSize: u32(b, at + 20), size: u32(b, at + 24), localOffset: u32(b, at + 42) };
     const nameBytes = b.subarray(at + 46, at + 46 + nameLength);
     e.name = flags & 0x800 ? new TextDecoder().decode(nameBytes) : String.fromCharCode(...nameBytes);
@@ -77,7 +87,11 @@ function centralDirectory(b, zip, { entries, offset }) {
     for (let x = at + 46 + nameLength; x + 4 <= at + 46 + nameLength + extraLength; x += 4 + u16(b, x + 2)) {
       if (u16(b, x) !== 1) continue;
       let v = x + 4;
-      for (const field of ['size', 'compressedSize', 'localOffset']) if (e[field] === 0xffffffff) { e[field] = u64(b, v); v += 8; }
+      for (const field of ['size', 'compressedSize', 'localOffset'])
+        if (e[field] === 0xffffffff) {
+          e[field] = u64(b, v);
+          v += 8;
+        }
     }
     list.push(e);
     at += 46 + nameLength + extraLength + u16(b, at + 32);
@@ -92,7 +106,8 @@ const wanted = (e) => !e.name.endsWith('/') && !/(^|\/)__MACOSX\//.test(e.name);
 // 1 MiB of output per push (1 KiB of a bomb, 64 KiB of ordinary data).
 const SLICE_MS = 12;
 const OUTPUT_PER_PUSH = 2 ** 20;
-const MIN_PUSH = 1024, MAX_PUSH = 64 * 1024;
+const MIN_PUSH = 1024,
+  MAX_PUSH = 64 * 1024;
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
@@ -105,13 +120,15 @@ async function inflateEntry(b, zip, e, clock) {
   const at = e.localOffset;
   if (at + 30 > b.length || u32(b, at) !== 0x04034b50) throw zipError(zip, `${e.name}: local header at byte ${at} is damaged`);
   const dataAt = at + 30 + u16(b, at + 26) + u16(b, at + 28);
-  if (dataAt + e.compressedSize > b.length) throw zipError(zip, `${e.name}: ${e.compressedSize} bytes of data at byte ${dataAt} run past the end of the archive`);
+  if (dataAt + e.compressedSize > b.length)
+    throw zipError(zip, `${e.name}: ${e.compressedSize} bytes of data at byte ${dataAt} run past the end of the archive`);
   const packed = b.subarray(dataAt, dataAt + e.compressedSize);
   if (e.method === 0) {
     if (e.size !== e.compressedSize) throw zipError(zip, `${e.name} is stored with ${e.compressedSize} bytes but declares ${e.size}`);
     return packed.slice();
   }
-  if (e.method !== 8) throw zipError(zip, `${e.name} uses compression method ${e.method}; Rigscope reads stored (0) and deflated (8) entries`);
+  if (e.method !== 8)
+    throw zipError(zip, `${e.name} uses compression method ${e.method}; Rigscope reads stored (0) and deflated (8) entries`);
   let out;
   try {
     out = new Uint8Array(e.size);
@@ -121,11 +138,15 @@ async function inflateEntry(b, zip, e, clock) {
   let got = 0;
   let overflow = false;
   const inflater = new Inflate((chunk) => {
-    if (overflow || got + chunk.length > out.length) { overflow = true; return; }
+    if (overflow || got + chunk.length > out.length) {
+      overflow = true;
+      return;
+    }
     out.set(chunk, got);
     got += chunk.length;
   });
-  let fed = 0, push = MIN_PUSH;
+  let fed = 0,
+    push = MIN_PUSH;
   for (;;) {
     const piece = packed.subarray(fed, fed + push);
     fed += piece.length;
@@ -140,7 +161,10 @@ async function inflateEntry(b, zip, e, clock) {
     if (last) break;
     const ratio = Math.max(1, (got - before) / piece.length);
     push = Math.min(MAX_PUSH, Math.max(MIN_PUSH, Math.floor(OUTPUT_PER_PUSH / ratio)));
-    if (performance.now() - clock.since > SLICE_MS) { await nextTask(); clock.since = performance.now(); }
+    if (performance.now() - clock.since > SLICE_MS) {
+      await nextTask();
+      clock.since = performance.now();
+    }
   }
   if (got !== e.size) throw zipError(zip, `${e.name} inflates to ${got} bytes, its directory declares ${e.size}`);
   return out;
@@ -157,19 +181,28 @@ export async function expandZips(entries, limits = {}) {
   const budget = { entries: 0, bytes: 0 };
   const clock = { since: performance.now() };
   for (const zipEntry of entries) {
-    if (extension(zipEntry.name) !== 'zip') { out.push(zipEntry); continue; }
+    if (extension(zipEntry.name) !== 'zip') {
+      out.push(zipEntry);
+      continue;
+    }
     const zip = zipEntry.name;
     const b = new Uint8Array(await zipEntry.read());
     const end = endOfDirectory(b, zip);
     budget.entries += end.entries;
     if (budget.entries > maxZipEntries) {
-      throw zipError(zip, `${end.entries.toLocaleString('en')} entries${budget.entries > end.entries ? ` (${budget.entries.toLocaleString('en')} with the zips before it)` : ''}, over the limit of ${maxZipEntries.toLocaleString('en')} entries per drop`);
+      throw zipError(
+        zip,
+        `${end.entries.toLocaleString('en')} entries${budget.entries > end.entries ? ` (${budget.entries.toLocaleString('en')} with the zips before it)` : ''}, over the limit of ${maxZipEntries.toLocaleString('en')} entries per drop`,
+      );
     }
     const members = centralDirectory(b, zip, end).filter(wanted);
     const declared = members.reduce((n, e) => n + e.size, 0);
     budget.bytes += declared;
     if (budget.bytes > maxZipBytes) {
-      throw zipError(zip, `its entries declare ${formatBytes(declared)} when inflated${budget.bytes > declared ? ` (${formatBytes(budget.bytes)} with the zips before it)` : ''}, over the ${formatBytes(maxZipBytes)} limit per drop`);
+      throw zipError(
+        zip,
+        `its entries declare ${formatBytes(declared)} when inflated${budget.bytes > declared ? ` (${formatBytes(budget.bytes)} with the zips before it)` : ''}, over the ${formatBytes(maxZipBytes)} limit per drop`,
+      );
     }
     // A zip's members came from the zip's URL, if it had one.
     for (const e of members) out.push({ ...entryFromBytes(`${zip}/${e.name}`, await inflateEntry(b, zip, e, clock)), url: zipEntry.url });
@@ -203,7 +236,10 @@ async function blockedByPolicy(url, run) {
 function watchdog(limits) {
   const controller = new AbortController();
   let reason = null;
-  const stop = (why) => { reason ??= why; controller.abort(); };
+  const stop = (why) => {
+    reason ??= why;
+    controller.abort();
+  };
   const total = setTimeout(() => stop(`still downloading after ${formatDuration(limits.totalMs)}`), limits.totalMs);
   let stall;
   const progress = () => {
@@ -212,10 +248,16 @@ function watchdog(limits) {
   };
   progress();
   return {
-    signal: controller.signal, progress,
-    get reason() { return reason; },
+    signal: controller.signal,
+    progress,
+    get reason() {
+      return reason;
+    },
     abort: stop,
-    done() { clearTimeout(total); clearTimeout(stall); },
+    done() {
+      clearTimeout(total);
+      clearTimeout(stall);
+    },
   };
 }
 
@@ -230,7 +272,7 @@ async function fetchBytes(url, onProgress, limits) {
       response = await blockedByPolicy(url, () => fetch(url, { mode: 'cors', signal: watch.signal }));
     } catch (err) {
       if (watch.reason) throw failed(watch.reason);
-      if (err.policy) throw failed('blocked by this page\'s security policy (Content-Security-Policy connect-src)');
+      if (err.policy) throw failed("blocked by this page's security policy (Content-Security-Policy connect-src)");
       throw failed('the server did not allow this page to read it (CORS), or it is unreachable');
     }
     if (!response.ok) throw failed(`HTTP ${response.status}`);
@@ -263,7 +305,10 @@ async function fetchBytes(url, onProgress, limits) {
     }
     const bytes = new Uint8Array(got);
     let o = 0;
-    for (const c of chunks) { bytes.set(c, o); o += c.length; }
+    for (const c of chunks) {
+      bytes.set(c, o);
+      o += c.length;
+    }
     return bytes;
   } finally {
     watch.done();

@@ -9,7 +9,8 @@ const FACING_SAMPLES = 4096;
 
 /** Bind-pose bounds of a character (its meshes and parts), or null when it has no vertices. */
 export function characterBounds(sc) {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  const min = [Infinity, Infinity, Infinity],
+    max = [-Infinity, -Infinity, -Infinity];
   for (const model of sc.models) {
     for (const mesh of model.meshes) {
       if (!mesh.bounds || !mesh.positions?.length) continue;
@@ -31,15 +32,19 @@ const size = (b) => Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2
  */
 export function facesInward(sc, bounds) {
   const c = [0, 1, 2].map((k) => (bounds.min[k] + bounds.max[k]) / 2);
-  let sum = 0, total = 0;
+  let sum = 0,
+    total = 0;
   for (const model of sc.models) {
     for (const mesh of model.meshes) {
-      const p = mesh.positions, ix = mesh.indices;
+      const p = mesh.positions,
+        ix = mesh.indices;
       if (!p || !ix?.length) continue;
       const triangles = ix.length / 3;
       const step = Math.max(1, Math.floor(triangles / FACING_SAMPLES));
       for (let t = 0; t < triangles; t += step) {
-        const a = ix[t * 3] * 3, b = ix[t * 3 + 1] * 3, d = ix[t * 3 + 2] * 3;
+        const a = ix[t * 3] * 3,
+          b = ix[t * 3 + 1] * 3,
+          d = ix[t * 3 + 2] * 3;
         if (d + 2 >= p.length || a + 2 >= p.length || b + 2 >= p.length) continue;
         const e1 = [p[b] - p[a], p[b + 1] - p[a + 1], p[b + 2] - p[a + 2]];
         const e2 = [p[d] - p[a], p[d + 1] - p[a + 1], p[d + 2] - p[a + 2]];
@@ -62,7 +67,11 @@ export function layoutCharacters(characters) {
   // `motionBounds` (set by the viewer: the bounds over the character's first clip) wins over the
   // bind pose, so a character that leaps or walks keeps clear of its neighbours.
   const items = characters.map((sc) => ({ sc, bounds: sc.motionBounds ?? characterBounds(sc) }));
-  for (const { sc } of items) { sc.offset = [0, 0, 0]; sc.enclosing = false; sc.hidden = false; }
+  for (const { sc } of items) {
+    sc.offset = [0, 0, 0];
+    sc.enclosing = false;
+    sc.hidden = false;
+  }
   const sized = items.filter((i) => i.bounds);
   // Which way a mesh faces is a fact of its bind pose, measured about its bind-pose centre.
   for (const i of sized) i.sc.enclosing = facesInward(i.sc, characterBounds(i.sc) ?? i.bounds);
@@ -74,12 +83,22 @@ export function layoutCharacters(characters) {
   const footprint = (b) => [b.max[0] - b.min[0], b.max[2] - b.min[2]];
   const gap = 0.25 * Math.max(...models.map((i) => Math.max(...footprint(i.bounds))));
   const order = [...models].sort((a, b) => size(b.bounds) - size(a.bounds));
-  const area = order.reduce((n, i) => { const [w, d] = footprint(i.bounds); return n + (w + gap) * (d + gap); }, 0);
+  const area = order.reduce((n, i) => {
+    const [w, d] = footprint(i.bounds);
+    return n + (w + gap) * (d + gap);
+  }, 0);
   const rowWidth = Math.max(Math.sqrt(area), ...order.map((i) => footprint(i.bounds)[0] + gap));
-  let x = 0, z = 0, rowDepth = 0, width = 0;
+  let x = 0,
+    z = 0,
+    rowDepth = 0,
+    width = 0;
   for (const i of order) {
     const [w, d] = footprint(i.bounds);
-    if (x > 0 && x + w > rowWidth) { x = 0; z += rowDepth + gap; rowDepth = 0; }
+    if (x > 0 && x + w > rowWidth) {
+      x = 0;
+      z += rowDepth + gap;
+      rowDepth = 0;
+    }
     // Each model's bounds start at the cursor, its lowest point on the ground (y = 0).
     i.sc.offset = [x - i.bounds.min[0], -i.bounds.min[1], z - i.bounds.min[2]];
     x += w + gap;
@@ -87,5 +106,8 @@ export function layoutCharacters(characters) {
     rowDepth = Math.max(rowDepth, d);
   }
   const depth = z + rowDepth;
-  for (const i of order) { i.sc.offset[0] -= width / 2; i.sc.offset[2] -= depth / 2; }
+  for (const i of order) {
+    i.sc.offset[0] -= width / 2;
+    i.sc.offset[2] -= depth / 2;
+  }
 }

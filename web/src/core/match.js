@@ -32,7 +32,10 @@ export function matchBonesByName(skeletonNames, animNames) {
     const list = slots.get(key(n));
     const s = list?.shift();
     if (s === undefined) extra.push(n);
-    else { map[a] = s; used[s] = 1; }
+    else {
+      map[a] = s;
+      used[s] = 1;
+    }
   });
   const missing = skeletonNames.filter((_, i) => !used[i]);
   return { map, byIndex: false, matched: animNames.length - extra.length, missing, extra };

@@ -27,7 +27,8 @@ const SLICE_MS = 12;
 // Input fed at once follows the ratio seen so far: about 256 KiB of output per push (64 bytes of a
 // bomb, 64 KiB of ordinary data), so no one push blocks the page for long.
 const OUTPUT_PER_PUSH = 256 * 1024;
-const MIN_PUSH = 64, MAX_PUSH = 64 * 1024;
+const MIN_PUSH = 64,
+  MAX_PUSH = 64 * 1024;
 /** Bytes before the header: magic, file count, header length. */
 const HEAD = 12;
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -58,7 +59,10 @@ export function fromBase64Url(text) {
     const shown = c >= 0x21 && c <= 0x7e ? `"${String.fromCodePoint(c)}"` : `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
     throw new Error(`the packed data is not base64url: character ${shown} at position ${badAt} (only A–Z, a–z, 0–9, - and _ are used)`);
   }
-  if (body.length % 4 === 1) throw new Error(`the packed data is cut off: ${body.length} base64url characters cannot end a whole byte (a link shortened on its way?)`);
+  if (body.length % 4 === 1)
+    throw new Error(
+      `the packed data is cut off: ${body.length} base64url characters cannot end a whole byte (a link shortened on its way?)`,
+    );
   const binary = atob(body.replace(/-/g, '+').replace(/_/g, '/'));
   const out = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
@@ -90,7 +94,9 @@ export function nameProblem(name) {
 
 /** A file's path made into a packable name: folders joined by '/', nothing that climbs or hides. */
 export function packName(path) {
-  const parts = String(path).replace(/\\/g, '/').split('/')
+  const parts = String(path)
+    .replace(/\\/g, '/')
+    .split('/')
     .map((s) => s.replace(new RegExp(CONTROL.source, 'gu'), '_'))
     .filter((s) => s !== '' && s !== '.' && s !== '..');
   if (parts.length && /^[A-Za-z]:$/.test(parts[0])) parts.shift();
@@ -129,7 +135,10 @@ export function packScene(scene) {
   const { parts } = container(scene);
   const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
-  for (const p of parts) { all.set(p, at); at += p.length; }
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.length;
+  }
   return deflateSync(all, { level: LEVEL });
 }
 
@@ -145,19 +154,31 @@ export async function packSceneAsync(scene, { maxBytes = Infinity, onProgress } 
   const { parts, listed } = container(scene);
   const total = parts.reduce((n, p) => n + p.length, 0);
   const chunks = [];
-  let size = 0, read = 0, since = now();
-  const deflater = new Deflate({ level: LEVEL }, (chunk) => { chunks.push(chunk); size += chunk.length; });
+  let size = 0,
+    read = 0,
+    since = now();
+  const deflater = new Deflate({ level: LEVEL }, (chunk) => {
+    chunks.push(chunk);
+    size += chunk.length;
+  });
   const pieces = [];
   for (const p of parts) for (let at = 0; at < p.length; at += PACK_SLICE) pieces.push(p.subarray(at, at + PACK_SLICE));
   for (let k = 0; k < pieces.length; k++) {
     read += pieces[k].length;
     deflater.push(pieces[k], k === pieces.length - 1);
     if (size > maxBytes) return { payload: null, files: listed, read, total };
-    if (now() - since > SLICE_MS) { onProgress?.({ done: read, total }); await nextTask(); since = now(); }
+    if (now() - since > SLICE_MS) {
+      onProgress?.({ done: read, total });
+      await nextTask();
+      since = now();
+    }
   }
   const payload = new Uint8Array(size);
   let at = 0;
-  for (const c of chunks) { payload.set(c, at); at += c.length; }
+  for (const c of chunks) {
+    payload.set(c, at);
+    at += c.length;
+  }
   return { payload, files: listed, read, total };
 }
 
@@ -181,14 +202,17 @@ function readHeader(bytes, payloadLength, { maxEntries, maxBytes }) {
   }
   const { files, state = {} } = header;
   if (!Array.isArray(files)) throw packError('its header has no file list');
-  if (!state || typeof state !== 'object' || Array.isArray(state)) throw packError('its header\'s view state is not an object');
+  if (!state || typeof state !== 'object' || Array.isArray(state)) throw packError("its header's view state is not an object");
   if (files.length > maxEntries) throw packError(`it holds ${thousands(files.length)} files, over the limit of ${thousands(maxEntries)}`);
   const names = new Set();
   let declared = 0;
   files.forEach((f, i) => {
     const name = f?.name;
     const why = nameProblem(name);
-    if (why) throw packError(`file ${i + 1}'s name ${typeof name === 'string' ? JSON.stringify(name.slice(0, 80)) : ''} ${why}; nothing was opened`);
+    if (why)
+      throw packError(
+        `file ${i + 1}'s name ${typeof name === 'string' ? JSON.stringify(name.slice(0, 80)) : ''} ${why}; nothing was opened`,
+      );
     if (names.has(name)) throw packError(`file ${i + 1}'s name "${name}" appears twice; nothing was opened`);
     names.add(name);
     if (!Number.isSafeInteger(f.size) || f.size < 0) throw packError(`${name}: its size ${JSON.stringify(f.size)} is not a byte count`);
@@ -198,7 +222,8 @@ function readHeader(bytes, payloadLength, { maxEntries, maxBytes }) {
   // Deflate cannot expand more than 1032:1: a header that declares more than the payload can
   // hold lies, and nothing of that size is allocated.
   const possible = payloadLength * DEFLATE_MAX_RATIO;
-  if (declared + HEAD + bytes.length > possible) throw packError(`its files declare ${formatBytes(declared)}, more than ${formatBytes(payloadLength)} of deflate can hold; refused`);
+  if (declared + HEAD + bytes.length > possible)
+    throw packError(`its files declare ${formatBytes(declared)}, more than ${formatBytes(payloadLength)} of deflate can hold; refused`);
   return { files, state };
 }
 
@@ -212,9 +237,16 @@ export async function unpackScene(payload, limits = {}) {
   const { maxEntries = MAX_ZIP_ENTRIES, maxBytes = MAX_ZIP_BYTES, onProgress } = limits;
   if (!(payload instanceof Uint8Array) || payload.length === 0) throw packError('it is empty');
   const head = new Uint8Array(HEAD);
-  let headGot = 0, count = 0;
-  let headerBytes = null, headerGot = 0;
-  let list = null, out = null, index = 0, fileGot = 0, total = 0, done = 0;
+  let headGot = 0,
+    count = 0;
+  let headerBytes = null,
+    headerGot = 0;
+  let list = null,
+    out = null,
+    index = 0,
+    fileGot = 0,
+    total = 0,
+    done = 0;
   let problem = null;
 
   // Consumes inflated bytes in container order; a byte past the declared end is a problem.
@@ -224,21 +256,32 @@ export async function unpackScene(payload, limits = {}) {
       if (headGot < HEAD) {
         const n = Math.min(HEAD - headGot, chunk.length - at);
         head.set(chunk.subarray(at, at + n), headGot);
-        headGot += n; at += n;
+        headGot += n;
+        at += n;
         if (headGot === HEAD) {
-          if (MAGIC.some((b, i) => head[i] !== b)) { problem = packError('it is not a Rigscope packed scene (its first bytes are not "RSPK")'); return; }
+          if (MAGIC.some((b, i) => head[i] !== b)) {
+            problem = packError('it is not a Rigscope packed scene (its first bytes are not "RSPK")');
+            return;
+          }
           const u32 = (at) => (head[at] | (head[at + 1] << 8) | (head[at + 2] << 16) | (head[at + 3] << 24)) >>> 0;
           // The count comes first, so a thousand-fold list is refused before its names are read.
           count = u32(4);
-          if (count > maxEntries) { problem = packError(`it holds ${thousands(count)} files, over the limit of ${thousands(maxEntries)}`); return; }
+          if (count > maxEntries) {
+            problem = packError(`it holds ${thousands(count)} files, over the limit of ${thousands(maxEntries)}`);
+            return;
+          }
           const length = u32(8);
-          if (length > MAX_PACK_HEADER_BYTES) { problem = packError(`its header declares ${exact(length)}, over the ${formatBytes(MAX_PACK_HEADER_BYTES)} limit`); return; }
+          if (length > MAX_PACK_HEADER_BYTES) {
+            problem = packError(`its header declares ${exact(length)}, over the ${formatBytes(MAX_PACK_HEADER_BYTES)} limit`);
+            return;
+          }
           headerBytes = new Uint8Array(length);
         }
       } else if (!list) {
         const n = Math.min(headerBytes.length - headerGot, chunk.length - at);
         headerBytes.set(chunk.subarray(at, at + n), headerGot);
-        headerGot += n; at += n;
+        headerGot += n;
+        at += n;
         if (headerGot === headerBytes.length) {
           try {
             const h = readHeader(headerBytes, payload.length, { maxEntries, maxBytes });
@@ -246,23 +289,39 @@ export async function unpackScene(payload, limits = {}) {
             list = h.files;
             out = { state: h.state, files: [] };
             total = list.reduce((s, f) => s + f.size, 0);
-          } catch (err) { problem = err; return; }
+          } catch (err) {
+            problem = err;
+            return;
+          }
         }
       } else {
-        while (index < list.length && out.files.length === index && list[index].size === 0) out.files.push({ name: list[index++].name, bytes: new Uint8Array(0) });
-        if (index >= list.length) { problem = packError(`it inflates past the ${formatBytes(total)} its header declares; refused`); return; }
+        while (index < list.length && out.files.length === index && list[index].size === 0)
+          out.files.push({ name: list[index++].name, bytes: new Uint8Array(0) });
+        if (index >= list.length) {
+          problem = packError(`it inflates past the ${formatBytes(total)} its header declares; refused`);
+          return;
+        }
         if (out.files.length === index) out.files.push({ name: list[index].name, bytes: new Uint8Array(list[index].size) });
         const target = out.files[index].bytes;
         const n = Math.min(target.length - fileGot, chunk.length - at);
         target.set(chunk.subarray(at, at + n), fileGot);
-        fileGot += n; at += n; done += n;
-        if (fileGot === target.length) { index++; fileGot = 0; }
+        fileGot += n;
+        at += n;
+        done += n;
+        if (fileGot === target.length) {
+          index++;
+          fileGot = 0;
+        }
       }
     }
   };
 
-  const inflater = new Inflate((chunk) => { if (!problem) take(chunk); });
-  let fed = 0, push = MIN_PUSH, since = now();
+  const inflater = new Inflate((chunk) => {
+    if (!problem) take(chunk);
+  });
+  let fed = 0,
+    push = MIN_PUSH,
+    since = now();
   for (;;) {
     const piece = payload.subarray(fed, fed + push);
     fed += piece.length;
@@ -272,9 +331,11 @@ export async function unpackScene(payload, limits = {}) {
       inflater.push(piece, last);
     } catch (err) {
       if (problem) throw problem;
-      throw packError(/unexpected EOF/i.test(err.message)
-        ? `it is cut off after ${formatBytes(payload.length)} (${formatBytes(done)} of ${total ? formatBytes(total) : 'its'} files inflated): the link was shortened on its way`
-        : `its deflate data is damaged near byte ${fed} (${err.message})`);
+      throw packError(
+        /unexpected EOF/i.test(err.message)
+          ? `it is cut off after ${formatBytes(payload.length)} (${formatBytes(done)} of ${total ? formatBytes(total) : 'its'} files inflated): the link was shortened on its way`
+          : `its deflate data is damaged near byte ${fed} (${err.message})`,
+      );
     }
     if (problem) throw problem;
     if (last) break;
@@ -288,9 +349,15 @@ export async function unpackScene(payload, limits = {}) {
       since = now();
     }
   }
-  if (!list) throw packError(headGot < HEAD ? 'it ends before its header' : `it ends inside its header (${headerGot} of ${headerBytes.length} bytes)`);
+  if (!list)
+    throw packError(
+      headGot < HEAD ? 'it ends before its header' : `it ends inside its header (${headerGot} of ${headerBytes.length} bytes)`,
+    );
   while (index < list.length && list[index].size === 0) out.files.push({ name: list[index++].name, bytes: new Uint8Array(0) });
-  if (index < list.length) throw packError(`it is cut off: ${list[index].name} has ${formatBytes(fileGot)} of its ${formatBytes(list[index].size)} (${formatBytes(done)} of ${formatBytes(total)} in all)`);
+  if (index < list.length)
+    throw packError(
+      `it is cut off: ${list[index].name} has ${formatBytes(fileGot)} of its ${formatBytes(list[index].size)} (${formatBytes(done)} of ${formatBytes(total)} in all)`,
+    );
   onProgress?.({ done, total });
   return out;
 }

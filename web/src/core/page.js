@@ -10,7 +10,8 @@ const TEMPLATE_MARK = '<meta name="generator" content="Rigscope standalone page"
 
 /** Throws unless `template` is the standalone player's template without a scene in it yet. */
 export function checkTemplate(template, where = 'the page template') {
-  if (typeof template !== 'string' || !template.includes(TEMPLATE_MARK)) throw new Error(`${where} is not Rigscope's standalone page template`);
+  if (typeof template !== 'string' || !template.includes(TEMPLATE_MARK))
+    throw new Error(`${where} is not Rigscope's standalone page template`);
   if (template.includes(`id="${PACK_TAG}"`)) throw new Error(`${where} already holds a scene`);
 }
 
@@ -27,6 +28,10 @@ export function standalonePage(template, payload) {
 
 /** A file name for the page from a character's (or file's) name: no path, no reserved characters. */
 export function pageFileName(name) {
-  const base = String(name ?? '').replace(/\.[^./]*$/, '').replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]+/gu, '_').replace(/^[\s.]+|[\s.]+$/g, '').slice(0, 100);
+  const base = String(name ?? '')
+    .replace(/\.[^./]*$/, '')
+    .replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]+/gu, '_')
+    .replace(/^[\s.]+|[\s.]+$/g, '')
+    .slice(0, 100);
   return `${base || 'rigscope'}.html`;
 }

@@ -9,15 +9,24 @@ export function describeRecord(r, { paths = false } = {}) {
   const f = (p) => (paths ? String(p) : name(p));
   const [a, b] = r.files;
   switch (r.kind) {
-    case 'refused': return `${r.files.map(f).join(', ')}: ${r.reason}`;
-    case 'missing': return `${f(a)}: missing ${r.needs}${r.reason ? ` (${r.reason})` : ''}`;
-    case 'unused': return `${f(a)}: not used — ${r.reason}`;
-    case 'unbound': return `${f(a)}: not played on any model — ${r.reason}${r.best ? ` (closest: ${f(r.best)})` : ''}`;
-    case 'paired': return `${r.files.map(f).join(' ↔ ')}${r.via ? ` (${r.via})` : ''}`;
-    case 'bound': return `${f(a)} → ${f(b)} (${r.reason}${r.via === 'actor' ? ', by the actor' : ''})`;
-    case 'part': return `${f(a)} → ${r.reason}`;
-    case 'texture': return `${f(a)} → ${r.reason} (${r.via})`;
-    default: return `${r.files.map(f).join(', ')}: ${r.reason ?? r.kind}`;
+    case 'refused':
+      return `${r.files.map(f).join(', ')}: ${r.reason}`;
+    case 'missing':
+      return `${f(a)}: missing ${r.needs}${r.reason ? ` (${r.reason})` : ''}`;
+    case 'unused':
+      return `${f(a)}: not used — ${r.reason}`;
+    case 'unbound':
+      return `${f(a)}: not played on any model — ${r.reason}${r.best ? ` (closest: ${f(r.best)})` : ''}`;
+    case 'paired':
+      return `${r.files.map(f).join(' ↔ ')}${r.via ? ` (${r.via})` : ''}`;
+    case 'bound':
+      return `${f(a)} → ${f(b)} (${r.reason}${r.via === 'actor' ? ', by the actor' : ''})`;
+    case 'part':
+      return `${f(a)} → ${r.reason}`;
+    case 'texture':
+      return `${f(a)} → ${r.reason} (${r.via})`;
+    default:
+      return `${r.files.map(f).join(', ')}: ${r.reason ?? r.kind}`;
   }
 }
 

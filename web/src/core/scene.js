@@ -13,7 +13,10 @@ const MIN_NAME_SHARE = 0.5;
 /** Parts join a character when their shared bones rest within this share of its size. */
 const POSE_TOLERANCE = 0.02;
 
-const key = (name) => String(name).replace(/[\s\0]+$/, '').toLowerCase();
+const key = (name) =>
+  String(name)
+    .replace(/[\s\0]+$/, '')
+    .toLowerCase();
 const isSkinned = (m) => !!m.skeleton && m.meshes.some((x) => x.skinIndex);
 /** Real joints: a skeleton's helper bone (0 A.D.'s bind shape) is not one. */
 const jointCount = (m) => m.counts?.bones ?? m.skeleton?.names.length ?? 0;
@@ -21,8 +24,10 @@ const jointCount = (m) => m.counts?.bones ?? m.skeleton?.names.length ?? 0;
 /** Rest-pose world positions of a skeleton's bones, whatever order parents come in. */
 function restWorld(skel) {
   const n = skel.names.length;
-  const t = skel.restTranslation, r = skel.restRotation;
-  const pos = new Float64Array(n * 3), rot = new Float64Array(n * 4);
+  const t = skel.restTranslation,
+    r = skel.restRotation;
+  const pos = new Float64Array(n * 3),
+    rot = new Float64Array(n * 4);
   const done = new Uint8Array(n);
   const chain = [];
   for (let start = 0; start < n; start++) {
@@ -38,8 +43,10 @@ function restWorld(skel) {
       const [qx, qy, qz, qw] = rooted ? [rot[p * 4], rot[p * 4 + 1], rot[p * 4 + 2], rot[p * 4 + 3]] : [0, 0, 0, 1];
       // world = parent ∘ local: position = parentPos + parentRot · localPos (v' = q v q*).
       const [vx, vy, vz] = [t[i * 3], t[i * 3 + 1], t[i * 3 + 2]];
-      const ix = qw * vx + qy * vz - qz * vy, iy = qw * vy + qz * vx - qx * vz;
-      const iz = qw * vz + qx * vy - qy * vx, iw = -qx * vx - qy * vy - qz * vz;
+      const ix = qw * vx + qy * vz - qz * vy,
+        iy = qw * vy + qz * vx - qx * vz;
+      const iz = qw * vz + qx * vy - qy * vx,
+        iw = -qx * vx - qy * vy - qz * vz;
       pos[i * 3] = px + ix * qw - iw * qx - iy * qz + iz * qy;
       pos[i * 3 + 1] = py + iy * qw - iw * qy - iz * qx + ix * qz;
       pos[i * 3 + 2] = pz + iz * qw - iw * qz - ix * qy + iy * qx;
@@ -57,7 +64,11 @@ function restWorld(skel) {
 /** part bone → host bone by name (duplicates consumed in order), or null when one is missing. */
 function boneMapInto(host, part) {
   const slots = new Map();
-  host.skeleton.names.forEach((n, i) => { const k = key(n); if (!slots.has(k)) slots.set(k, []); slots.get(k).push(i); });
+  host.skeleton.names.forEach((n, i) => {
+    const k = key(n);
+    if (!slots.has(k)) slots.set(k, []);
+    slots.get(k).push(i);
+  });
   const map = new Int32Array(part.skeleton.names.length);
   for (let i = 0; i < map.length; i++) {
     const s = slots.get(key(part.skeleton.names[i]))?.shift();
@@ -80,13 +91,19 @@ function sharesLimb(host, map) {
 function posesAgree(host, part, map) {
   host.restWorld ??= restWorld(host.skeleton);
   part.restWorld ??= restWorld(part.skeleton);
-  const h = host.restWorld, p = part.restWorld;
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < h.length; i++) { lo[i % 3] = Math.min(lo[i % 3], h[i]); hi[i % 3] = Math.max(hi[i % 3], h[i]); }
+  const h = host.restWorld,
+    p = part.restWorld;
+  const lo = [Infinity, Infinity, Infinity],
+    hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < h.length; i++) {
+    lo[i % 3] = Math.min(lo[i % 3], h[i]);
+    hi[i % 3] = Math.max(hi[i % 3], h[i]);
+  }
   const size = Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) || 1;
   let sum = 0;
   for (let i = 0; i < map.length; i++) {
-    const a = map[i] * 3, b = i * 3;
+    const a = map[i] * 3,
+      b = i * 3;
     sum += Math.hypot(h[a] - p[b], h[a + 1] - p[b + 1], h[a + 2] - p[b + 2]);
   }
   return sum / Math.max(1, map.length) <= POSE_TOLERANCE * size;
@@ -94,7 +111,8 @@ function posesAgree(host, part, map) {
 
 /** Length of the common start of two names: horse_walk.psa is closer to horse.pmd than to cart.pmd. */
 function kinship(a, b) {
-  const x = stem(a).toLowerCase(), y = stem(b).toLowerCase();
+  const x = stem(a).toLowerCase(),
+    y = stem(b).toLowerCase();
   let i = 0;
   while (i < x.length && i < y.length && x[i] === y[i]) i++;
   return i;
@@ -112,9 +130,20 @@ export function characterOf(model) {
 
 function newCharacter(host, name = baseName(host.file ?? host.name ?? 'model')) {
   return {
-    id: host.file, name, host, models: [host], parts: [{ model: host, boneMap: null }],
-    skeleton: isSkinned(host) ? host.skeleton : null, bindBy: host.bindBy, family: host.family,
-    animations: [], clips: [], materials: [], props: [], textureHints: new Map(), drop: host.drop ?? 0,
+    id: host.file,
+    name,
+    host,
+    models: [host],
+    parts: [{ model: host, boneMap: null }],
+    skeleton: isSkinned(host) ? host.skeleton : null,
+    bindBy: host.bindBy,
+    family: host.family,
+    animations: [],
+    clips: [],
+    materials: [],
+    props: [],
+    textureHints: new Map(),
+    drop: host.drop ?? 0,
   };
 }
 
@@ -124,33 +153,76 @@ function ownClips(character) {
   const va = host.vertexAnimation;
   for (const seq of va?.sequences ?? []) {
     character.clips.push({
-      kind: 'vertex', name: seq.name, frames: seq.frameCount, fps: seq.rate, loop: true, notifies: seq.notifies ?? [],
-      file: host.files?.[1] ?? host.file, sequence: seq, firstFrame: seq.startFrame, group: seq.group || undefined,
+      kind: 'vertex',
+      name: seq.name,
+      frames: seq.frameCount,
+      fps: seq.rate,
+      loop: true,
+      notifies: seq.notifies ?? [],
+      file: host.files?.[1] ?? host.file,
+      sequence: seq,
+      firstFrame: seq.startFrame,
+      group: seq.group || undefined,
     });
   }
   for (const clip of host.clips ?? []) {
-    character.clips.push({ kind: 'skeletal', name: clip.name, frames: clip.frameCount, fps: clip.fps, loop: clip.loop, notifies: clip.notifies ?? [], file: host.file, clip, map: null, firstFrame: 0 });
+    character.clips.push({
+      kind: 'skeletal',
+      name: clip.name,
+      frames: clip.frameCount,
+      fps: clip.fps,
+      loop: clip.loop,
+      notifies: clip.notifies ?? [],
+      file: host.file,
+      clip,
+      map: null,
+      firstFrame: 0,
+    });
   }
   if (va) {
-    character.animations.push({ file: host.files?.[1] ?? host.file, by: host.bindBy, matched: va.vertexCount, total: va.vertexCount, clips: character.clips.slice() });
+    character.animations.push({
+      file: host.files?.[1] ?? host.file,
+      by: host.bindBy,
+      matched: va.vertexCount,
+      total: va.vertexCount,
+      clips: character.clips.slice(),
+    });
   }
 }
 
 /** Binds an animation's clips to a character with a match result; names and speed may be overridden. */
 export function bind(character, anim, match, { names = null, speed = 1, loop = null, via = anim.bindBy } = {}) {
   const clips = anim.clips.map((clip, i) => ({
-    kind: 'skeletal', name: names?.[i] ?? clip.name, frames: clip.frameCount, fps: clip.fps,
-    loop: loop ?? clip.loop, notifies: clip.notifies ?? [], file: anim.file, clip, map: match.map, speed, firstFrame: 0,
+    kind: 'skeletal',
+    name: names?.[i] ?? clip.name,
+    frames: clip.frameCount,
+    fps: clip.fps,
+    loop: loop ?? clip.loop,
+    notifies: clip.notifies ?? [],
+    file: anim.file,
+    clip,
+    map: match.map,
+    speed,
+    firstFrame: 0,
   }));
   character.clips.push(...clips);
-  character.animations.push({ file: anim.file, anim, by: via, matched: match.matched, total: match.total, missing: match.missing ?? [], extra: match.extra ?? [], clips });
+  character.animations.push({
+    file: anim.file,
+    anim,
+    by: via,
+    matched: match.matched,
+    total: match.total,
+    missing: match.missing ?? [],
+    extra: match.extra ?? [],
+    clips,
+  });
   return clips;
 }
 
 /** How well an animation fits a character's skeleton: { map, matched, total, ok, reason }. */
 export function fitAnimation(character, anim) {
   const model = character.host;
-  const total = anim.bindBy === 'index' ? (anim.counts?.bones ?? 0) : anim.skeleton?.names.length ?? 0;
+  const total = anim.bindBy === 'index' ? (anim.counts?.bones ?? 0) : (anim.skeleton?.names.length ?? 0);
   if (anim.bindBy === 'index') {
     const bones = jointCount(model);
     if (bones !== total) return { ok: false, matched: 0, total, reason: `${total} bones, ${model.name} has ${bones}` };
@@ -159,7 +231,8 @@ export function fitAnimation(character, anim) {
   }
   const m = matchBonesByName(model.skeleton.names, anim.skeleton?.names ?? []);
   const ok = m.matched > 0 && m.matched >= MIN_NAME_SHARE * total;
-  const reason = m.matched === 0 ? `shares no bone names with ${model.name}` : `only ${m.matched} of its ${total} bones exist in ${model.name}`;
+  const reason =
+    m.matched === 0 ? `shares no bone names with ${model.name}` : `only ${m.matched} of its ${total} bones exist in ${model.name}`;
   return { ...m, total, ok, reason };
 }
 
@@ -175,10 +248,16 @@ export async function assembleScene(decoded, { families, manual = new Map() } = 
   requireFamilies(families, 'assembleScene');
   const records = [...decoded.records];
   const scene = { characters: [], boards: [], records };
-  const usedModels = new Set(), usedAnims = new Set(), usedTextures = new Set(), usedTexts = new Set();
+  const usedModels = new Set(),
+    usedAnims = new Set(),
+    usedTextures = new Set(),
+    usedTexts = new Set();
   const library = decoded.textures;
   const byKey = new Map();
-  for (const r of library) { if (!byKey.has(r.key)) byKey.set(r.key, []); byKey.get(r.key).push(r); }
+  for (const r of library) {
+    if (!byKey.has(r.key)) byKey.set(r.key, []);
+    byKey.get(r.key).push(r);
+  }
   const findTexture = (name, near) => {
     const list = byKey.get(textureKey(name));
     return list?.find((r) => r.drop === near?.drop) ?? list?.[0] ?? null;
@@ -186,11 +265,21 @@ export async function assembleScene(decoded, { families, manual = new Map() } = 
 
   // Family-built characters first (0 A.D. actors): they take the models and animations they name.
   const ctx = {
-    models: decoded.models, animations: decoded.animations, texts: decoded.texts, records,
-    findTexture, newCharacter, bind, fitAnimation, usedModels, usedAnims, usedTexts, state: {},
+    models: decoded.models,
+    animations: decoded.animations,
+    texts: decoded.texts,
+    records,
+    findTexture,
+    newCharacter,
+    bind,
+    fitAnimation,
+    usedModels,
+    usedAnims,
+    usedTexts,
+    state: {},
   };
   const familyCharacters = [];
-  for (const f of families) if (f.assemble) familyCharacters.push(...await f.assemble(ctx));
+  for (const f of families) if (f.assemble) familyCharacters.push(...(await f.assemble(ctx)));
 
   // Meshes that bind by name and whose bones are a subset of a larger one's (head, body, armour)
   // share its skeleton, whatever order they came in: the largest skeleton hosts.
@@ -207,7 +296,12 @@ export async function assembleScene(decoded, { families, manual = new Map() } = 
           c.models.push(model);
           c.parts.push({ model, boneMap: map });
           c.drop = Math.min(c.drop, model.drop);
-          records.push({ kind: 'part', files: [model.file, c.host.file], via: 'bone names', reason: `shares the skeleton of ${c.host.name}` });
+          records.push({
+            kind: 'part',
+            files: [model.file, c.host.file],
+            via: 'bone names',
+            reason: `shares the skeleton of ${c.host.name}`,
+          });
           joined = true;
           break;
         }
@@ -220,14 +314,21 @@ export async function assembleScene(decoded, { families, manual = new Map() } = 
   for (const c of hosts) ownClips(c);
   scene.characters = [...familyCharacters, ...hosts];
 
-  bindAnimations(scene, decoded.animations.filter((a) => !usedAnims.has(a)), records);
+  bindAnimations(
+    scene,
+    decoded.animations.filter((a) => !usedAnims.has(a)),
+    records,
+  );
   assignTextures(scene, library, { families, manual, findTexture, usedTextures, records, ctx });
 
   // Texture-only drops show their textures on a board; files whose textures nobody uses are listed.
   const dropsWithModels = new Set([...decoded.models, ...decoded.animations].map((m) => m.drop));
   const boardDrops = new Map();
   const files = new Map();
-  for (const r of library) { if (!files.has(r.path)) files.set(r.path, []); files.get(r.path).push(r); }
+  for (const r of library) {
+    if (!files.has(r.path)) files.set(r.path, []);
+    files.get(r.path).push(r);
+  }
   for (const [path, list] of files) {
     if (list.some((r) => usedTextures.has(r))) continue;
     const { drop } = list[0];
@@ -235,7 +336,11 @@ export async function assembleScene(decoded, { families, manual = new Map() } = 
       if (!boardDrops.has(drop)) boardDrops.set(drop, []);
       boardDrops.get(drop).push(...list);
     } else {
-      records.push({ kind: 'unused', files: [path], reason: list[0].guid ? 'no loaded material names its textures\' GUIDs' : 'no material names it' });
+      records.push({
+        kind: 'unused',
+        files: [path],
+        reason: list[0].guid ? "no loaded material names its textures' GUIDs" : 'no material names it',
+      });
     }
   }
   layoutCharacters(scene.characters);
@@ -250,7 +355,8 @@ function bindAnimations(scene, animations, records) {
   for (const anim of animations) {
     const targets = scene.characters.filter((c) => c.skeleton && c.bindBy === anim.bindBy);
     // Most bones matched first, then the closer name (horse_walk → horse), then the closer size.
-    let best = null, closest = null;
+    let best = null,
+      closest = null;
     for (const c of targets) {
       const fit = fitAnimation(c, anim);
       const near = fit.matched * 1e6 + kinship(anim.name, c.host.name) * 1e3 - Math.abs(jointCount(c.host) - fit.total);
@@ -259,7 +365,12 @@ function bindAnimations(scene, animations, records) {
     }
     if (best) {
       bind(best.c, anim, best.fit);
-      records.push({ kind: 'bound', files: [anim.file, best.c.host.file], via: anim.bindBy === 'index' ? 'bone index' : 'bone names', reason: `${best.fit.matched}/${best.fit.total} bones${best.fit.byIndex ? ', by index' : ''}` });
+      records.push({
+        kind: 'bound',
+        files: [anim.file, best.c.host.file],
+        via: anim.bindBy === 'index' ? 'bone index' : 'bone names',
+        reason: `${best.fit.matched}/${best.fit.total} bones${best.fit.byIndex ? ', by index' : ''}`,
+      });
     } else if (closest) {
       records.push({ kind: 'unbound', files: [anim.file], best: closest.c.host.file, reason: closest.fit.reason });
     } else {
@@ -280,7 +391,10 @@ function assignTextures(scene, library, { families, manual, findTexture, usedTex
   };
   const all = [];
   for (const c of scene.characters) {
-    const walk = (ch) => { all.push(ch); for (const p of ch.props) walk(p.character); };
+    const walk = (ch) => {
+      all.push(ch);
+      for (const p of ch.props) walk(p.character);
+    };
     walk(c);
   }
   for (const c of all) {
@@ -309,10 +423,14 @@ function assignTextures(scene, library, { families, manual, findTexture, usedTex
   // Family fallbacks (UE1 meshes without a script: texture numbers in file-name order), among the
   // textures of the same drop that nothing chose.
   const drops = new Map();
-  for (const c of all) { if (!drops.has(c.drop)) drops.set(c.drop, []); drops.get(c.drop).push(c); }
+  for (const c of all) {
+    if (!drops.has(c.drop)) drops.set(c.drop, []);
+    drops.get(c.drop).push(c);
+  }
   for (const [drop, characters] of drops) {
     const pool = () => library.filter((r) => r.drop === drop && !r.guid && !usedTextures.has(r));
-    const alone = characters.filter((x) => familyById(families, x.host.family)?.fallbackTextures && x.materials.every((m) => !m.texture)).length === 1;
+    const alone =
+      characters.filter((x) => familyById(families, x.host.family)?.fallbackTextures && x.materials.every((m) => !m.texture)).length === 1;
     for (const c of characters) {
       const family = familyById(families, c.host.family);
       if (!family?.fallbackTextures) continue;
@@ -338,12 +456,29 @@ export function sceneToJSON(scene) {
     meshes: c.models.map((m) => m.file),
     skeleton: { bones: c.skeleton ? jointCount(c.host) : 0 },
     animations: c.animations.map((a) => ({
-      file: a.file, bound: { matched: a.matched, total: a.total, by: a.by },
-      clips: a.clips.map((k) => ({ name: k.name, frames: k.frames, fps: k.fps, loop: k.loop, notifies: k.notifies.map((n) => ({ time: n.time, name: n.name })) })),
+      file: a.file,
+      bound: { matched: a.matched, total: a.total, by: a.by },
+      clips: a.clips.map((k) => ({
+        name: k.name,
+        frames: k.frames,
+        fps: k.fps,
+        loop: k.loop,
+        notifies: k.notifies.map((n) => ({ time: n.time, name: n.name })),
+      })),
     })),
     materials: c.materials.map((m) => ({
-      name: m.name, texture: m.texture?.path ?? null, rule: m.rule,
-      ...(m.maps ? { maps: Object.fromEntries(Object.entries(m.maps).filter(([k]) => k !== 'base').map(([k, v]) => [k, v?.path ?? null])) } : {}),
+      name: m.name,
+      texture: m.texture?.path ?? null,
+      rule: m.rule,
+      ...(m.maps
+        ? {
+            maps: Object.fromEntries(
+              Object.entries(m.maps)
+                .filter(([k]) => k !== 'base')
+                .map(([k, v]) => [k, v?.path ?? null]),
+            ),
+          }
+        : {}),
     })),
     ...(c.props.length ? { props: c.props.map((p) => ({ point: p.point, ...character(p.character) })) } : {}),
   });
@@ -357,4 +492,3 @@ export function sceneToJSON(scene) {
     missing: of('missing').map((r) => ({ file: r.files[0], needs: r.needs ?? r.reason })),
   };
 }
-

@@ -8,7 +8,8 @@ import { prebundledWorker } from './optimized-deps.js';
 export class DecoderClient {
   constructor({ createWorker } = {}) {
     // Bundlers find this worker and its .wasm; Vite's dev pre-bundling needs the relay (optimized-deps.js).
-    this._createWorker = createWorker ?? (() => prebundledWorker(import.meta.url) ?? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
+    this._createWorker =
+      createWorker ?? (() => prebundledWorker(import.meta.url) ?? new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
     this._worker = null;
     this._pending = new Map();
     this._nextId = 1;
@@ -25,7 +26,9 @@ export class DecoderClient {
     });
   }
 
-  get busy() { return this._pending.size > 0; }
+  get busy() {
+    return this._pending.size > 0;
+  }
 
   /** Stops whatever is decoding; pending calls reject with a "cancelled" error. */
   cancel(reason = 'Decoding was cancelled') {
@@ -36,7 +39,9 @@ export class DecoderClient {
     this._pending.clear();
   }
 
-  dispose() { this.cancel('Decoder disposed'); }
+  dispose() {
+    this.cancel('Decoder disposed');
+  }
 
   _ensureWorker() {
     if (this._worker) return this._worker;

@@ -7,7 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { DecoderPool } from './pool.js';
 import { compiledDecoders, decoderHost, wasmUrlOf } from './node.js';
 
-const syncHosts = new Map();   // wasm href → Promise of the shared synchronous host
+const syncHosts = new Map(); // wasm href → Promise of the shared synchronous host
 
 function sharedSyncHost(decoderPath) {
   const { href } = wasmUrlOf(decoderPath);
@@ -42,7 +42,8 @@ export class ThreadWorker {
     });
     // A thread that ends without an error event (killed, process.exit in a decoder) fails its calls too.
     this.thread.on('exit', (code) => {
-      if (this.inFlight > 0 && !this.terminated) this.onerror?.({ message: `the decoder thread exited with code ${code}`, preventDefault() {} });
+      if (this.inFlight > 0 && !this.terminated)
+        this.onerror?.({ message: `the decoder thread exited with code ${code}`, preventDefault() {} });
     });
   }
 
@@ -69,10 +70,12 @@ export class ThreadWorker {
 export function createDecoderHost({ workerLimit, decoderPath } = {}) {
   let limit = workerLimit === undefined ? undefined : Math.max(1, workerLimit | 0);
   let path = decoderPath || undefined;
-  let pool = null;      // Promise of this host's DecoderPool of threads, once a worker limit is set
-  let started = null;   // that pool, once made
+  let pool = null; // Promise of this host's DecoderPool of threads, once a worker limit is set
+  let started = null; // that pool, once made
   let disposed = false;
-  const refuseIfDisposed = () => { if (disposed) throw new Error('Decoder pool disposed'); };
+  const refuseIfDisposed = () => {
+    if (disposed) throw new Error('Decoder pool disposed');
+  };
 
   function threads() {
     pool ??= compiledDecoders(path).then((wasmModule) => {
@@ -84,14 +87,18 @@ export function createDecoderHost({ workerLimit, decoderPath } = {}) {
 
   return {
     /** worker_threads started so far (0 while decoding synchronously). */
-    get workerCount() { return started?.workerCount ?? 0; },
+    get workerCount() {
+      return started?.workerCount ?? 0;
+    },
     async call(op, args) {
       refuseIfDisposed();
       const host = limit === undefined ? await sharedSyncHost(path) : await threads();
       refuseIfDisposed();
       return host.call(op, args);
     },
-    cancel(reason) { started?.cancel(reason); },
+    cancel(reason) {
+      started?.cancel(reason);
+    },
     dispose() {
       disposed = true;
       started?.dispose();

@@ -5,5 +5,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { instantiateDecoders } from './node.js';
 import { decoderServer } from './ops.js';
 
-const serve = decoderServer(() => instantiateDecoders(workerData.module), (reply, transfer) => parentPort.postMessage(reply, transfer));
+const serve = decoderServer(
+  () => instantiateDecoders(workerData.module),
+  (reply, transfer) => parentPort.postMessage(reply, transfer),
+);
 parentPort.on('message', serve);

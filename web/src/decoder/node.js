@@ -29,7 +29,7 @@ export function wasmUrlOf(path) {
   return new URL('decoders.wasm', url.href.endsWith('/') ? url : new URL(`${url.href}/`));
 }
 
-const compiled = new Map();   // href → Promise<WebAssembly.Module>
+const compiled = new Map(); // href → Promise<WebAssembly.Module>
 
 /**
  * The compiled decoder module of a .wasm, compiled once per process (a failed read or compile is
@@ -46,7 +46,10 @@ export function compiledDecoders(path) {
       try {
         bytes = await readFile(url);
       } catch (err) {
-        throw new Error(`rigscope: cannot read the decoder module ${url.pathname}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`, { cause: err });
+        throw new Error(
+          `rigscope: cannot read the decoder module ${url.pathname}: ${err.code === 'ENOENT' ? 'no such file' : err.message}`,
+          { cause: err },
+        );
       }
       try {
         return await WebAssembly.compile(bytes);
@@ -64,7 +67,9 @@ let glue = null;
 const emscriptenGlue = () => (glue ??= import(new URL('decoders.mjs', wasmDir).href).then((m) => m.default));
 
 // The module prints "Aborted()" to stderr as it traps; the call reports its own sentence instead.
-const printErr = (text) => { if (!/^Aborted\(/.test(text)) console.warn(text); };
+const printErr = (text) => {
+  if (!/^Aborted\(/.test(text)) console.warn(text);
+};
 
 /**
  * A fresh instance of a compiled module (no compile: Emscripten's instantiateWasm hook gets it).
@@ -74,11 +79,14 @@ const printErr = (text) => { if (!/^Aborted\(/.test(text)) console.warn(text); }
 export async function instantiateDecoders(wasmModule) {
   const createDecoders = await emscriptenGlue();
   return new Promise((resolve, reject) => {
-    const refuse = (err) => reject(new Error(`rigscope: the decoder module does not fit this package's decoders.mjs: ${err?.message ?? err}`, { cause: err }));
+    const refuse = (err) =>
+      reject(new Error(`rigscope: the decoder module does not fit this package's decoders.mjs: ${err?.message ?? err}`, { cause: err }));
     createDecoders({
       printErr,
       instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(wasmModule, imports).then((instance) => receive(instance, wasmModule)).catch(refuse);
+        WebAssembly.instantiate(wasmModule, imports)
+          .then((instance) => receive(instance, wasmModule))
+          .catch(refuse);
         return {};
       },
     }).then(resolve, refuse);
@@ -97,10 +105,16 @@ export async function decoderHost(wasmModule) {
   function restart() {
     M = null;
     restarting = instantiate().then(
-      (fresh) => { M = fresh; restarting = null; },
-      (err) => { restarting = null; throw err; },
+      (fresh) => {
+        M = fresh;
+        restarting = null;
+      },
+      (err) => {
+        restarting = null;
+        throw err;
+      },
     );
-    restarting.catch(() => {});  // reported by the next call, which starts again
+    restarting.catch(() => {}); // reported by the next call, which starts again
   }
 
   function run(op, args) {
@@ -115,8 +129,12 @@ export async function decoderHost(wasmModule) {
 
   // Synchronous calls on the current instance, throwing like call() (tests use it directly).
   const module = {
-    get HEAP8() { return M?.HEAP8; },
-    get instance() { return M; },
+    get HEAP8() {
+      return M?.HEAP8;
+    },
+    get instance() {
+      return M;
+    },
   };
   for (const op of DECODER_OPS) module[op] = (...args) => run(op, args);
 

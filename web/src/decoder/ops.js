@@ -1,7 +1,15 @@
 // The decoder operations the worker exposes, and how a decoded result's buffers are collected
 // for the transfer list (so they move to the main thread without a copy).
 export const DECODER_OPS = new Set([
-  'decodePsk', 'decodePsa', 'decodePmd', 'decodePssa', 'decodeUe1', 'decodePcx', 'decodePsg', 'decodeImage', 'detectFormat',
+  'decodePsk',
+  'decodePsa',
+  'decodePmd',
+  'decodePssa',
+  'decodeUe1',
+  'decodePcx',
+  'decodePsg',
+  'decodeImage',
+  'detectFormat',
 ]);
 
 export function collectTransferables(value, out = new Set()) {

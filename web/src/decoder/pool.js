@@ -39,19 +39,29 @@ export class DecoderPool {
     this.decoderPath = decoderPath;
     this.workerUrl = workerUrl;
     this._createWorker = createWorker;
-    this._slots = [];   // { client, bytes, calls }
+    this._slots = []; // { client, bytes, calls }
     this.disposed = false;
   }
 
-  setWorkerLimit(n) { this.workerLimit = Math.max(1, n | 0); return this; }
+  setWorkerLimit(n) {
+    this.workerLimit = Math.max(1, n | 0);
+    return this;
+  }
 
-  setDecoderPath(path) { this.decoderPath = path; return this; }
+  setDecoderPath(path) {
+    this.decoderPath = path;
+    return this;
+  }
 
   /** Workers started so far. */
-  get workerCount() { return this._slots.length; }
+  get workerCount() {
+    return this._slots.length;
+  }
 
   /** Calls still running in any worker. */
-  get pending() { return this._slots.reduce((n, s) => n + s.calls, 0); }
+  get pending() {
+    return this._slots.reduce((n, s) => n + s.calls, 0);
+  }
 
   call(op, args) {
     if (this.disposed) return Promise.reject(new Error('Decoder pool disposed'));
@@ -59,7 +69,10 @@ export class DecoderPool {
     const cost = bytesOf(args);
     slot.bytes += cost;
     slot.calls++;
-    const done = () => { slot.bytes -= cost; slot.calls--; };
+    const done = () => {
+      slot.bytes -= cost;
+      slot.calls--;
+    };
     return slot.client.call(op, args).finally(done);
   }
 

@@ -4,5 +4,8 @@
 import createDecoders from '../../../build/wasm/decoders.mjs';
 import { decoderServer } from './ops.js';
 
-const serve = decoderServer(() => createDecoders(), (reply, transfer) => self.postMessage(reply, transfer));
+const serve = decoderServer(
+  () => createDecoders(),
+  (reply, transfer) => self.postMessage(reply, transfer),
+);
 self.onmessage = (event) => serve(event.data);

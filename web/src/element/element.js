@@ -15,7 +15,8 @@ import { adoptStyles } from './style.js';
 
 const ICONS = {
   play: '<svg viewBox="0 0 16 16" aria-hidden="true"><path class="i-play" d="M4 2.5v11l9-5.5z"/><path class="i-pause" d="M3.5 2.5h3v11h-3zM9.5 2.5h3v11h-3z"/></svg>',
-  fullscreen: '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M2 2h5v2H4v3H2zM9 2h5v5h-2V4H9zM2 9h2v3h3v2H2zM12 9h2v5H9v-2h3z"/></svg>',
+  fullscreen:
+    '<svg viewBox="0 0 16 16" aria-hidden="true"><path d="M2 2h5v2H4v3H2zM9 2h5v5h-2V4H9zM2 9h2v3h3v2H2zM12 9h2v5H9v-2h3z"/></svg>',
 };
 
 // Static markup only: nothing from a file or an attribute is ever put into it.
@@ -46,7 +47,9 @@ const truthy = (v) => v !== null && v !== '0' && v.toLowerCase() !== 'false';
  * @returns {number[] | null}
  */
 function readUp(value) {
-  const v = String(value ?? '').trim().toLowerCase();
+  const v = String(value ?? '')
+    .trim()
+    .toLowerCase();
   if (v === '' || v === 'y') return [0, 0, 0];
   if (v === 'z') return [-90, 0, 0];
   const d = v.split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
@@ -58,17 +61,37 @@ function readUp(value) {
  * @returns {[number, number, number, number, number, number] | null}
  */
 function readCamera(value) {
-  const v = String(value).split(',').map((x) => (x.trim() === '' ? NaN : Number(x)));
+  const v = String(value)
+    .split(',')
+    .map((x) => (x.trim() === '' ? NaN : Number(x)));
   if (v.length !== 6 || !v.every(Number.isFinite) || (v[0] === v[3] && v[1] === v[4] && v[2] === v[5])) return null;
   return /** @type {[number, number, number, number, number, number]} */ (v);
 }
 
 export class RigscopeViewer extends HTMLElement {
-  static observedAttributes = ['src', 'packed', 'clip', 'frame', 'autoplay', 'speed', 'camera', 'background', 'skeleton', 'labels', 'controls', 'up', 'poster'];
+  static observedAttributes = [
+    'src',
+    'packed',
+    'clip',
+    'frame',
+    'autoplay',
+    'speed',
+    'camera',
+    'background',
+    'skeleton',
+    'labels',
+    'controls',
+    'up',
+    'poster',
+  ];
 
   /** The renderer and decoder pool every element of the page shares (counters: stats). */
-  static get renderer() { return sharedRenderer; }
-  static get decoderPool() { return sharedPool(); }
+  static get renderer() {
+    return sharedRenderer;
+  }
+  static get decoderPool() {
+    return sharedPool();
+  }
 
   constructor() {
     super();
@@ -79,8 +102,17 @@ export class RigscopeViewer extends HTMLElement {
     root.append(template.content);
     const $ = (sel) => root.querySelector(sel);
     this._ui = {
-      view: $('.view'), canvas: $('canvas'), poster: $('.poster'), status: $('.status'), messages: $('.messages'),
-      bar: $('.bar'), play: $('.play'), scrub: $('.scrub'), frameLabel: $('.frame-label'), clips: $('.clips'), fullscreen: $('.fullscreen'),
+      view: $('.view'),
+      canvas: $('canvas'),
+      poster: $('.poster'),
+      status: $('.status'),
+      messages: $('.messages'),
+      bar: $('.bar'),
+      play: $('.play'),
+      scrub: $('.scrub'),
+      frameLabel: $('.frame-label'),
+      clips: $('.clips'),
+      fullscreen: $('.fullscreen'),
     };
     this.stage = new ElementStage(this._ui.canvas, $('.labels'), () => this._syncControls());
     this.app = new Player(this.stage, sharedPool());
@@ -90,8 +122,8 @@ export class RigscopeViewer extends HTMLElement {
     this.messages = [];
     /** Structured records of the last load's problems (refused, missing, unbound). */
     this.records = [];
-    this._loaded = null;   // the src that is loaded or loading
-    this._loading = null;  // promise of the current load
+    this._loaded = null; // the src that is loaded or loading
+    this._loading = null; // promise of the current load
     /** @type {ResizeObserver | null} */
     this._resizer = null;
     /** @type {IntersectionObserver | null} */
@@ -103,14 +135,17 @@ export class RigscopeViewer extends HTMLElement {
     this._resizer ??= new ResizeObserver(() => this._resize());
     this._resizer.observe(this._ui.view);
     // Lazy: nothing is fetched or drawn until the element is (nearly) on screen.
-    this._seen ??= new IntersectionObserver((entries) => {
-      const on = entries[entries.length - 1].isIntersecting;
-      this.stage.onScreen = on;
-      if (on) {
-        this._maybeLoad();
-        this.stage.invalidate();
-      }
-    }, { rootMargin: '200px' });
+    this._seen ??= new IntersectionObserver(
+      (entries) => {
+        const on = entries[entries.length - 1].isIntersecting;
+        this.stage.onScreen = on;
+        if (on) {
+          this._maybeLoad();
+          this.stage.invalidate();
+        }
+      },
+      { rootMargin: '200px' },
+    );
     this._seen.observe(this);
     this._applyControls();
     this._applyPoster();
@@ -125,34 +160,63 @@ export class RigscopeViewer extends HTMLElement {
   attributeChangedCallback(name, old, value) {
     if (old === value) return;
     switch (name) {
-      case 'src': case 'packed': if (this.stage.onScreen) this._maybeLoad(); break;
-      case 'controls': this._applyControls(); break;
-      case 'poster': this._applyPoster(); break;
-      default: if (this.app.characters.length) this._applyView(name); break;
+      case 'src':
+      case 'packed':
+        if (this.stage.onScreen) this._maybeLoad();
+        break;
+      case 'controls':
+        this._applyControls();
+        break;
+      case 'poster':
+        this._applyPoster();
+        break;
+      default:
+        if (this.app.characters.length) this._applyView(name);
+        break;
     }
   }
 
   // ---- properties and methods -------------------------------------------------------------
 
-  get src() { return this.getAttribute('src') ?? ''; }
-  set src(v) { this.setAttribute('src', v); }
+  get src() {
+    return this.getAttribute('src') ?? '';
+  }
+  set src(v) {
+    this.setAttribute('src', v);
+  }
 
   /** Clips of what is loaded: { name, frames, fps, duration, character }. */
   get clips() {
-    return this.app.allClips.map(({ character, clip }) => ({ name: clip.name, frames: clip.frameCount, fps: clip.fps, duration: clip.duration, character: character.name }));
+    return this.app.allClips.map(({ character, clip }) => ({
+      name: clip.name,
+      frames: clip.frameCount,
+      fps: clip.fps,
+      duration: clip.duration,
+      character: character.name,
+    }));
   }
 
   /** The current clip's name, or null. */
-  get currentClip() { return this.app.current?.clip.name ?? null; }
+  get currentClip() {
+    return this.app.current?.clip.name ?? null;
+  }
 
   /** Seconds into the current clip. */
-  get currentTime() { return this.app.time; }
-  set currentTime(t) { this.app.setTime(Number(t) || 0); }
+  get currentTime() {
+    return this.app.time;
+  }
+  set currentTime(t) {
+    this.app.setTime(Number(t) || 0);
+  }
 
-  get paused() { return !this.app.playing; }
+  get paused() {
+    return !this.app.playing;
+  }
 
   /** Resolves when the current src has loaded (or failed: see messages). */
-  get loaded() { return this._loading ?? Promise.resolve(); }
+  get loaded() {
+    return this._loading ?? Promise.resolve();
+  }
 
   play() {
     if (!this.app.playing) this.app.togglePlay();
@@ -196,7 +260,10 @@ export class RigscopeViewer extends HTMLElement {
   async _load(src) {
     this._clearMessages();
     this.records = [];
-    if (!src) { this.app.clear(); return; }
+    if (!src) {
+      this.app.clear();
+      return;
+    }
     this._ui.status.textContent = 'Loading…';
     let report;
     let urls = this.src.split(/\s+/).filter((u) => u && !u.startsWith('#'));
@@ -238,9 +305,15 @@ export class RigscopeViewer extends HTMLElement {
     const value = this.getAttribute(name);
     const stage = this.stage;
     switch (name) {
-      case 'background': if (value) stage.setBackground(/^[0-9a-f]{6}$/i.test(value) ? `#${value}` : value); break;
-      case 'skeleton': stage.setSkeletonVisible(value !== null && truthy(value)); break;
-      case 'labels': stage.setLabelsVisible(value !== null && truthy(value)); break;
+      case 'background':
+        if (value) stage.setBackground(/^[0-9a-f]{6}$/i.test(value) ? `#${value}` : value);
+        break;
+      case 'skeleton':
+        stage.setSkeletonVisible(value !== null && truthy(value));
+        break;
+      case 'labels':
+        stage.setLabelsVisible(value !== null && truthy(value));
+        break;
       case 'up': {
         const turns = readUp(value);
         if (!turns) this._note(`up="${value}" is not y, z or three quarter turns X,Y,Z in degrees: ignored`);
@@ -249,7 +322,9 @@ export class RigscopeViewer extends HTMLElement {
         this._applyView('camera');
         break;
       }
-      case 'speed': stage.timeScale = value !== null && Number.isFinite(Number(value)) ? Number(value) : 1; break;
+      case 'speed':
+        stage.timeScale = value !== null && Number.isFinite(Number(value)) ? Number(value) : 1;
+        break;
       case 'camera': {
         if (value === null) break;
         const view = readCamera(value);
@@ -257,10 +332,17 @@ export class RigscopeViewer extends HTMLElement {
         else this._note(`camera="${value}" is not six numbers px,py,pz,tx,ty,tz: the default view is used`);
         break;
       }
-      case 'clip': this._applyClip(value); break;
-      case 'frame': this._applyFrame(value); break;
-      case 'autoplay': this._applyAutoplay(); break;
-      default: break;
+      case 'clip':
+        this._applyClip(value);
+        break;
+      case 'frame':
+        this._applyFrame(value);
+        break;
+      case 'autoplay':
+        this._applyAutoplay();
+        break;
+      default:
+        break;
     }
   }
 
@@ -291,7 +373,8 @@ export class RigscopeViewer extends HTMLElement {
     const cur = this.app.current;
     if (value === null || !cur) return;
     const frame = Number(value);
-    const first = cur.clip.firstFrame, last = first + cur.clip.frameCount - 1;
+    const first = cur.clip.firstFrame,
+      last = first + cur.clip.frameCount - 1;
     if (!Number.isFinite(frame)) return this._note(`frame="${value}" is not a number`);
     const shown = Math.min(Math.max(Math.round(frame), first), last);
     if (shown !== frame) this._note(`Frame ${value} is outside ${cur.clip.name} (frames ${first}–${last}): showing frame ${shown}`);
@@ -312,7 +395,10 @@ export class RigscopeViewer extends HTMLElement {
 
   _bindControls() {
     const ui = this._ui;
-    ui.play.addEventListener('click', () => { this.app.togglePlay(); this.stage.invalidate(); });
+    ui.play.addEventListener('click', () => {
+      this.app.togglePlay();
+      this.stage.invalidate();
+    });
     ui.scrub.addEventListener('input', () => {
       if (!this.app.current) return;
       this.app.current.action.paused = true;
@@ -379,7 +465,10 @@ export class RigscopeViewer extends HTMLElement {
     ui.play.classList.toggle('playing', this.app.playing);
     ui.play.disabled = !cur;
     ui.scrub.disabled = !cur;
-    if (!cur) { ui.frameLabel.textContent = ''; return; }
+    if (!cur) {
+      ui.frameLabel.textContent = '';
+      return;
+    }
     ui.scrub.max = String(cur.clip.duration || 1);
     ui.scrub.value = String(this.app.time);
     ui.frameLabel.textContent = `${cur.clip.firstFrame + this.app.frame} / ${cur.clip.firstFrame + cur.clip.frameCount - 1}`;
@@ -401,7 +490,9 @@ export class RigscopeViewer extends HTMLElement {
     this._ui.messages.append(p);
   }
 
-  _note(text) { this._message(null, text, 'note'); }
+  _note(text) {
+    this._message(null, text, 'note');
+  }
 
   _clearMessages() {
     this.messages = [];

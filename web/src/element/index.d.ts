@@ -1,24 +1,57 @@
 // Types for `rigscope/viewer`: the <rigscope-viewer> element.
 import type { DecoderPoolOptions, SceneRecord } from '../index.js';
 
-export interface ViewerClip { name: string; frames: number; fps: number; duration: number; character: string }
-export interface ViewerMessage { file: string | null; text: string }
+export interface ViewerClip {
+  name: string;
+  frames: number;
+  fps: number;
+  duration: number;
+  character: string;
+}
+export interface ViewerMessage {
+  file: string | null;
+  text: string;
+}
 /** The same shape as the viewer page's window.rigscope.snapshot(). */
 export interface ViewerSnapshot {
   demo: boolean;
-  characters: { name: string; visible: boolean; bounds: { min: number[]; max: number[] } | null; clip: string | null; frame: number | null; playing: boolean }[];
+  characters: {
+    name: string;
+    visible: boolean;
+    bounds: { min: number[]; max: number[] } | null;
+    clip: string | null;
+    frame: number | null;
+    playing: boolean;
+  }[];
   messages: ViewerMessage[];
 }
-export interface ViewerLoadDetail { clips: ViewerClip[]; records: SceneRecord[] }
-export interface ViewerErrorDetail { records: SceneRecord[]; messages: ViewerMessage[] }
+export interface ViewerLoadDetail {
+  clips: ViewerClip[];
+  records: SceneRecord[];
+}
+export interface ViewerErrorDetail {
+  records: SceneRecord[];
+  messages: ViewerMessage[];
+}
 
 /**
  * The element's attributes. `packed` holds a packed scene (base64url, as after `#pack=` in a
  * packed link); its view state fills the view attributes that are not set.
  */
 export type RigscopeViewerAttribute =
-  | 'src' | 'packed' | 'clip' | 'frame' | 'autoplay' | 'speed' | 'camera' | 'background'
-  | 'skeleton' | 'labels' | 'controls' | 'up' | 'poster';
+  | 'src'
+  | 'packed'
+  | 'clip'
+  | 'frame'
+  | 'autoplay'
+  | 'speed'
+  | 'camera'
+  | 'background'
+  | 'skeleton'
+  | 'labels'
+  | 'controls'
+  | 'up'
+  | 'poster';
 
 export class RigscopeViewer extends HTMLElement {
   static readonly observedAttributes: RigscopeViewerAttribute[];
@@ -43,8 +76,16 @@ export class RigscopeViewer extends HTMLElement {
   play(): void;
   pause(): void;
   snapshot(): ViewerSnapshot;
-  addEventListener<K extends keyof RigscopeViewerEventMap>(type: K, listener: (this: RigscopeViewer, ev: RigscopeViewerEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
-  addEventListener<K extends keyof HTMLElementEventMap>(type: K, listener: (this: RigscopeViewer, ev: HTMLElementEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;
+  addEventListener<K extends keyof RigscopeViewerEventMap>(
+    type: K,
+    listener: (this: RigscopeViewer, ev: RigscopeViewerEventMap[K]) => any,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener<K extends keyof HTMLElementEventMap>(
+    type: K,
+    listener: (this: RigscopeViewer, ev: HTMLElementEventMap[K]) => any,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
 }
 
@@ -59,5 +100,7 @@ export interface RigscopeViewerEventMap {
 export function configureSharedPool(options: DecoderPoolOptions): void;
 
 declare global {
-  interface HTMLElementTagNameMap { 'rigscope-viewer': RigscopeViewer }
+  interface HTMLElementTagNameMap {
+    'rigscope-viewer': RigscopeViewer;
+  }
 }

@@ -19,7 +19,14 @@ export function attributesOfPackedState(state) {
   /** @type {Record<string, string>} */
   const out = {};
   const text = (k) => (typeof state[k] === 'string' ? /** @type {string} */ (state[k]) : undefined);
-  for (const [from, to] of [['clip', 'clip'], ['frame', 'frame'], ['speed', 'speed'], ['camera', 'camera'], ['bg', 'background'], ['up', 'up']]) {
+  for (const [from, to] of [
+    ['clip', 'clip'],
+    ['frame', 'frame'],
+    ['speed', 'speed'],
+    ['camera', 'camera'],
+    ['bg', 'background'],
+    ['up', 'up'],
+  ]) {
     const v = text(from);
     if (v !== undefined) out[to] = v;
   }

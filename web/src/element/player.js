@@ -21,7 +21,9 @@ export class Player extends Playback {
     this.keepPausedOnSelect = true;
   }
 
-  requestRender() { this.stage.invalidate?.(); }
+  requestRender() {
+    this.stage.invalidate?.();
+  }
 
   /** Replaces what is shown by a file set; resolves to { records } (the scene's report). */
   async loadFiles(entries) {

@@ -22,9 +22,14 @@ class SharedRenderer {
     renderer.setPixelRatio(1); // stages size in device pixels themselves
     renderer.outputColorSpace = THREE.SRGBColorSpace;
     renderer.setScissorTest(true);
-    canvas.addEventListener('webglcontextlost', (e) => { e.preventDefault(); this.stats.lost++; });
+    canvas.addEventListener('webglcontextlost', (e) => {
+      e.preventDefault();
+      this.stats.lost++;
+    });
     // three rebuilds its GPU state on restore; every stage draws again.
-    canvas.addEventListener('webglcontextrestored', () => { for (const s of this._stages) this.request(s); });
+    canvas.addEventListener('webglcontextrestored', () => {
+      for (const s of this._stages) this.request(s);
+    });
     this.stats.contexts++;
     this._renderer = renderer;
     return renderer;

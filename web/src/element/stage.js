@@ -60,11 +60,17 @@ export class ElementStage {
   }
 
   /** Asks the shared renderer for a frame. */
-  invalidate() { sharedRenderer.request(this); }
+  invalidate() {
+    sharedRenderer.request(this);
+  }
 
   /** Playback speed (the playback model's, 1 before one is attached). */
-  get timeScale() { return this.playback?.speed ?? 1; }
-  set timeScale(v) { if (this.playback) this.playback.speed = v; }
+  get timeScale() {
+    return this.playback?.speed ?? 1;
+  }
+  set timeScale(v) {
+    if (this.playback) this.playback.speed = v;
+  }
 
   /** Canvas size in CSS pixels; drawn at the device's pixel ratio (at most 2). */
   resize(cssWidth, cssHeight) {
@@ -125,7 +131,9 @@ export class ElementStage {
       h.dispose();
     }
     this.helpers = this.helpers.filter((x) => x.userData.character !== character);
-    character.root.traverse((o) => { if (o.isCSS2DObject) o.element.remove(); });
+    character.root.traverse((o) => {
+      if (o.isCSS2DObject) o.element.remove();
+    });
     character.dispose();
     this.invalidate();
   }
@@ -158,7 +166,9 @@ export class ElementStage {
 
   setLabelsVisible(on) {
     this.showLabels = on;
-    this.content.traverse((o) => { if (o.userData.isAttachmentLabel) o.visible = on; });
+    this.content.traverse((o) => {
+      if (o.userData.isAttachmentLabel) o.visible = on;
+    });
     this.invalidate();
   }
 

@@ -6,6 +6,13 @@ export default {
   kinds: ['psg'],
 
   plan(byKind) {
-    return { jobs: byKind('psg').map((item) => ({ op: 'decodePsg', inputs: [item], args: async () => [await item.entry.read(), item.entry.name] })), records: [] };
+    return {
+      jobs: byKind('psg').map((item) => ({
+        op: 'decodePsg',
+        inputs: [item],
+        args: async () => [await item.entry.read(), item.entry.name],
+      })),
+      records: [],
+    };
   },
 };

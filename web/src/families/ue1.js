@@ -2,7 +2,10 @@
 // #exec lines import them (sequences, textures, scale), and PCX textures.
 import { stem, textureKey } from '../core/files.js';
 
-const meshBase = (name) => stem(name).replace(/_[ad]$/i, '').toLowerCase();
+const meshBase = (name) =>
+  stem(name)
+    .replace(/_[ad]$/i, '')
+    .toLowerCase();
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const importsMesh = (script, base) => new RegExp(`\\b${escape(base)}_d\\.3d\\b`, 'i').test(script);
 
@@ -17,18 +20,25 @@ export default {
   companions: (name) => (/_d\.3d$/i.test(name) ? [name.replace(/_d(\.3d)$/i, '_a$1')] : []),
 
   async plan(byKind, { text }) {
-    const jobs = [], records = [];
+    const jobs = [],
+      records = [];
     const anims = byKind('ue1-anim');
     const datas = byKind('ue1-data');
     // In path order, so the same folder pairs the same way however it was dropped.
     const scripts = byKind('uc').sort((a, b) => (a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0));
     const scriptTexts = await Promise.all(scripts.map(text));
-    const usedAnims = new Set(), usedScripts = new Map(); // script -> the mesh it was paired with
+    const usedAnims = new Set(),
+      usedScripts = new Map(); // script -> the mesh it was paired with
     for (const item of datas) {
       const base = meshBase(item.entry.name);
       const anim = anims.find((a) => meshBase(a.entry.name) === base);
       if (!anim) {
-        records.push({ kind: 'missing', files: [item.entry.path], needs: `${base}_a.3d`, reason: 'its animation file (vertex positions live there)' });
+        records.push({
+          kind: 'missing',
+          files: [item.entry.path],
+          needs: `${base}_a.3d`,
+          reason: 'its animation file (vertex positions live there)',
+        });
         continue;
       }
       usedAnims.add(anim);
@@ -40,20 +50,36 @@ export default {
       const script = s >= 0 ? scripts[s] : null;
       if (script) usedScripts.set(script, item);
       jobs.push({
-        op: 'decodeUe1', inputs: script ? [item, anim, script] : [item, anim], via: script ? 'script' : 'name',
-        args: async () => [await item.entry.read(), item.entry.name, await anim.entry.read(), anim.entry.name,
-          script ? scriptTexts[s] : '', script ? script.entry.name : ''],
+        op: 'decodeUe1',
+        inputs: script ? [item, anim, script] : [item, anim],
+        via: script ? 'script' : 'name',
+        args: async () => [
+          await item.entry.read(),
+          item.entry.name,
+          await anim.entry.read(),
+          anim.entry.name,
+          script ? scriptTexts[s] : '',
+          script ? script.entry.name : '',
+        ],
       });
     }
     for (const a of anims) {
-      if (!usedAnims.has(a)) records.push({ kind: 'missing', files: [a.entry.path], needs: `${meshBase(a.entry.name)}_d.3d`, reason: 'its data file (triangles live there)' });
+      if (!usedAnims.has(a))
+        records.push({
+          kind: 'missing',
+          files: [a.entry.path],
+          needs: `${meshBase(a.entry.name)}_d.3d`,
+          reason: 'its data file (triangles live there)',
+        });
     }
     scripts.forEach((s, i) => {
       if (usedScripts.has(s)) return;
       // Mods often import the same mesh from two classes: say which one it was paired with.
       const mesh = datas.find((d) => importsMesh(scriptTexts[i], meshBase(d.entry.name)));
       const other = mesh && [...usedScripts].find(([, d]) => d === mesh)?.[0];
-      const reason = other ? `it imports ${mesh.entry.name}, which was paired with ${other.entry.name}` : 'no mesh it imports was dropped with it';
+      const reason = other
+        ? `it imports ${mesh.entry.name}, which was paired with ${other.entry.name}`
+        : 'no mesh it imports was dropped with it';
       records.push({ kind: 'unused', files: [s.entry.path], reason });
     });
     for (const item of byKind('pcx')) {
@@ -79,7 +105,9 @@ export default {
     const sorted = [...pool].sort((a, b) => (a.path.toLowerCase() < b.path.toLowerCase() ? -1 : 1));
     const named = sorted.filter((r) => textureKey(r.path).startsWith(base));
     const candidates = named.length ? named : alone ? sorted : [];
-    slots.forEach((n, i) => { if (n >= 0 && candidates[n - first]) out.set(i, candidates[n - first]); });
+    slots.forEach((n, i) => {
+      if (n >= 0 && candidates[n - first]) out.set(i, candidates[n - first]);
+    });
     return out;
   },
   fallbackRule: 'file-name order',

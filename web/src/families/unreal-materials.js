@@ -15,13 +15,13 @@
 // Pure JavaScript (no three.js, no DOM). Sidecars are untrusted text: work is bounded by the caps below,
 // nothing throws on garbage, and JSON is only read through own, named keys.
 
-const MAX_TEXT = 8 << 20;     // characters of one sidecar looked at
-const MAX_NODES = 200000;     // props.txt property lines
-const MAX_DEPTH = 64;         // props.txt nesting
-const MAX_PARAMS = 256;       // texture parameters kept per material
-const MAX_EXPORTS = 4096;     // FModel exports looked at
-const MAX_NAME = 256;         // characters in a texture or material name
-const MAX_CHAIN = 16;         // materials in a parent chain, the material itself included
+const MAX_TEXT = 8 << 20; // characters of one sidecar looked at
+const MAX_NODES = 200000; // props.txt property lines
+const MAX_DEPTH = 64; // props.txt nesting
+const MAX_PARAMS = 256; // texture parameters kept per material
+const MAX_EXPORTS = 4096; // FModel exports looked at
+const MAX_NAME = 256; // characters in a texture or material name
+const MAX_CHAIN = 16; // materials in a parent chain, the material itself included
 
 const SUFFIX_OF_KIND = { props: '.props.txt', mat: '.mat', json: '.json' };
 
@@ -163,7 +163,10 @@ function parseProps(text) {
       last = null;
     } else {
       const eq = line.indexOf('=');
-      if (eq <= 0) { last = null; continue; }
+      if (eq <= 0) {
+        last = null;
+        continue;
+      }
       const node = { name: line.slice(0, eq).trim(), value: line.slice(eq + 1).trim(), children: [] };
       if (node.value.startsWith('{') && node.value.endsWith('}')) {
         node.children = inlineItems(node.value.slice(1, -1));
@@ -180,10 +183,14 @@ function parseProps(text) {
 // `A=B, C=Texture2D'x.y'` or `V1, V2`: split at commas outside quotes.
 function inlineItems(s) {
   const items = [];
-  let start = 0, quote = '';
+  let start = 0,
+    quote = '';
   for (let i = 0; i <= s.length; i++) {
     const c = s[i];
-    if (quote) { if (c === quote) quote = ''; continue; }
+    if (quote) {
+      if (c === quote) quote = '';
+      continue;
+    }
     if (c === "'" || c === '"') quote = c;
     else if (c === ',' || i === s.length) {
       const item = s.slice(start, i).trim();
@@ -219,11 +226,16 @@ function readJson(name, text) {
 
 /** The material export of the file: the one named like the file, else the first instance, else the first material. */
 function materialExport(doc, fileName) {
-  const list = (Array.isArray(doc) ? doc.slice(0, MAX_EXPORTS) : [doc]).filter((e) => typeof own(e, 'Type') === 'string' && MATERIAL_TYPE.test(e.Type));
+  const list = (Array.isArray(doc) ? doc.slice(0, MAX_EXPORTS) : [doc]).filter(
+    (e) => typeof own(e, 'Type') === 'string' && MATERIAL_TYPE.test(e.Type),
+  );
   const lower = fileName.toLowerCase();
-  return list.find((e) => typeof own(e, 'Name') === 'string' && e.Name.toLowerCase() === lower)
-    ?? list.find((e) => e.Type !== 'Material')
-    ?? list[0] ?? null;
+  return (
+    list.find((e) => typeof own(e, 'Name') === 'string' && e.Name.toLowerCase() === lower) ??
+    list.find((e) => e.Type !== 'Material') ??
+    list[0] ??
+    null
+  );
 }
 
 function fromExport(exp, fileName) {
@@ -236,7 +248,11 @@ function fromExport(exp, fileName) {
     pushParam(params, paramName, objectName(own(item, 'ParameterValue')));
   }
   let other = 0;
-  const referenced = [own(props, 'ReferencedTextures'), own(own(props, 'CachedExpressionData'), 'ReferencedTextures'), own(exp, 'ReferencedTextures')];
+  const referenced = [
+    own(props, 'ReferencedTextures'),
+    own(own(props, 'CachedExpressionData'), 'ReferencedTextures'),
+    own(exp, 'ReferencedTextures'),
+  ];
   for (const list of referenced) {
     for (const ref of Array.isArray(list) ? list.slice(0, MAX_PARAMS) : []) pushParam(params, `Other[${other++}]`, objectName(ref));
   }
@@ -262,7 +278,25 @@ function fromMaterialData(textures, name) {
 // judged by the first rule whose words appear. 'ignore' marks maps that are not a surface slot
 // here (specular power, cube maps, detail and wrinkle maps tile or blend differently).
 const PARAMETER_RULES = [
-  ['ignore', ['power', 'cube', 'cubemap', 'reflection', 'env', 'environment', 'detail', 'wrinkle', 'subsurface', 'sss', 'lightmap', 'noise', 'flow', 'flowmap']],
+  [
+    'ignore',
+    [
+      'power',
+      'cube',
+      'cubemap',
+      'reflection',
+      'env',
+      'environment',
+      'detail',
+      'wrinkle',
+      'subsurface',
+      'sss',
+      'lightmap',
+      'noise',
+      'flow',
+      'flowmap',
+    ],
+  ],
   ['mra', ['mra']],
   ['arm', ['arm', 'orm']],
   ['normal', ['normal', 'normals', 'nrm', 'norm', 'nor', 'nm']],
@@ -327,17 +361,26 @@ const ROLE_OF_SUFFIX = new Map(Object.entries(SUFFIX_ROLES).flatMap(([role, list
 export function roleOfTextureName(textureName) {
   if (typeof textureName !== 'string') return null;
   const cut = textureName.lastIndexOf('_');
-  return cut > 0 ? ROLE_OF_SUFFIX.get(textureName.slice(cut + 1).toLowerCase()) ?? null : null;
+  return cut > 0 ? (ROLE_OF_SUFFIX.get(textureName.slice(cut + 1).toLowerCase()) ?? null) : null;
 }
 
 // UE Viewer's .mat keys are its own fixed slots. Its Mask is "multiple mask textures baked into a
 // single one" (emissive, specular and cube-map masks by channel), not opacity; SpecPower, Cube and Misc
 // are not surface slots here. Other[N] is decided by the texture's name.
-const MAT_KEY_ROLES = new Map([['diffuse', 'base'], ['normal', 'normal'], ['specular', 'specular'], ['opacity', 'opacity'], ['emissive', 'emissive'],
-  ['specpower', 'ignore'], ['cube', 'ignore'], ['mask', 'ignore'], ['misc', 'ignore']]);
+const MAT_KEY_ROLES = new Map([
+  ['diffuse', 'base'],
+  ['normal', 'normal'],
+  ['specular', 'specular'],
+  ['opacity', 'opacity'],
+  ['emissive', 'emissive'],
+  ['specpower', 'ignore'],
+  ['cube', 'ignore'],
+  ['mask', 'ignore'],
+  ['misc', 'ignore'],
+]);
 
 function roleOf(kind, param) {
-  const rule = kind === 'mat' ? MAT_KEY_ROLES.get(param.name.toLowerCase()) ?? null : parameterRule(param.name);
+  const rule = kind === 'mat' ? (MAT_KEY_ROLES.get(param.name.toLowerCase()) ?? null) : parameterRule(param.name);
   if (rule === 'ignore') return null;
   if (rule) return { role: rule, byName: true };
   const bySuffix = roleOfTextureName(param.texture);
@@ -411,7 +454,11 @@ function pickMaps(list, find) {
     for (const c of list) {
       if (c.role !== role) continue;
       const hit = find(c.texture);
-      if (hit) { maps[role] = hit; from[role] = c; break; }
+      if (hit) {
+        maps[role] = hit;
+        from[role] = c;
+        break;
+      }
     }
   }
   return { maps, from };
@@ -428,7 +475,10 @@ function suffixMaps(materialName, find) {
     maps[role] = null;
     for (const prefix of TEXTURE_PREFIXES) {
       const suffix = SUFFIX_ROLES[role].find((s) => find(`${prefix}${stem}_${s}`));
-      if (suffix) { maps[role] = find(`${prefix}${stem}_${suffix}`); break; }
+      if (suffix) {
+        maps[role] = find(`${prefix}${stem}_${suffix}`);
+        break;
+      }
     }
   }
   return maps;
@@ -459,7 +509,8 @@ export function resolveUnrealMaterial(materialName, sidecars, findTexture) {
   };
   const record = sidecars?.get(materialName.toLowerCase()) ?? null;
   let maps = Object.fromEntries(ROLES.map((r) => [r, null]));
-  let rule = null, blend = null;
+  let rule = null,
+    blend = null;
   if (record) {
     const chain = parentChain(record, sidecars);
     const picked = pickMaps(candidates(chain), find);

@@ -18,7 +18,18 @@ export default {
   id: 'unreal',
   label: 'Unreal ActorX',
   // UE Viewer's class folders inside a package's export: a folder walk keeps them in the package's scene.
-  packageFolders: ['SkeletalMesh', 'MeshAnimation', 'AnimSet', 'AnimSequence', 'Texture', 'Texture2D', 'Material', 'MaterialInstanceConstant', 'Textures', 'Materials'],
+  packageFolders: [
+    'SkeletalMesh',
+    'MeshAnimation',
+    'AnimSet',
+    'AnimSequence',
+    'Texture',
+    'Texture2D',
+    'Material',
+    'MaterialInstanceConstant',
+    'Textures',
+    'Materials',
+  ],
   kinds: ['psk', 'psa', 'config', 'material-sidecar'],
   // UE Viewer's X.mat and X.props.txt, FModel's X.json: read when the scene is assembled.
   claims: (name) => (isMaterialSidecar(name) ? 'material-sidecar' : null),
@@ -28,15 +39,22 @@ export default {
   textureNamesRule: 'material name',
 
   plan(byKind, { text }) {
-    const jobs = [], records = [];
+    const jobs = [],
+      records = [];
     const configs = byKind('config');
     const used = new Set();
-    for (const item of byKind('psk')) jobs.push({ op: 'decodePsk', inputs: [item], args: async () => [await item.entry.read(), item.entry.name] });
+    for (const item of byKind('psk'))
+      jobs.push({ op: 'decodePsk', inputs: [item], args: async () => [await item.entry.read(), item.entry.name] });
     for (const item of byKind('psa')) {
-      const config = nearest(item, configs.filter((c) => sameStem(c, item)));
+      const config = nearest(
+        item,
+        configs.filter((c) => sameStem(c, item)),
+      );
       if (config) used.add(config);
       jobs.push({
-        op: 'decodePsa', inputs: config ? [item, config] : [item], via: config ? 'sidecar' : undefined,
+        op: 'decodePsa',
+        inputs: config ? [item, config] : [item],
+        via: config ? 'sidecar' : undefined,
         args: async () => [await item.entry.read(), item.entry.name, config ? await text(config) : ''],
       });
     }
@@ -50,11 +68,17 @@ export default {
   async assemble(ctx) {
     const sidecars = new Map();
     for (const t of ctx.texts.filter((x) => x.kind === 'material-sidecar')) {
-      if (t.entry.size > MAX_SIDECAR_BYTES) { t.reason = `over ${MAX_SIDECAR_BYTES >> 20} MiB: too large for a material sidecar`; continue; }
+      if (t.entry.size > MAX_SIDECAR_BYTES) {
+        t.reason = `over ${MAX_SIDECAR_BYTES >> 20} MiB: too large for a material sidecar`;
+        continue;
+      }
       const record = readMaterialSidecar(t.path, await readText(t.entry));
-      if (!record) { t.reason = 'not a material export'; continue; }
+      if (!record) {
+        t.reason = 'not a material export';
+        continue;
+      }
       sidecars.set(record, t);
-      addMaterialSidecar(ctx.state.unrealSidecars ??= new Map(), record);
+      addMaterialSidecar((ctx.state.unrealSidecars ??= new Map()), record);
     }
     ctx.state.unrealTexts = sidecars;
     return [];

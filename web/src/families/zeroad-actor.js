@@ -16,18 +16,23 @@ function fromDom(e) {
 }
 
 const ENTITIES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const unescape = (s) => s.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e) => (e[0] === '#'
-  ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)))
-  : ENTITIES[e] ?? m));
+const unescape = (s) =>
+  s.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (m, e) =>
+    e[0] === '#' ? String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1))) : (ENTITIES[e] ?? m),
+  );
 
 /** A tiny XML reader for Node (no DOMParser): elements, attributes, text; comments, PIs, CDATA skipped. */
 function parseFallback(text) {
   const root = { tag: '#document', attrs: {}, children: [], text: '' };
   const stack = [root];
-  const re = /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<!DOCTYPE[^>]*>|<\/([^\s>]+)\s*>|<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
+  const re =
+    /<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!\[CDATA\[([\s\S]*?)\]\]>|<!DOCTYPE[^>]*>|<\/([^\s>]+)\s*>|<([^\s/>]+)((?:\s+[^\s=/>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>|([^<]+)/g;
   for (const m of text.matchAll(re)) {
     const top = stack[stack.length - 1];
-    if (m[1] !== undefined) { for (const s of stack) s.text += m[1]; continue; }
+    if (m[1] !== undefined) {
+      for (const s of stack) s.text += m[1];
+      continue;
+    }
     if (m[2]) {
       if (top.tag !== m[2] || stack.length === 1) throw new Error(`XML: </${m[2]}> does not close <${top.tag}>`);
       stack.pop();
@@ -73,7 +78,7 @@ export function fileKey(path) {
 
 const kids = (node, tag) => node.children.filter((c) => c.tag === tag);
 const QUALITY = { low: 100, medium: 150, high: 200 };
-const quality = (a) => (a.quality === undefined ? 255 : QUALITY[a.quality] ?? (Number(a.quality) || 0));
+const quality = (a) => (a.quality === undefined ? 255 : (QUALITY[a.quality] ?? (Number(a.quality) || 0)));
 
 /**
  * Reads an actor.
@@ -93,7 +98,10 @@ export function readActor(text, loadXml = () => null) {
     const best = levels.reduce((a, b) => (quality(b.attrs) > quality(a.attrs) ? b : a));
     if (best.attrs.file) {
       const t = loadXml(best.attrs.file);
-      if (t == null) { out.missing.push(`quality level actor ${best.attrs.file}`); return out; }
+      if (t == null) {
+        out.missing.push(`quality level actor ${best.attrs.file}`);
+        return out;
+      }
       root = parseXml(t);
     } else if (best.attrs.inline !== undefined) {
       root = kids(root, 'inline')[0] ?? best;
@@ -127,7 +135,12 @@ export function readActor(text, loadXml = () => null) {
         for (const a of kids(c, 'animation')) {
           if (!a.attrs.file) continue;
           const speed = Number(a.attrs.speed ?? 100);
-          out.animations.push({ name: (a.attrs.name ?? 'idle').toLowerCase(), file: a.attrs.file, speed: speed > 0 ? speed : 100, id: a.attrs.id ?? '' });
+          out.animations.push({
+            name: (a.attrs.name ?? 'idle').toLowerCase(),
+            file: a.attrs.file,
+            speed: speed > 0 ? speed : 100,
+            id: a.attrs.id ?? '',
+          });
         }
       }
     }

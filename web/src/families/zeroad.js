@@ -29,12 +29,20 @@ export default {
 
   plan(byKind) {
     const jobs = [];
-    for (const item of byKind('pmd')) jobs.push({ op: 'decodePmd', inputs: [item], args: async () => [await item.entry.read(), item.entry.name] });
+    for (const item of byKind('pmd'))
+      jobs.push({ op: 'decodePmd', inputs: [item], args: async () => [await item.entry.read(), item.entry.name] });
     for (const item of byKind('pssa')) {
       jobs.push({
-        op: 'decodePssa', inputs: [item], args: async () => [await item.entry.read(), item.entry.name],
+        op: 'decodePssa',
+        inputs: [item],
+        args: async () => [await item.entry.read(), item.entry.name],
         // The engine ignores the PSSA name field ("God Knows", "test_anim"): clips go by file name.
-        after: (anim) => { for (const c of anim.clips) { c.name = stem(plainName(item.entry.name)); c.loop = !PLAYS_ONCE.test(c.name); } },
+        after: (anim) => {
+          for (const c of anim.clips) {
+            c.name = stem(plainName(item.entry.name));
+            c.loop = !PLAYS_ONCE.test(c.name);
+          }
+        },
       });
     }
     return { jobs, records: [] };
@@ -74,7 +82,7 @@ async function assembleActors(ctx) {
     ctx.usedTexts.add(entry.t);
     for (const m of actor.missing) missing(file, m);
     const model = actor.mesh && find(ctx.models, actor.mesh);
-    if (!model) return missing(file, actor.mesh ? `its mesh ${actor.mesh}` : 'a <mesh> in the chosen variants'), null;
+    if (!model) return (missing(file, actor.mesh ? `its mesh ${actor.mesh}` : 'a <mesh> in the chosen variants'), null);
     ctx.usedModels.add(model);
     const character = ctx.newCharacter(model, baseName(file));
     character.id = [...chain, file].join(' > ');
@@ -87,28 +95,56 @@ async function assembleActors(ctx) {
     }
     for (const a of actor.animations) {
       const anim = find(ctx.animations, a.file);
-      if (!anim) { missing(file, `animation ${a.name} (${a.file})`); continue; }
+      if (!anim) {
+        missing(file, `animation ${a.name} (${a.file})`);
+        continue;
+      }
       ctx.usedAnims.add(anim);
       const fit = ctx.fitAnimation(character, anim);
-      if (!fit.ok) { ctx.records.push({ kind: 'unbound', files: [anim.file], best: model.file, reason: fit.reason }); continue; }
-      ctx.bind(character, anim, fit, { names: anim.clips.map(() => a.name), speed: a.speed / 100, loop: !PLAYS_ONCE.test(a.name), via: 'actor' });
-      ctx.records.push({ kind: 'bound', files: [anim.file, file], via: 'actor', reason: `as "${a.name}"${a.speed !== 100 ? ` at ${a.speed / 100}×` : ''}` });
+      if (!fit.ok) {
+        ctx.records.push({ kind: 'unbound', files: [anim.file], best: model.file, reason: fit.reason });
+        continue;
+      }
+      ctx.bind(character, anim, fit, {
+        names: anim.clips.map(() => a.name),
+        speed: a.speed / 100,
+        loop: !PLAYS_ONCE.test(a.name),
+        via: 'actor',
+      });
+      ctx.records.push({
+        kind: 'bound',
+        files: [anim.file, file],
+        via: 'actor',
+        reason: `as "${a.name}"${a.speed !== 100 ? ` at ${a.speed / 100}×` : ''}`,
+      });
     }
     for (const p of actor.props) {
       if (p.attachpoint === 'projectile') continue; // the projectile's model, not attached
       const point = p.attachpoint.replace(/^loaded-/, '');
       const strip = (n) => n.replace(/^prop[-_]/i, '').toLowerCase();
-      const at = (model.attachments ?? []).find((x) => x.name === point) ?? (model.attachments ?? []).find((x) => strip(x.name) === strip(point));
+      const at =
+        (model.attachments ?? []).find((x) => x.name === point) ?? (model.attachments ?? []).find((x) => strip(x.name) === strip(point));
       const child = actors.get(baseName(p.actor).toLowerCase());
-      if (!at) { missing(file, `prop point ${point} (for ${p.actor}) on ${model.name}`); continue; }
-      if (!child) { missing(file, `prop actor ${p.actor}`); continue; }
+      if (!at) {
+        missing(file, `prop point ${point} (for ${p.actor}) on ${model.name}`);
+        continue;
+      }
+      if (!child) {
+        missing(file, `prop actor ${p.actor}`);
+        continue;
+      }
       if (chain.includes(child.file) || child.file === file) {
         const reason = `props itself through ${[...chain, file].map((f) => baseName(f)).join(' → ')}: the cycle is cut`;
         if (!ctx.records.some((r) => r.reason === reason)) ctx.records.push({ kind: 'refused', files: [child.file], reason });
         continue;
       }
       if (++props > MAX_ACTOR_PROPS) {
-        if (props === MAX_ACTOR_PROPS + 1) ctx.records.push({ kind: 'refused', files: [chain[0] ?? file], reason: `more than ${MAX_ACTOR_PROPS} prop actors: the rest are not shown` });
+        if (props === MAX_ACTOR_PROPS + 1)
+          ctx.records.push({
+            kind: 'refused',
+            files: [chain[0] ?? file],
+            reason: `more than ${MAX_ACTOR_PROPS} prop actors: the rest are not shown`,
+          });
         continue;
       }
       const prop = build(child, [...chain, file]);

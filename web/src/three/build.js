@@ -84,16 +84,31 @@ export function buildMaterial(m, index) {
   mat.visible = !m.hidden;
   switch (m.blend) {
     // Texture alpha only matters here: opaque materials are drawn with alpha forced to 1.
-    case 'masked': mat.alphaTest = 0.5; break;
+    case 'masked':
+      mat.alphaTest = 0.5;
+      break;
     // UE1 "translucent" is additive-ish: (ONE, ONE_MINUS_SRC_COLOR), no depth write.
     case 'translucent':
-      Object.assign(mat, { transparent: true, blending: THREE.CustomBlending, blendSrc: THREE.OneFactor, blendDst: THREE.OneMinusSrcColorFactor, depthWrite: false });
+      Object.assign(mat, {
+        transparent: true,
+        blending: THREE.CustomBlending,
+        blendSrc: THREE.OneFactor,
+        blendDst: THREE.OneMinusSrcColorFactor,
+        depthWrite: false,
+      });
       break;
     // UE1 "modulated" is a 2× modulate of what is behind: (DST_COLOR, SRC_COLOR), no depth write.
     case 'modulated':
-      Object.assign(mat, { transparent: true, blending: THREE.CustomBlending, blendSrc: THREE.DstColorFactor, blendDst: THREE.SrcColorFactor, depthWrite: false });
+      Object.assign(mat, {
+        transparent: true,
+        blending: THREE.CustomBlending,
+        blendSrc: THREE.DstColorFactor,
+        blendDst: THREE.SrcColorFactor,
+        depthWrite: false,
+      });
       break;
-    default: break;
+    default:
+      break;
   }
   if (m.playerColor) usePlayerColor(mat);
   return mat;
@@ -109,17 +124,32 @@ export function usePlayerColor(mat, color = 0x2a5bd7) {
   mat.userData.playerColor = uniform;
   mat.onBeforeCompile = (shader) => {
     shader.uniforms.playerColor = uniform;
-    shader.fragmentShader = `uniform vec3 playerColor;\n${shader.fragmentShader.replace('#include <map_fragment>', `#include <map_fragment>
+    shader.fragmentShader = `uniform vec3 playerColor;\n${shader.fragmentShader.replace(
+      '#include <map_fragment>',
+      `#include <map_fragment>
 #ifdef USE_MAP
   diffuseColor.rgb *= mix(playerColor, vec3(1.0), sampledDiffuseColor.a);
   diffuseColor.a = 1.0;
-#endif`)}`;
+#endif`,
+    )}`;
   };
   mat.customProgramCacheKey = () => 'player_trans';
   return uniform;
 }
 
-const SHARED_KEYS = ['name', 'side', 'visible', 'alphaTest', 'transparent', 'blending', 'blendSrc', 'blendDst', 'blendEquation', 'depthWrite', 'premultipliedAlpha'];
+const SHARED_KEYS = [
+  'name',
+  'side',
+  'visible',
+  'alphaTest',
+  'transparent',
+  'blending',
+  'blendSrc',
+  'blendDst',
+  'blendEquation',
+  'depthWrite',
+  'premultipliedAlpha',
+];
 
 /** Unlit materials (and modulated ones, which the engine never lights) become MeshBasicMaterial with the same settings. */
 export function buildMaterials(materials) {
@@ -192,7 +222,8 @@ export function buildClip(clip, bones, map = null, loop = clip.loop) {
     for (let k = 0; k < size; k++) out[n * size + k] = sign * first[k];
     return out;
   };
-  let times = null, timesOf = null;
+  let times = null,
+    timesOf = null;
   for (const tr of clip.tracks) {
     const b = map ? map[tr.bone] : tr.bone;
     if (b === undefined || b < 0 || b >= bones.length || n === 0) continue;

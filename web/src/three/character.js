@@ -53,12 +53,17 @@ export class Character {
     for (const p of sc.props) this._addProp(p);
   }
 
-  get boneSourceNames() { return this.bones.map((b) => b.userData.sourceName); }
+  get boneSourceNames() {
+    return this.bones.map((b) => b.userData.sourceName);
+  }
 
   _addPart({ model, boneMap }) {
     let skeleton = this.skeleton;
     if (skeleton && boneMap) {
-      skeleton = new THREE.Skeleton([...boneMap].map((i) => this.bones[i]), restInverses(model.skeleton));
+      skeleton = new THREE.Skeleton(
+        [...boneMap].map((i) => this.bones[i]),
+        restInverses(model.skeleton),
+      );
     }
     // Scenery seen from inside (a sky dome) is drawn unlit and from both sides.
     const decoded = this.scene.enclosing ? model.materials.map((m) => ({ ...m, unlit: true, twoSided: true })) : model.materials;
@@ -92,11 +97,20 @@ export class Character {
   }
 
   _addClip(sc) {
-    const va = sc.kind === 'vertex' ? this.vertexAnimations.find((v) => v.data.sequences.includes(sc.sequence)) ?? this.vertexAnimations[0] : null;
+    const va =
+      sc.kind === 'vertex' ? (this.vertexAnimations.find((v) => v.data.sequences.includes(sc.sequence)) ?? this.vertexAnimations[0]) : null;
     const built = new Map();
     this.clips.push({
-      name: sc.name, fps: sc.fps, frameCount: sc.frames, loop: sc.loop, source: sc.file, kind: sc.kind,
-      firstFrame: sc.firstFrame ?? 0, group: sc.group, notifies: sc.notifies ?? [], speed: sc.speed ?? 1,
+      name: sc.name,
+      fps: sc.fps,
+      frameCount: sc.frames,
+      loop: sc.loop,
+      source: sc.file,
+      kind: sc.kind,
+      firstFrame: sc.firstFrame ?? 0,
+      group: sc.group,
+      notifies: sc.notifies ?? [],
+      speed: sc.speed ?? 1,
       // A loop's period returns to the first frame; a single pass ends on the last frame.
       duration: sc.frames / (sc.fps || 30),
       lastTime: Math.max(0, sc.frames - 1) / (sc.fps || 30),
@@ -124,7 +138,15 @@ export class Character {
    */
   addAnimation(anim) {
     const fit = fitAnimation(this.scene, anim);
-    const report = { file: anim.file, target: this.name, total: fit.total, matched: fit.matched, byIndex: !!fit.byIndex, missing: fit.missing ?? [], extra: fit.extra ?? [] };
+    const report = {
+      file: anim.file,
+      target: this.name,
+      total: fit.total,
+      matched: fit.matched,
+      byIndex: !!fit.byIndex,
+      missing: fit.missing ?? [],
+      extra: fit.extra ?? [],
+    };
     if (!fit.ok) return { ...report, error: `animation ${anim.file}: ${fit.reason}` };
     for (const clip of bind(this.scene, anim, fit)) this._addClip(clip);
     return report;

@@ -118,7 +118,10 @@ function writeGlb(json, chunks) {
     view.setUint32(o, binLength, true);
     view.setUint32(o + 4, 0x004e4942, true);
     o += 8;
-    for (const c of chunks) { out.set(c, o); o += pad(c.length); }
+    for (const c of chunks) {
+      out.set(c, o);
+      o += pad(c.length);
+    }
   }
   return out.buffer;
 }
@@ -126,8 +129,14 @@ function writeGlb(json, chunks) {
 /** Sets each skin's skeleton to the deepest node that holds all its joints. */
 function rootSkins(json) {
   const parent = new Map();
-  (json.nodes ?? []).forEach((n, i) => { for (const c of n.children ?? []) parent.set(c, i); });
-  const chain = (i) => { const out = []; for (let n = i; n !== undefined; n = parent.get(n)) out.push(n); return out.reverse(); };
+  (json.nodes ?? []).forEach((n, i) => {
+    for (const c of n.children ?? []) parent.set(c, i);
+  });
+  const chain = (i) => {
+    const out = [];
+    for (let n = i; n !== undefined; n = parent.get(n)) out.push(n);
+    return out.reverse();
+  };
   for (const skin of json.skins ?? []) {
     const chains = skin.joints.map(chain);
     let common;
@@ -264,10 +273,14 @@ export async function exportGLB(characters, { clip: only, decoder, noClips = fal
     }
     // Helpers and labels are the viewer's, not the model's.
     const extras = [];
-    copy.traverse((o) => { if (o.userData.isAttachmentMarker || o.userData.isBoneLabel || o.isCSS2DObject) extras.push(o); });
+    copy.traverse((o) => {
+      if (o.userData.isAttachmentMarker || o.userData.isBoneLabel || o.isCSS2DObject) extras.push(o);
+    });
     for (const o of extras) o.removeFromParent();
     // The viewer's bookkeeping (file paths on the user's disk, indices) is not the model's: no extras.
-    copy.traverse((o) => { o.userData = {}; });
+    copy.traverse((o) => {
+      o.userData = {};
+    });
     roots.push(copy);
   }
   if (only && !animations.length) throw new Error(`no clip named ${only} among the loaded clips`);

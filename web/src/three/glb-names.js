@@ -3,7 +3,11 @@
 
 /** A file name from a character's name (a model's file name): no extension, path or reserved character. */
 function fileNameOf(name) {
-  const base = String(name ?? '').replace(/\.[a-z0-9]{1,5}$/i, '').replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]+/gu, '_').replace(/^[\s.]+|[\s.]+$/g, '').slice(0, 100);
+  const base = String(name ?? '')
+    .replace(/\.[a-z0-9]{1,5}$/i, '')
+    .replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]+/gu, '_')
+    .replace(/^[\s.]+|[\s.]+$/g, '')
+    .slice(0, 100);
   return base || 'character';
 }
 

@@ -51,7 +51,12 @@ function fileNameOf(url) {
  */
 function entriesOf(data, path, fallbackName) {
   if (data === null || data === undefined) throw new TypeError('no file data given');
-  const named = data instanceof Map ? [...data] : (typeof data === 'object' && !(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)) ? Object.entries(data) : null;
+  const named =
+    data instanceof Map
+      ? [...data]
+      : typeof data === 'object' && !(data instanceof ArrayBuffer) && !ArrayBuffer.isView(data)
+        ? Object.entries(data)
+        : null;
   if (named) {
     if (!named.length) throw new TypeError('no files given');
     return named.map(([name, value]) => entryFromBytes(name, bytesOf(value)));
@@ -73,7 +78,10 @@ function bonesOf(target) {
   let skinned = null;
   /** @type {Bone[]} */
   const bones = [];
-  target?.traverse?.((o) => { if (o.isSkinnedMesh && !skinned) skinned = o; else if (o.isBone) bones.push(o); });
+  target?.traverse?.((o) => {
+    if (o.isSkinnedMesh && !skinned) skinned = o;
+    else if (o.isBone) bones.push(o);
+  });
   return skinned ? skinned.skeleton.bones : bones;
 }
 
@@ -105,7 +113,10 @@ function clipsFor(anim, target) {
 function ownClips(anim) {
   const count = anim.skeleton?.names.length ?? anim.counts?.bones ?? 0;
   const names = uniqueNodeNames(anim.skeleton?.names ?? new Array(count).fill(''), 'bone');
-  return clipsFor(anim, names.map((name) => ({ name, userData: {} })));
+  return clipsFor(
+    anim,
+    names.map((name) => ({ name, userData: {} })),
+  );
 }
 
 /**
@@ -211,10 +222,15 @@ class RigscopeLoader extends Loader {
     const fetchOne = (u) => this._fetch(u, onProgress);
     Promise.all(urls.map(fetchOne)).then((buffers) => {
       const files = new Map(urls.map((u, i) => [fileNameOf(u), buffers[i]]));
-      this.parse(files, LoaderUtils.extractUrlBase(item), (result) => {
-        onLoad(result);
-        this.manager.itemEnd(item);
-      }, fail);
+      this.parse(
+        files,
+        LoaderUtils.extractUrlBase(item),
+        (result) => {
+          onLoad(result);
+          this.manager.itemEnd(item);
+        },
+        fail,
+      );
     }, fail);
   }
 
@@ -233,14 +249,20 @@ class RigscopeLoader extends Loader {
     // Node has fetch() but no ProgressEvent, which FileLoader makes for every chunk it reads.
     const resolved = this.manager.resolveURL(this.path + url);
     this.manager.itemStart(resolved);
-    const request = { headers: this.requestHeader, credentials: /** @type {RequestCredentials} */ (this.withCredentials ? 'include' : 'same-origin') };
-    return fetch(resolved, request).then(async (response) => {
-      if (!response.ok) throw new Error(`fetch for "${response.url}" responded with ${response.status}: ${response.statusText}`);
-      return response.arrayBuffer();
-    }).catch((err) => {
-      this.manager.itemError(resolved);
-      throw err;
-    }).finally(() => this.manager.itemEnd(resolved));
+    const request = {
+      headers: this.requestHeader,
+      credentials: /** @type {RequestCredentials} */ (this.withCredentials ? 'include' : 'same-origin'),
+    };
+    return fetch(resolved, request)
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`fetch for "${response.url}" responded with ${response.status}: ${response.statusText}`);
+        return response.arrayBuffer();
+      })
+      .catch((err) => {
+        this.manager.itemError(resolved);
+        throw err;
+      })
+      .finally(() => this.manager.itemEnd(resolved));
   }
 
   /**
@@ -278,8 +300,11 @@ class RigscopeLoader extends Loader {
     if (!found || found.family !== ctor.family || output !== ctor.output) {
       const problem = decoded.records.find((r) => r.files.includes(primary) && r.kind !== 'paired');
       const wanted = `${ctor.output === 'mesh' ? 'a mesh' : 'an animation'} (${family?.label})`;
-      const reason = found ? `${primary} holds ${output === 'mesh' ? 'a mesh' : 'an animation'} (${familyById(found.family)?.label ?? found.family}), not ${wanted}`
-        : problem ? describeRecord(problem) : `${primary} is not ${wanted}`;
+      const reason = found
+        ? `${primary} holds ${output === 'mesh' ? 'a mesh' : 'an animation'} (${familyById(found.family)?.label ?? found.family}), not ${wanted}`
+        : problem
+          ? describeRecord(problem)
+          : `${primary} is not ${wanted}`;
       throw new Error(`${ctor.name}: ${reason}`);
     }
     return this._result(decoded, found, decoder);
@@ -291,7 +316,9 @@ class RigscopeLoader extends Loader {
    * @param {any} decoder
    * @returns {Promise<any>}
    */
-  async _result(decoded, found, decoder) { throw new Error('a loader says what it makes'); }
+  async _result(decoded, found, decoder) {
+    throw new Error('a loader says what it makes');
+  }
 }
 
 class MeshLoader extends RigscopeLoader {
@@ -308,7 +335,12 @@ class MeshLoader extends RigscopeLoader {
     group.animations = characters.flatMap((c) => c.clips.map((clip) => clip.build()));
     keep(group.userData, 'character', characters[0] ?? null);
     keep(group.userData, 'characters', characters);
-    if (!found) keep(group.userData, 'textures', await Promise.all(decoded.textures.filter((t) => t.decoded).map((t) => textureOfRecord(t, decoder))));
+    if (!found)
+      keep(
+        group.userData,
+        'textures',
+        await Promise.all(decoded.textures.filter((t) => t.decoded).map((t) => textureOfRecord(t, decoder))),
+      );
     group.userData.records = scene.records.map((r) => ({ ...r }));
     return group;
   }
@@ -317,7 +349,9 @@ class MeshLoader extends RigscopeLoader {
    * @param {string | string[]} url
    * @returns {Promise<Group>}
    */
-  loadAsync(url, onProgress) { return super.loadAsync(/** @type {any} */ (url), onProgress); }
+  loadAsync(url, onProgress) {
+    return super.loadAsync(/** @type {any} */ (url), onProgress);
+  }
 }
 
 class AnimationLoader extends RigscopeLoader {
@@ -344,18 +378,32 @@ class AnimationLoader extends RigscopeLoader {
    * @param {string | string[]} url
    * @returns {Promise<AnimationClip[]>}
    */
-  loadAsync(url, onProgress) { return super.loadAsync(/** @type {any} */ (url), onProgress); }
+  loadAsync(url, onProgress) {
+    return super.loadAsync(/** @type {any} */ (url), onProgress);
+  }
 }
 
 /** Unreal ActorX meshes (.psk, .pskx). */
-export class PSKLoader extends MeshLoader { static family = 'unreal'; }
+export class PSKLoader extends MeshLoader {
+  static family = 'unreal';
+}
 /** Unreal ActorX animations (.psa, with UE Viewer's .config passed beside it). */
-export class PSALoader extends AnimationLoader { static family = 'unreal'; }
+export class PSALoader extends AnimationLoader {
+  static family = 'unreal';
+}
 /** 0 A.D. models (.pmd). */
-export class PMDLoader extends MeshLoader { static family = 'zeroad'; }
+export class PMDLoader extends MeshLoader {
+  static family = 'zeroad';
+}
 /** 0 A.D. animations (PSSA .psa), bound by bone index and count. */
-export class PSSALoader extends AnimationLoader { static family = 'zeroad'; }
+export class PSSALoader extends AnimationLoader {
+  static family = 'zeroad';
+}
 /** Unreal Engine 1 vertex meshes: the _d.3d file; load() fetches the _a.3d beside it. */
-export class UE1Loader extends MeshLoader { static family = 'ue1'; }
+export class UE1Loader extends MeshLoader {
+  static family = 'ue1';
+}
 /** Skate 3 PSG arenas: model arenas resolve with their meshes; texture arenas with an empty Group and their textures in the records. */
-export class PSGLoader extends MeshLoader { static family = 'psg'; }
+export class PSGLoader extends MeshLoader {
+  static family = 'psg';
+}

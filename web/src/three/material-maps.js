@@ -87,10 +87,14 @@ function canvasOf(width, height) {
 function pixelsOf(texture) {
   if (texture.isCompressedTexture) return null;
   const image = texture.image;
-  const width = image?.width, height = image?.height;
+  const width = image?.width,
+    height = image?.height;
   if (!(width > 0 && height > 0)) return null;
   if (image.data) {
-    const ok = (image.data instanceof Uint8Array || image.data instanceof Uint8ClampedArray) && texture.format === THREE.RGBAFormat && image.data.length >= width * height * 4;
+    const ok =
+      (image.data instanceof Uint8Array || image.data instanceof Uint8ClampedArray) &&
+      texture.format === THREE.RGBAFormat &&
+      image.data.length >= width * height * 4;
     return ok ? { rgba: image.data, width, height, canvas: null } : null;
   }
   const canvas = canvasOf(width, height);
@@ -125,13 +129,20 @@ function converted(texture, key, convert) {
   });
 }
 
-const mraAsArm = (t) => converted(t, 'mra', (s, d, i) => { d[i] = s[i + 2]; d[i + 1] = s[i + 1]; d[i + 2] = s[i]; d[i + 3] = 255; });
-const specularAsRoughness = (t) => converted(t, 'specular', (s, d, i) => {
-  d[i] = 255;
-  d[i + 1] = 255 - Math.round((s[i] + s[i + 1] + s[i + 2]) / 3);
-  d[i + 2] = 0;
-  d[i + 3] = 255;
-});
+const mraAsArm = (t) =>
+  converted(t, 'mra', (s, d, i) => {
+    d[i] = s[i + 2];
+    d[i + 1] = s[i + 1];
+    d[i + 2] = s[i];
+    d[i + 3] = 255;
+  });
+const specularAsRoughness = (t) =>
+  converted(t, 'specular', (s, d, i) => {
+    d[i] = 255;
+    d[i + 1] = 255 - Math.round((s[i] + s[i + 1] + s[i + 2]) / 3);
+    d[i + 2] = 0;
+    d[i + 3] = 255;
+  });
 
 function fullState(plain, t, masked, skip) {
   const s = { ...plain };
@@ -168,7 +179,10 @@ export async function applyMaterialMaps(material, maps, textureOf = (t) => t, { 
   const entry = states.get(material) ?? { plain: snapshot(material), baseOnly: false };
   const textures = {};
   const skipped = [];
-  const skip = (role, reason) => { skipped.push({ role, reason }); return null; };
+  const skip = (role, reason) => {
+    skipped.push({ role, reason });
+    return null;
+  };
   for (const role of ROLES) {
     if (!maps?.[role]) continue;
     try {

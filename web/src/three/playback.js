@@ -42,7 +42,9 @@ export class Playback {
   }
 
   /** Playback speed, a multiplier of every clip's own rate (signal 'speed'). */
-  get speed() { return this._speed; }
+  get speed() {
+    return this._speed;
+  }
   set speed(v) {
     this._speed = v;
     this.emit('speed', v);
@@ -98,7 +100,8 @@ export class Playback {
     const cur = this.current;
     if (!cur) return;
     const { character, clip, action } = cur;
-    const time = action.time, paused = action.paused;
+    const time = action.time,
+      paused = action.paused;
     const next = this._actionFor(character, clip);
     if (next !== action) action.stop();
     this.current = { character, clip, action: next };
@@ -150,11 +153,18 @@ export class Playback {
     this.emit('time');
   }
 
-  play() { if (this.current && !this.playing) this.togglePlay(); }
-  pause() { if (this.current && this.playing) this.togglePlay(); else if (this.current) this.current.action.paused = true; }
+  play() {
+    if (this.current && !this.playing) this.togglePlay();
+  }
+  pause() {
+    if (this.current && this.playing) this.togglePlay();
+    else if (this.current) this.current.action.paused = true;
+  }
 
   /** The current clip's time, in seconds within the clip. */
-  get time() { return this.current ? this.current.action.time : 0; }
+  get time() {
+    return this.current ? this.current.action.time : 0;
+  }
 
   setTime(t) {
     if (!this.current) return;
@@ -176,7 +186,9 @@ export class Playback {
   }
 
   /** Frame number as the file counts it (UE1 sequences start where they start in the file). */
-  get fileFrame() { return this.current ? (this.current.clip.firstFrame ?? 0) + this.frame : 0; }
+  get fileFrame() {
+    return this.current ? (this.current.clip.firstFrame ?? 0) + this.frame : 0;
+  }
 
   /** Pauses on a frame given in the file's own numbering, clamped to the clip. */
   goToFileFrame(n) {
@@ -199,7 +211,9 @@ export class Playback {
   }
 
   /** The current clip's notify markers: [{ time, name }] (UE1 `#exec MESH NOTIFY`). */
-  get notifies() { return this.current?.clip.notifies ?? []; }
+  get notifies() {
+    return this.current?.clip.notifies ?? [];
+  }
 
   /** Forgets what plays (the owner clears the characters themselves). */
   resetPlayback() {

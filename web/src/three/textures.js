@@ -55,10 +55,12 @@ function cubeStrip(level, rowBytes, rows) {
  */
 function dxtLevels(t, faces) {
   const { blockBytes } = DXT[t.format];
-  const width = blocks(t.width) * 4 * faces, height = blocks(t.height) * 4;
+  const width = blocks(t.width) * 4 * faces,
+    height = blocks(t.height) * 4;
   const levels = [];
   for (const [l, data] of t.mips.entries()) {
-    const w = Math.max(1, width >> l), h = Math.max(1, height >> l);
+    const w = Math.max(1, width >> l),
+      h = Math.max(1, height >> l);
     const faceW = Math.max(1, (blocks(t.width) * 4) >> l);
     if (blocks(w) * blocks(h) * blockBytes !== data.byteLength || (faces > 1 && blocks(w) !== blocks(faceW) * faces)) break;
     levels.push({ data: faces > 1 ? cubeStrip(data, blocks(faceW) * blockBytes, blocks(h)) : data, width: w, height: h });
@@ -109,8 +111,14 @@ function jpegSize(b) {
   while (at + 9 < b.length) {
     if (b[at] !== 0xff) return null;
     const marker = b[at + 1];
-    if (marker === 0xff) { at++; continue; } // fill byte
-    if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) { at += 2; continue; }
+    if (marker === 0xff) {
+      at++;
+      continue;
+    } // fill byte
+    if (marker === 0xd8 || (marker >= 0xd0 && marker <= 0xd7) || marker === 0x01) {
+      at += 2;
+      continue;
+    }
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
       return { type: 'JPEG', width: u16be(b, at + 7), height: u16be(b, at + 5), at: at + 5 };
     }
@@ -127,7 +135,8 @@ function jpegSize(b) {
  */
 export function browserImageSize(bytes) {
   const b = bytes;
-  if (b.length >= 24 && b[0] === 0x89 && ascii(b, 1, 3) === 'PNG') return { type: 'PNG', width: u32be(b, 16), height: u32be(b, 20), at: 16 };
+  if (b.length >= 24 && b[0] === 0x89 && ascii(b, 1, 3) === 'PNG')
+    return { type: 'PNG', width: u32be(b, 16), height: u32be(b, 20), at: 16 };
   if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return jpegSize(b);
   if (b.length >= 10 && ascii(b, 0, 4) === 'GIF8') return { type: 'GIF', width: u16le(b, 6), height: u16le(b, 8), at: 6 };
   if (b.length >= 30 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 4) === 'WEBP') {
@@ -146,7 +155,9 @@ export function browserImageSize(bytes) {
 export function checkImagePixels({ type, width, height, at }, name) {
   const pixels = width * height;
   if (pixels <= MAX_IMAGE_PIXELS) return;
-  throw new Error(`${type} ${name}: width ${width} × height ${height} at byte ${at} is ${Math.round(pixels / 1e6)} Mpx, over the ${MAX_IMAGE_PIXELS / 1e6} Mpx limit`);
+  throw new Error(
+    `${type} ${name}: width ${width} × height ${height} at byte ${at} is ${Math.round(pixels / 1e6)} Mpx, over the ${MAX_IMAGE_PIXELS / 1e6} Mpx limit`,
+  );
 }
 
 /**

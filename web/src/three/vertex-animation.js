@@ -30,7 +30,10 @@ export class VertexAnimation {
     const keys = loop ? n + 1 : n;
     const times = new Float32Array(keys);
     const values = new Float32Array(keys);
-    for (let k = 0; k < keys; k++) { times[k] = k / rate; values[k] = seq.startFrame + k; }
+    for (let k = 0; k < keys; k++) {
+      times[k] = k / rate;
+      values[k] = seq.startFrame + k;
+    }
     const track = new THREE.NumberKeyframeTrack(`${this.mesh.name}.vertexFrame`, times, values);
     return new THREE.AnimationClip(seq.name, (loop ? n : n - 1) / rate, [track]);
   }

@@ -6,8 +6,14 @@ export function displayPanel({ app, viewer, $ }) {
   const toggles = {
     'show-skeleton': (on) => viewer.setSkeletonVisible(on),
     'show-wireframe': (on) => viewer.setWireframe(on),
-    'show-grid': (on) => { viewer.grid.visible = on; viewer.requestRender(); },
-    'show-ground': (on) => { viewer.ground.visible = on; viewer.requestRender(); },
+    'show-grid': (on) => {
+      viewer.grid.visible = on;
+      viewer.requestRender();
+    },
+    'show-ground': (on) => {
+      viewer.ground.visible = on;
+      viewer.requestRender();
+    },
     'show-attachments': (on) => viewer.setAttachmentsVisible(on),
     'show-bone-names': (on) => viewer.setBoneNamesVisible(on),
     'show-normals': (on) => viewer.setNormalsVisible(on),
@@ -17,7 +23,8 @@ export function displayPanel({ app, viewer, $ }) {
 
   // Full materials (normal, packed and emissive maps) or base colour only.
   const applyBaseColourOnly = () => {
-    for (const c of app.characters) for (const x of c.tree()) for (const m of x.materials) setBaseColourOnly(m, $('base-colour-only').checked);
+    for (const c of app.characters)
+      for (const x of c.tree()) for (const m of x.materials) setBaseColourOnly(m, $('base-colour-only').checked);
     viewer.requestRender();
   };
   $('base-colour-only').addEventListener('change', applyBaseColourOnly);
@@ -26,7 +33,10 @@ export function displayPanel({ app, viewer, $ }) {
 
   // 0 A.D. player_trans materials: one colour for all of them, shown only when one is loaded.
   const playerColors = () => app.characters.flatMap((c) => c.materials.map((m) => m.userData.playerColor).filter(Boolean));
-  const applyPlayerColor = () => { for (const u of playerColors()) u.value.set($('player-color').value); viewer.requestRender(); };
+  const applyPlayerColor = () => {
+    for (const u of playerColors()) u.value.set($('player-color').value);
+    viewer.requestRender();
+  };
   $('player-color').addEventListener('input', applyPlayerColor);
   const showPlayerColor = () => {
     const row = $('player-color-row');
@@ -35,7 +45,10 @@ export function displayPanel({ app, viewer, $ }) {
     applyPlayerColor();
   };
 
-  app.on('loaded', () => { applyBaseColourOnly(); showPlayerColor(); });
+  app.on('loaded', () => {
+    applyBaseColourOnly();
+    showPlayerColor();
+  });
   app.on('textures', applyBaseColourOnly);
   app.on('cleared', showPlayerColor);
   // New characters get the overlays that are switched on.

@@ -41,13 +41,17 @@ export function zipPlan(characters) {
     if (!byFolder.has(folder)) byFolder.set(folder, []);
     byFolder.get(folder).push(c);
   }
-  return [...byFolder].flatMap(([folder, list]) => glbNames(list.map((c) => c.name)).map((name, i) => ({ character: list[i], path: `${folder}${name}` })));
+  return [...byFolder].flatMap(([folder, list]) =>
+    glbNames(list.map((c) => c.name)).map((name, i) => ({ character: list[i], path: `${folder}${name}` })),
+  );
 }
 
 /** *Export all*: every character's GLB in one zip (fflate, streamed into the Blob's parts), with progress and Cancel. */
 function exportAll({ app, $, messages, loader }) {
   let cancelled = false;
-  $('export-all-cancel').addEventListener('click', () => { cancelled = true; });
+  $('export-all-cancel').addEventListener('click', () => {
+    cancelled = true;
+  });
   $('export-all-button').addEventListener('click', async () => {
     const plan = zipPlan(app.characters.filter((c) => !c.textureBoard));
     if (!plan.length) return messages.add('Nothing to export: load a model first');
@@ -58,7 +62,10 @@ function exportAll({ app, $, messages, loader }) {
       const [{ exportGLB }, { Zip, ZipPassThrough }] = await Promise.all([import('../../three/export.js'), import('fflate')]);
       const parts = [];
       let failed = null;
-      const zip = new Zip((err, chunk) => { if (err) failed = err; else parts.push(chunk); });
+      const zip = new Zip((err, chunk) => {
+        if (err) failed = err;
+        else parts.push(chunk);
+      });
       for (const [i, { character, path }] of plan.entries()) {
         if (cancelled) break;
         loader.status(`Exporting ${i + 1}/${plan.length}: ${path}`);

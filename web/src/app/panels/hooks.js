@@ -7,9 +7,14 @@ import { fileSources } from './share.js';
 export function hooks({ app, viewer }) {
   window.rigscope = Object.freeze({ snapshot: () => app.snapshot() });
   window.__rigscope = {
-    app, viewer,
+    app,
+    viewer,
     ready: false,
-    pixels: () => { const r = viewer.countForegroundPixels(); delete r.pixels; return r; },
+    pixels: () => {
+      const r = viewer.countForegroundPixels();
+      delete r.pixels;
+      return r;
+    },
     setTime: (t) => app.setTime(t),
     pause: () => app.pause(),
     clipNames: () => app.allClips.map((c) => c.clip.name),

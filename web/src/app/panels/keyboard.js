@@ -8,7 +8,11 @@ export function keyboard({ app, viewer, $ }) {
     const next = all[(i + delta + all.length) % all.length];
     app.select(next.character, next.clip);
   }
-  const toggle = (id) => { const box = $(id); box.checked = !box.checked; box.dispatchEvent(new Event('change')); };
+  const toggle = (id) => {
+    const box = $(id);
+    box.checked = !box.checked;
+    box.dispatchEvent(new Event('change'));
+  };
   const keys = {
     ' ': () => app.togglePlay(),
     ArrowLeft: () => app.step(-1),
@@ -25,7 +29,12 @@ export function keyboard({ app, viewer, $ }) {
   };
   addEventListener('keydown', (e) => {
     const t = e.target;
-    if (t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement || (t instanceof HTMLInputElement && !['range', 'checkbox'].includes(t.type))) return;
+    if (
+      t instanceof HTMLTextAreaElement ||
+      t instanceof HTMLSelectElement ||
+      (t instanceof HTMLInputElement && !['range', 'checkbox'].includes(t.type))
+    )
+      return;
     if (e.ctrlKey || e.metaKey || e.altKey || document.querySelector('dialog[open]')) return;
     const free = t === document.body || t === viewer.renderer.domElement || t instanceof HTMLCanvasElement;
     const action = keys[e.key];
@@ -35,6 +44,8 @@ export function keyboard({ app, viewer, $ }) {
     action();
   });
   // A focused button is pressed by Space on key up: that press belongs to play/pause.
-  addEventListener('keyup', (e) => { if (e.key === ' ' && e.target instanceof HTMLButtonElement) e.preventDefault(); });
+  addEventListener('keyup', (e) => {
+    if (e.key === ' ' && e.target instanceof HTMLButtonElement) e.preventDefault();
+  });
   $('help-button').addEventListener('click', () => $('help-dialog').showModal());
 }

@@ -7,7 +7,9 @@ import { isProblem } from '../../core/report.js';
 import { entriesFromDataTransfer, entriesFromFileList } from '../input.js';
 
 export function loadingPanel({ app, $, messages }) {
-  const status = (text) => { $('status').textContent = displayName(text); };
+  const status = (text) => {
+    $('status').textContent = displayName(text);
+  };
   function progress(done, total) {
     const bar = $('progress');
     bar.hidden = !(total > 0) || done >= total;
@@ -32,10 +34,15 @@ export function loadingPanel({ app, $, messages }) {
         demo,
         replace: replace ?? (!demo && $('drop-mode').value === 'replace'),
         isCancelled: () => cancelled,
-        onProgress: ({ done, total, name }) => { status(`Decoding ${done}/${total}: ${name}`); progress(done, total); },
+        onProgress: ({ done, total, name }) => {
+          status(`Decoding ${done}/${total}: ${name}`);
+          progress(done, total);
+        },
       });
       const problems = report.records.filter(isProblem).length;
-      status(`${entries.length} file${entries.length === 1 ? '' : 's'} read${problems ? `; ${problems} problem${problems === 1 ? '' : 's'} (see Files)` : ''}`);
+      status(
+        `${entries.length} file${entries.length === 1 ? '' : 's'} read${problems ? `; ${problems} problem${problems === 1 ? '' : 's'} (see Files)` : ''}`,
+      );
       messages.render();
     } catch (err) {
       messages.add(err.message);
@@ -49,8 +56,13 @@ export function loadingPanel({ app, $, messages }) {
 
   // Drop anywhere on the page.
   const stage = $('stage');
-  addEventListener('dragover', (e) => { e.preventDefault(); stage.classList.add('dragging'); });
-  addEventListener('dragleave', (e) => { if (e.target === document.documentElement || !e.relatedTarget) stage.classList.remove('dragging'); });
+  addEventListener('dragover', (e) => {
+    e.preventDefault();
+    stage.classList.add('dragging');
+  });
+  addEventListener('dragleave', (e) => {
+    if (e.target === document.documentElement || !e.relatedTarget) stage.classList.remove('dragging');
+  });
   addEventListener('drop', (e) => {
     e.preventDefault();
     stage.classList.remove('dragging');
@@ -58,7 +70,10 @@ export function loadingPanel({ app, $, messages }) {
     const pending = entriesFromDataTransfer(e.dataTransfer);
     load(() => pending, 'dropped files');
   });
-  for (const [input, label] of [['file-input', 'files'], ['folder-input', 'folder']]) {
+  for (const [input, label] of [
+    ['file-input', 'files'],
+    ['folder-input', 'folder'],
+  ]) {
     $(input).addEventListener('change', (e) => {
       const files = [...e.target.files];
       e.target.value = '';
@@ -66,8 +81,16 @@ export function loadingPanel({ app, $, messages }) {
     });
   }
   // The file and folder buttons are labels: Enter and Space open their dialogs.
-  for (const [button, input] of [['folder-button', 'folder-input'], ['open-button', 'file-input']]) {
-    $(button).addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); $(input).click(); } });
+  for (const [button, input] of [
+    ['folder-button', 'folder-input'],
+    ['open-button', 'file-input'],
+  ]) {
+    $(button).addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' || e.key === ' ') {
+        e.preventDefault();
+        $(input).click();
+      }
+    });
   }
   $('clear-button').addEventListener('click', () => {
     app.clear();
@@ -79,7 +102,11 @@ export function loadingPanel({ app, $, messages }) {
     if ($('url-dialog').returnValue !== 'open') return;
     const urls = [];
     for (const u of $('url-text').value.split(/\s+/).filter(Boolean)) {
-      try { urls.push(new URL(u, location.href).href); } catch { messages.add(`${u} is not a web address`); }
+      try {
+        urls.push(new URL(u, location.href).href);
+      } catch {
+        messages.add(`${u} is not a web address`);
+      }
     }
     if (urls.length) loadUrls(urls);
   });

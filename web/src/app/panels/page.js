@@ -11,8 +11,11 @@ import { download } from './export.js';
 /** Every file loaded (from this computer or the web: the page can fetch nothing), with its drop. */
 function loadedFiles(app) {
   const dropOf = new Map();
-  app.reports.forEach((r, i) => { for (const f of r.files) dropOf.set(f, i); });
-  return [...app.files.values()].map((entry) => ({ path: entry.path, entry, drop: dropOf.get(entry.path) ?? 0 }))
+  app.reports.forEach((r, i) => {
+    for (const f of r.files) dropOf.set(f, i);
+  });
+  return [...app.files.values()]
+    .map((entry) => ({ path: entry.path, entry, drop: dropOf.get(entry.path) ?? 0 }))
     .sort((a, b) => a.drop - b.drop);
 }
 
@@ -44,20 +47,30 @@ export function pagePanel({ app, viewer, $, messages, loader }) {
         try {
           files.push({ name: u.path, bytes: new Uint8Array(await u.entry.read()) });
         } catch (err) {
-          throw new Error(`${u.path} could not be read again (${err.name === 'NotReadableError' ? 'moved, changed or deleted since it was opened' : err.message}): open it again`, { cause: err });
+          throw new Error(
+            `${u.path} could not be read again (${err.name === 'NotReadableError' ? 'moved, changed or deleted since it was opened' : err.message}): open it again`,
+            { cause: err },
+          );
         }
       }
       const drops = [];
-      for (const u of used) if (drops.at(-1)?.drop === u.drop) drops.at(-1).n++; else drops.push({ drop: u.drop, n: 1 });
+      for (const u of used)
+        if (drops.at(-1)?.drop === u.drop) drops.at(-1).n++;
+        else drops.push({ drop: u.drop, n: 1 });
       const state = { ...packedState(currentState(app, viewer, [])), drops: drops.map((d) => d.n).join(',') };
       const [template, packed] = await Promise.all([
         fetchTemplate(),
-        packSceneAsync({ files, state }, { onProgress: ({ done, total }) => loader.status(`Saving the page: packing ${formatBytes(done)} of ${formatBytes(total)}`) }),
+        packSceneAsync(
+          { files, state },
+          { onProgress: ({ done, total }) => loader.status(`Saving the page: packing ${formatBytes(done)} of ${formatBytes(total)}`) },
+        ),
       ]);
       const html = standalonePage(template, packed.payload);
       const name = pageFileName(app.characters[0].name);
       download(new Blob([html], { type: 'text/html' }), name);
-      loader.status(`Saved ${name}: ${formatBytes(html.length)}, ${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(files.reduce((n, f) => n + f.bytes.length, 0))})`);
+      loader.status(
+        `Saved ${name}: ${formatBytes(html.length)}, ${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(files.reduce((n, f) => n + f.bytes.length, 0))})`,
+      );
     } catch (err) {
       loader.status('');
       messages.add(`Save page failed: ${err.message}`);

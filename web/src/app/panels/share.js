@@ -23,8 +23,12 @@ export function fileSources(app) {
 export function localFiles(app) {
   if (app.demo) return [];
   const dropOf = new Map();
-  app.reports.forEach((r, i) => { for (const f of r.files) dropOf.set(f, i); });
-  return [...app.files.values()].filter((e) => !e.url).map((entry) => ({ path: entry.path, entry, drop: dropOf.get(entry.path) ?? 0 }))
+  app.reports.forEach((r, i) => {
+    for (const f of r.files) dropOf.set(f, i);
+  });
+  return [...app.files.values()]
+    .filter((e) => !e.url)
+    .map((entry) => ({ path: entry.path, entry, drop: dropOf.get(entry.path) ?? 0 }))
     .sort((a, b) => a.drop - b.drop);
 }
 
@@ -38,7 +42,10 @@ export async function openPackedLink({ app, $, messages, loader }, text) {
   let pack;
   try {
     pack = await openPacked(text, {
-      onProgress: ({ done, total }) => { loader.status(`Unpacking the link: ${formatBytes(done)} of ${formatBytes(total)}`); loader.progress(done, total); },
+      onProgress: ({ done, total }) => {
+        loader.status(`Unpacking the link: ${formatBytes(done)} of ${formatBytes(total)}`);
+        loader.progress(done, total);
+      },
     });
   } catch (err) {
     await new Promise((resolve) => setTimeout(resolve, 0)); // the message renders in a task of its own
@@ -74,14 +81,23 @@ export function sharePanel(page) {
     $('share-dialog').showModal();
     try {
       const result = await makeShare({
-        kind, base: location.href, hosted: urls, state: currentState(app, viewer, urls), local: localFiles(app), scene: app.scene,
-        onProgress: ({ done, total }) => { $('share-note').textContent = `Packing: ${formatBytes(done)} of ${formatBytes(total)}`; },
+        kind,
+        base: location.href,
+        hosted: urls,
+        state: currentState(app, viewer, urls),
+        local: localFiles(app),
+        scene: app.scene,
+        onProgress: ({ done, total }) => {
+          $('share-note').textContent = `Packing: ${formatBytes(done)} of ${formatBytes(total)}`;
+        },
       });
       page.lastShare = result;
       $('share-text').value = result.text;
       $('share-note').textContent = describeShare(result);
-      $('share-files').replaceChildren(...result.files.map((f) => el('li', {}, `${f.name} — ${formatBytes(f.size)}`)),
-        ...result.left.map((p) => el('li', { class: 'muted' }, `${p} — left out (the scene does not use it)`)));
+      $('share-files').replaceChildren(
+        ...result.files.map((f) => el('li', {}, `${f.name} — ${formatBytes(f.size)}`)),
+        ...result.left.map((p) => el('li', { class: 'muted' }, `${p} — left out (the scene does not use it)`)),
+      );
       $('share-too-long').hidden = !result.tooLong;
       // Nothing to copy when it does not fit: the offer of the standalone page stands alone.
       $('share-copy').disabled = result.tooLong;
@@ -101,7 +117,10 @@ export function sharePanel(page) {
   $('link-button').addEventListener('click', () => share('link'));
   $('embed-button').addEventListener('click', () => share('embed'));
   $('share-copy').addEventListener('click', () => navigator.clipboard?.writeText($('share-text').value).catch(() => {}));
-  $('share-save-page').addEventListener('click', () => { $('share-dialog').close(); document.getElementById('save-page-button')?.click(); });
+  $('share-save-page').addEventListener('click', () => {
+    $('share-dialog').close();
+    document.getElementById('save-page-button')?.click();
+  });
   // A packed link pasted into this tab changes only the fragment: open it as a drop.
   addEventListener('hashchange', async () => {
     const text = readPackedHash(location.hash);

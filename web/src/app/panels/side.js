@@ -12,7 +12,12 @@ export function sidePanels({ app, viewer, $, messages }) {
   const frameOn = (c) => viewer.frameAll(c === app.current?.character ? app.clipBounds([c]) : viewer.visibleBounds([c]));
   const refreshOutliner = () => renderOutliner($('outliner'), app, { onFrame: frameOn });
 
-  const inspector = new Inspector(app, viewer, { tree: $('bone-tree'), detail: $('bone-detail'), materials: $('materials'), stats: $('stats') });
+  const inspector = new Inspector(app, viewer, {
+    tree: $('bone-tree'),
+    detail: $('bone-detail'),
+    materials: $('materials'),
+    stats: $('stats'),
+  });
   const refreshScene = () => {
     renderInfo($('info'), app);
     renderFilesReport($('files-report'), app);
@@ -20,8 +25,16 @@ export function sidePanels({ app, viewer, $, messages }) {
     inspector.refresh();
   };
 
-  for (const signal of ['loaded', 'cleared', 'clip', 'textures']) app.on(signal, () => { refreshClips(); refreshOutliner(); refreshScene(); });
-  app.on('visibility', () => { refreshClips(); refreshOutliner(); });
+  for (const signal of ['loaded', 'cleared', 'clip', 'textures'])
+    app.on(signal, () => {
+      refreshClips();
+      refreshOutliner();
+      refreshScene();
+    });
+  app.on('visibility', () => {
+    refreshClips();
+    refreshOutliner();
+  });
   app.on('range', refreshScene);
   app.on('time', refreshClips);
   app.on('cleared', () => messages.render());
@@ -30,6 +43,9 @@ export function sidePanels({ app, viewer, $, messages }) {
   let statsAge = 0;
   app.on('tick', (dt) => {
     inspector.update();
-    if ((statsAge += dt) > 0.5) { statsAge = 0; inspector.renderStats(); }
+    if ((statsAge += dt) > 0.5) {
+      statsAge = 0;
+      inspector.renderStats();
+    }
   });
 }

@@ -13,5 +13,8 @@ export function viewPanel({ app, viewer, $ }) {
       app.frameView();
     });
   }
-  $('turn-reset').addEventListener('click', () => { viewer.setUp([0, 0, 0]); app.frameView(); });
+  $('turn-reset').addEventListener('click', () => {
+    viewer.setUp([0, 0, 0]);
+    app.frameView();
+  });
 }
