@@ -10,7 +10,13 @@ const lines = [];
 
 function run(cmd, args, env = {}) {
   console.log(`\n$ ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   process.stdout.write(r.stdout ?? '');
   return r;
 }
@@ -52,6 +58,12 @@ vitest('consumer', 'tests/consumer/vitest.config.js', 'build/vitest-consumer.jso
 {
   const r = run('npx', ['eslint', '--max-warnings=0', 'web', 'tests', 'scripts']);
   suite('lint (eslint)', r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1);
+}
+
+// Format: Prettier over the same tree (.prettierrc.json); `npx prettier --write web tests scripts` fixes it.
+{
+  const r = run('npx', ['prettier', '--check', 'web', 'tests', 'scripts']);
+  suite('format (prettier)', r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1);
 }
 
 // C++ lint: clang-format and clang-tidy over wasm/ (scripts/lint-cpp.sh), two checks.
