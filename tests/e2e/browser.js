@@ -163,3 +163,32 @@ export async function dropFolder(page, folder, files) {
   );
   await page.waitForFunction((n) => window.__rigscope.app.reports.length > n, before, { timeout: 60000 });
 }
+
+/**
+ * The longest main-thread task (PerformanceObserver 'longtask', over 50 ms) while `work` runs, in
+ * ms; 0 when none. A frozen page is a long task; a frame the GPU process (SwiftShader on a busy
+ * machine) is slow to draw is not, so this measures the page's responsiveness, not the machine's.
+ */
+export async function longestTaskDuring(page, work) {
+  await page.evaluate(() => {
+    const watch = { longest: 0 };
+    watch.observer = new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) watch.longest = Math.max(watch.longest, e.duration);
+    });
+    watch.observer.observe({ type: 'longtask' });
+    window.__longTasks = watch;
+  });
+  await work();
+  // Entries arrive after their task ends: let the queue deliver them before reading.
+  return page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        setTimeout(() => {
+          const watch = window.__longTasks;
+          for (const e of watch.observer.takeRecords()) watch.longest = Math.max(watch.longest, e.duration);
+          watch.observer.disconnect();
+          resolve(watch.longest);
+        }, 100),
+      ),
+  );
+}
