@@ -5,6 +5,7 @@
 import '../element/index.js';
 import { displayName } from '../core/files.js';
 import { readParams } from './params.js';
+import { exposePlayer } from './player-hook.js';
 
 const DEMO = ['./demo/rigscope-demo.psk', './demo/rigscope-demo.psa'];
 
@@ -37,18 +38,7 @@ player.setAttribute('src', files.join(' '));
 // here, and its view fills what the query did not set.
 if (params.packed !== undefined) player.setAttribute('packed', params.packed);
 
-// Test hook, the same names as the viewer page's.
-window.__rigscope = {
-  app: player.app,
-  viewer: player.stage,
-  element: player,
-  ready: false,
-  snapshot: () => player.snapshot(),
-  pixels: () => player.stage.countForegroundPixels(),
-};
-const ready = () => {
-  window.__rigscope.ready = true;
-};
+const ready = exposePlayer(player);
 player.addEventListener('load', ready);
 player.addEventListener('error', ready);
 if (!files.length && params.packed === undefined) ready();

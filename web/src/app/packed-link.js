@@ -16,6 +16,29 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 const chars = (n) => `${n.toLocaleString('en')} characters`;
 
 /**
+ * The bytes of the files a scene uses, read again for packing, and the drops they came in (a
+ * "2,3" count list: they are unpacked as drops again, in that order, so the scene assembles the
+ * same way). A file moved or changed since it was opened is named.
+ * @param {{ path: string, drop: number, entry: { read(): Promise<ArrayBuffer> } }[]} used
+ * @param {string} what what the files are read for, in the message
+ */
+export async function readForPacking(used, what) {
+  const counts = [];
+  const files = [];
+  for (const u of used) {
+    if (counts.at(-1)?.drop === u.drop) counts.at(-1).n++;
+    else counts.push({ drop: u.drop, n: 1 });
+    try {
+      files.push({ name: u.path, bytes: new Uint8Array(await u.entry.read()) });
+    } catch (err) {
+      const why = err.name === 'NotReadableError' ? 'moved, changed or deleted since it was opened' : err.message;
+      throw new Error(`${u.path} could not be read again for ${what} (${why}): open it again`, { cause: err });
+    }
+  }
+  return { files, drops: counts.map((d) => d.n).join(',') };
+}
+
+/**
  * The link (or embed code) for the current view.
  * @param {{ kind: 'link' | 'embed', base: string, hosted: string[], state: object,
  *   local: { path: string, entry: import('../core/files.js').FileEntry, drop: number }[], scene: object | null,
@@ -31,28 +54,10 @@ export async function makeShare({ kind, base, hosted, state, local, scene, onPro
   const plain = new URL(`${page}${query ? `?${query}` : ''}`, base).href;
   const result = { url: plain, files: [], left, packedBytes: 0, tooLong: false };
   if (used.length) {
-    // Drops are unpacked as drops again (in that order), so the scene assembles the same way.
-    const drops = [];
-    for (const u of used)
-      if (drops.at(-1)?.drop === u.drop) drops.at(-1).n++;
-      else drops.push({ drop: u.drop, n: 1 });
-    const files = [];
-    for (const u of used) {
-      try {
-        files.push({ name: u.path, bytes: new Uint8Array(await u.entry.read()) });
-      } catch (err) {
-        throw new Error(
-          `${u.path} could not be read again for the link (${err.name === 'NotReadableError' ? 'moved, changed or deleted since it was opened' : err.message}): open it again`,
-          { cause: err },
-        );
-      }
-    }
+    const { files, drops } = await readForPacking(used, 'the link');
     const prefix = `${plain}#pack=`;
     const room = Math.floor(((MAX_LINK_CHARS - prefix.length) * 3) / 4);
-    const packed = await packSceneAsync(
-      { files, state: { ...packedState(state), drops: drops.map((d) => d.n).join(',') } },
-      { maxBytes: room, onProgress },
-    );
+    const packed = await packSceneAsync({ files, state: { ...packedState(state), drops } }, { maxBytes: room, onProgress });
     Object.assign(result, { files: packed.files, read: packed.read, total: packed.total });
     if (!packed.payload) result.tooLong = true;
     else {

@@ -10,6 +10,7 @@
 import { inflateSync } from 'fflate';
 import '../element/index.js';
 import { configureSharedPool } from '../decoder/pool.js';
+import { exposePlayer } from './player-hook.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,17 +40,7 @@ function start() {
   configureSharedPool({ createWorker: decoderWorker });
   const player = $('player');
   const errors = $('errors');
-  window.__rigscope = {
-    app: player.app,
-    viewer: player.stage,
-    element: player,
-    ready: false,
-    snapshot: () => player.snapshot(),
-    pixels: () => player.stage.countForegroundPixels(),
-  };
-  const ready = () => {
-    window.__rigscope.ready = true;
-  };
+  const ready = exposePlayer(player);
   player.addEventListener('load', () => {
     const name = player.app.characters[0]?.name;
     if (name) document.title = `${name} — Rigscope`;

@@ -7,6 +7,7 @@ import { formatBytes } from '../../core/input.js';
 import { pageFileName, standalonePage } from '../../core/page.js';
 import { currentState, packedState } from '../params.js';
 import { download } from './export.js';
+import { readForPacking } from '../packed-link.js';
 
 /** Every file loaded (from this computer or the web: the page can fetch nothing), with its drop. */
 function loadedFiles(app) {
@@ -42,22 +43,8 @@ export function pagePanel({ app, viewer, $, messages, loader }) {
     loader.status('Saving the page…');
     try {
       const used = usedFiles(app.scene, loadedFiles(app));
-      const files = [];
-      for (const u of used) {
-        try {
-          files.push({ name: u.path, bytes: new Uint8Array(await u.entry.read()) });
-        } catch (err) {
-          throw new Error(
-            `${u.path} could not be read again (${err.name === 'NotReadableError' ? 'moved, changed or deleted since it was opened' : err.message}): open it again`,
-            { cause: err },
-          );
-        }
-      }
-      const drops = [];
-      for (const u of used)
-        if (drops.at(-1)?.drop === u.drop) drops.at(-1).n++;
-        else drops.push({ drop: u.drop, n: 1 });
-      const state = { ...packedState(currentState(app, viewer, [])), drops: drops.map((d) => d.n).join(',') };
+      const { files, drops } = await readForPacking(used, 'the page');
+      const state = { ...packedState(currentState(app, viewer, [])), drops };
       const [template, packed] = await Promise.all([
         fetchTemplate(),
         packSceneAsync(
