@@ -411,12 +411,12 @@ export class Inspector {
       .flatMap((c) => [...c.tree()])
       .filter((c) => c.materials.length);
     for (const character of owners) {
-      if (owners.length > 1) this.materials.append(el('h3', {}, character.name));
+      if (owners.length > 1) this.materials.append(el('h2', {}, character.name));
       for (const m of character.materials) this.materials.append(this._materialRow(character, m));
     }
     const boards = app.scene?.boards ?? [];
     for (const board of boards) {
-      this.materials.append(el('h3', {}, 'Textures without a model'));
+      this.materials.append(el('h2', {}, 'Textures without a model'));
       for (const record of board.textures)
         this.materials.append(
           el('div', { class: 'material-texture' }, textureButton(record, app.decoder), el('span', { title: record.path }, record.name)),

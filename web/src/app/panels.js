@@ -48,7 +48,7 @@ export function renderInfo(box, app) {
   box.replaceChildren();
   for (const character of app.characters) {
     for (const model of character.models) {
-      box.append(el('h3', {}, `${baseName(model.file)} (${model.format.toUpperCase()})`));
+      box.append(el('h2', {}, `${baseName(model.file)} (${model.format.toUpperCase()})`));
       box.append(countsTable(model.counts));
       for (const [k, v] of Object.entries(model.info ?? {})) box.append(el('div', { class: 'muted' }, `${k}: ${v}`));
       for (const w of model.warnings) box.append(el('div', { class: 'warn' }, `⚠ ${w}`));
@@ -65,7 +65,7 @@ export function renderInfo(box, app) {
     }
     for (const a of character.scene?.animations ?? []) {
       if (!a.anim) continue; // the mesh's own vertex animation
-      box.append(el('h3', {}, `${baseName(a.file)} → ${character.name}`));
+      box.append(el('h2', {}, `${baseName(a.file)} → ${character.name}`));
       box.append(el('div', { class: 'muted' }, `bones matched: ${a.matched} of ${a.total} (by ${a.by})`));
       if (a.missing.length)
         box.append(
@@ -93,7 +93,7 @@ export function renderInfo(box, app) {
 export function renderFilesReport(box, app) {
   box.replaceChildren();
   for (const r of app.reports) {
-    box.append(el('h3', {}, `${r.files.length} file${r.files.length === 1 ? '' : 's'}`));
+    box.append(el('h2', {}, `${r.files.length} file${r.files.length === 1 ? '' : 's'}`));
     const list = el('ul', { class: 'files-status' });
     for (const s of fileStatuses(r.files, app.scene?.records ?? r.records)) {
       // Decoded textures of the file open in the texture viewer.

@@ -23,7 +23,7 @@ const ICONS = {
 const TEMPLATE = `
 <div class="frame" part="frame">
   <div class="view" part="view">
-    <canvas part="canvas" tabindex="0" aria-label="3D view"></canvas>
+    <canvas part="canvas" tabindex="0" role="img" aria-label="3D model viewer"></canvas>
     <div class="labels"></div>
     <img class="poster" part="poster" alt="" hidden>
     <div class="status" part="status" role="status" aria-live="polite"></div>
@@ -38,6 +38,13 @@ const TEMPLATE = `
     <button class="fullscreen" type="button" aria-label="Fullscreen">${ICONS.fullscreen}</button>
   </div>
 </div>`;
+
+/** Arrow keys turn the view by this much (radians); + and - move in or out by this factor. */
+const KEY_TURN = Math.PI / 12;
+const KEY_ZOOM = 1.25;
+
+/** The reader asked for less motion: autoplay stays off (they can still press play). */
+const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 const truthy = (v) => v !== null && v !== '0' && v.toLowerCase() !== 'false';
 
@@ -83,6 +90,7 @@ export class RigscopeViewer extends HTMLElement {
     'controls',
     'up',
     'poster',
+    'alt',
   ];
 
   /** The renderer and decoder pool every element of the page shares (counters: stats). */
@@ -149,6 +157,7 @@ export class RigscopeViewer extends HTMLElement {
     this._seen.observe(this);
     this._applyControls();
     this._applyPoster();
+    this._applyName();
   }
 
   disconnectedCallback() {
@@ -169,6 +178,9 @@ export class RigscopeViewer extends HTMLElement {
         break;
       case 'poster':
         this._applyPoster();
+        break;
+      case 'alt':
+        this._applyName();
         break;
       default:
         if (this.app.characters.length) this._applyView(name);
@@ -386,7 +398,7 @@ export class RigscopeViewer extends HTMLElement {
   _applyAutoplay() {
     const cur = this.app.current;
     if (!cur) return;
-    cur.action.paused = !(this.hasAttribute('autoplay') && truthy(this.getAttribute('autoplay')));
+    cur.action.paused = !(this.hasAttribute('autoplay') && truthy(this.getAttribute('autoplay'))) || reducedMotion();
     this.stage.invalidate();
     this._syncControls();
   }
@@ -413,6 +425,35 @@ export class RigscopeViewer extends HTMLElement {
       else this.requestFullscreen?.().catch((err) => this._note(`Fullscreen was refused: ${err.message}`));
     });
     this.addEventListener('fullscreenchange', () => this._resize());
+    ui.canvas.addEventListener('keydown', (e) => this._onKey(e));
+  }
+
+  /** Arrow keys orbit, + and - zoom, Space plays or pauses (the canvas has the focus). */
+  _onKey(e) {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const turns = { ArrowLeft: [KEY_TURN, 0], ArrowRight: [-KEY_TURN, 0], ArrowUp: [0, KEY_TURN], ArrowDown: [0, -KEY_TURN] };
+    if (turns[e.key]) this.stage.orbit(...turns[e.key]);
+    else if (e.key === '+' || e.key === '=') this.stage.zoom(1 / KEY_ZOOM);
+    else if (e.key === '-' || e.key === '_') this.stage.zoom(KEY_ZOOM);
+    else if (e.key === ' ' && this.app.current) {
+      this.app.togglePlay();
+      this.stage.invalidate();
+    } else return;
+    e.preventDefault();
+  }
+
+  /**
+   * The view's accessible name: alt when given; else one made from what is shown (model and clip
+   * names from files, set as an attribute value: text, never markup).
+   */
+  _applyName() {
+    const alt = this.getAttribute('alt');
+    const names = this.app.characters.map((c) => displayName(c.name));
+    const clip = this.currentClip;
+    let name = 'Rigscope 3D viewer';
+    if (names.length)
+      name = `3D model ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}${clip ? `, clip ${displayName(clip)}` : ''}`;
+    this._ui.canvas.setAttribute('aria-label', alt?.trim() ? alt : name);
   }
 
   /** controls="none" | "compact" (default: play, time, clip) | "full" (also frame and fullscreen). */
@@ -435,6 +476,7 @@ export class RigscopeViewer extends HTMLElement {
   }
 
   _onApp(what) {
+    if (what === 'clip' || what === 'loaded' || what === 'cleared') this._applyName();
     if (what === 'clip') {
       this._fillClips();
       this._emit('clipchange', { clip: this.currentClip });

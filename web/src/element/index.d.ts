@@ -51,7 +51,8 @@ export type RigscopeViewerAttribute =
   | 'labels'
   | 'controls'
   | 'up'
-  | 'poster';
+  | 'poster'
+  | 'alt';
 
 export class RigscopeViewer extends HTMLElement {
   static readonly observedAttributes: RigscopeViewerAttribute[];

@@ -209,6 +209,27 @@ export class ElementStage {
     this.invalidate();
   }
 
+  /** Turns the camera about the target: `azimuth` around the up axis, `polar` over the top (radians). */
+  orbit(azimuth, polar) {
+    const target = this.controls.target;
+    const s = new THREE.Spherical().setFromVector3(this.camera.position.clone().sub(target));
+    s.theta += azimuth;
+    s.phi = THREE.MathUtils.clamp(s.phi - polar, 0.05, Math.PI - 0.05);
+    this.camera.position.copy(target).add(new THREE.Vector3().setFromSpherical(s));
+    this.controls.update();
+    this.invalidate();
+  }
+
+  /** Moves the camera towards (factor < 1) or away from the target. */
+  zoom(factor) {
+    const offset = this.camera.position.clone().sub(this.controls.target).multiplyScalar(factor);
+    const { minDistance, maxDistance } = this.controls;
+    offset.setLength(THREE.MathUtils.clamp(offset.length(), Math.max(minDistance, this.camera.near * 2), maxDistance));
+    this.camera.position.copy(this.controls.target).add(offset);
+    this.controls.update();
+    this.invalidate();
+  }
+
   /** camera="px,py,pz,tx,ty,tz". */
   setView([px, py, pz, tx, ty, tz]) {
     this.camera.position.set(px, py, pz);

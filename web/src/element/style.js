@@ -8,6 +8,7 @@ export const CSS = `
 .frame { position: absolute; inset: 0; display: flex; flex-direction: column; }
 .view { position: relative; flex: 1 1 auto; min-height: 0; }
 canvas { position: absolute; inset: 0; width: 100%; height: 100%; display: block; touch-action: none; outline: none; }
+canvas:focus-visible { outline: 2px solid #6aa8ff; outline-offset: -2px; }
 .labels { position: absolute; inset: 0; pointer-events: none; overflow: hidden; }
 .label { font-size: 11px; padding: 1px 4px; border-radius: 3px; background: rgba(20, 22, 28, .8); color: #ffd166; white-space: nowrap; }
 .poster { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: contain; pointer-events: none; }
