@@ -24,17 +24,17 @@ globalThis.FileReader ??= class {
 };
 
 /** Builds the scene's characters (three.js objects, textures assigned) in Node. */
-export async function buildScene(paths, decoder) {
+export async function buildScene(paths, decoder, { lod } = {}) {
   const { Character } = await import('../src/three/character.js');
   const decoded = await decodeFiles(await entriesFromPaths(paths), decoder, { maxFiles: Infinity });
-  const scene = await assembleScene(decoded);
+  const scene = await assembleScene(decoded, { lod });
   return { scene, characters: scene.characters.map((sc) => new Character(sc)) };
 }
 
-export async function convert(paths, { out, clip }) {
+export async function convert(paths, { out, clip, lod }) {
   const { exportGLB } = await import('../src/three/export.js');
   const decoder = await loadNodeDecoders();
-  const { scene, characters } = await buildScene(paths, decoder);
+  const { scene, characters } = await buildScene(paths, decoder, { lod });
   const problems = scene.records.filter(isProblem);
   for (const r of problems) process.stderr.write(`rigscope: ${describeRecord(r, { paths: true })}\n`);
   if (!characters.length) throw new Error('nothing to convert: no mesh among the files');

@@ -78,10 +78,10 @@ function notUsed(scene, json) {
  * Exports one folder: its scene, one GLB per character. `decoder` is this thread's.
  * @returns {Promise<object>} the folder's summary: characters written (or planned), what was not used
  */
-export async function exportFolder(unit, { outDir, clip, skipExisting = false, dryRun = false, decoder }) {
+export async function exportFolder(unit, { outDir, clip, lod, skipExisting = false, dryRun = false, decoder }) {
   const [{ Character }, { exportGLB }] = await Promise.all([import('../src/three/character.js'), import('../src/three/export.js')]);
   const entries = unit.files.map((f) => entryFromPath(f.path, f.size));
-  const scene = await assembleScene(await decodeFiles(entries, decoder, { maxFiles: Infinity }));
+  const scene = await assembleScene(await decodeFiles(entries, decoder, { maxFiles: Infinity }), { lod });
   const json = sceneToJSON(scene);
   const target = join(outDir, unit.out);
   const names = glbNames(scene.characters.map((c) => c.name));
@@ -198,7 +198,7 @@ function totalsOf(folders, failed) {
  * Runs an export over folders in `jobs` threads. Resolves with the summary; `signal` (an
  * AbortSignal, fired on Ctrl-C) stops the run: threads end, half-written files are removed.
  */
-export async function runExport(paths, { outDir, clip, jobs, skipExisting, dryRun, signal, onProgress }) {
+export async function runExport(paths, { outDir, clip, lod, jobs, skipExisting, dryRun, signal, onProgress }) {
   const { Worker } = await import('node:worker_threads');
   const units = await planFolders(paths);
   const t = {
@@ -226,7 +226,7 @@ export async function runExport(paths, { outDir, clip, jobs, skipExisting, dryRu
       // A small young generation: a folder's garbage is mostly short-lived three.js objects, and
       // V8's default lets each thread keep tens of MB of it between collections.
       const w = new Worker(new URL('./export-worker.js', import.meta.url), {
-        workerData: { outDir, clip, skipExisting, dryRun },
+        workerData: { outDir, clip, lod, skipExisting, dryRun },
         resourceLimits: { maxYoungGenerationSizeMb: 4 },
       });
       workers.add(w);
@@ -276,7 +276,7 @@ export async function runExport(paths, { outDir, clip, jobs, skipExisting, dryRu
 }
 
 /** `rigscope export`'s command line: exit 0 when everything was used, 1 when something was not. */
-export async function exportCommand(paths, { out, clip, jobs, skipExisting, dryRun, json }) {
+export async function exportCommand(paths, { out, clip, lod, jobs, skipExisting, dryRun, json }) {
   const started = Date.now();
   const tty = process.stderr.isTTY;
   const controller = new AbortController();
@@ -286,6 +286,7 @@ export async function exportCommand(paths, { out, clip, jobs, skipExisting, dryR
     const result = await runExport(paths, {
       outDir: out,
       clip,
+      lod,
       jobs,
       skipExisting,
       dryRun,

@@ -1,7 +1,7 @@
 // `rigscope inspect`: what each file is, its counts, sequences, bounds and warnings, one record per
 // file in input order; files given together are assembled into one scene as in the viewer, and
 // each record says what the file was paired with, bound to or why it was not used.
-import { fitAnimation } from '../src/core/scene.js';
+import { canHost, fitAnimation } from '../src/core/scene.js';
 import { assembleScene, decodeFiles } from '../src/families/index.js';
 import { describeRecord } from '../src/core/report.js';
 
@@ -30,10 +30,10 @@ function sequences(model) {
 }
 
 /** @returns {Promise<{ records: object[], scene: object }>} one record per input entry, in input order */
-export async function inspect(entries, decoder) {
+export async function inspect(entries, decoder, { lod } = {}) {
   // A walk of a tree on disk has no file cap: caps belong to a single drop in the page.
   const decoded = await decodeFiles(entries, decoder, { maxFiles: Infinity });
-  const scene = await assembleScene(decoded);
+  const scene = await assembleScene(decoded, { lod });
   const records = new Map(
     entries.map((e) => [e.path, { file: e.path, format: undefined, counts: {}, sequences: [], warnings: [], error: null }]),
   );
@@ -65,17 +65,23 @@ export async function inspect(entries, decoder) {
       });
   }
   for (const t of decoded.texts) records.get(t.path).format ??= t.kind;
-  // Every candidate an animation was weighed against, and the verdict.
-  const characters = scene.characters;
+  // Every mesh of the drop an animation was weighed against (each part and each level of detail,
+  // not only the character it was bound to), with its bones matched and missing, and the verdict.
+  const meshes = decoded.models.filter(canHost);
   for (const anim of decoded.animations) {
     const r = records.get(anim.file);
-    const pairing = characters
-      .filter((c) => c.skeleton && c.bindBy === anim.bindBy)
-      .map((c) => {
-        const fit = fitAnimation(c, anim);
-        return fit.ok
-          ? { mesh: c.host.file, matched: fit.matched, total: fit.total, byIndex: !!fit.byIndex, missing: fit.missing, extra: fit.extra }
-          : { mesh: c.host.file, error: fit.reason };
+    const pairing = meshes
+      .filter((m) => m.bindBy === anim.bindBy)
+      .map((model) => {
+        const fit = fitAnimation({ host: model }, anim);
+        const counts = {
+          matched: fit.matched,
+          total: fit.total,
+          byIndex: !!fit.byIndex,
+          missing: fit.missing ?? [],
+          extra: fit.extra ?? [],
+        };
+        return fit.ok ? { mesh: model.file, fits: true, ...counts } : { mesh: model.file, fits: false, ...counts, error: fit.reason };
       });
     if (pairing.length) r.pairing = pairing;
   }
@@ -139,11 +145,8 @@ export function formatText(records) {
         `  texture ${t.name}${t.guid ? ` guid ${t.guid}` : ''}: ${t.width}x${t.height} ${t.format}, ${t.mips} mip${t.mips === 1 ? '' : 's'}`,
       );
     for (const p of r.pairing ?? []) {
-      lines.push(
-        p.error
-          ? `  pairing with ${p.mesh}: refused — ${p.error}`
-          : `  pairing with ${p.mesh}: ${p.matched}/${p.total} bones matched${p.byIndex ? ' (by index)' : ''}; ${p.missing.length} mesh bones without a track; ${p.extra.length} animation bones not in the mesh`,
-      );
+      const counts = `${p.matched}/${p.total} bones matched${p.byIndex ? ' (by index)' : ''}; ${p.missing.length} mesh bones without a track; ${p.extra.length} animation bones not in the mesh`;
+      lines.push(p.fits ? `  pairing with ${p.mesh}: ${counts}` : `  pairing with ${p.mesh}: refused — ${p.error} (${counts})`);
     }
     if (r.boundTo) lines.push(`  plays on ${r.boundTo}`);
     if (r.pairedWith) lines.push(`  paired with ${r.pairedWith.join(', ')}`);

@@ -1,18 +1,26 @@
 #!/usr/bin/env node
 // rigscope inspect FILE|FOLDER... [--json]
-// rigscope scene FILE|FOLDER... [--json]
-// rigscope convert FILE|FOLDER... -o out.glb [--clip NAME]
+// rigscope scene FILE|FOLDER... [--json] [--lod N|all]
+// rigscope convert FILE|FOLDER... -o out.glb [--clip NAME] [--lod N|all]
 // rigscope page FILE|FOLDER... -o page.html [--clip NAME]
-// rigscope export FOLDER|FILE... -o OUTDIR [--clip NAME] [--jobs N] [--skip-existing] [--dry-run] [--json]
+// rigscope export FOLDER|FILE... -o OUTDIR [--clip NAME] [--lod N|all] [--jobs N] [--skip-existing] [--dry-run] [--json]
 import { loadNodeDecoders } from '../src/decoder/node.js';
 import { entriesFromPaths } from './entries.js';
 import { formatText, inspect } from './inspect.js';
 
 const USAGE = `usage: rigscope inspect FILE|FOLDER... [--json]
-       rigscope scene FILE|FOLDER... [--json]
-       rigscope convert FILE|FOLDER... -o OUT.glb [--clip NAME]
+       rigscope scene FILE|FOLDER... [--json] [--lod N|all]
+       rigscope convert FILE|FOLDER... -o OUT.glb [--clip NAME] [--lod N|all]
        rigscope page FILE|FOLDER... -o OUT.html [--clip NAME]
-       rigscope export FOLDER|FILE... -o OUTDIR [--clip NAME] [--jobs N] [--skip-existing] [--dry-run] [--json]`;
+       rigscope export FOLDER|FILE... -o OUTDIR [--clip NAME] [--lod N|all] [--jobs N] [--skip-existing] [--dry-run] [--json]`;
+
+/** `--lod N|all`: the level of detail of parts that have levels (0, the finest, when not given). */
+function parseLod(value) {
+  if (value === undefined) return 0;
+  if (value === 'all') return 'all';
+  if (/^\d{1,3}$/.test(value)) return Number(value);
+  throw new Error(`--lod ${value}: a level number (0 is the finest) or all`);
+}
 
 /** Splits arguments into paths and options; `takes` lists options that take a value. */
 export function parseArgs(args, takes = []) {
@@ -42,19 +50,21 @@ async function main(argv) {
     return failed.length ? 1 : 0;
   }
   if (command === 'scene') {
-    const { paths, options } = parseArgs(rest);
+    const { paths, options } = parseArgs(rest, ['--lod']);
+    const lod = parseLod(options['--lod']);
     const { formatScene, sceneToJSON } = await import('./scene.js');
     const decoder = await loadNodeDecoders();
-    const { scene } = await inspect(await entriesFromPaths(paths), decoder);
+    const { scene } = await inspect(await entriesFromPaths(paths), decoder, { lod });
     const json = sceneToJSON(scene);
     process.stdout.write(`${options['--json'] ? JSON.stringify(json, null, 2) : formatScene(json)}\n`);
     return json.refused.length ? 1 : 0;
   }
   if (command === 'convert') {
-    const { paths, options } = parseArgs(rest, ['-o', '--clip']);
+    const { paths, options } = parseArgs(rest, ['-o', '--clip', '--lod']);
     if (!options['-o']) throw new Error(`convert needs -o OUT.glb\n${USAGE}`);
+    const lod = parseLod(options['--lod']);
     const { convert } = await import('./convert.js');
-    return convert(paths, { out: options['-o'], clip: options['--clip'] });
+    return convert(paths, { out: options['-o'], clip: options['--clip'], lod });
   }
   if (command === 'page') {
     // A bad command line exits 2 with the usage; a file that cannot be used exits 1.
@@ -90,15 +100,21 @@ async function exportMain(rest) {
   };
   let parsed;
   try {
-    parsed = parseArgs(rest, ['-o', '--clip', '--jobs']);
+    parsed = parseArgs(rest, ['-o', '--clip', '--jobs', '--lod']);
   } catch (err) {
     return usage(err.message);
   }
   const { paths, options } = parsed;
-  const known = ['-o', '--clip', '--jobs', '--skip-existing', '--dry-run', '--json'];
+  const known = ['-o', '--clip', '--jobs', '--lod', '--skip-existing', '--dry-run', '--json'];
   const unknown = Object.keys(options).filter((k) => !known.includes(k));
   if (unknown.length) return usage(`export does not take ${unknown.join(', ')}`);
   if (!options['-o']) return usage('export needs -o OUTDIR');
+  let lod;
+  try {
+    lod = parseLod(options['--lod']);
+  } catch (err) {
+    return usage(err.message);
+  }
   const { availableParallelism } = await import('node:os');
   const jobs = options['--jobs'] === undefined ? availableParallelism() : Number(options['--jobs']);
   if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)
@@ -110,6 +126,7 @@ async function exportMain(rest) {
   return exportCommand(paths, {
     out: options['-o'],
     clip: options['--clip'],
+    lod,
     jobs,
     skipExisting: !!options['--skip-existing'],
     dryRun: !!options['--dry-run'],

@@ -18,6 +18,8 @@ const key = (name) =>
     .replace(/[\s\0]+$/, '')
     .toLowerCase();
 const isSkinned = (m) => !!m.skeleton && m.meshes.some((x) => x.skinIndex);
+/** A model animations can play on (a skinned mesh): what `fitAnimation({ host: model }, anim)` takes. */
+export const canHost = isSkinned;
 /** Real joints: a skeleton's helper bone (0 A.D.'s bind shape) is not one. */
 const jointCount = (m) => m.counts?.bones ?? m.skeleton?.names.length ?? 0;
 
@@ -119,6 +121,50 @@ function kinship(a, b) {
 }
 
 const byPath = (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0);
+const folderOf = (path) => String(path ?? '').slice(0, String(path ?? '').length - baseName(String(path ?? '')).length);
+const vertexCount = (m) => m.meshes.reduce((n, x) => n + x.positions.length / 3, 0);
+
+/**
+ * Levels of detail: models of one folder that their family names as levels of one part (UE Viewer's
+ * X, X_Lod1, X_Lod2) are one part, not parts drawn on top of each other. Levels must bind alike and
+ * have as many bones. Returns the groups of two levels or more: { name, levels: [{ level, model }] }.
+ */
+function lodGroups(models, families) {
+  const groups = new Map();
+  for (const model of models) {
+    const of = familyById(families, model.family)?.levelOf?.(model.file ?? model.name ?? '');
+    if (!of) continue;
+    const k = `${model.family}|${folderOf(model.file)}|${of.part.toLowerCase()}`;
+    if (!groups.has(k)) groups.set(k, { name: of.part, levels: [] });
+    groups.get(k).levels.push({ level: of.level, model });
+  }
+  const out = [];
+  for (const g of groups.values()) {
+    g.levels.sort((a, b) => a.level - b.level || byPath(a.model, b.model));
+    const base = g.levels[0].model;
+    const alike = (m) => m.bindBy === base.bindBy && isSkinned(m) === isSkinned(base) && jointCount(m) === jointCount(base);
+    // One model a level (the first by path); a model unlike the base stays a part of its own.
+    const levels = [];
+    for (const l of g.levels) if (alike(l.model) && !levels.some((x) => x.level === l.level)) levels.push(l);
+    if (levels.length > 1) out.push({ name: g.name, levels });
+  }
+  return out;
+}
+
+/** The level shown for `lod`: that level, else the coarsest one finer than it, else the finest. */
+const shownLevel = (levels, lod) => [...levels].reverse().find((l) => l.level <= lod) ?? levels[0];
+
+/**
+ * A character is named after its body part (a file name with "body" in it), else its part with the
+ * most vertices: never after whichever file came first (arms, a hat). A part of several levels is
+ * named by its finest level, so the name does not change with the level shown.
+ */
+function characterName(c) {
+  const named = (p) => p.lod?.levels[0].model ?? p.model;
+  const body = c.parts.find((p) => /body/i.test(stem(named(p).file ?? '')));
+  const largest = body ?? c.parts.reduce((a, b) => (vertexCount(named(b)) > vertexCount(named(a)) ? b : a));
+  return baseName(named(largest).file ?? named(largest).name ?? 'model');
+}
 
 /** A character of one mesh with its own clips (loaders, tests); scenes make theirs in assembleScene. */
 export function characterOf(model) {
@@ -240,12 +286,15 @@ export function fitAnimation(character, anim) {
  * Assembles the scene.
  * @param {{ models: object[], animations: object[], textures: object[], texts: object[], records: object[] }} decoded
  *   everything decoded so far (all drops), as decodeFiles returns it, concatenated
- * @param {{ families: object[], manual?: Map<string, string> }} options
+ * @param {{ families: object[], manual?: Map<string, string>, lod?: number | 'all' }} options
  *   families: the family registry (web/src/families/), whose hooks add what only a family knows;
- *   manual: `${model file}#${material index}` → texture record id chosen by hand
+ *   manual: `${model file}#${material index}` → texture record id chosen by hand;
+ *   lod: the level of detail shown of parts that have levels (0, the finest, by default), or
+ *   'all': every level a part of its own, named with its level
  */
-export async function assembleScene(decoded, { families, manual = new Map() } = {}) {
+export async function assembleScene(decoded, { families, manual = new Map(), lod = 0 } = {}) {
   requireFamilies(families, 'assembleScene');
+  if (lod !== 'all' && !(Number.isInteger(lod) && lod >= 0)) throw new Error(`lod ${lod}: a level number from 0, or 'all'`);
   const records = [...decoded.records];
   const scene = { characters: [], boards: [], records };
   const usedModels = new Set(),
@@ -284,8 +333,19 @@ export async function assembleScene(decoded, { families, manual = new Map() } = 
   // Meshes that bind by name and whose bones are a subset of a larger one's (head, body, armour)
   // share its skeleton, whatever order they came in: the largest skeleton hosts.
   const free = decoded.models.filter((m) => !usedModels.has(m));
+  // Of a part with levels, one level is shown (or, for 'all', each level is a part of its own).
+  const lodOf = new Map(); // model shown -> { name, level, levels, shown }
+  const setAside = []; // [level model, model shown, group]
+  for (const g of lodGroups(free, families)) {
+    const shown = lod === 'all' ? null : shownLevel(g.levels, lod);
+    for (const l of g.levels) {
+      if (shown && l !== shown) setAside.push([l, shown, g]);
+      else lodOf.set(l.model, { name: g.name, level: l.level, levels: g.levels, shown: lod === 'all' ? 'all' : l.level });
+    }
+  }
+  const hidden = new Set(setAside.map(([l]) => l.model));
   const hosts = [];
-  const order = [...free].sort((a, b) => jointCount(b) - jointCount(a) || byPath(a, b));
+  const order = free.filter((m) => !hidden.has(m)).sort((a, b) => jointCount(b) - jointCount(a) || byPath(a, b));
   for (const model of order) {
     let joined = false;
     if (model.bindBy === 'name' && isSkinned(model)) {
@@ -308,6 +368,23 @@ export async function assembleScene(decoded, { families, manual = new Map() } = 
       }
     }
     if (!joined) hosts.push(newCharacter(model));
+  }
+  for (const c of hosts) {
+    for (const p of c.parts) {
+      const l = lodOf.get(p.model);
+      if (!l) continue;
+      p.lod = l;
+      if (lod === 'all') p.label = `${l.name} LOD${l.level}`;
+    }
+    c.name = characterName(c);
+  }
+  for (const [l, shown, g] of setAside) {
+    records.push({
+      kind: 'part',
+      files: [l.model.file, shown.model.file],
+      via: 'LOD',
+      reason: `level ${l.level} of ${g.name} (level ${shown.level} shown)`,
+    });
   }
   // Characters in the order their first file arrived, then by path: stable across drops.
   hosts.sort((a, b) => a.drop - b.drop || byPath(a.host, b.host));
@@ -440,11 +517,52 @@ function assignTextures(scene, library, { families, manual, findTexture, usedTex
         if (entry && !entry.texture) set(c, entry, texture, family.fallbackRule);
       }
     }
+    // A texture whose name is a material's or its model's name plus `_` (0 A.D.'s
+    // horse_celt_stripe_a.dds beside horse.pmd): several materials may share it.
+    const unclaimed = pool();
+    if (unclaimed.length) {
+      for (const c of characters) {
+        for (const entry of c.materials) {
+          if (entry.texture || entry.model.materials[entry.index].hidden) continue;
+          const family = familyById(families, entry.model.family);
+          const model = stem(family?.plainName?.(entry.model.file ?? '') ?? baseName(entry.model.file ?? entry.model.name ?? ''));
+          const hit = prefixed(unclaimed, entry.name) ?? prefixed(unclaimed, model);
+          if (hit) set(c, entry, hit, 'name prefix');
+        }
+      }
+    }
     // The only texture dropped with the only untextured material: surely its texture.
     const left = pool();
     const bare = characters.flatMap((c) => c.materials.filter((m) => !m.texture && !m.model.materials[m.index].hidden).map((m) => [c, m]));
     if (left.length === 1 && bare.length === 1) set(bare[0][0], bare[0][1], left[0], 'only texture');
   }
+}
+
+/** Map textures by their usual suffixes: a base colour is preferred over them. */
+const MAP_SUFFIX = /_(norm|normal|nrm|nm|n|spec|specular|s|ao|gloss|rough|roughness|metal|mask|height|bump|emissive|e|orm|arm)$/;
+
+/** The first texture (by path) named `name` plus `_` and more, base colours before maps; or null. */
+function prefixed(textures, name) {
+  const k = textureKey(String(name ?? ''));
+  if (!k) return null;
+  const hits = textures
+    .filter((r) => textureKey(r.path).startsWith(`${k}_`))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return hits.find((r) => !MAP_SUFFIX.test(textureKey(r.path))) ?? hits[0] ?? null;
+}
+
+/** A character's parts with levels: each level's file and vertex count, and which level is shown. */
+function lodsOf(c) {
+  const out = new Map();
+  for (const p of c.parts) {
+    if (!p.lod || out.has(p.lod.levels)) continue;
+    out.set(p.lod.levels, {
+      part: p.lod.name,
+      shown: p.lod.shown,
+      levels: p.lod.levels.map((l) => ({ level: l.level, file: l.model.file, vertices: vertexCount(l.model) })),
+    });
+  }
+  return [...out.values()];
 }
 
 /** The scene as plain JSON (`rigscope scene --json`): files by path, text only from records. */
@@ -454,6 +572,7 @@ export function sceneToJSON(scene) {
     ...(c.offset?.some((v) => v !== 0) ? { offset: c.offset.map((v) => +v.toFixed(4)) } : {}),
     ...(c.enclosing ? { enclosing: true, hidden: c.hidden } : {}),
     meshes: c.models.map((m) => m.file),
+    ...(c.parts.some((p) => p.lod) ? { lods: lodsOf(c) } : {}),
     skeleton: { bones: c.skeleton ? jointCount(c.host) : 0 },
     animations: c.animations.map((a) => ({
       file: a.file,

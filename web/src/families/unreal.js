@@ -37,6 +37,13 @@ export default {
   // PSK material names are texture names (UE Viewer writes the material's name; the texture
   // usually carries the same name).
   textureNamesRule: 'material name',
+  // Levels of detail: UE Viewer writes a mesh's level 0 as X.psk and level N as X_LodN.psk(x);
+  // FModel writes every level as X_LODN.psk. The scene makes them one part X with levels.
+  levelOf(file) {
+    const name = stem(file);
+    const m = /^(.+)_lod(\d{1,2})$/i.exec(name);
+    return m ? { part: m[1], level: Number(m[2]) } : { part: name, level: 0 };
+  },
 
   plan(byKind, { text }) {
     const jobs = [],

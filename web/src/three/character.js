@@ -57,7 +57,7 @@ export class Character {
     return this.bones.map((b) => b.userData.sourceName);
   }
 
-  _addPart({ model, boneMap }) {
+  _addPart({ model, boneMap, label }) {
     let skeleton = this.skeleton;
     if (skeleton && boneMap) {
       skeleton = new THREE.Skeleton(
@@ -72,8 +72,10 @@ export class Character {
     materials.forEach((m, index) => Object.assign(m.userData, { model, index }));
     if (this.scene.playerColor) for (const m of materials) usePlayerColor(m);
     this.materials.push(...materials);
-    for (const m of model.meshes) {
+    for (const [i, m] of model.meshes.entries()) {
       const object = buildMesh(m, materials, skeleton);
+      // A part shown among its other levels of detail is named with its level (scene lod 'all').
+      if (label) object.name = model.meshes.length > 1 ? `${label} ${i}` : label;
       object.userData.file = model.file;
       this.root.add(object);
       this.meshes.push(object);
