@@ -32,6 +32,7 @@ export class App extends Playback {
     this.decoded = emptyDecoded();
     this.drops = 0;
     this.manual = new Map(); // `${model file}#${material index}` -> texture record id
+    this.lod = 0; // the level of detail shown of parts that have levels, or 'all' (panels/lod.js)
     this.scene = null;
     this.characters = []; // built from this.scene, in its order (texture boards last); playable (Playback)
     this.built = new Map(); // signature -> Character
@@ -91,7 +92,7 @@ export class App extends Playback {
 
   /** Assembles the scene over everything decoded and brings the three.js side in line with it. */
   async _assemble() {
-    this.scene = await assembleScene(this.decoded, { manual: this.manual });
+    this.scene = await assembleScene(this.decoded, { manual: this.manual, lod: this.lod });
     const next = new Map();
     const added = [];
     for (const sc of this.scene.characters) {
@@ -196,6 +197,20 @@ export class App extends Playback {
     this.emit('textures');
   }
 
+  /** Shows another level of detail (0 the finest, or 'all'); the clip that played goes on at its time. */
+  async setLod(lod) {
+    const was = this.current && { name: this.current.character.name, clip: this.current.clip.name, time: this.time };
+    this.lod = lod;
+    await this._assemble();
+    const character = was && this.characters.find((c) => c.name === was.name);
+    const clip = character?.clips.find((k) => k.name === was.clip);
+    if (clip) {
+      this.select(character, clip);
+      this.setTime(was.time);
+    }
+    this.emit('loaded');
+  }
+
   /** Shows or hides a character (outliner); isolate shows it alone, and again shows everything. */
   setVisible(character, on) {
     character.hiddenByUser = !on;
@@ -268,6 +283,7 @@ export class App extends Playback {
     for (const r of this.decoded.textures) r.texture?.dispose();
     this.decoded = emptyDecoded();
     this.manual.clear();
+    this.lod = 0;
     this.scene = null;
     this.built = new Map();
     this.characters = [];

@@ -15,6 +15,7 @@ import { timelinePanel } from './panels/timeline.js';
 import { viewPanel } from './panels/view.js';
 import { displayPanel } from './panels/display.js';
 import { sidePanels } from './panels/side.js';
+import { lodPanel } from './panels/lod.js';
 import { keyboard } from './panels/keyboard.js';
 import { hooks } from './panels/hooks.js';
 
@@ -28,6 +29,7 @@ const page = { app, viewer, $, messages };
 page.loader = loadingPanel(page);
 
 for (const panel of [sharePanel, exportPanel, pagePanel, timelinePanel, viewPanel, displayPanel, sidePanels, keyboard, hooks]) panel(page);
+lodPanel(page);
 
 async function start() {
   for (const problem of params.problems) messages.add(problem);
