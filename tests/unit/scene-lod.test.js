@@ -98,6 +98,9 @@ describe('levels of detail are one part with levels', () => {
       ueLevel('SK_MaleBase_01_Legs', 3),
     ]);
     expect(c.lods.every((l) => l.shown === 3)).toBe(true);
+    expect(cli('scene', BODIES, '--lod', '1').stdout).toContain(
+      'levels of SK_MaleBase_01_Body: LOD0 26 vertices, LOD1 14 vertices, LOD2 8 vertices, LOD3 4 vertices (LOD1 shown)',
+    );
     // Static meshes too (no skeleton): SM_Barrel_Lod1.pskx is level 1 of SM_Barrel.
     const [barrel] = sceneJson(PROPS, '--lod', '5').characters;
     expect(barrel).toMatchObject({ name: 'SM_Barrel.pskx', meshes: [`${PROPS}SM_Barrel_Lod1.pskx`], skeleton: { bones: 0 } });

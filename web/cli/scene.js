@@ -8,6 +8,10 @@ export function formatScene(json) {
   const lines = [];
   const character = (c, indent) => {
     lines.push(`${indent}${c.name}: ${c.meshes.join(' + ')}${c.skeleton.bones ? `, ${c.skeleton.bones} bones` : ''}`);
+    for (const l of c.lods ?? [])
+      lines.push(
+        `${indent}  levels of ${l.part}: ${l.levels.map((x) => `LOD${x.level} ${x.vertices} vertices`).join(', ')} (${l.shown === 'all' ? 'all shown' : `LOD${l.shown} shown`})`,
+      );
     for (const a of c.animations) {
       lines.push(`${indent}  animation ${a.file} (${a.bound.matched}/${a.bound.total} by ${a.bound.by})`);
       for (const k of a.clips) {
