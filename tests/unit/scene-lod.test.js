@@ -205,6 +205,17 @@ describe('rigscope inspect pairs an animation with every mesh of the drop', () =
     );
   });
 
+  it('0 A.D.: a model of the same bone count fits by index, another is refused with its counts', () => {
+    const arm = `${FIXTURES}arm.pmd`;
+    const old = `${FIXTURES}old_v1.pmd`;
+    const r = cli('inspect', arm, old, `${FIXTURES}arm_wave.psa`, '--json');
+    const anim = JSON.parse(r.stdout).find((x) => x.file.endsWith('arm_wave.psa'));
+    expect(anim.pairing).toEqual([
+      { mesh: arm, fits: true, matched: 3, total: 3, byIndex: true, missing: [], extra: [] },
+      { mesh: old, fits: false, matched: 0, total: 3, byIndex: false, missing: [], extra: [], error: '3 bones, old_v1.pmd has 2' },
+    ]);
+  });
+
   it.skipIf(!HAVE_SAMPLES)('real samples: a partial match and a refusal, both with their counts', () => {
     const grunt = `${SAMPLES}psk/Grunt_Preview_LOD0.psk`;
     const axe = `${SAMPLES}psk/Slurp_Monster_Axe_LOD0.psk`;

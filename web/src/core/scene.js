@@ -519,7 +519,7 @@ function assignTextures(scene, library, { families, manual, findTexture, usedTex
     }
     // A texture whose name is a material's or its model's name plus `_` (0 A.D.'s
     // horse_celt_stripe_a.dds beside horse.pmd): several materials may share it.
-    const unclaimed = pool();
+    const unclaimed = byKeyOrder(pool());
     if (unclaimed.length) {
       for (const c of characters) {
         for (const entry of c.materials) {
@@ -541,14 +541,30 @@ function assignTextures(scene, library, { families, manual, findTexture, usedTex
 /** Map textures by their usual suffixes: a base colour is preferred over them. */
 const MAP_SUFFIX = /_(norm|normal|nrm|nm|n|spec|specular|s|ao|gloss|rough|roughness|metal|mask|height|bump|emissive|e|orm|arm)$/;
 
-/** The first texture (by path) named `name` plus `_` and more, base colours before maps; or null. */
-function prefixed(textures, name) {
+/** Textures by name key, sorted (then by path), for prefix look-ups by binary search. */
+function byKeyOrder(textures) {
+  const list = textures.map((r) => ({ key: textureKey(r.path), r }));
+  return list.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.r.path < b.r.path ? -1 : a.r.path > b.r.path ? 1 : 0));
+}
+
+/** The first texture named `name` plus `_` and more (by name, then path), base colours before maps; or null. */
+function prefixed(sorted, name) {
   const k = textureKey(String(name ?? ''));
   if (!k) return null;
-  const hits = textures
-    .filter((r) => textureKey(r.path).startsWith(`${k}_`))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return hits.find((r) => !MAP_SUFFIX.test(textureKey(r.path))) ?? hits[0] ?? null;
+  const prefix = `${k}_`;
+  let lo = 0,
+    hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid].key < prefix) lo = mid + 1;
+    else hi = mid;
+  }
+  let first = null;
+  for (let i = lo; i < sorted.length && sorted[i].key.startsWith(prefix); i++) {
+    if (!MAP_SUFFIX.test(sorted[i].key)) return sorted[i].r;
+    first ??= sorted[i].r;
+  }
+  return first;
 }
 
 /** A character's parts with levels: each level's file and vertex count, and which level is shown. */
