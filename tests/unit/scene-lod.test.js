@@ -78,6 +78,22 @@ describe('levels of detail are one part with levels', () => {
     expect(await of([...entries.slice(5), ...entries.slice(0, 5)])).toEqual(reference);
   });
 
+  it('the loaders and <rigscope-viewer> build the same: one character, LOD0 of each part', async () => {
+    const { sceneObjects } = await import('../../web/src/three/scene-objects.js');
+    const d = await decoder();
+    const { characters } = await sceneObjects(await decodeFiles(await entriesFromPaths([BODIES]), d), d);
+    expect(characters.map((c) => c.name)).toEqual(['SK_MaleBase_01_Body.psk']);
+    expect(characters[0].meshes.map((m) => m.geometry.attributes.position.count)).toEqual([34, 26, 14, 22]);
+    expect(characters[0].clips.map((k) => k.name)).toEqual(['Idle']);
+  });
+
+  it('names the knight after its body, not the head whose skeleton hosts the parts', () => {
+    const parts = ['knight_head.psk', 'knight_armour.psk', 'knight_body.psk'].map((p) => `${FIXTURES}${p}`);
+    const [c] = sceneJson(...parts).characters;
+    expect(c.name).toBe('knight_body.psk');
+    expect(c.meshes).toEqual([parts[0], parts[2], parts[1]]); // the host's skeleton first, as before
+  });
+
   it('FModel names every level X_LODN: the character is named after its part with the most vertices', () => {
     const [c] = sceneJson(GOBLIN).characters;
     expect(c.name).toBe('SK_Goblin_Torso_LOD0.psk');
