@@ -204,7 +204,7 @@ describe('rigscope inspect pairs an animation with every mesh of the drop', () =
       .map((f) => `${BODIES}${f}`);
     expect(anim.pairing.map((p) => p.mesh)).toEqual(meshes);
     for (const p of anim.pairing) expect(p).toMatchObject({ fits: true, matched: 4, total: 4, missing: [], extra: [] });
-    expect(anim.boundTo).toBe(ueLevel('SK_MaleBase_01_ArmsForJaket', 0));
+    expect(anim.boundTo).toBe(ueLevel('SK_MaleBase_01_Body', 0)); // the file the character is named after
   });
 
   it('the parts of one character, each with its own counts', () => {

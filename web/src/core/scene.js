@@ -155,15 +155,14 @@ function lodGroups(models, families) {
 const shownLevel = (levels, lod) => [...levels].reverse().find((l) => l.level <= lod) ?? levels[0];
 
 /**
- * A character is named after its body part (a file name with "body" in it), else its part with the
- * most vertices: never after whichever file came first (arms, a hat). A part of several levels is
- * named by its finest level, so the name does not change with the level shown.
+ * The model a character is named after: its body part (a file name with "body" in it), else its
+ * part with the most vertices, never whichever file came first (arms, a hat). A part of several
+ * levels is named by its finest level, so the name does not change with the level shown.
  */
-function characterName(c) {
+function namesake(c) {
   const named = (p) => p.lod?.levels[0].model ?? p.model;
   const body = c.parts.find((p) => /body/i.test(stem(named(p).file ?? '')));
-  const largest = body ?? c.parts.reduce((a, b) => (vertexCount(named(b)) > vertexCount(named(a)) ? b : a));
-  return baseName(named(largest).file ?? named(largest).name ?? 'model');
+  return named(body ?? c.parts.reduce((a, b) => (vertexCount(named(b)) > vertexCount(named(a)) ? b : a)));
 }
 
 /** A character of one mesh with its own clips (loaders, tests); scenes make theirs in assembleScene. */
@@ -376,7 +375,9 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
       p.lod = l;
       if (lod === 'all') p.label = `${l.name} LOD${l.level}`;
     }
-    c.name = characterName(c);
+    const model = namesake(c);
+    c.name = baseName(model.file ?? model.name ?? 'model');
+    c.namedAfter = model.file;
   }
   for (const [l, shown, g] of setAside) {
     records.push({
@@ -442,9 +443,10 @@ function bindAnimations(scene, animations, records) {
     }
     if (best) {
       bind(best.c, anim, best.fit);
+      // Named by the file the character is named after (its body), not its skeleton's host (arms).
       records.push({
         kind: 'bound',
-        files: [anim.file, best.c.host.file],
+        files: [anim.file, best.c.namedAfter ?? best.c.host.file],
         via: anim.bindBy === 'index' ? 'bone index' : 'bone names',
         reason: `${best.fit.matched}/${best.fit.total} bones${best.fit.byIndex ? ', by index' : ''}`,
       });
