@@ -81,6 +81,15 @@ export class DecoderPool {
     for (const s of this._slots) s.client.cancel(reason);
   }
 
+  /**
+   * Ends the workers that have nothing to decode (the page's last <rigscope-viewer> went away);
+   * the next call starts one again. Workers still decoding keep going.
+   */
+  endIdleWorkers() {
+    for (const s of this._slots.filter((x) => x.calls === 0)) s.client.dispose();
+    this._slots = this._slots.filter((x) => x.calls > 0);
+  }
+
   dispose() {
     this.disposed = true;
     for (const s of this._slots) s.client.dispose();

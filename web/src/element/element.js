@@ -46,6 +46,14 @@ const KEY_ZOOM = 1.25;
 /** The reader asked for less motion: autoplay stays off (they can still press play). */
 const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
+/** Elements that are on a page and hold what they loaded; the last one to go ends idle decoder workers. */
+const live = new Set();
+
+/** When the page has no element left, the shared pool's idle workers end (a later element starts them again). */
+function releaseWorkers() {
+  if (!live.size) sharedPool().endIdleWorkers();
+}
+
 const truthy = (v) => v !== null && v !== '0' && v.toLowerCase() !== 'false';
 
 /**
@@ -91,6 +99,9 @@ export class RigscopeViewer extends HTMLElement {
     'up',
     'poster',
     'alt',
+    'environment',
+    'exposure',
+    'shadow',
   ];
 
   /** The renderer and decoder pool every element of the page shares (counters: stats). */
@@ -140,6 +151,8 @@ export class RigscopeViewer extends HTMLElement {
   }
 
   connectedCallback() {
+    live.add(this);
+    this.stage.reuse();
     this._resizer ??= new ResizeObserver(() => this._resize());
     this._resizer.observe(this._ui.view);
     // Lazy: nothing is fetched or drawn until the element is (nearly) on screen.
@@ -164,6 +177,34 @@ export class RigscopeViewer extends HTMLElement {
     this._seen?.disconnect();
     this._resizer?.disconnect();
     this.stage.onScreen = false;
+    // A move (removed, then added again in the same task) keeps everything: only an element still
+    // out of the page once this task is over is torn down.
+    setTimeout(() => {
+      if (!this.isConnected) this._teardown();
+    }, 0);
+  }
+
+  /**
+   * Frees everything this element holds: its characters' geometry, materials and textures, its
+   * shadow and environment image, its slot in the shared renderer and its observers. A decode
+   * still running in the shared pool finishes there and its result is dropped. Added again, the
+   * element loads its src anew.
+   */
+  _teardown() {
+    live.delete(this);
+    this._loaded = null;
+    this.app.drop();
+    this.stage.release();
+    this._seen = null;
+    this._resizer = null;
+    this._ui.status.textContent = '';
+    this._syncControls();
+    this._applyPoster();
+    // Workers busy with a dropped decode end once it is done.
+    const loading = this._loading;
+    this._loading = null;
+    releaseWorkers();
+    loading?.finally(releaseWorkers);
   }
 
   attributeChangedCallback(name, old, value) {
@@ -181,6 +222,11 @@ export class RigscopeViewer extends HTMLElement {
         break;
       case 'alt':
         this._applyName();
+        break;
+      case 'environment':
+      case 'exposure':
+      case 'shadow':
+        this._applyView(name);
         break;
       default:
         if (this.app.characters.length) this._applyView(name);
@@ -288,7 +334,7 @@ export class RigscopeViewer extends HTMLElement {
       for (const [name, value] of Object.entries(source.attributes)) if (!this.hasAttribute(name)) this.setAttribute(name, value);
       report = await this.app.loadFiles(entries);
     } catch (/** @type {any} */ err) {
-      if (this._loaded !== src) return;
+      if (this._loaded !== src || err.dropped) return;
       this._ui.status.textContent = '';
       const files = urls.filter((u) => String(err.message).includes(u));
       this.records = [{ kind: 'refused', files: files.length ? files : urls, reason: err.message }];
@@ -334,6 +380,27 @@ export class RigscopeViewer extends HTMLElement {
         this._applyView('camera');
         break;
       }
+      case 'environment': {
+        const env = value?.trim() || 'neutral';
+        const named = env === 'neutral' || env === 'none';
+        Promise.resolve()
+          .then(() => stage.setEnvironment(named ? env : new URL(env, document.baseURI).href))
+          .catch((err) => {
+            this._note(`environment="${value}" could not be loaded (${err?.message ?? err}): the neutral room is used`);
+            if (stage.environment !== 'neutral') stage.setEnvironment('neutral');
+          });
+        break;
+      }
+      case 'exposure': {
+        const exposure = value === null || value.trim() === '' ? 1 : Number(value);
+        if (!Number.isFinite(exposure) || exposure < 0) this._note(`exposure="${value}" is not a number of 0 or more: 1 is used`);
+        stage.exposure = Number.isFinite(exposure) && exposure >= 0 ? exposure : 1;
+        stage.invalidate();
+        break;
+      }
+      case 'shadow':
+        stage.setShadowVisible(value === null || truthy(value));
+        break;
       case 'speed':
         stage.timeScale = value !== null && Number.isFinite(Number(value)) ? Number(value) : 1;
         break;
@@ -476,6 +543,7 @@ export class RigscopeViewer extends HTMLElement {
   }
 
   _onApp(what) {
+    if (what === 'clip' || what === 'time' || what === 'loaded' || what === 'cleared') this.stage.poseChanged();
     if (what === 'clip' || what === 'loaded' || what === 'cleared') this._applyName();
     if (what === 'clip') {
       this._fillClips();

@@ -3,6 +3,7 @@
 // canvas (the way <model-viewer> does). Frames are drawn only for stages that asked for one and
 // are on screen; a paused, untouched viewer costs nothing.
 import * as THREE from 'three';
+import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
 
 class SharedRenderer {
   constructor() {
@@ -10,6 +11,8 @@ class SharedRenderer {
     this._dirty = new Set();
     this._stages = new Set();
     this._scheduled = false;
+    /** @type {THREE.Texture | null} the neutral room, prefiltered once for every stage */
+    this._neutral = null;
     /** Counters for tests and the curious: contexts made, contexts lost, frames drawn. */
     this.stats = { contexts: 0, lost: 0, frames: 0 };
   }
@@ -20,7 +23,10 @@ class SharedRenderer {
     const canvas = document.createElement('canvas');
     const renderer = new THREE.WebGLRenderer({ canvas, antialias: true, powerPreference: 'low-power' });
     renderer.setPixelRatio(1); // stages size in device pixels themselves
+    // As three recommends for physically based materials: sRGB output, a filmic curve. Neutral
+    // (Khronos PBR Neutral) keeps base colours as the texture has them, as <model-viewer> does.
     renderer.outputColorSpace = THREE.SRGBColorSpace;
+    renderer.toneMapping = THREE.NeutralToneMapping;
     renderer.setScissorTest(true);
     canvas.addEventListener('webglcontextlost', (e) => {
       e.preventDefault();
@@ -28,15 +34,36 @@ class SharedRenderer {
     });
     // three rebuilds its GPU state on restore; every stage draws again.
     canvas.addEventListener('webglcontextrestored', () => {
-      for (const s of this._stages) this.request(s);
+      // The prefiltered room and the shadows lived in render targets: made again on the next draw.
+      this._neutral?.dispose();
+      this._neutral = null;
+      for (const s of this._stages) {
+        s.poseChanged?.();
+        this.request(s);
+      }
     });
     this.stats.contexts++;
     this._renderer = renderer;
     return renderer;
   }
 
+  /**
+   * The neutral environment for image-based lighting: three's RoomEnvironment through
+   * PMREMGenerator, made once for the page (not per element) on first use.
+   */
+  get neutralEnvironment() {
+    if (this._neutral) return this._neutral;
+    const pmrem = new THREE.PMREMGenerator(this.renderer);
+    const room = new RoomEnvironment();
+    this._neutral = pmrem.fromScene(room, 0.04).texture;
+    room.dispose();
+    pmrem.dispose();
+    return this._neutral;
+  }
+
   /** Asks for one frame of `stage` (it asks again from draw() while it plays). */
   request(stage) {
+    if (stage.released) return;
     this._dirty.add(stage);
     this._stages.add(stage);
     if (this._scheduled) return;
@@ -69,6 +96,9 @@ class SharedRenderer {
     if (size.x < w || size.y < h) renderer.setSize(Math.max(size.x, w), Math.max(size.y, h), false);
     const H = renderer.getSize(size).y;
     // WebGL counts rows from the bottom: the top-left w × h of the canvas is y = H - h.
+    // The shadow pass (only when the pose changed) draws into its own target first.
+    stage.beforeDraw?.(renderer);
+    renderer.toneMappingExposure = stage.exposure ?? 1;
     renderer.setViewport(0, H - h, w, h);
     renderer.setScissor(0, H - h, w, h);
     renderer.render(stage.scene, stage.camera);

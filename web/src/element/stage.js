@@ -5,11 +5,36 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js';
+import { HDRLoader } from 'three/addons/loaders/HDRLoader.js';
+import { ContactShadow } from '../three/contact-shadow.js';
 import { displayName } from '../core/files.js';
 import { sharedRenderer } from './renderer.js';
 
 /** Longest frame step: a tab coming back after a minute resumes, it does not jump. */
 const MAX_STEP = 0.1;
+
+/** Light intensities (hemisphere, key) with and without an environment lighting the models. */
+const LIGHTS = { lit: [0, 0.9], unlit: [1.6, 1.8] };
+
+/**
+ * An equirectangular image as an environment map: Radiance .hdr through HDRLoader, any other
+ * image through fetch (ImageBitmapLoader), which pages' CSPs allow where they allow the models.
+ * @returns {Promise<THREE.Texture>}
+ */
+async function loadEquirect(url) {
+  let map;
+  if (/\.hdr$/i.test(new URL(url, document.baseURI).pathname)) map = await new HDRLoader().loadAsync(url);
+  else {
+    // An ImageBitmap is uploaded as decoded: turned here, as flipY would turn an <img>.
+    const bitmap = await new THREE.ImageBitmapLoader().setOptions({ imageOrientation: 'flipY' }).loadAsync(url);
+    map = new THREE.Texture(bitmap);
+    map.flipY = false;
+    map.colorSpace = THREE.SRGBColorSpace;
+    map.needsUpdate = true;
+  }
+  map.mapping = THREE.EquirectangularReflectionMapping;
+  return map;
+}
 
 export class ElementStage {
   /**
@@ -27,6 +52,18 @@ export class ElementStage {
     this.onScreen = false;
     this.framesDrawn = 0;
     this.isPlaying = () => false;
+    /** Tone-mapping exposure of this stage's frames (the exposure attribute). */
+    this.exposure = 1;
+    /** Freed (its element was removed): it asks for no frames until it is used again. */
+    this.released = false;
+    /** 'neutral' (the shared room), 'none', or an image URL (its texture in _environmentMap). */
+    this.environment = 'neutral';
+    /** @type {THREE.Texture | null} */
+    this._environmentMap = null;
+    this._environmentLoad = 0;
+    /** @type {ContactShadow | null} made on the first frame with something to shade */
+    this.shadow = null;
+    this.showShadow = true;
 
     this.background = new THREE.Color(0x23262e);
     this.scene = new THREE.Scene();
@@ -37,10 +74,11 @@ export class ElementStage {
     this.camera = new THREE.PerspectiveCamera(45, 1, 0.01, 1000);
     this.camera.position.set(2, 1.5, 3);
     this.scene.add(this.camera);
-    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x444455, 1.6));
-    const key = new THREE.DirectionalLight(0xffffff, 1.8);
-    key.position.set(1, 2, 3);
-    this.camera.add(key); // a light that follows the camera keeps every side readable
+    this.hemisphere = new THREE.HemisphereLight(0xffffff, 0x444455, LIGHTS.lit[0]);
+    this.scene.add(this.hemisphere);
+    this.key = new THREE.DirectionalLight(0xffffff, LIGHTS.lit[1]);
+    this.key.position.set(1, 2, 3);
+    this.camera.add(this.key); // a light that follows the camera keeps every side readable
     this.grid = new THREE.GridHelper(10, 20, 0x555b66, 0x353a44);
     this.grid.visible = false;
     this.scene.add(this.grid);
@@ -62,6 +100,63 @@ export class ElementStage {
   /** Asks the shared renderer for a frame. */
   invalidate() {
     sharedRenderer.request(this);
+  }
+
+  /** The pose changed (a frame of a clip, another clip, a load): the shadow is made again. */
+  poseChanged() {
+    if (this.shadow) this.shadow.dirty = true;
+  }
+
+  /** Before each frame: the environment in use, and the shadow if the pose changed. */
+  beforeDraw(renderer) {
+    this.scene.environment =
+      this.environment === 'neutral' ? sharedRenderer.neutralEnvironment : this.environment === 'none' ? null : this._environmentMap;
+    if (!this.showShadow || !this.characters.length) return;
+    if (!this.shadow) {
+      this.shadow = new ContactShadow();
+      this.scene.add(this.shadow.group);
+      this._placeShadow();
+    }
+    this.shadow.update(renderer, this.scene, [...this.helpers, this.grid]);
+  }
+
+  /** The ground under everything shown, in its current pose. */
+  _placeShadow() {
+    if (!this.shadow) return;
+    const box = new THREE.Box3();
+    for (const c of this.characters) if (c.root.visible) box.union(this.boundsOf(c));
+    this.shadow.place(box);
+  }
+
+  setShadowVisible(on) {
+    this.showShadow = on;
+    if (this.shadow) this.shadow.group.visible = on && this.characters.length > 0;
+    if (on) this._placeShadow();
+    this.invalidate();
+  }
+
+  /**
+   * environment="neutral" (default) | "none" | an equirectangular image URL (.hdr, or an
+   * ordinary image). Resolves when it is in use; rejects (the neutral room stays) when the image
+   * cannot be loaded.
+   */
+  async setEnvironment(value) {
+    const load = ++this._environmentLoad;
+    const url = value === 'neutral' || value === 'none' ? null : value;
+    let map = null;
+    if (url) {
+      map = await loadEquirect(url);
+      if (load !== this._environmentLoad || this.released) {
+        map.dispose();
+        return;
+      }
+    } else if (load !== this._environmentLoad) return;
+    this._environmentMap?.dispose();
+    this._environmentMap = map;
+    this.environment = url ?? value;
+    const lights = this.environment === 'none' ? LIGHTS.unlit : LIGHTS.lit;
+    [this.hemisphere.intensity, this.key.intensity] = lights;
+    this.invalidate();
   }
 
   /** Playback speed (the playback model's, 1 before one is attached). */
@@ -91,6 +186,7 @@ export class ElementStage {
     const dt = playing && this._last !== null ? Math.min((now - this._last) / 1000, MAX_STEP) : 0;
     this._last = playing ? now : null;
     for (const c of this.characters) if (dt > 0) c.advance(dt * this.timeScale);
+    if (dt > 0) this.poseChanged();
     this.playback?.tick();
     for (const c of this.characters) c.update();
   }
@@ -121,6 +217,7 @@ export class ElementStage {
       a.node.add(label);
     }
     this.setWireframe(this.wireframe);
+    this.poseChanged();
     this.invalidate();
   }
 
@@ -131,10 +228,19 @@ export class ElementStage {
       h.dispose();
     }
     this.helpers = this.helpers.filter((x) => x.userData.character !== character);
-    character.root.traverse((o) => {
-      if (o.isCSS2DObject) o.element.remove();
-    });
+    for (const part of character.tree()) {
+      part.root.traverse((o) => {
+        if (o.isCSS2DObject) o.element.remove();
+        // Every texture of every material (maps the character's own dispose does not know of)
+        // and each part's own skeleton (its bone texture).
+        for (const m of o.material ? [o.material].flat() : []) {
+          for (const v of Object.values(m)) if (v?.isTexture) v.dispose();
+        }
+        o.skeleton?.dispose();
+      });
+    }
     character.dispose();
+    this.poseChanged();
     this.invalidate();
   }
 
@@ -206,6 +312,7 @@ export class ElementStage {
     this.controls.update();
     this.grid.scale.setScalar(10 ** Math.round(Math.log10(size)) / 5);
     this.grid.position.set(center.x, box.min.y, center.z);
+    this._placeShadow();
     this.invalidate();
   }
 
@@ -251,9 +358,34 @@ export class ElementStage {
     return { count, total: this.width * this.height, w: this.width, h: this.height };
   }
 
-  dispose() {
+  /**
+   * Frees what this stage holds on the GPU and in the page (characters, the shadow's targets, an
+   * environment image) and its place in the shared renderer. It can be used again afterwards.
+   */
+  release() {
     this.clear();
-    this.controls.dispose();
+    this.shadow?.dispose();
+    this.shadow = null;
+    this._environmentLoad++;
+    this._environmentMap?.dispose();
+    this._environmentMap = null;
+    if (this.environment !== 'none') this.environment = 'neutral';
+    this.scene.environment = null;
+    this.released = true;
+    // The controls listen on the document for keys: connected, they would keep this stage alive.
+    this.controls.disconnect();
     sharedRenderer.forget(this);
+  }
+
+  /** Used again after release(): the controls listen again and frames may be asked for. */
+  reuse() {
+    if (!this.released) return;
+    this.released = false;
+    this.controls.connect(this.canvas);
+  }
+
+  dispose() {
+    this.release();
+    this.controls.dispose();
   }
 }

@@ -1,0 +1,197 @@
+// <rigscope-viewer>'s lifecycle: a removed element frees what it held (geometry, textures, its
+// shadow, its slot in the shared renderer, its decodes), so adding and removing 200 elements of
+// every family leaves the GPU memory three counts, the decoder workers and the JS heap where they
+// started; an element moved in the page keeps what it loaded and fetches nothing again.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { launch } from './browser.js';
+
+const FAMILIES = {
+  psk: ['psk/skSpiderLargeMesh.psk', 'psk/skSpiderLargeAnims.psa'],
+  zeroad: ['zeroad/skeleton.pmd', 'zeroad/skeleton_idle.psa'],
+  ue1: ['vertex3d/assimp-mar_rifle/mar_rifle_d.3d', 'vertex3d/assimp-mar_rifle/mar_rifle_a.3d', 'vertex3d/assimp-mar_rifle/mar_rifle.uc'],
+  psg: ['psg/synthetic/skinned_quad_f32.psg'],
+};
+const srcOf = (family) => FAMILIES[family].map((f) => `${inject('baseUrl')}/samples/${f}`).join(' ');
+
+let browser, context;
+beforeAll(async () => {
+  browser = await launch(['--disable-features=LocalNetworkAccessChecks', '--enable-precise-memory-info']);
+  context = await browser.newContext();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function until(page, predicate, arg, timeout = 60000) {
+  const end = Date.now() + timeout;
+  while (!(await page.evaluate(predicate, arg))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${predicate}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** An empty page with the element's script, and the sample requests it makes. */
+async function blankPage() {
+  const base = inject('baseUrl');
+  const page = await context.newPage({ viewport: { width: 1000, height: 800 } });
+  page.errors = [];
+  page.samples = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  page.on('request', (r) => {
+    if (r.url().includes('/samples/')) page.samples.push(r.url());
+  });
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Lifecycle</title>
+<script type="module" src="${base}/rigscope-viewer.js"></script></head><body><main id="here"></main><div id="there"></div></body></html>`;
+  await page.route(`${base}/lifecycle.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto(`${base}/lifecycle.html`);
+  await until(page, () => !!customElements.get('rigscope-viewer'));
+  return page;
+}
+
+/** Loaded, shown and drawn (with its shadow): everything it will hold is on the GPU. */
+const drawn = (ids) =>
+  ids.every((id) => {
+    const v = document.getElementById(id);
+    return v?.app.characters.length > 0 && v.stage.framesDrawn > 0 && v.stage.shadow?.renders > 0;
+  });
+
+/** What the page holds: three's GPU memory counts, decoder workers, stages known to the renderer, the JS heap. */
+async function measure(page, cdp) {
+  // Removed elements are torn down once their task is over; dropped decodes end in the pool.
+  await until(page, () => customElements.get('rigscope-viewer').decoderPool.pending === 0);
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 50)));
+  for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
+  const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+  const inPage = await page.evaluate(() => {
+    const Viewer = customElements.get('rigscope-viewer');
+    const { geometries, textures } = Viewer.renderer.renderer.info.memory;
+    return { geometries, textures, workers: Viewer.decoderPool.workerCount, stages: Viewer.renderer._stages.size };
+  });
+  return { ...inPage, pageWorkers: page.workers().length, heap: usedSize };
+}
+
+describe('removing elements frees what they held', () => {
+  it('200 elements of every family added and removed leave GPU memory, workers and heap where they started', async () => {
+    const page = await blankPage();
+    const cdp = await context.newCDPSession(page);
+    // Before any element: the shared renderer and its prefiltered neutral room (made once for the
+    // page) exist, nothing is loaded, no worker runs.
+    await page.evaluate(() => customElements.get('rigscope-viewer').renderer.neutralEnvironment);
+    const empty = await measure(page, cdp);
+    expect(empty).toMatchObject({ geometries: 0, workers: 0, pageWorkers: 0, stages: 0 });
+    expect(empty.textures).toBeGreaterThan(0);
+
+    const round = async (i, { wait = true } = {}) => {
+      const ids = Object.keys(FAMILIES).map((f) => `${f}-${i}`);
+      await page.evaluate(
+        (list) => {
+          for (const [id, src] of list) {
+            const v = document.createElement('rigscope-viewer');
+            v.id = id;
+            v.setAttribute('src', src);
+            document.getElementById('here').append(v);
+          }
+        },
+        Object.keys(FAMILIES).map((f) => [`${f}-${i}`, srcOf(f)]),
+      );
+      if (wait) await until(page, drawn, ids);
+      else await until(page, () => customElements.get('rigscope-viewer').decoderPool.pending > 0);
+      // In flight: what they hold now is freed when they go.
+      const held = await page.evaluate(() => customElements.get('rigscope-viewer').renderer.renderer.info.memory.geometries);
+      await page.evaluate(() => document.getElementById('here').replaceChildren());
+      return held;
+    };
+
+    // One round first: the page-wide things (the prefiltered room, shaders) are made once and kept.
+    expect(await round('warm')).toBeGreaterThan(0);
+    const start = await measure(page, cdp);
+    expect(start).toMatchObject({ geometries: 0, textures: empty.textures, workers: 0, pageWorkers: 0, stages: 0 });
+
+    // 50 rounds of the four families: 200 elements; every fifth round is removed while decoding.
+    let decodingRemoved = 0;
+    for (let i = 0; i < 50; i++) {
+      const decoding = i % 5 === 4;
+      await round(i, { wait: !decoding });
+      if (decoding) decodingRemoved++;
+    }
+    expect(decodingRemoved).toBe(10);
+    const end = await measure(page, cdp);
+    console.log('lifecycle: empty', empty, 'after one round', start, 'after 200 elements', end);
+    expect(end).toMatchObject({
+      geometries: start.geometries,
+      textures: start.textures,
+      workers: 0,
+      pageWorkers: 0,
+      stages: 0,
+    });
+    // The heap: within 1 MB (or 5 %) of where it was after the first round, not 200 elements' worth.
+    expect(end.heap - start.heap).toBeLessThan(Math.max(1 << 20, start.heap * 0.05));
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 600000);
+});
+
+describe('moving an element keeps it', () => {
+  it('a viewer moved in the page keeps its clips and fetches nothing again; removed for good, it is freed', async () => {
+    const page = await blankPage();
+    // What the page holds without any element: the renderer and its neutral room.
+    const pageWide = await page.evaluate(() => {
+      const shared = customElements.get('rigscope-viewer').renderer;
+      shared.neutralEnvironment;
+      return { ...shared.renderer.info.memory };
+    });
+    await page.evaluate((src) => {
+      const v = document.createElement('rigscope-viewer');
+      v.id = 'moved';
+      v.setAttribute('src', src);
+      document.getElementById('here').append(v);
+    }, srcOf('psk'));
+    await until(page, drawn, ['moved']);
+    const fetched = page.samples.length;
+    expect(fetched).toBe(FAMILIES.psk.length);
+    const before = await page.evaluate(() => {
+      const v = document.getElementById('moved');
+      v.app.characters[0].__mark = 'same';
+      return { clips: v.clips, memory: { ...customElements.get('rigscope-viewer').renderer.renderer.info.memory } };
+    });
+
+    // Removed, then added elsewhere in the same task.
+    await page.evaluate(() => document.getElementById('there').append(document.getElementById('moved')));
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+    const after = await page.evaluate(() => {
+      const v = document.getElementById('moved');
+      const frames = v.stage.framesDrawn;
+      v.currentTime = 0.1;
+      return {
+        parent: v.parentElement.id,
+        clips: v.clips,
+        same: v.app.characters[0]?.__mark,
+        memory: { ...customElements.get('rigscope-viewer').renderer.renderer.info.memory },
+        pixels: v.stage.countForegroundPixels().count,
+        drew: v.stage.framesDrawn > frames,
+      };
+    });
+    expect(after).toMatchObject({ parent: 'there', clips: before.clips, same: 'same', memory: before.memory, drew: true });
+    expect(after.pixels).toBeGreaterThan(500);
+    expect(page.samples.length).toBe(fetched);
+
+    // Removed for good: torn down after its task, and its GPU memory is gone.
+    await page.evaluate(() => document.getElementById('moved').remove());
+    await until(
+      page,
+      (base) => {
+        const { geometries, textures } = customElements.get('rigscope-viewer').renderer.renderer.info.memory;
+        return geometries === base.geometries && textures === base.textures;
+      },
+      pageWide,
+    );
+    const gone = await page.evaluate(() => {
+      const Viewer = customElements.get('rigscope-viewer');
+      return { stages: Viewer.renderer._stages.size, workers: Viewer.decoderPool.workerCount };
+    });
+    expect(gone).toEqual({ stages: 0, workers: 0 });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+});
