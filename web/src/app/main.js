@@ -10,6 +10,7 @@ import { applyState, readParams } from './params.js';
 import { loadingPanel } from './panels/loading.js';
 import { openPackedLink, sharePanel } from './panels/share.js';
 import { exportPanel } from './panels/export.js';
+import { recordPanel } from './panels/record.js';
 import { pagePanel } from './panels/page.js';
 import { timelinePanel } from './panels/timeline.js';
 import { viewPanel } from './panels/view.js';
@@ -28,7 +29,8 @@ const messages = new Messages($('messages'), () => app.messages());
 const page = { app, viewer, $, messages };
 page.loader = loadingPanel(page);
 
-for (const panel of [sharePanel, exportPanel, pagePanel, timelinePanel, viewPanel, displayPanel, sidePanels, keyboard, hooks]) panel(page);
+for (const panel of [sharePanel, exportPanel, recordPanel, pagePanel, timelinePanel, viewPanel, displayPanel, sidePanels, keyboard, hooks])
+  panel(page);
 lodPanel(page);
 
 async function start() {

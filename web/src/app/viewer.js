@@ -42,6 +42,18 @@ class JointsHelper extends THREE.Points {
   }
 }
 
+/** WebGL counts rows from the bottom; pictures count from the top. */
+function flipRows(rows, width, height) {
+  const stride = width * 4;
+  const line = new Uint8Array(stride);
+  for (let top = 0, bottom = height - 1; top < bottom; top++, bottom--) {
+    line.set(rows.subarray(top * stride, top * stride + stride));
+    rows.copyWithin(top * stride, bottom * stride, bottom * stride + stride);
+    rows.set(line, bottom * stride);
+  }
+  return rows;
+}
+
 export class Viewer {
   constructor(container, { background = 0x23262e } = {}) {
     this.container = container;
@@ -105,6 +117,8 @@ export class Viewer {
     this.up = [0, 0, 0];
     this.frames = 0;
     this.looping = false;
+    /** While above 0 the render loop neither advances nor draws (shader compiles, recordings). */
+    this.holds = 0;
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
     this.requestRender();
@@ -223,11 +237,11 @@ export class Viewer {
    * (KHR_parallel_shader_compile); the render loop holds meanwhile, so no frame waits for it.
    */
   async prepare() {
-    this.hold = true;
+    this.holds++;
     try {
       await this.renderer.compileAsync(this.scene, this.camera);
     } finally {
-      this.hold = false;
+      this.holds--;
     }
   }
 
@@ -385,7 +399,7 @@ export class Viewer {
   }
 
   tick() {
-    if (this.hold) return;
+    if (this.holds) return;
     this.timer.update();
     const dt = Math.min(this.timer.getDelta(), 0.1);
     const animating = this.isAnimating() && !this.bindPose;
@@ -413,6 +427,68 @@ export class Viewer {
     this.renderer.render(this.scene, this.camera);
     this.labels.render(this.scene, this.camera);
     this.frames++;
+  }
+
+  /**
+   * Renders the view as it stands into a `width` × `height` picture (RGBA rows from the top), for
+   * recordings: the same camera and framing at another size, off screen, so the page does not
+   * change. `transparent` leaves out the background, grid and ground (alpha 0 there); `turn`
+   * (radians) moves the eye that far around the target, about the vertical (turntables).
+   */
+  renderPixels(width, height, { transparent = false, turn = 0 } = {}) {
+    // An sRGB target stores what the screen shows: three writes linear, the GPU encodes on store.
+    this._pictureTarget ??= new THREE.WebGLRenderTarget(1, 1, { samples: 4, colorSpace: THREE.SRGBColorSpace });
+    const target = this._pictureTarget;
+    target.setSize(width, height);
+    // The eye turns with its key light (a child of the camera), as if the model turned under it.
+    const eye = [this.camera.position.clone(), this.camera.quaternion.clone()];
+    if (turn) this._turnCamera(turn);
+    const camera = this._cameraAt(width / height);
+    const hidden = transparent ? [this.grid, this.ground].filter((o) => o.visible) : [];
+    for (const o of hidden) o.visible = false;
+    this.scene.background = transparent ? null : this.background;
+    const clear = this.renderer.getClearAlpha();
+    this.renderer.setClearAlpha(transparent ? 0 : 1);
+    for (const c of this.characters) c.update();
+    this.renderer.setRenderTarget(target);
+    this.renderer.render(this.scene, camera);
+    this.renderer.setRenderTarget(null);
+    this.renderer.setClearAlpha(clear);
+    this.scene.background = this.background;
+    for (const o of hidden) o.visible = true;
+    if (turn) {
+      this.camera.position.copy(eye[0]);
+      this.camera.quaternion.copy(eye[1]);
+      this.camera.updateMatrixWorld(true);
+    }
+    const rows = new Uint8Array(width * height * 4);
+    this.renderer.readRenderTargetPixels(target, 0, 0, width, height, rows);
+    return flipRows(rows, width, height);
+  }
+
+  /** Moves the eye `turn` radians around the target, about the vertical. */
+  _turnCamera(turn) {
+    const target = this.controls.target;
+    this.camera.position
+      .sub(target)
+      .applyAxisAngle(new THREE.Vector3(0, 1, 0), turn)
+      .add(target);
+    this.camera.lookAt(target);
+    this.camera.updateMatrixWorld(true);
+  }
+
+  /** A copy of the current camera for a picture of another aspect (same eye, same vertical extent). */
+  _cameraAt(aspect) {
+    const camera = this.camera.clone(false);
+    if (camera.isPerspectiveCamera) camera.aspect = aspect;
+    else {
+      const half = ((camera.top - camera.bottom) / 2) * aspect;
+      const mid = (camera.left + camera.right) / 2;
+      Object.assign(camera, { left: mid - half, right: mid + half });
+    }
+    camera.updateProjectionMatrix();
+    camera.updateMatrixWorld(true);
+    return camera;
   }
 
   /** Renders and counts the pixels that differ from the background (tests, and "is anything drawn"). */
