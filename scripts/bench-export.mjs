@@ -64,7 +64,7 @@ const FAMILY_FOLDERS = [
 ];
 
 /** Writes `folders` folders of the fixtures; returns the tree's root, file count and bytes. */
-function makeTree(folders) {
+export function makeTree(folders) {
   const dir = mkdtempSync(join(tmpdir(), 'rigscope-bench-export-'));
   let files = 0,
     bytes = 0;
