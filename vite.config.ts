@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { standalonePageTemplate } from './scripts/vite-plugin-standalone.mjs';
+import { elementExamplePage } from './scripts/vite-plugin-element-example.mjs';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 
@@ -14,7 +15,8 @@ export default defineConfig({
   preview: { host: '127.0.0.1', port: 4173 },
   worker: { format: 'es' },
   // rigscope-page.html: the standalone page's player, which Save page fills with the files.
-  plugins: [standalonePageTemplate()],
+  // rigscope-viewer-example.html: each <rigscope-viewer> attribute on the demo and the fixtures.
+  plugins: [standalonePageTemplate(), elementExamplePage()],
   build: {
     outDir: here('./dist'),
     emptyOutDir: true,

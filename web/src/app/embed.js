@@ -1,5 +1,5 @@
 // The iframe player: the page's parameters (file=, clip=, frame=, speed=, autoplay=, skeleton=,
-// labels=, camera=, bg=, up=, controls=, poster=) become one <rigscope-viewer>'s attributes, so
+// labels=, camera=, bg=, up=, controls=, poster=, environment=, exposure=) become one <rigscope-viewer>'s attributes, so
 // the embed and the element behave alike: a clip chooser, fullscreen, labels off unless
 // labels=1, notes for unknown clips and frames, and frames drawn only when something changes.
 import '../element/index.js';
@@ -31,6 +31,9 @@ const attributes = {
   up: params.up?.join(','),
   controls: query.get('controls') ?? 'full',
   poster: query.get('poster') ?? undefined,
+  // The element checks these and says what it cannot use: neutral | none | an image URL; a number.
+  environment: query.get('environment') ?? undefined,
+  exposure: query.get('exposure') ?? undefined,
 };
 for (const [name, value] of Object.entries(attributes)) if (value !== undefined) player.setAttribute(name, String(value));
 player.setAttribute('src', files.join(' '));

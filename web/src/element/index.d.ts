@@ -52,7 +52,13 @@ export type RigscopeViewerAttribute =
   | 'controls'
   | 'up'
   | 'poster'
-  | 'alt';
+  | 'alt'
+  /** `neutral` (default: a soft room for image-based lighting), `none`, or an equirectangular image URL (`.hdr` or any image). */
+  | 'environment'
+  /** Tone-mapping exposure, a number of 0 or more (default 1). */
+  | 'exposure'
+  /** The contact shadow under the characters: on unless `false` or `0`. */
+  | 'shadow';
 
 export class RigscopeViewer extends HTMLElement {
   static readonly observedAttributes: RigscopeViewerAttribute[];

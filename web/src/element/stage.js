@@ -13,8 +13,13 @@ import { sharedRenderer } from './renderer.js';
 /** Longest frame step: a tab coming back after a minute resumes, it does not jump. */
 const MAX_STEP = 0.1;
 
-/** Light intensities (hemisphere, key) with and without an environment lighting the models. */
-const LIGHTS = { lit: [0, 0.9], unlit: [1.6, 1.8] };
+/**
+ * Light intensities (hemisphere, key) with and without an environment lighting the models. With
+ * one, the room is dimmed a little and the key light (it follows the camera) keeps shapes readable:
+ * the room alone lights everything almost evenly.
+ */
+const LIGHTS = { lit: [0, 1.5], unlit: [1.6, 1.8] };
+const ROOM_INTENSITY = 0.7;
 
 /**
  * An equirectangular image as an environment map: Radiance .hdr through HDRLoader, any other
@@ -111,6 +116,7 @@ export class ElementStage {
   beforeDraw(renderer) {
     this.scene.environment =
       this.environment === 'neutral' ? sharedRenderer.neutralEnvironment : this.environment === 'none' ? null : this._environmentMap;
+    this.scene.environmentIntensity = this.environment === 'neutral' ? ROOM_INTENSITY : 1;
     if (!this.showShadow || !this.characters.length) return;
     if (!this.shadow) {
       this.shadow = new ContactShadow();

@@ -24,6 +24,8 @@ function materials() {
   const depth = new THREE.MeshDepthMaterial();
   depth.depthTest = false;
   depth.depthWrite = false;
+  // Both sides: open meshes (a cape, a flag) shade too, whichever way their faces point.
+  depth.side = THREE.DoubleSide;
   // Black, as opaque as the point is close to the ground.
   depth.onBeforeCompile = (shader) => {
     shader.fragmentShader = shader.fragmentShader.replace(
@@ -82,12 +84,17 @@ export class ContactShadow {
     const size = box.getSize(new THREE.Vector3());
     const side = Math.max(size.x, size.z, size.y * 0.5) * (1 + 2 * MARGIN);
     // A hair above the lowest point: the soles stand on it, not through it.
-    this.group.position.set((box.min.x + box.max.x) / 2, box.min.y + size.y * 0.002, (box.min.z + box.max.z) / 2);
+    const lift = size.y * 0.002;
+    this.group.position.set((box.min.x + box.max.x) / 2, box.min.y + lift, (box.min.z + box.max.z) / 2);
     this.plane.scale.set(side, -1, side);
     this.blurPlane.scale.set(side, 1, side);
     const c = this.camera;
     [c.left, c.right, c.top, c.bottom] = [-side / 2, side / 2, side / 2, -side / 2];
-    c.far = Math.max(size.y, 1e-6);
+    // The camera looks up from a little below the lowest point, so a sole or the floor of a box
+    // that lies exactly on the ground is seen (darkest) rather than cut off at the near plane.
+    const below = lift + size.y * 0.01;
+    c.position.y = -below;
+    c.far = Math.max(size.y + below, 1e-6);
     c.updateProjectionMatrix();
     this.group.visible = true;
     this.dirty = true;
