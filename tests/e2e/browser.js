@@ -7,6 +7,26 @@ import { crc32, deflateSync } from 'node:zlib';
 export const SAMPLES = new URL('../../../shared/samples/', import.meta.url).pathname;
 export const FIXTURES = new URL('../../build/fixtures/', import.meta.url).pathname;
 
+/** One small sample of every family (paths under samples/): mesh, animations and companions. */
+export const FAMILY_SAMPLES = {
+  psk: ['psk/skSpiderLargeMesh.psk', 'psk/skSpiderLargeAnims.psa'],
+  zeroad: ['zeroad/skeleton.pmd', 'zeroad/skeleton_idle.psa'],
+  ue1: ['vertex3d/assimp-mar_rifle/mar_rifle_d.3d', 'vertex3d/assimp-mar_rifle/mar_rifle_a.3d', 'vertex3d/assimp-mar_rifle/mar_rifle.uc'],
+  psg: ['psg/synthetic/skinned_quad_f32.psg'],
+};
+
+/** A family's samples as the test site serves them, space-separated (an element's `src`). */
+export const samplesSrc = (family) => FAMILY_SAMPLES[family].map((f) => `${inject('baseUrl')}/samples/${f}`).join(' ');
+
+/** Polls `predicate(arg)` in the page until it holds; throws naming it after `timeout` ms. */
+export async function until(page, predicate, arg, timeout = 60000) {
+  const end = Date.now() + timeout;
+  while (!(await page.evaluate(predicate, arg))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${predicate}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export async function launch(extraArgs = []) {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { SAMPLES, chooseFiles, filePayload, launch } from './browser.js';
+import { SAMPLES, chooseFiles, filePayload, launch, FAMILY_SAMPLES, samplesSrc as srcOf, until } from './browser.js';
 
 const AXE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
 
@@ -19,22 +19,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Every family's sample, as a page serves it: mesh, animations and companions. */
-const FAMILIES = {
-  psk: ['psk/skSpiderLargeMesh.psk', 'psk/skSpiderLargeAnims.psa'],
-  zeroad: ['zeroad/skeleton.pmd', 'zeroad/skeleton_idle.psa'],
-  ue1: ['vertex3d/assimp-mar_rifle/mar_rifle_d.3d', 'vertex3d/assimp-mar_rifle/mar_rifle_a.3d', 'vertex3d/assimp-mar_rifle/mar_rifle.uc'],
-  psg: ['psg/synthetic/skinned_quad_f32.psg'],
-};
-const srcOf = (family) => FAMILIES[family].map((f) => `${inject('baseUrl')}/samples/${f}`).join(' ');
-
-async function until(page, predicate, arg, timeout = 60000) {
-  const end = Date.now() + timeout;
-  while (!(await page.evaluate(predicate, arg))) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${predicate}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const FAMILIES = FAMILY_SAMPLES;
 
 /** A page of one element per family with `attributes` (by family), waited for until every one loaded. */
 async function elementsPage(attributes = {}, { viewport = { width: 900, height: 700 }, reducedMotion = 'no-preference' } = {}) {

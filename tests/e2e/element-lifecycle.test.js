@@ -4,15 +4,9 @@
 // started; an element moved in the page keeps what it loaded and fetches nothing again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { launch } from './browser.js';
+import { launch, FAMILY_SAMPLES, samplesSrc as srcOf, until } from './browser.js';
 
-const FAMILIES = {
-  psk: ['psk/skSpiderLargeMesh.psk', 'psk/skSpiderLargeAnims.psa'],
-  zeroad: ['zeroad/skeleton.pmd', 'zeroad/skeleton_idle.psa'],
-  ue1: ['vertex3d/assimp-mar_rifle/mar_rifle_d.3d', 'vertex3d/assimp-mar_rifle/mar_rifle_a.3d', 'vertex3d/assimp-mar_rifle/mar_rifle.uc'],
-  psg: ['psg/synthetic/skinned_quad_f32.psg'],
-};
-const srcOf = (family) => FAMILIES[family].map((f) => `${inject('baseUrl')}/samples/${f}`).join(' ');
+const FAMILIES = FAMILY_SAMPLES;
 
 let browser, context;
 beforeAll(async () => {
@@ -22,14 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function until(page, predicate, arg, timeout = 60000) {
-  const end = Date.now() + timeout;
-  while (!(await page.evaluate(predicate, arg))) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${predicate}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** An empty page with the element's script, and the sample requests it makes. */
 async function blankPage() {

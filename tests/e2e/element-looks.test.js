@@ -5,16 +5,10 @@
 // exposure= on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { launch, png } from './browser.js';
+import { launch, png, FAMILY_SAMPLES, samplesSrc as srcOf, until } from './browser.js';
 
-const FAMILIES = {
-  psk: ['psk/skSpiderLargeMesh.psk', 'psk/skSpiderLargeAnims.psa'],
-  zeroad: ['zeroad/skeleton.pmd', 'zeroad/skeleton_idle.psa'],
-  ue1: ['vertex3d/assimp-mar_rifle/mar_rifle_d.3d', 'vertex3d/assimp-mar_rifle/mar_rifle_a.3d', 'vertex3d/assimp-mar_rifle/mar_rifle.uc'],
-  psg: ['psg/synthetic/skinned_quad_f32.psg'],
-};
+const FAMILIES = FAMILY_SAMPLES;
 const IDS = Object.keys(FAMILIES);
-const srcOf = (family) => FAMILIES[family].map((f) => `${inject('baseUrl')}/samples/${f}`).join(' ');
 
 let browser;
 beforeAll(async () => {
@@ -23,14 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function until(page, predicate, arg, timeout = 60000) {
-  const end = Date.now() + timeout;
-  while (!(await page.evaluate(predicate, arg))) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${predicate}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 const frames = (page, n) =>
   page.evaluate(

@@ -3,7 +3,7 @@
 // pool, load as they scroll into view and draw nothing while paused; problems show inside them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { launch } from './browser.js';
+import { launch, until } from './browser.js';
 
 let browser;
 // The test pages are served by Playwright (route.fulfill), which Chromium counts as a public
@@ -69,14 +69,6 @@ async function openHtml(url, html, viewport = { width: 800, height: 600 }) {
  * Polls `predicate(arg)` in the page until it is true. Playwright's waitForFunction compiles its
  * predicate with eval, which these pages' CSP forbids; page.evaluate is not subject to it.
  */
-async function until(page, predicate, arg, timeout = 60000) {
-  const end = Date.now() + timeout;
-  while (!(await page.evaluate(predicate, arg))) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${predicate}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 /** Waits for `n` animation frames in the page. */
 const frames = (page, n) =>
   page.evaluate(

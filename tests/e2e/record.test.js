@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Input, BufferSource, ALL_FORMATS } from 'mediabunny';
-import { FIXTURES, SAMPLES, chooseFiles, filePayload, launch, openPage } from './browser.js';
+import { FAMILY_SAMPLES, FIXTURES, SAMPLES, chooseFiles, filePayload, launch, openPage } from './browser.js';
 
 let browser;
 beforeAll(async () => {
@@ -15,13 +15,11 @@ afterAll(async () => {
 });
 
 const FAMILIES = {
-  psk: ['psk/skSpiderLargeMesh.psk', 'psk/skSpiderLargeAnims.psa'],
-  zeroad: ['zeroad/skeleton.pmd', 'zeroad/skeleton_idle.psa'],
+  ...FAMILY_SAMPLES,
   // Every real UE1 sample's frames are one pose repeated (mar_rifle's 30 are byte-identical): the
   // project's own waving flag (wasm/src/writers) shows that recordings follow vertex animation.
   ue1: ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((f) => `${FIXTURES}${f}`),
   // Skate 3 arenas have no clips: the turntable is what Record offers.
-  psg: ['psg/synthetic/skinned_quad_f32.psg'],
 };
 
 async function openFamily(family) {
