@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { loadNodeDecoders } from '../../web/src/decoder/node.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { Box3 } from 'three';
 
 export const SAMPLES = new URL('../../../shared/samples/', import.meta.url).pathname;
 export const FIXTURES = new URL('../../build/fixtures/', import.meta.url).pathname;
@@ -61,3 +62,17 @@ export async function reimport(glb) {
   out.set(bin, 20 + padded);
   return new Promise((resolve, reject) => new GLTFLoader().parse(out.buffer, '', resolve, reject));
 }
+
+/** A viewer that draws nothing: App logic in Node. */
+export const fakeViewer = () => ({
+  add() {},
+  remove() {},
+  frameAll() {},
+  view() {},
+  place() {},
+  requestRender() {},
+  clear() {},
+  visibleBounds: () => new Box3(),
+  setWireframe() {},
+  wireframe: false,
+});

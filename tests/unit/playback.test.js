@@ -7,22 +7,10 @@ import { App } from '../../web/src/app/app.js';
 import { Player } from '../../web/src/element/player.js';
 import { CROSSFADE_SECONDS } from '../../web/src/three/playback.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
-import { bytes, decoder, fixture } from './helpers.js';
+import { bytes, decoder, fixture, fakeViewer } from './helpers.js';
 
 const DEMO = new URL('../../web/public/demo/', import.meta.url).pathname;
 
-const fakeViewer = () => ({
-  add() {},
-  remove() {},
-  frameAll() {},
-  view() {},
-  place() {},
-  requestRender() {},
-  clear() {},
-  visibleBounds: () => new THREE.Box3(),
-  setWireframe() {},
-  wireframe: false,
-});
 const fakeStage = () => ({ add() {}, clear() {}, frameAll() {}, prepare: async () => {}, invalidate() {} });
 const files = (...names) => names.map((n) => entryFromBytes(n, fixture(n)));
 

@@ -4,19 +4,8 @@ import { App } from '../../web/src/app/app.js';
 import { Character } from '../../web/src/three/character.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import { describeRecord } from '../../web/src/core/report.js';
-import { decode, decoder, fixture, HAVE_SAMPLES, sample } from './helpers.js';
+import { decode, decoder, fixture, HAVE_SAMPLES, sample, fakeViewer } from './helpers.js';
 
-const fakeViewer = () => ({
-  add() {},
-  remove() {},
-  frameAll() {},
-  view() {},
-  place() {},
-  requestRender() {},
-  visibleBounds: () => new THREE.Box3(),
-  setWireframe() {},
-  wireframe: false,
-});
 const appWith = async () => new App(fakeViewer(), await decoder());
 
 // Independent posing: a rotation by `a` radians about +Z around `pivot`.

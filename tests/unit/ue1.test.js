@@ -6,7 +6,7 @@ import { Character } from '../../web/src/three/character.js';
 import { VertexAnimation } from '../../web/src/three/vertex-animation.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import { describeRecord } from '../../web/src/core/report.js';
-import { bytes, decode, decoder, fixture, FIXTURES, HAVE_SAMPLES, sample, SAMPLES } from './helpers.js';
+import { bytes, decode, decoder, fixture, FIXTURES, HAVE_SAMPLES, sample, SAMPLES, fakeViewer } from './helpers.js';
 
 const text = (path) => readFileSync(path, 'utf8');
 const ue1 = (dir, base, uc = '', ucName = '') =>
@@ -21,18 +21,6 @@ const ue1 = (dir, base, uc = '', ucName = '') =>
   );
 const flag = () => ue1(FIXTURES, 'flag', text(`${FIXTURES}flag.uc`), 'flag.uc');
 
-/** A viewer that draws nothing: App logic in Node. */
-const fakeViewer = () => ({
-  add() {},
-  remove() {},
-  frameAll() {},
-  view() {},
-  place() {},
-  requestRender() {},
-  visibleBounds: () => new THREE.Box3(),
-  setWireframe() {},
-  wireframe: false,
-});
 const lines = (report) => report.records.map((r) => describeRecord(r));
 const appWith = async () => new App(fakeViewer(), await decoder());
 

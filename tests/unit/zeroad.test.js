@@ -7,7 +7,7 @@ import { entryFromBytes } from '../../web/src/core/files.js';
 import { MAX_ACTOR_PROPS, plainName } from '../../web/src/families/zeroad.js';
 import { describeRecord } from '../../web/src/core/report.js';
 import { fileKey, parseXml, readActor } from '../../web/src/families/zeroad-actor.js';
-import { decode, decoder, fixture, HAVE_SAMPLES, sample, SAMPLES } from './helpers.js';
+import { decode, decoder, fixture, HAVE_SAMPLES, sample, SAMPLES, fakeViewer } from './helpers.js';
 import { readPmd, readPssa, skinnedVertex, toThree } from './reference/zeroad.js';
 
 const pmd = (bytes, name) => decode('decodePmd', bytes, name);
@@ -23,17 +23,6 @@ function pose(character, name, t) {
   return character.meshes[0];
 }
 
-const fakeViewer = () => ({
-  add() {},
-  remove() {},
-  frameAll() {},
-  view() {},
-  place() {},
-  requestRender() {},
-  visibleBounds: () => new THREE.Box3(),
-  setWireframe() {},
-  wireframe: false,
-});
 const lines = (report, kind) => report.records.filter((r) => !kind || r.kind === kind).map((r) => describeRecord(r));
 const appWith = async () => new App(fakeViewer(), await decoder());
 const entries = (files) =>
