@@ -1,6 +1,7 @@
 // The only file that knows Emscripten: boring glue from the decoders to plain JS objects.
-// Every array handed out is a JS-owned copy (a view into WASM memory dies when memory grows), so
-// the worker can transfer it without another copy.
+// Every array handed out is a JS-owned copy (a view into WASM memory dies when memory grows): all
+// arrays of one result are views into one ArrayBuffer (the Arena below), so the worker transfers
+// one buffer without another copy.
 //
 // Nothing leaves as a C++ or JS exception: a refused file comes back as `{ error: message }`, built
 // after the decoder returned its Status and sent back once every C++ object of the call is gone
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <new>
 #include <string>
@@ -66,11 +68,69 @@ const val& arrayCtor<uint8_t>() {
   return c;
 }
 
-// One memcpy: `new TypedArray(view of the heap)` copies the elements into a fresh JS-owned buffer.
-template <typename T>
-val copyOut(const std::vector<T>& v) {
-  return arrayCtor<T>().new_(emscripten::typed_memory_view(v.size(), v.data()));
-}
+// Copies every placed array into the arena in one JS loop (jobs: source address, bytes, offset),
+// so a clip's hundreds of track arrays cost no Embind call each.
+EM_JS(void, copyIntoArena, (emscripten::EM_VAL arena, const uint32_t* jobs, uint32_t count), {
+  var dst = Emval.toValue(arena);
+  for (var i = 0, j = jobs >> 2; i < count; i++, j += 3) {
+    dst.set(HEAPU8.subarray(HEAPU32[j], HEAPU32[j] + HEAPU32[j + 1]), HEAPU32[j + 2]);
+  }
+});
+
+// One JS ArrayBuffer per result: every typed array of a decoded model is a view into it. Arrays are
+// placed while the result object is built (a null placeholder keeps the object's key order) and
+// copied once the total is known: one JS allocation and one memcpy per array, straight from the
+// decoder's own arrays, and the worker's reply transfers one buffer instead of dozens. Offsets are
+// aligned to the element size (8 bytes at each view's start), so Float32, Int32, Uint32 and Uint16
+// views all start on their element size.
+class Arena {
+ public:
+  // owner[key] becomes a view of `count` elements copied from `data` when the arena is written.
+  template <typename T, typename Key>
+  void put(val owner, const Key& key, const T* data, size_t count) {
+    view<T>(std::move(owner), key, place(data, count * sizeof(T), 8), count);
+  }
+  template <typename T, typename Key>
+  void put(val owner, const Key& key, const std::vector<T>& v) {
+    put(std::move(owner), key, v.data(), v.size());
+  }
+  // Room for `bytes` from `src` at the next multiple of `align`; returns its byte offset.
+  size_t place(const void* src, size_t bytes, size_t align) {
+    const size_t at = (size_ + align - 1) & ~(align - 1);
+    if (bytes) jobs_.insert(jobs_.end(), {uint32_t(uintptr_t(src)), uint32_t(bytes), uint32_t(at)});
+    size_ = at + bytes;
+    return at;
+  }
+  // owner[key] becomes a view of `count` elements at byte offset `at` (from place()).
+  template <typename T, typename Key>
+  void view(val owner, const Key& key, size_t at, size_t count) {
+    owner.set(key, val::null());
+    views_.push_back(View{std::move(owner), val(key), &arrayCtor<T>(), at, count});
+  }
+  size_t size() const { return size_; }
+  // Keeps an array built only for the result (a clip's track layout) alive until the copy.
+  const std::vector<int32_t>& keep(std::vector<int32_t>&& v) { return kept_.emplace_back(std::move(v)); }
+  // Allocates the ArrayBuffer, copies every array into it and sets the views. No WASM allocation
+  // happens between copyIntoArena reading the heap and the end of the copy.
+  void write() {
+    static const val arrayBuffer = val::global("ArrayBuffer"), u8 = val::global("Uint8Array");
+    const val buffer = arrayBuffer.new_(double(size_));
+    const val bytes = u8.new_(buffer);
+    copyIntoArena(bytes.as_handle(), jobs_.data(), uint32_t(jobs_.size() / 3));
+    for (View& v : views_) v.owner.set(v.key, v.ctor->new_(buffer, double(v.offset), double(v.count)));
+  }
+
+ private:
+  struct View {
+    val owner, key;
+    const val* ctor;
+    size_t offset, count;
+  };
+  std::vector<uint32_t> jobs_;  // 3 per array: source address, bytes, offset
+  std::vector<View> views_;
+  std::deque<std::vector<int32_t>> kept_;
+  size_t size_ = 0;
+};
 
 // Input bytes in the WASM heap. Embind's std::string parameter copies a Uint8Array into the heap
 // one byte at a time in JavaScript (the largest cost of a 64 MB decode); a typed array's set()
@@ -170,17 +230,17 @@ val boundsOf(const std::vector<float>& p) {
   return b;
 }
 
-val meshToVal(const rs::Mesh& m) {
+val meshToVal(const rs::Mesh& m, Arena& arena) {
   val o = val::object();
   o.set("name", m.name);
   o.set("bounds", boundsOf(m.positions));
-  o.set("positions", copyOut(m.positions));
-  if (!m.normals.empty()) o.set("normals", copyOut(m.normals));
+  arena.put(o, "positions", m.positions);
+  if (!m.normals.empty()) arena.put(o, "normals", m.normals);
   val uvs = val::array();
-  for (size_t i = 0; i < m.uvs.size(); ++i) uvs.set(i, copyOut(m.uvs[i]));
+  for (size_t i = 0; i < m.uvs.size(); ++i) arena.put(uvs, int(i), m.uvs[i]);
   o.set("uvs", uvs);
-  if (!m.colors.empty()) o.set("colors", copyOut(m.colors));
-  o.set("indices", copyOut(m.indices));
+  if (!m.colors.empty()) arena.put(o, "colors", m.colors);
+  arena.put(o, "indices", m.indices);
   val groups = val::array();
   for (size_t i = 0; i < m.groups.size(); ++i) {
     val g = val::object();
@@ -191,15 +251,15 @@ val meshToVal(const rs::Mesh& m) {
   }
   o.set("groups", groups);
   if (!m.skinIndex.empty()) {
-    o.set("skinIndex", copyOut(m.skinIndex));
-    o.set("skinWeight", copyOut(m.skinWeight));
+    arena.put(o, "skinIndex", m.skinIndex);
+    arena.put(o, "skinWeight", m.skinWeight);
   }
   val morphs = val::array();
   for (size_t i = 0; i < m.morphs.size(); ++i) {
     val mo = val::object();
     mo.set("name", m.morphs[i].name);
-    mo.set("positions", copyOut(m.morphs[i].positions));
-    if (!m.morphs[i].normals.empty()) mo.set("normals", copyOut(m.morphs[i].normals));
+    arena.put(mo, "positions", m.morphs[i].positions);
+    if (!m.morphs[i].normals.empty()) arena.put(mo, "normals", m.morphs[i].normals);
     morphs.set(i, mo);
   }
   o.set("morphs", morphs);
@@ -231,34 +291,22 @@ val notifiesToVal(const std::vector<rs::Notify>& v) {
   return a;
 }
 
-// A clip's tracks travel packed: one Float32Array with every key array and one Int32Array
-// layout of 6 ints per track (bone, keys, times, translation, rotation, scale offsets; -1 = none).
-// A PSA of 750 tracks then costs a handful of Embind calls instead of thousands; unpackClips()
-// in web/src/decoder/ops.js turns it back into the contract's tracks (views, no copies).
-val clipToVal(const rs::Clip& c) {
-  val o = val::object();
-  o.set("name", c.name);
-  o.set("fps", c.fps);
-  o.set("frameCount", c.frameCount);
-  o.set("duration", c.duration);
-  o.set("loop", c.loop);
-  o.set("notifies", notifiesToVal(c.notifies));
-  size_t total = 0;
-  for (const rs::Track& t : c.tracks)
-    total += t.times.size() + t.translation.size() + t.rotation.size() + t.scale.size();
-  std::vector<float> pool;
-  pool.reserve(total);
-  std::vector<int32_t> layout;
-  layout.reserve(c.tracks.size() * 6);
-  const auto put = [&pool](const std::vector<float>& v) -> int32_t {
+// A clip's tracks travel packed: one Float32Array with every key array, placed straight from the
+// tracks into the arena, and one Int32Array layout of 6 ints per track (bone, keys, times,
+// translation, rotation, scale offsets in floats; -1 = none). A PSA of 750 tracks then costs a
+// handful of Embind calls instead of thousands; unpackClips() in web/src/decoder/ops.js turns it
+// back into the contract's tracks (views, no copies).
+void packTracks(const std::vector<rs::Track>& tracks, const val& packed, Arena& arena) {
+  const size_t start = arena.place(nullptr, 0, 8);
+  const auto put = [&](const std::vector<float>& v) -> int32_t {
     if (v.empty()) return -1;
-    int32_t at = int32_t(pool.size());
-    pool.insert(pool.end(), v.begin(), v.end());
-    return at;
+    return int32_t((arena.place(v.data(), v.size() * sizeof(float), sizeof(float)) - start) / sizeof(float));
   };
+  std::vector<int32_t> layout;
+  layout.reserve(tracks.size() * 6);
   int32_t sharedTimes = -1;  // tracks of one clip usually share their key times: store them once
   const std::vector<float>* firstTimes = nullptr;
-  for (const rs::Track& t : c.tracks) {
+  for (const rs::Track& t : tracks) {
     int32_t times;
     if (firstTimes && t.times == *firstTimes) {
       times = sharedTimes;
@@ -269,14 +317,25 @@ val clipToVal(const rs::Clip& c) {
     layout.insert(layout.end(),
                   {t.bone, int32_t(t.times.size()), times, put(t.translation), put(t.rotation), put(t.scale)});
   }
+  arena.view<float>(packed, "data", start, (arena.size() - start) / sizeof(float));
+  arena.put(packed, "layout", arena.keep(std::move(layout)));
+}
+
+val clipToVal(const rs::Clip& c, Arena& arena) {
+  val o = val::object();
+  o.set("name", c.name);
+  o.set("fps", c.fps);
+  o.set("frameCount", c.frameCount);
+  o.set("duration", c.duration);
+  o.set("loop", c.loop);
+  o.set("notifies", notifiesToVal(c.notifies));
   val packed = val::object();
-  packed.set("layout", copyOut(layout));
-  packed.set("data", copyOut(pool));
+  packTracks(c.tracks, packed, arena);
   o.set("packedTracks", packed);
   return o;
 }
 
-val textureToVal(const rs::Texture& t) {
+val textureToVal(const rs::Texture& t, Arena& arena) {
   val o = val::object();
   o.set("name", t.name);
   if (!t.guid.empty()) o.set("guid", t.guid);
@@ -285,12 +344,13 @@ val textureToVal(const rs::Texture& t) {
   o.set("format", t.format);
   o.set("cube", t.cube);
   val mips = val::array();
-  for (size_t i = 0; i < t.mips.size(); ++i) mips.set(i, copyOut(t.mips[i]));
+  for (size_t i = 0; i < t.mips.size(); ++i) arena.put(mips, int(i), t.mips[i]);
   o.set("mips", mips);
   return o;
 }
 
 val modelToVal(const rs::Model& m) {
+  Arena arena;
   val o = val::object();
   o.set("format", m.format);
   o.set("name", m.name);
@@ -303,7 +363,7 @@ val modelToVal(const rs::Model& m) {
   for (const auto& c : m.info) info.set(c.first, c.second);
   o.set("info", info);
   val meshes = val::array();
-  for (size_t i = 0; i < m.meshes.size(); ++i) meshes.set(i, meshToVal(m.meshes[i]));
+  for (size_t i = 0; i < m.meshes.size(); ++i) meshes.set(i, meshToVal(m.meshes[i], arena));
   o.set("meshes", meshes);
   val materials = val::array();
   for (size_t i = 0; i < m.materials.size(); ++i) materials.set(i, materialToVal(m.materials[i]));
@@ -312,24 +372,24 @@ val modelToVal(const rs::Model& m) {
     const rs::Skeleton& s = m.skeleton;
     val so = val::object();
     so.set("names", strings(s.names));
-    so.set("parents", copyOut(s.parents));
-    so.set("restTranslation", copyOut(s.restTranslation));
-    so.set("restRotation", copyOut(s.restRotation));
-    if (!s.restScale.empty()) so.set("restScale", copyOut(s.restScale));
+    arena.put(so, "parents", s.parents);
+    arena.put(so, "restTranslation", s.restTranslation);
+    arena.put(so, "restRotation", s.restRotation);
+    if (!s.restScale.empty()) arena.put(so, "restScale", s.restScale);
     so.set("flat", s.flat);
     so.set("helperBone", s.helper);
     o.set("skeleton", so);
   }
   val clips = val::array();
-  for (size_t i = 0; i < m.clips.size(); ++i) clips.set(i, clipToVal(m.clips[i]));
+  for (size_t i = 0; i < m.clips.size(); ++i) clips.set(i, clipToVal(m.clips[i], arena));
   o.set("clips", clips);
   if (m.hasVertexAnimation) {
     const rs::VertexAnimation& va = m.vertexAnimation;
     val vo = val::object();
     vo.set("frameCount", va.frameCount);
     vo.set("vertexCount", va.vertexCount);
-    vo.set("frames", copyOut(va.frames));
-    if (!va.normals.empty()) vo.set("normals", copyOut(va.normals));
+    arena.put(vo, "frames", va.frames);
+    if (!va.normals.empty()) arena.put(vo, "normals", va.normals);
     val seqs = val::array();
     for (size_t i = 0; i < va.sequences.size(); ++i) {
       val so = val::object();
@@ -359,8 +419,9 @@ val modelToVal(const rs::Model& m) {
   }
   o.set("attachments", atts);
   val textures = val::array();
-  for (size_t i = 0; i < m.textures.size(); ++i) textures.set(i, textureToVal(m.textures[i]));
+  for (size_t i = 0; i < m.textures.size(); ++i) textures.set(i, textureToVal(m.textures[i], arena));
   o.set("textures", textures);
+  arena.write();
   return o;
 }
 

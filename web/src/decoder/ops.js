@@ -10,8 +10,27 @@ export const DECODER_OPS = new Set([
   'decodePsg',
   'decodeImage',
   'detectFormat',
+  'detectFormats',
 ]);
 
+/**
+ * Operations made of several module calls, answered in one worker round trip.
+ * detectFormats(heads, lengths, sizes, names): every file's kind from its first bytes, the heads
+ * packed one after another in one buffer, so a folder is detected in one call.
+ */
+const BATCH_OPS = {
+  detectFormats(M, [heads, lengths, sizes, names]) {
+    let at = 0;
+    return lengths.map((length, i) => {
+      const head = new Uint8Array(heads, at, length);
+      at += length;
+      return M.detectFormat(head, sizes[i], names[i]);
+    });
+  },
+};
+
+// Every typed array of a decoded model is a view into one ArrayBuffer (the binding's arena, see
+// wasm/bindings/bindings.cpp), so this set holds one buffer per decode.
 export function collectTransferables(value, out = new Set()) {
   if (value && typeof value === 'object') {
     if (ArrayBuffer.isView(value)) out.add(value.buffer);
@@ -27,8 +46,9 @@ export function toWasmArgs(args) {
 }
 
 /**
- * Clips arrive from the binding with their tracks packed in one buffer (see clipToVal in
- * wasm/bindings/bindings.cpp); this gives them back the contract's `tracks` as views into it.
+ * Clips arrive from the binding with their tracks packed in one array (see clipToVal in
+ * wasm/bindings/bindings.cpp); this gives them back the contract's `tracks` as views into it
+ * (views of the result's one ArrayBuffer, no copies).
  */
 export function unpackClips(model) {
   for (const clip of model?.clips ?? []) {
@@ -37,7 +57,12 @@ export function unpackClips(model) {
     const { layout, data } = packed;
     const tracks = [];
     for (let i = 0; i < layout.length; i += 6) {
-      const [bone, keys, times, t, r, s] = layout.subarray(i, i + 6);
+      const bone = layout[i],
+        keys = layout[i + 1],
+        times = layout[i + 2],
+        t = layout[i + 3],
+        r = layout[i + 4],
+        s = layout[i + 5];
       const track = { bone, times: data.subarray(times, times + keys) };
       if (t >= 0) track.translation = data.subarray(t, t + keys * 3);
       if (r >= 0) track.rotation = data.subarray(r, r + keys * 4);
@@ -56,6 +81,7 @@ export const DECODER_MEMORY_LIMIT = '2 GiB';
 /** The file(s) a decoder call is about, as messages name them. */
 export function fileOfCall(op, args) {
   if (op === 'decodeUe1') return [args[1], args[3]].filter(Boolean).join(' + ') || 'a UE1 mesh';
+  if (op === 'detectFormats') return `${args[3]?.length ?? 0} files`;
   const file = op === 'detectFormat' ? args[2] : args[1];
   return typeof file === 'string' && file ? file : 'a file';
 }
@@ -98,7 +124,7 @@ export function invoke(M, op, args) {
   if (!DECODER_OPS.has(op)) throw new Error(`unknown decoder operation ${op}`);
   let result;
   try {
-    result = M[op](...toWasmArgs(args));
+    result = BATCH_OPS[op] ? BATCH_OPS[op](M, args) : M[op](...toWasmArgs(args));
   } catch (err) {
     throw new DecoderCrash(crashMessage(op, args, err, M), err);
   }
