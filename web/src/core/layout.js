@@ -31,7 +31,10 @@ const size = (b) => Math.hypot(b.max[0] - b.min[0], b.max[1] - b.min[1], b.max[2
  * one made to be seen from within.
  */
 export function facesInward(sc, bounds) {
-  const c = [0, 1, 2].map((k) => (bounds.min[k] + bounds.max[k]) / 2);
+  // Plain numbers only: this runs on every drop, and arrays per triangle were most of its cost.
+  const cx = (bounds.min[0] + bounds.max[0]) / 2,
+    cy = (bounds.min[1] + bounds.max[1]) / 2,
+    cz = (bounds.min[2] + bounds.max[2]) / 2;
   let sum = 0,
     total = 0;
   for (const model of sc.models) {
@@ -39,20 +42,31 @@ export function facesInward(sc, bounds) {
       const p = mesh.positions,
         ix = mesh.indices;
       if (!p || !ix?.length) continue;
-      const triangles = ix.length / 3;
+      const triangles = Math.floor(ix.length / 3);
       const step = Math.max(1, Math.floor(triangles / FACING_SAMPLES));
       for (let t = 0; t < triangles; t += step) {
         const a = ix[t * 3] * 3,
           b = ix[t * 3 + 1] * 3,
           d = ix[t * 3 + 2] * 3;
         if (d + 2 >= p.length || a + 2 >= p.length || b + 2 >= p.length) continue;
-        const e1 = [p[b] - p[a], p[b + 1] - p[a + 1], p[b + 2] - p[a + 2]];
-        const e2 = [p[d] - p[a], p[d + 1] - p[a + 1], p[d + 2] - p[a + 2]];
-        const n = [e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]];
-        const r = [0, 1, 2].map((k) => (p[a + k] + p[b + k] + p[d + k]) / 3 - c[k]);
-        const len = Math.hypot(...r) || 1;
-        sum += (n[0] * r[0] + n[1] * r[1] + n[2] * r[2]) / len;
-        total += Math.hypot(...n);
+        const ax = p[a],
+          ay = p[a + 1],
+          az = p[a + 2];
+        const e1x = p[b] - ax,
+          e1y = p[b + 1] - ay,
+          e1z = p[b + 2] - az;
+        const e2x = p[d] - ax,
+          e2y = p[d + 1] - ay,
+          e2z = p[d + 2] - az;
+        const nx = e1y * e2z - e1z * e2y,
+          ny = e1z * e2x - e1x * e2z,
+          nz = e1x * e2y - e1y * e2x;
+        const rx = (ax + p[b] + p[d]) / 3 - cx,
+          ry = (ay + p[b + 1] + p[d + 1]) / 3 - cy,
+          rz = (az + p[b + 2] + p[d + 2]) / 3 - cz;
+        const len = Math.sqrt(rx * rx + ry * ry + rz * rz) || 1;
+        sum += (nx * rx + ny * ry + nz * rz) / len;
+        total += Math.sqrt(nx * nx + ny * ny + nz * nz);
       }
     }
   }

@@ -285,13 +285,15 @@ export function fitAnimation(character, anim) {
  * Assembles the scene.
  * @param {{ models: object[], animations: object[], textures: object[], texts: object[], records: object[] }} decoded
  *   everything decoded so far (all drops), as decodeFiles returns it, concatenated
- * @param {{ families: object[], manual?: Map<string, string>, lod?: number | 'all' }} options
+ * @param {{ families: object[], manual?: Map<string, string>, lod?: number | 'all', layout?: boolean }} options
  *   families: the family registry (web/src/families/), whose hooks add what only a family knows;
  *   manual: `${model file}#${material index}` → texture record id chosen by hand;
  *   lod: the level of detail shown of parts that have levels (0, the finest, by default), or
- *   'all': every level a part of its own, named with its level
+ *   'all': every level a part of its own, named with its level;
+ *   layout: false leaves characters where their files put them, with no `offset`, `enclosing` or
+ *   `hidden` (the loaders: an app places its own objects, and the sky-dome test is not run)
  */
-export async function assembleScene(decoded, { families, manual = new Map(), lod = 0 } = {}) {
+export async function assembleScene(decoded, { families, manual = new Map(), lod = 0, layout = true } = {}) {
   requireFamilies(families, 'assembleScene');
   if (lod !== 'all' && !(Number.isInteger(lod) && lod >= 0)) throw new Error(`lod ${lod}: a level number from 0, or 'all'`);
   const records = [...decoded.records];
@@ -307,6 +309,9 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
     byKey.get(r.key).push(r);
   }
   const findTexture = (name, near) => {
+    // A model loaded alone (the loaders) has no textures to look through: families' name rules
+    // (Unreal's suffix conventions try a hundred names a material) then cost nothing.
+    if (!byKey.size) return null;
     const list = byKey.get(textureKey(name));
     return list?.find((r) => r.drop === near?.drop) ?? list?.[0] ?? null;
   };
@@ -421,7 +426,7 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
       });
     }
   }
-  layoutCharacters(scene.characters);
+  if (layout) layoutCharacters(scene.characters);
   scene.boards = [...boardDrops.entries()].map(([drop, textures]) => ({ id: `textures#${drop}`, drop, textures }));
   for (const t of decoded.texts) {
     if (!usedTexts.has(t)) records.push({ kind: 'unused', files: [t.path], reason: t.reason ?? 'not read by any family' });

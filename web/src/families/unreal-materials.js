@@ -473,6 +473,8 @@ function suffixMaps(materialName, find) {
   const maps = {};
   for (const role of ROLES) {
     maps[role] = null;
+    // Maps count only beside a base colour (ROLES starts with it): without one, stop looking.
+    if (role !== 'base' && !maps.base) break;
     for (const prefix of TEXTURE_PREFIXES) {
       const suffix = SUFFIX_ROLES[role].find((s) => find(`${prefix}${stem}_${s}`));
       if (suffix) {

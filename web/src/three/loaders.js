@@ -329,7 +329,9 @@ class MeshLoader extends RigscopeLoader {
    * (a PSG texture arena) gives an empty Group with its textures in `userData.textures`.
    */
   async _result(decoded, found, decoder) {
-    const { scene, characters } = await sceneObjects(decoded, decoder);
+    // Laying out, the sky-dome test and posing for room are the viewer's: a loader's Group stands
+    // where its file put it.
+    const { scene, characters } = await sceneObjects(decoded, decoder, { layout: false });
     const group = characters.length === 1 ? characters[0].root : new Group();
     if (characters.length !== 1) for (const c of characters) group.add(c.root);
     group.animations = characters.flatMap((c) => c.clips.map((clip) => clip.build()));

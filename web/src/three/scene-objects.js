@@ -27,10 +27,12 @@ async function applyTextures(character, decoder, records) {
  * Assembles what decodeFiles() made of a file set and builds it.
  * @param {object} decoded decodeFiles()'s result
  * @param {{ call(op: string, args: any[]): Promise<any> }} decoder decodes TGA, BMP and DDS textures
+ * @param {{ layout?: boolean }} [options] layout: false for the loaders, which lay out nothing
+ *   (no side-by-side offsets, no sky-dome test): an app places what it loads itself
  * @returns {Promise<{ scene: object, characters: Character[] }>}
  */
-export async function sceneObjects(decoded, decoder) {
-  const scene = await assembleScene(decoded);
+export async function sceneObjects(decoded, decoder, { layout = true } = {}) {
+  const scene = await assembleScene(decoded, { layout });
   const characters = scene.characters.map((sc) => new Character(sc));
   for (const c of characters) {
     await applyTextures(c, decoder, scene.records);
