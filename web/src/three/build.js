@@ -36,6 +36,46 @@ export function buildSkeleton(skel) {
   return { bones, roots };
 }
 
+/**
+ * The bind inverses of a decoded skeleton's rest pose, straight from its typed arrays (no Bones):
+ * each bone's world matrix is its parent's times its own, solved parents first whatever order the
+ * bones come in, then inverted. A bone whose parent is out of range, itself or on a cycle is a root.
+ * @returns {THREE.Matrix4[]}
+ */
+export function restInverses(skel) {
+  const n = skel.names.length;
+  const { parents, restTranslation: t, restRotation: r, restScale: s } = skel;
+  const world = new Array(n);
+  const onChain = new Uint8Array(n);
+  const chain = [];
+  const position = new THREE.Vector3(),
+    rotation = new THREE.Quaternion(),
+    scale = new THREE.Vector3(1, 1, 1);
+  for (let start = 0; start < n; start++) {
+    // Up to the first solved ancestor (or a root), then solved back down.
+    chain.length = 0;
+    for (let i = start; !world[i] && !onChain[i]; ) {
+      chain.push(i);
+      onChain[i] = 1;
+      const p = parents[i];
+      if (p < 0 || p >= n || p === i) break;
+      i = p;
+    }
+    for (let k = chain.length - 1; k >= 0; k--) {
+      const i = chain[k];
+      const local = new THREE.Matrix4().compose(
+        position.fromArray(t, i * 3),
+        rotation.fromArray(r, i * 4),
+        s ? scale.fromArray(s, i * 3) : scale.set(1, 1, 1),
+      );
+      const p = parents[i];
+      world[i] = p >= 0 && p < n && p !== i && world[p] ? local.premultiply(world[p]) : local;
+    }
+  }
+  for (const m of world) m.invert();
+  return world;
+}
+
 export function buildGeometry(mesh) {
   const g = new THREE.BufferGeometry();
   g.setAttribute('position', new THREE.BufferAttribute(mesh.positions, 3));

@@ -2,18 +2,9 @@
 // that shares it (head, body, armour), the clips of every animation bound to it (built on first
 // use), attachment points and the prop characters that hang on them.
 import * as THREE from 'three';
-import { buildClip, buildMaterials, buildMesh, buildSkeleton, usePlayerColor } from './build.js';
+import { buildClip, buildMaterials, buildMesh, buildSkeleton, restInverses, usePlayerColor } from './build.js';
 import { VertexAnimation } from './vertex-animation.js';
 import { bind, characterOf, fitAnimation } from '../core/scene.js';
-
-/** Inverse bind matrices of a skeleton's own rest pose (a part may rest slightly off its host). */
-function restInverses(skeleton) {
-  const { bones, roots } = buildSkeleton(skeleton);
-  const holder = new THREE.Group();
-  for (const r of roots) holder.add(r);
-  holder.updateMatrixWorld(true);
-  return bones.map((b) => b.matrixWorld.clone().invert());
-}
 
 export class Character {
   /**
@@ -60,8 +51,9 @@ export class Character {
   _addPart({ model, boneMap, label }) {
     let skeleton = this.skeleton;
     if (skeleton && boneMap) {
+      // A part binds with its own rest pose (it may rest slightly off its host's).
       skeleton = new THREE.Skeleton(
-        [...boneMap].map((i) => this.bones[i]),
+        Array.from(boneMap, (i) => this.bones[i]),
         restInverses(model.skeleton),
       );
     }
