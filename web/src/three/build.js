@@ -54,7 +54,7 @@ export function restInverses(skel) {
   for (let start = 0; start < n; start++) {
     // Up to the first solved ancestor (or a root), then solved back down.
     chain.length = 0;
-    for (let i = start; !world[i] && !onChain[i]; ) {
+    for (let i = start; !world[i] && !onChain[i];) {
       chain.push(i);
       onChain[i] = 1;
       const p = parents[i];
