@@ -23,6 +23,7 @@
 #include <new>
 #include <string>
 
+#include "convert/chunks.h"
 #include "formats/detect.h"
 #include "formats/image/image.h"
 #include "formats/psg/psg.h"
@@ -202,21 +203,26 @@ const char* blendName(rs::Blend b) {
 // Bounds computed here, in one tight pass, spare the main thread two JS passes over every vertex.
 val boundsOf(const std::vector<float>& p) {
   float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-  if (p.size() >= 3) {
+  const size_t n = p.size() / 3;
+  if (n) {
     for (int k = 0; k < 3; ++k) lo[k] = hi[k] = p[k];
-    for (size_t i = 3; i + 2 < p.size(); i += 3) {
-      for (int k = 0; k < 3; ++k) {
-        lo[k] = std::min(lo[k], p[i + k]);
-        hi[k] = std::max(hi[k], p[i + k]);
+    rs::forChunks(n, [&](size_t begin, size_t end) {
+      for (size_t i = begin * 3; i < end * 3; i += 3) {
+        for (int k = 0; k < 3; ++k) {
+          lo[k] = std::min(lo[k], p[i + k]);
+          hi[k] = std::max(hi[k], p[i + k]);
+        }
       }
-    }
+    });
   }
   float c[3] = {(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2};
   float r2 = 0;
-  for (size_t i = 0; i + 2 < p.size(); i += 3) {
-    float dx = p[i] - c[0], dy = p[i + 1] - c[1], dz = p[i + 2] - c[2];
-    r2 = std::max(r2, dx * dx + dy * dy + dz * dz);
-  }
+  rs::forChunks(n, [&](size_t begin, size_t end) {
+    for (size_t i = begin * 3; i < end * 3; i += 3) {
+      float dx = p[i] - c[0], dy = p[i + 1] - c[1], dz = p[i + 2] - c[2];
+      r2 = std::max(r2, dx * dx + dy * dy + dz * dz);
+    }
+  });
   val b = val::object(), mn = val::array(), mx = val::array(), ce = val::array();
   for (int k = 0; k < 3; ++k) {
     mn.set(k, lo[k]);

@@ -29,6 +29,7 @@ class SkinBuilder {
   std::vector<float> weight;    // 4 per vertex
 
  private:
+  void finishRange(size_t begin, size_t end, uint16_t fallbackBone);
   std::vector<uint8_t> overflow_;  // 1 if the vertex had more than 4 influences
   SkinStats stats_;
 };

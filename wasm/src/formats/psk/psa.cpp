@@ -6,13 +6,16 @@
 // pass; every track array is sized once from the validated counts.
 #include "formats/psk/psa.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
+#include "convert/chunks.h"
 #include "convert/math.h"
+#include "convert/simd.h"
 #include "formats/psk/chunk.h"
 #include "formats/psk/psa_config.h"
 #include "io/byte_reader.h"
@@ -24,7 +27,21 @@ using actorx::ChunkHeader;
 using actorx::Span;
 
 // File quaternion -> three.js: PSA bone 0 as stored, others conjugated; normalise; Z-up -> Y-up.
+// Where SIMD is built in, the quaternion is one vector (normalizeQuat's operations, in its order).
 inline void convertQuat(const uint8_t* p, bool root, float* out) {
+#if RS_SIMD
+  const v128_t sign = wasm_i32x4_splat(int32_t(0x80000000u));
+  v128_t q = wasm_v128_load(p);
+  if (!root) q = wasm_v128_xor(q, wasm_i32x4_make(int32_t(0x80000000u), int32_t(0x80000000u), int32_t(0x80000000u), 0));
+  const float len = std::sqrt(sumLanes(wasm_f32x4_mul(q, q)));
+  if (!(len > 1e-12f) || !std::isfinite(len)) {
+    wasm_v128_store(out, wasm_f32x4_make(0.0f, 0.0f, -0.0f, 1.0f));  // the identity, after the axis swap
+    return;
+  }
+  q = wasm_f32x4_mul(q, wasm_f32x4_splat(1.0f / len));
+  const v128_t xzyw = wasm_i32x4_shuffle(q, q, 0, 2, 1, 3);
+  wasm_v128_store(out, wasm_v128_xor(xzyw, wasm_v128_and(sign, wasm_i32x4_make(0, 0, -1, 0))));  // (x, z, -y, w)
+#else
   float q[4] = {load_f32le(p), load_f32le(p + 4), load_f32le(p + 8), load_f32le(p + 12)};
   if (!root) {
     q[0] = -q[0];
@@ -36,6 +53,7 @@ inline void convertQuat(const uint8_t* p, bool root, float* out) {
   out[1] = q[2];
   out[2] = -q[1];
   out[3] = q[3];
+#endif
 }
 
 inline void convertVec(const uint8_t* p, float* out) {
@@ -346,7 +364,9 @@ TrackTargets allocateTracks(Clip& clip, size_t B, size_t N, double fps, const Tr
     Track& t = clip.tracks.back();
     t.bone = int32_t(b);
     t.times.resize(N);
-    for (size_t k = 0; k < N; ++k) t.times[k] = float(double(k) / fps);
+    forChunks(N, [&](size_t begin, size_t end) {
+      for (size_t k = begin; k < end; ++k) t.times[k] = float(double(k) / fps);
+    });
     if (hasT) t.translation.resize(N * 3), tt.t[b] = t.translation.data();
     if (hasR) t.rotation.resize(N * 4), tt.r[b] = t.rotation.data();
     if (haveScale) t.scale.resize(N * 3), tt.s[b] = t.scale.data();
@@ -354,26 +374,32 @@ TrackTargets allocateTracks(Clip& clip, size_t B, size_t N, double fps, const Tr
   return tt;
 }
 
-// ANIMKEYS (and SCALEKEYS) of one sequence: frame-major, every bone per frame.
+// ANIMKEYS (and SCALEKEYS) of one sequence: frame-major, every bone per frame; about
+// kChunkElements keys per chunk.
 void scatterKeys(const Chunks& c, uint64_t firstFrame, size_t N, bool haveScale, const TrackTargets& tt) {
   const size_t B = c.bones.count;
   const uint64_t base = firstFrame * B;
-  for (size_t f = 0; f < N; ++f) {
-    const uint8_t* kp = c.keys.p + size_t(base + f * B) * c.keys.stride;
-    const uint8_t* sp = haveScale ? c.scales.p + size_t(base + f * B) * c.scales.stride : nullptr;
-    for (size_t b = 0; b < B; ++b, kp += c.keys.stride) {
-      if (tt.t[b]) convertVec(kp, tt.t[b] + f * 3);
-      if (tt.r[b]) convertQuat(kp + 12, b == 0, tt.r[b] + f * 4);
-      if (sp) {
-        // Scale is a magnitude per axis: Z-up -> Y-up swaps y and z without a sign.
-        float* d = tt.s[b] + f * 3;
-        d[0] = load_f32le(sp);
-        d[1] = load_f32le(sp + 8);
-        d[2] = load_f32le(sp + 4);
-        sp += c.scales.stride;
-      }
-    }
-  }
+  forChunks(
+      N,
+      [&](size_t begin, size_t end) {
+        for (size_t f = begin; f < end; ++f) {
+          const uint8_t* kp = c.keys.p + size_t(base + f * B) * c.keys.stride;
+          const uint8_t* sp = haveScale ? c.scales.p + size_t(base + f * B) * c.scales.stride : nullptr;
+          for (size_t b = 0; b < B; ++b, kp += c.keys.stride) {
+            if (tt.t[b]) convertVec(kp, tt.t[b] + f * 3);
+            if (tt.r[b]) convertQuat(kp + 12, b == 0, tt.r[b] + f * 4);
+            if (sp) {
+              // Scale is a magnitude per axis: Z-up -> Y-up swaps y and z without a sign.
+              float* d = tt.s[b] + f * 3;
+              d[0] = load_f32le(sp);
+              d[1] = load_f32le(sp + 8);
+              d[2] = load_f32le(sp + 4);
+              sp += c.scales.stride;
+            }
+          }
+        }
+      },
+      std::max<size_t>(1, kChunkElements / std::max<size_t>(1, B)));
 }
 
 // What went wrong across the sequences, reported once.

@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "convert/chunks.h"
 #include "convert/math.h"
 #include "convert/skin.h"
 #include "formats/psk/chunk.h"
@@ -262,13 +263,15 @@ Status checkChunks(Context& cx, Chunks& c) {
 std::vector<float> readPoints(const Span& points) {
   const size_t P = points.count;
   std::vector<float> pos(P * 3);
-  const uint8_t* p = points.p;
-  for (size_t i = 0; i < P; ++i, p += points.stride) {
-    float* d = &pos[i * 3];
-    d[0] = load_f32le(p);
-    d[1] = load_f32le(p + 8);
-    d[2] = -load_f32le(p + 4);
-  }
+  forChunks(P, [&](size_t begin, size_t end) {
+    const uint8_t* p = points.p + begin * points.stride;
+    for (size_t i = begin; i < end; ++i, p += points.stride) {
+      float* d = &pos[i * 3];
+      d[0] = load_f32le(p);
+      d[1] = load_f32le(p + 8);
+      d[2] = -load_f32le(p + 4);
+    }
+  });
   return pos;
 }
 
@@ -283,20 +286,22 @@ std::vector<uint32_t> readWedges(Context& cx, const Span& wedges, const std::vec
   const uint32_t mask = P <= 65536 ? 0xFFFFu : 0xFFFFFFFFu;
   size_t clamped = 0, junk = 0;
   float* uv = mesh.uvs[0].data();
-  const uint8_t* p = wedges.p;
-  for (size_t i = 0; i < W; ++i, p += wedges.stride) {
-    const uint32_t raw = load_u32le(p);
-    uint32_t pt = raw & mask;
-    junk += pt != raw;
-    if (pt >= P) {
-      pt = 0;
-      ++clamped;
+  forChunks(W, [&](size_t begin, size_t end) {
+    const uint8_t* p = wedges.p + begin * wedges.stride;
+    for (size_t i = begin; i < end; ++i, p += wedges.stride) {
+      const uint32_t raw = load_u32le(p);
+      uint32_t pt = raw & mask;
+      junk += pt != raw;
+      if (pt >= P) {
+        pt = 0;
+        ++clamped;
+      }
+      wedgePoint[i] = pt;
+      std::memcpy(&mesh.positions[i * 3], &pointPos[size_t(pt) * 3], 12);
+      uv[i * 2] = load_f32le(p + 4);
+      uv[i * 2 + 1] = 1.0f - load_f32le(p + 8);
     }
-    wedgePoint[i] = pt;
-    std::memcpy(&mesh.positions[i * 3], &pointPos[size_t(pt) * 3], 12);
-    uv[i * 2] = load_f32le(p + 4);
-    uv[i * 2 + 1] = 1.0f - load_f32le(p + 8);
-  }
+  });
   if (junk) cx.out.info.emplace_back("wedgeIndexMasked", format("%zu wedges had junk in the high 16 bits", junk));
   if (clamped) cx.warn(format("%zu wedges referenced points past the %zu in PNTS0000; set to point 0", clamped, P));
   return wedgePoint;
@@ -334,39 +339,41 @@ Faces readFaces(Context& cx, const Span& span, bool face32, size_t W, size_t M) 
   faces.list.resize(F);
   faces.material.resize(F);
   size_t kept = 0, dropped = 0, badMat = 0;
-  const uint8_t* p = span.p;
   const uint16_t placeholder = uint16_t(M > 256 ? 256 : M);
-  for (size_t i = 0; i < F; ++i, p += span.stride) {
-    uint32_t a, b, c;
-    uint8_t mat;
-    uint32_t sg;
-    if (face32) {
-      a = load_u32le(p);
-      b = load_u32le(p + 4);
-      c = load_u32le(p + 8);
-      mat = p[12];
-      sg = load_u32le(p + 14);
-    } else {
-      a = load_u16le(p);
-      b = load_u16le(p + 2);
-      c = load_u16le(p + 4);
-      mat = p[6];
-      sg = load_u32le(p + 8);
+  forChunks(F, [&](size_t begin, size_t end) {
+    const uint8_t* p = span.p + begin * span.stride;
+    for (size_t i = begin; i < end; ++i, p += span.stride) {
+      uint32_t a, b, c;
+      uint8_t mat;
+      uint32_t sg;
+      if (face32) {
+        a = load_u32le(p);
+        b = load_u32le(p + 4);
+        c = load_u32le(p + 8);
+        mat = p[12];
+        sg = load_u32le(p + 14);
+      } else {
+        a = load_u16le(p);
+        b = load_u16le(p + 2);
+        c = load_u16le(p + 4);
+        mat = p[6];
+        sg = load_u32le(p + 8);
+      }
+      if (a >= W || b >= W || c >= W) {
+        ++dropped;
+        continue;
+      }
+      uint16_t m = mat;
+      if (m >= M) {
+        m = placeholder;
+        ++badMat;
+      }
+      faces.list[kept] = Face{{a, c, b}, sg};
+      faces.material[kept] = m;
+      ++faces.perMaterial[m];
+      ++kept;
     }
-    if (a >= W || b >= W || c >= W) {
-      ++dropped;
-      continue;
-    }
-    uint16_t m = mat;
-    if (m >= M) {
-      m = placeholder;
-      ++badMat;
-    }
-    faces.list[kept] = Face{{a, c, b}, sg};
-    faces.material[kept] = m;
-    ++faces.perMaterial[m];
-    ++kept;
-  }
+  });
   faces.list.resize(kept);
   faces.material.resize(kept);
   if (dropped) cx.warn(format("dropped %zu faces whose wedge indices exceed the %zu wedges", dropped, W));
@@ -392,26 +399,29 @@ void groupByMaterial(const Faces& faces, Mesh& mesh) {
   const size_t kept = faces.list.size();
   mesh.indices.resize(kept * 3);
   uint32_t* idx = mesh.indices.data();
-  for (size_t i = 0; i < kept; ++i) {
-    const uint32_t at = start[faces.material[i]]++ * 3;
-    idx[at] = faces.list[i].w[0];
-    idx[at + 1] = faces.list[i].w[1];
-    idx[at + 2] = faces.list[i].w[2];
-  }
+  forChunks(kept, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const uint32_t at = start[faces.material[i]]++ * 3;
+      idx[at] = faces.list[i].w[0];
+      idx[at + 1] = faces.list[i].w[1];
+      idx[at + 2] = faces.list[i].w[2];
+    }
+  });
 }
 
 // ---- normals (spec §6) --------------------------------------------------------------------------
 
 // VTXNORMS: one normal per point, in the file frame.
 void readVertexNormals(const Span& normals, const std::vector<uint32_t>& wedgePoint, Mesh& mesh) {
-  const size_t W = wedgePoint.size();
-  for (size_t i = 0; i < W; ++i) {
-    const uint8_t* p = normals.p + size_t(wedgePoint[i]) * normals.stride;
-    float* n = &mesh.normals[i * 3];
-    n[0] = load_f32le(p);
-    n[1] = load_f32le(p + 8);
-    n[2] = -load_f32le(p + 4);
-  }
+  forChunks(wedgePoint.size(), [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const uint8_t* p = normals.p + size_t(wedgePoint[i]) * normals.stride;
+      float* n = &mesh.normals[i * 3];
+      n[0] = load_f32le(p);
+      n[1] = load_f32le(p + 8);
+      n[2] = -load_f32le(p + 4);
+    }
+  });
 }
 
 // The points and faces the smoothing-group normals are computed from.
@@ -438,19 +448,22 @@ struct Surface {
 void pointAverageNormals(const Surface& s, Mesh& mesh) {
   const size_t P = s.pointPos.size() / 3;
   std::vector<float> pn(P * 3, 0.0f);
-  for (size_t f = 0; f < s.faces.size(); ++f) {
-    float n3[3];
-    s.faceNormal(f, n3);
-    for (int k = 0; k < 3; ++k) {
-      float* d = &pn[s.pointOf(f, k) * 3];
-      d[0] += n3[0];
-      d[1] += n3[1];
-      d[2] += n3[2];
+  forChunks(s.faces.size(), [&](size_t begin, size_t end) {
+    for (size_t f = begin; f < end; ++f) {
+      float n3[3];
+      s.faceNormal(f, n3);
+      for (int k = 0; k < 3; ++k) {
+        float* d = &pn[s.pointOf(f, k) * 3];
+        d[0] += n3[0];
+        d[1] += n3[1];
+        d[2] += n3[2];
+      }
     }
-  }
+  });
   normalizeNormals(pn.data(), P);
-  for (size_t i = 0; i < s.wedgePoint.size(); ++i)
-    std::memcpy(&mesh.normals[i * 3], &pn[size_t(s.wedgePoint[i]) * 3], 12);
+  forChunks(s.wedgePoint.size(), [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) std::memcpy(&mesh.normals[i * 3], &pn[size_t(s.wedgePoint[i]) * 3], 12);
+  });
 }
 
 // Faces around each point, as compressed rows: faces of point p are adj[first[p] .. first[p + 1]).
@@ -462,13 +475,17 @@ PointFaces facesAroundPoints(const Surface& s) {
   const size_t F = s.faces.size();
   PointFaces pf;
   pf.first.assign(P + 1, 0);
-  for (size_t f = 0; f < F; ++f)
-    for (int k = 0; k < 3; ++k) ++pf.first[s.pointOf(f, k) + 1];
+  forChunks(F, [&](size_t begin, size_t end) {
+    for (size_t f = begin; f < end; ++f)
+      for (int k = 0; k < 3; ++k) ++pf.first[s.pointOf(f, k) + 1];
+  });
   for (size_t i = 0; i < P; ++i) pf.first[i + 1] += pf.first[i];
   pf.adj.resize(F * 3);
   std::vector<uint32_t> fill(pf.first.begin(), pf.first.end() - 1);
-  for (size_t f = 0; f < F; ++f)
-    for (int k = 0; k < 3; ++k) pf.adj[fill[s.pointOf(f, k)]++] = uint32_t(f);
+  forChunks(F, [&](size_t begin, size_t end) {
+    for (size_t f = begin; f < end; ++f)
+      for (int k = 0; k < 3; ++k) pf.adj[fill[s.pointOf(f, k)]++] = uint32_t(f);
+  });
   return pf;
 }
 
@@ -491,52 +508,58 @@ void smoothingGroupNormals(Context& cx, const Surface& s, Mesh& mesh) {
   const size_t F = s.faces.size();
   const size_t W = s.wedgePoint.size();
   std::vector<float> fn(F * 3);
-  for (size_t f = 0; f < F; ++f) s.faceNormal(f, &fn[f * 3]);
+  forChunks(F, [&](size_t begin, size_t end) {
+    for (size_t f = begin; f < end; ++f) s.faceNormal(f, &fn[f * 3]);
+  });
   std::vector<uint32_t> wedgeMask(W, 0);
   float* n = mesh.normals.data();
-  for (size_t f = 0; f < F; ++f)
-    for (int k = 0; k < 3; ++k) {
-      const size_t w = s.faces[f].w[k];
-      if (s.faces[f].sg == 0) {
-        n[w * 3] += fn[f * 3];
-        n[w * 3 + 1] += fn[f * 3 + 1];
-        n[w * 3 + 2] += fn[f * 3 + 2];
-      } else {
-        wedgeMask[w] |= s.faces[f].sg;
+  forChunks(F, [&](size_t begin, size_t end) {
+    for (size_t f = begin; f < end; ++f)
+      for (int k = 0; k < 3; ++k) {
+        const size_t w = s.faces[f].w[k];
+        if (s.faces[f].sg == 0) {
+          n[w * 3] += fn[f * 3];
+          n[w * 3 + 1] += fn[f * 3 + 1];
+          n[w * 3 + 2] += fn[f * 3 + 2];
+        } else {
+          wedgeMask[w] |= s.faces[f].sg;
+        }
       }
-    }
+  });
   const PointFaces pf = facesAroundPoints(s);
   // Bounded work: a hostile file with every wedge on one point would be quadratic; past the
   // budget the remaining wedges fall back to the point's plain average.
   uint64_t budget = 64ull * pf.adj.size() + (1u << 20);
   std::vector<float> pointSum;
-  for (size_t w = 0; w < W; ++w) {
-    const uint32_t m = wedgeMask[w];
-    if (!m) continue;
-    const uint32_t pt = s.wedgePoint[w];
-    const uint32_t lo = pf.first[pt], hi = pf.first[pt + 1];
-    float* d = &n[w * 3];
-    if (hi - lo <= budget) {
-      budget -= hi - lo;
-      for (uint32_t j = lo; j < hi; ++j) {
-        const size_t f = pf.adj[j];
-        if (s.faces[f].sg & m) {
-          d[0] += fn[f * 3];
-          d[1] += fn[f * 3 + 1];
-          d[2] += fn[f * 3 + 2];
+  forChunks(W, [&](size_t begin, size_t end) {
+    for (size_t w = begin; w < end; ++w) {
+      const uint32_t m = wedgeMask[w];
+      if (!m) continue;
+      const uint32_t pt = s.wedgePoint[w];
+      const uint32_t lo = pf.first[pt], hi = pf.first[pt + 1];
+      float* d = &n[w * 3];
+      if (hi - lo <= budget) {
+        budget -= hi - lo;
+        for (uint32_t j = lo; j < hi; ++j) {
+          const size_t f = pf.adj[j];
+          if (s.faces[f].sg & m) {
+            d[0] += fn[f * 3];
+            d[1] += fn[f * 3 + 1];
+            d[2] += fn[f * 3 + 2];
+          }
         }
+        continue;
       }
-      continue;
+      if (pointSum.empty()) {
+        pointSum = pointNormalSums(s, fn);
+        cx.warn("smoothing groups too dense to resolve; some normals averaged per point");
+      }
+      const float* s3 = &pointSum[size_t(pt) * 3];
+      d[0] += s3[0];
+      d[1] += s3[1];
+      d[2] += s3[2];
     }
-    if (pointSum.empty()) {
-      pointSum = pointNormalSums(s, fn);
-      cx.warn("smoothing groups too dense to resolve; some normals averaged per point");
-    }
-    const float* s3 = &pointSum[size_t(pt) * 3];
-    d[0] += s3[0];
-    d[1] += s3[1];
-    d[2] += s3[2];
-  }
+  });
   normalizeNormals(mesh.normals.data(), W);
 }
 
@@ -762,17 +785,19 @@ void readInfluences(Context& cx, const Span& weights, size_t influences, size_t 
                     const std::vector<uint32_t>& wedgePoint, Mesh& mesh) {
   SkinBuilder skin(P);
   size_t badInfluence = 0;
-  for (size_t i = 0; i < influences; ++i) {
-    const uint8_t* p = weights.p + i * weights.stride;
-    const float w = load_f32le(p);
-    const uint32_t pt = load_u32le(p + 4);
-    const uint32_t bone = load_u32le(p + 8);
-    if (pt >= P || bone >= B) {
-      ++badInfluence;
-      continue;
+  forChunks(influences, [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) {
+      const uint8_t* p = weights.p + i * weights.stride;
+      const float w = load_f32le(p);
+      const uint32_t pt = load_u32le(p + 4);
+      const uint32_t bone = load_u32le(p + 8);
+      if (pt >= P || bone >= B) {
+        ++badInfluence;
+        continue;
+      }
+      skin.add(pt, uint16_t(bone), w);
     }
-    skin.add(pt, uint16_t(bone), w);
-  }
+  });
   const SkinStats st = skin.finish(0);
   if (badInfluence) cx.warn(format("dropped %zu influences with a point or bone index out of range", badInfluence));
   if (influences == 0) {

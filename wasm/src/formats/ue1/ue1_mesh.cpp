@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "convert/math.h"
+#include "convert/simd.h"
 #include "formats/ue1/ue1.h"
 #include "io/byte_reader.h"
 #include "io/bytes.h"
@@ -596,9 +597,35 @@ void writeUvs(const Wedges& w, Mesh& mesh) {
   }
 }
 
+#if RS_SIMD
+// Four packed 11:11:10 vertices at a time: unpacked with shifts, then placed (the plain loop's
+// multiplies and adds in its order). Returns how many vertices were done.
+uint32_t readPackedFour(const uint8_t* fp, uint32_t numVertices, const Placement& pl, float* pp) {
+  const float(&L)[3][3] = pl.L;
+  uint32_t v = 0;
+  for (; v + 4 <= numVertices; v += 4, fp += 16, pp += 12) {
+    const v128_t w = wasm_v128_load(fp);
+    const v128_t x = wasm_f32x4_convert_i32x4(wasm_i32x4_shr(wasm_i32x4_shl(w, 21), 21));
+    const v128_t y = wasm_f32x4_convert_i32x4(wasm_i32x4_shr(wasm_i32x4_shl(w, 10), 21));
+    const v128_t z = wasm_f32x4_convert_i32x4(wasm_i32x4_shr(w, 22));
+    v128_t out[3];
+    for (int r = 0; r < 3; ++r) {
+      const v128_t sum = wasm_f32x4_add(
+          wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_splat(L[r][0]), x), wasm_f32x4_mul(wasm_f32x4_splat(L[r][1]), y)),
+          wasm_f32x4_mul(wasm_f32x4_splat(L[r][2]), z));
+      out[r] = wasm_f32x4_add(sum, wasm_f32x4_splat(pl.T[r]));
+    }
+    storeXyz(pp, out[0], out[1], out[2]);
+  }
+  return v;
+}
+#endif
+
 // One frame's vertices (§3.2, §3.3) through the placement: packed 11:11:10 signed (X low) or
-// Deus Ex 16-bit (x, y, z, pad).
-void readFrameVertices(const uint8_t* fp, uint32_t numVertices, bool dx16, const Placement& pl, float* pp) {
+// Deus Ex 16-bit (x, y, z, pad). Never inlined: called once per frame, it is optimised after
+// the first frames (see convert/chunks.h).
+__attribute__((noinline)) void readFrameVertices(const uint8_t* fp, uint32_t numVertices, bool dx16,
+                                                 const Placement& pl, float* pp) {
   const float(&L)[3][3] = pl.L;
   const float* T = pl.T;
   if (dx16) {
@@ -609,7 +636,13 @@ void readFrameVertices(const uint8_t* fp, uint32_t numVertices, bool dx16, const
     }
     return;
   }
-  for (uint32_t v = 0; v < numVertices; ++v, fp += 4, pp += 3) {
+  uint32_t v = 0;
+#if RS_SIMD
+  v = readPackedFour(fp, numVertices, pl, pp);
+  fp += size_t(v) * 4;
+  pp += size_t(v) * 3;
+#endif
+  for (; v < numVertices; ++v, fp += 4, pp += 3) {
     const uint32_t w = load_u32le(fp);
     const float x = float(int32_t(w << 21) >> 21), y = float(int32_t(w << 10) >> 21), z = float(int32_t(w) >> 22);
     for (int r = 0; r < 3; ++r) pp[r] = L[r][0] * x + L[r][1] * y + L[r][2] * z + T[r];
@@ -642,6 +675,19 @@ void weaponAttachment(Files& f, const Tri& t, const std::vector<float>& pos) {
   f.out.attachments.push_back(at);
 }
 
+// One frame's positions and normals copied to its render vertices. Never inlined: called once per
+// frame, it is optimised after the first frames (see convert/chunks.h).
+__attribute__((noinline)) void scatterFrame(const std::vector<float>& pos, const std::vector<float>& nrm,
+                                            const Wedges& w, float* dst, float* dstN) {
+  const size_t renderCount = w.uv.size();
+  for (size_t r = 0; r < renderCount; ++r) {
+    const float* s = pos.data() + size_t(w.vertex[r]) * 3;
+    const float* n = nrm.data() + size_t(w.vertex[r]) * 3;
+    dst[r * 3] = s[0], dst[r * 3 + 1] = s[1], dst[r * 3 + 2] = s[2];
+    dstN[r * 3] = n[0], dstN[r * 3 + 1] = n[1], dstN[r * 3 + 2] = n[2];
+  }
+}
+
 // Every frame: decode, transform, per-vertex normals, scatter to the render vertices.
 void readFrames(Files& f, const uint8_t* anim, const AnimHeader& ah, uint32_t numVertices, const Placement& pl,
                 const Triangles& tr, const Wedges& w) {
@@ -658,14 +704,8 @@ void readFrames(Files& f, const uint8_t* anim, const AnimHeader& ah, uint32_t nu
     std::fill(nrm.begin(), nrm.end(), 0.0f);
     accumulateFaceNormals(pos.data(), w.drawnCorners.data(), w.drawnCorners.size(), nrm.data());
     normalizeNormals(nrm.data(), numVertices);
-    float* dst = va.frames.data() + size_t(fr) * frameFloats;
-    float* dstN = va.normals.data() + size_t(fr) * frameFloats;
-    for (size_t r = 0; r < renderCount; ++r) {
-      const float* s = pos.data() + size_t(w.vertex[r]) * 3;
-      const float* n = nrm.data() + size_t(w.vertex[r]) * 3;
-      dst[r * 3] = s[0], dst[r * 3 + 1] = s[1], dst[r * 3 + 2] = s[2];
-      dstN[r * 3] = n[0], dstN[r * 3 + 1] = n[1], dstN[r * 3 + 2] = n[2];
-    }
+    scatterFrame(pos, nrm, w, va.frames.data() + size_t(fr) * frameFloats,
+                 va.normals.data() + size_t(fr) * frameFloats);
     if (fr == 0 && tr.firstWeapon != UINT32_MAX) weaponAttachment(f, tr.list[tr.firstWeapon], pos);
   }
 }
