@@ -93,24 +93,29 @@ describe('file sets', () => {
 
   it('stops the whole batch when cancelled, listing what was not decoded', async () => {
     const d = await decoder();
-    // Cancel arrives while the first file decodes: that one finishes, the others are not started.
+    // Cancel arrives while the first file decodes: it and the file read ahead beside it finish,
+    // the others are not started.
     let cancelled = false;
+    const started = [];
     const cancelling = {
+      workerLimit: 1, // one decoding, one read ahead
       call: async (op, args) => {
+        if (op === 'decodePsk') started.push(args[1]);
         const r = await d.call(op, args);
         if (op === 'decodePsk') cancelled = true;
         return r;
       },
     };
     const set = await decodeFiles(
-      ['a', 'b', 'c'].map((n) => entryFromBytes(`${n}.psk`, fixture('two_bone.psk'))),
+      ['a', 'b', 'c', 'd'].map((n) => entryFromBytes(`${n}.psk`, fixture('two_bone.psk'))),
       cancelling,
       { isCancelled: () => cancelled },
     );
-    expect(set.models.map((m) => m.file)).toEqual(['a.psk']);
+    expect(started).toEqual(['a.psk', 'b.psk']);
+    expect(set.models.map((m) => m.file)).toEqual(['a.psk', 'b.psk']);
     expect(set.records.map((r) => [r.kind, r.files[0], r.reason])).toEqual([
-      ['refused', 'b.psk', 'decoding was cancelled'],
       ['refused', 'c.psk', 'decoding was cancelled'],
+      ['refused', 'd.psk', 'decoding was cancelled'],
     ]);
   });
 });

@@ -121,8 +121,10 @@ export class App extends Playback {
     this.built = next;
     this.characters = [...next.values()];
     this._layoutInMotion();
-    if (added.length) await this.viewer.prepare?.();
     await this._applyTextures();
+    // Shaders are compiled once the materials have their textures (a map changes the program),
+    // off the main thread where the browser can, and once per kind of material (three's cache).
+    if (added.length) await this.viewer.prepare?.();
     return added;
   }
 
@@ -165,26 +167,34 @@ export class App extends Playback {
     for (const c of this.characters) this.viewer.place(c);
   }
 
-  /** Puts each scene material's texture on its three.js material (decoded once per record). */
+  /**
+   * Puts each scene material's texture on its three.js material (decoded once per record). Every
+   * texture is asked for at once, so the decoder pool works on them side by side.
+   */
   async _applyTextures() {
+    const work = [];
     for (const top of this.characters) {
       if (top.textureBoard) continue;
       for (const character of top.tree()) {
         for (const entry of character.scene.materials) {
           const material = character.materials.find((m) => m.userData.model === entry.model && m.userData.index === entry.index);
-          if (!material || !entry.texture || material.userData.record === entry.texture) continue;
-          try {
-            const textureOf = (record) => textureOfRecord(record, this.decoder);
-            if (entry.maps) await applyMaterialMaps(material, { ...entry.maps, base: entry.texture }, textureOf, { blend: entry.blend });
-            else assignTexture(material, await textureOf(entry.texture));
-            material.userData.record = entry.texture;
-          } catch (err) {
-            this.scene.records.push({ kind: 'refused', files: [entry.texture.path], reason: err.message });
-          }
+          if (material && entry.texture && material.userData.record !== entry.texture) work.push(this._applyTexture(material, entry));
         }
       }
     }
+    await Promise.all(work);
     this.viewer.setWireframe(this.viewer.wireframe);
+  }
+
+  async _applyTexture(material, entry) {
+    try {
+      const textureOf = (record) => textureOfRecord(record, this.decoder);
+      if (entry.maps) await applyMaterialMaps(material, { ...entry.maps, base: entry.texture }, textureOf, { blend: entry.blend });
+      else assignTexture(material, await textureOf(entry.texture));
+      material.userData.record = entry.texture;
+    } catch (err) {
+      this.scene.records.push({ kind: 'refused', files: [entry.texture.path], reason: err.message });
+    }
   }
 
   /** Assigns a texture by hand (material panel): it wins over every rule from then on. */

@@ -1,7 +1,7 @@
 // Viewer page. The state is the App (everything decoded, the scene, its characters and the
 // playback model) and the Viewer (camera and what is drawn); each panel is one module that
 // listens to the App's named signals and changes state only through App and Viewer methods.
-import { sharedDecoder } from '../decoder/client.js';
+import { sharedPool } from '../decoder/pool.js';
 import { App } from './app.js';
 import { Viewer } from './viewer.js';
 import { Messages } from './messages.js';
@@ -23,7 +23,8 @@ import { hooks } from './panels/hooks.js';
 const $ = (id) => document.getElementById(id);
 const params = readParams();
 const viewer = new Viewer($('stage'));
-const app = new App(viewer, sharedDecoder());
+// Decodes on a pool of workers, one per core (decoder/pool.js), shared with any <rigscope-viewer>.
+const app = new App(viewer, sharedPool());
 viewer.onTick = (dt) => app.emit('tick', dt);
 const messages = new Messages($('messages'), () => app.messages());
 const page = { app, viewer, $, messages };

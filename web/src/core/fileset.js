@@ -22,31 +22,79 @@ function unreadable(err) {
   return `could not be read: ${why}`;
 }
 
-/** Detects each entry's kind: claimed by name (images, text), else by its first bytes and size. */
+/** Bytes of file heads sent to the decoders in one call (a folder of ordinary size is one call). */
+const HEADS_PER_CALL = 4 << 20;
+
+/**
+ * Runs `work` over `items` with at most `width` at a time (reading the next file while others
+ * decode), calling `done(item, result)` in the items' order so records come out the same way
+ * every time. `work` never throws: it resolves to what `done` makes sense of.
+ */
+async function inOrder(items, width, work, done) {
+  const running = new Array(items.length);
+  let next = 0;
+  const launch = () => {
+    if (next >= items.length) return;
+    const i = next++;
+    running[i] = work(items[i]);
+    running[i].finally(launch);
+  };
+  for (let k = 0; k < width; k++) launch();
+  for (let i = 0; i < items.length; i++) await done(items[i], await running[i]);
+}
+
+/** Calls the decoders may run at once: one decoding and one read ahead per worker. */
+const widthOf = (decoder) => 2 * Math.max(1, decoder.workerLimit ?? 1);
+
+/**
+ * Detects each entry's kind: claimed by name (images, text), else by its first bytes and size.
+ * Heads are read a few at a time and sent together: one worker call per few megabytes of heads.
+ */
 async function classify(entries, decoder, records, isCancelled, families) {
+  const kinds = new Map(); // entry -> kind
+  const unread = [];
+  for (const entry of entries) {
+    const claimed = claimByName(families, entry.name);
+    if (claimed) kinds.set(entry, claimed);
+    else if (entry.size === 0) records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' });
+    else unread.push(entry);
+  }
+  let batch = [];
+  let batchBytes = 0;
+  const detect = async () => {
+    if (!batch.length) return;
+    const heads = new Uint8Array(batchBytes);
+    let at = 0;
+    for (const { head } of batch) {
+      heads.set(new Uint8Array(head), at);
+      at += head.byteLength;
+    }
+    const found = await decoder.call('detectFormats', [
+      heads.buffer,
+      batch.map((b) => b.head.byteLength),
+      batch.map((b) => b.entry.size),
+      batch.map((b) => b.entry.name),
+    ]);
+    batch.forEach(({ entry }, i) => kinds.set(entry, found[i]));
+    batch = [];
+    batchBytes = 0;
+  };
+  const readHead = (entry) =>
+    isCancelled() ? Promise.resolve({ cancelled: true }) : entry.readHead(HEAD_BYTES).then((head) => ({ head }), (error) => ({ error }));
+  await inOrder(unread, 8, readHead, async (entry, r) => {
+    if (r.cancelled) records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' });
+    else if (r.error) records.push({ kind: 'refused', files: [entry.path], reason: unreadable(r.error) });
+    else {
+      if (batchBytes + r.head.byteLength > HEADS_PER_CALL) await detect();
+      batch.push({ entry, head: r.head });
+      batchBytes += r.head.byteLength;
+    }
+  });
+  await detect();
   const out = [];
   for (const entry of entries) {
-    if (isCancelled()) {
-      records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' });
-      continue;
-    }
-    const claimed = claimByName(families, entry.name);
-    if (claimed) {
-      out.push({ entry, kind: claimed });
-      continue;
-    }
-    if (entry.size === 0) {
-      records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' });
-      continue;
-    }
-    let head;
-    try {
-      head = await entry.readHead(HEAD_BYTES);
-    } catch (err) {
-      records.push({ kind: 'refused', files: [entry.path], reason: unreadable(err) });
-      continue;
-    }
-    const kind = await decoder.call('detectFormat', [head, entry.size, entry.name]);
+    const kind = kinds.get(entry);
+    if (kind === undefined) continue;
     if (familyOfKind(families, kind)) out.push({ entry, kind });
     // Notes, readmes and other files of a folder are not errors: they are listed as unused.
     else records.push({ kind: 'unused', files: [entry.path], reason: 'not a format Rigscope reads (detected by content, not extension)' });
@@ -54,18 +102,49 @@ async function classify(entries, decoder, records, isCancelled, families) {
   return out;
 }
 
+/** Why a job's files could not be decoded, in a sentence. */
+function refusal(err, entry) {
+  if (err?.name === 'NotReadableError' || err?.name === 'NotFoundError') return unreadable(err);
+  // Reading the bytes into memory failed (a file of gigabytes): say so with its size.
+  if (err instanceof RangeError) return `${entry.name} is too large to read into memory (${entry.size} bytes)`;
+  return err.message;
+}
+
+/** Files one decode out of `job` into the result: the model or animation, its textures, the pairing. */
+function add(result, job, decoded, drop) {
+  const [primary] = job.inputs;
+  Object.assign(decoded, {
+    file: primary.entry.path,
+    name: baseName(primary.entry.path),
+    files: job.inputs.map((i) => i.entry.path),
+    family: job.family.id,
+    drop,
+  });
+  job.after?.(decoded);
+  if (job.inputs.length > 1) result.records.push({ kind: 'paired', files: decoded.files, via: job.via });
+  for (const t of decoded.textures ?? []) {
+    const id = decoded.textures.length > 1 ? `${primary.entry.path}#${t.name}` : primary.entry.path;
+    // A file of one texture is known by its file name; arenas of many by each texture's name.
+    const name = decoded.textures.length === 1 && !t.guid ? primary.entry.name : t.name;
+    result.textures.push({ id, path: primary.entry.path, name, key: t.guid ?? textureKey(t.name), guid: t.guid, decoded: t, drop });
+  }
+  if (decoded.meshes.length) result.models.push(decoded);
+  else if (decoded.clips.length || decoded.skeleton) result.animations.push(decoded);
+}
+
 /**
  * Decodes a whole file set.
  * @param {import('./files.js').FileEntry[]} entries
  * @param {{ call(op: string, args: any[]): Promise<any> }} decoder
- * @param {{ families: object[], onProgress?: Function, drop?: number, isCancelled?: () => boolean, maxFiles?: number }} options
+ * @param {{ families: object[], onProgress?: Function, onDecoded?: Function, drop?: number, isCancelled?: () => boolean, maxFiles?: number }} options
  *   families: the family registry (web/src/families/): what each kind is and how it pairs
+ *   onDecoded: called with each decode as it is filed into the result (the page draws early)
  *   maxFiles: the cap of one drop in a page; a walk of a tree on disk (the CLI) passes Infinity
  */
 export async function decodeFiles(
   entries,
   decoder,
-  { families, onProgress, drop = 0, isCancelled = () => false, maxFiles = MAX_FILES_PER_DROP } = {},
+  { families, onProgress, onDecoded, drop = 0, isCancelled = () => false, maxFiles = MAX_FILES_PER_DROP } = {},
 ) {
   requireFamilies(families, 'decodeFiles');
   const result = { models: [], animations: [], textures: [], texts: [], records: [] };
@@ -100,49 +179,25 @@ export async function decodeFiles(
     for (const item of byKind(kind)) result.texts.push({ path: item.entry.path, name: item.entry.name, entry: item.entry, kind });
   }
 
+  const jobs = [];
   for (const family of families) {
-    const { jobs, records: planned } = await family.plan(byKind, { text });
-    records.push(...planned);
-    for (const job of jobs) {
-      const [primary] = job.inputs;
-      if (isCancelled()) {
-        records.push({ kind: 'refused', files: job.inputs.map((i) => i.entry.path), reason: 'decoding was cancelled' });
-        continue;
-      }
-      let decoded;
-      try {
-        decoded = await decoder.call(job.op, await job.args());
-      } catch (err) {
-        const reason =
-          err?.name === 'NotReadableError' || err?.name === 'NotFoundError'
-            ? unreadable(err)
-            : // Reading the bytes into memory failed (a file of gigabytes): say so with its size.
-              err instanceof RangeError
-              ? `${primary.entry.name} is too large to read into memory (${primary.entry.size} bytes)`
-              : err.message;
-        records.push({ kind: 'refused', files: job.inputs.map((i) => i.entry.path), reason });
-        continue;
-      } finally {
-        for (const i of job.inputs) step(i);
-      }
-      Object.assign(decoded, {
-        file: primary.entry.path,
-        name: baseName(primary.entry.path),
-        files: job.inputs.map((i) => i.entry.path),
-        family: family.id,
-        drop,
-      });
-      job.after?.(decoded);
-      if (job.inputs.length > 1) records.push({ kind: 'paired', files: decoded.files, via: job.via });
-      for (const t of decoded.textures ?? []) {
-        const id = decoded.textures.length > 1 ? `${primary.entry.path}#${t.name}` : primary.entry.path;
-        // A file of one texture is known by its file name; arenas of many by each texture's name.
-        const name = decoded.textures.length === 1 && !t.guid ? primary.entry.name : t.name;
-        result.textures.push({ id, path: primary.entry.path, name, key: t.guid ?? textureKey(t.name), guid: t.guid, decoded: t, drop });
-      }
-      if (decoded.meshes.length) result.models.push(decoded);
-      else if (decoded.clips.length || decoded.skeleton) result.animations.push(decoded);
-    }
+    const { jobs: planned, records: told } = await family.plan(byKind, { text });
+    records.push(...told);
+    jobs.push(...planned.map((job) => ({ ...job, family })));
   }
+  const run = async (job) => {
+    if (isCancelled()) return { reason: 'decoding was cancelled' };
+    try {
+      return { decoded: await decoder.call(job.op, await job.args()) };
+    } catch (err) {
+      return { reason: refusal(err, job.inputs[0].entry) };
+    }
+  };
+  await inOrder(jobs, widthOf(decoder), run, (job, { decoded, reason }) => {
+    for (const i of job.inputs) step(i);
+    if (decoded) add(result, job, decoded, drop);
+    else records.push({ kind: 'refused', files: job.inputs.map((i) => i.entry.path), reason });
+    if (decoded) onDecoded?.(decoded);
+  });
   return result;
 }

@@ -5,8 +5,11 @@
 // the worker with the fewest bytes still to decode.
 import { DecoderClient } from './client.js';
 
-/** Workers a pool starts at most unless told otherwise: decoding is short, the page needs cores. */
-export const DEFAULT_WORKER_LIMIT = 2;
+/**
+ * Workers a pool starts at most unless told otherwise: one per core, so a folder decodes on all of
+ * them (the main thread mostly waits meanwhile), and no more than 4: each holds a WASM memory.
+ */
+export const DEFAULT_WORKER_LIMIT = Math.max(1, Math.min(4, globalThis.navigator?.hardwareConcurrency ?? 2));
 
 const bytesOf = (args) => args.reduce((n, a) => n + (a instanceof ArrayBuffer || ArrayBuffer.isView(a) ? a.byteLength : 0), 0);
 

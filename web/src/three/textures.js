@@ -213,11 +213,27 @@ export function assignTexture(material, texture) {
   material.needsUpdate = true;
 }
 
+/** Textures being made, by record: materials that share a texture wait for the same one. */
+const making = new WeakMap();
+
 /**
  * The three.js texture of a file-set texture record, made once and kept on the record. `decoder`
- * (a DecoderClient or the Node host) decodes TGA, BMP and DDS files.
+ * (a DecoderClient or the Node host) decodes TGA, BMP and DDS files. Many may be asked for at
+ * once: each record is read and decoded once, whoever asks.
  */
-export async function textureOfRecord(record, decoder) {
-  record.texture ??= record.decoded ? textureFromDecoded(record.decoded) : await textureFromEntry(record.entry, decoder);
-  return record.texture;
+export function textureOfRecord(record, decoder) {
+  if (record.texture) return Promise.resolve(record.texture);
+  let made = making.get(record);
+  if (!made) {
+    made = (async () => (record.decoded ? textureFromDecoded(record.decoded) : await textureFromEntry(record.entry, decoder)))();
+    made.then(
+      (texture) => {
+        record.texture = texture;
+        making.delete(record);
+      },
+      () => making.delete(record),
+    );
+    making.set(record, made);
+  }
+  return made;
 }

@@ -1,6 +1,5 @@
 // Opening files: drops anywhere on the page, the file and folder buttons, Open URL, Clear and
 // Cancel, with the status line and progress bar. Returns `load`, which the page's start uses too.
-import { sharedDecoder } from '../../decoder/client.js';
 import { entriesFromUrls } from '../../core/input.js';
 import { displayName } from '../../core/files.js';
 import { isProblem } from '../../core/report.js';
@@ -112,7 +111,7 @@ export function loadingPanel({ app, $, messages }) {
   });
   $('cancel-button').addEventListener('click', () => {
     cancelled = true;
-    sharedDecoder().cancel('Decoding was cancelled; files already loaded stay');
+    app.decoder.cancel('Decoding was cancelled; files already loaded stay');
   });
   return { load, loadUrls, status, progress };
 }
