@@ -6,7 +6,8 @@
 // Environment: BENCH_RUNS (default 5), BENCH_NATIVE (directory holding bench_native and
 // write_bench_inputs, default build/native), BENCH_WASM (default build/wasm), BENCH_SKIP_BROWSER=1,
 // BENCH_ONLY=folder (only the sample folder against its largest model), BENCH_ONLY=export (only
-// `rigscope export` over a synthetic tree, scripts/bench-export.mjs), BENCH_SKIP_EXPORT=1.
+// `rigscope export` over a synthetic tree, scripts/bench-export.mjs), BENCH_SKIP_EXPORT=1,
+// BENCH_ONLY=files (only the fixed cost per file of every sample model, scripts/bench-files.mjs).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,6 +52,13 @@ if (process.env.BENCH_ONLY === 'export') {
   const r = exportBench();
   console.table(r.rows);
   console.table(r.targets.map((t) => ({ ...t, pass: t.pass ? 'pass' : 'MISS' })));
+  process.exit(0);
+}
+
+// BENCH_ONLY=files: just the fixed cost per file (decode, then build) of every sample model.
+if (process.env.BENCH_ONLY === 'files') {
+  const { filesBench, printFilesBench } = await import('./bench-files.mjs');
+  printFilesBench(await filesBench({ log }));
   process.exit(0);
 }
 
@@ -457,6 +465,12 @@ if (!process.env.BENCH_SKIP_EXPORT) {
   targets.push(...exportResult.targets);
 }
 
+// Fixed cost per file: decode, then build, for every sample model; PSKLoader end to end.
+const { filesBench, printFilesBench } = await import('./bench-files.mjs');
+log('fixed cost per file (sample models)');
+const filesResult = await filesBench({ log });
+targets.push(...(filesResult?.targets ?? []));
+
 console.log('\nDecoding (same bytes, one run; MB = 1e6 bytes, medians)');
 console.table(rows);
 console.log('Targets');
@@ -483,6 +497,7 @@ if (exportResult) {
   console.log('rigscope export over a synthetic tree');
   console.table(exportResult.rows);
 }
+printFilesBench(filesResult, { targets: false });
 
 const results = {
   date: new Date().toISOString(),
@@ -494,6 +509,7 @@ const results = {
   native,
   browser,
   export: exportResult?.raw,
+  files: filesResult?.raw,
 };
 writeFileSync(join(benchDir, 'results.json'), JSON.stringify(results, null, 2));
 console.log(`\nwrote ${join('build/bench', 'results.json')}`);

@@ -182,13 +182,21 @@ async function resultOf(base, path) {
   page.on('response', (r) => {
     if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) errors.push(`${r.status()} ${r.url()}`);
   });
+  // Fetches of the decoder module, by the page or its workers: a worker that was given the
+  // compiled module by the page fetches and compiles nothing.
+  let wasmFetches = 0,
+    workersStarted = 0;
+  page.on('worker', () => workersStarted++);
+  page.on('request', (r) => {
+    if (/\.wasm$/.test(new URL(r.url()).pathname)) wasmFetches++;
+  });
   await page.goto(`${base}/${path}`);
   await page.waitForFunction(() => window.result, null, { timeout: 90000 });
   const result = await page.evaluate(() => window.result);
   const workers = page.workers().map((w) => w.url());
   await page.close();
   // A failed favicon fetch is logged without its URL; anything else that failed is named above.
-  return { result, errors: errors.filter((e) => !/^Failed to load resource/.test(e)), workers };
+  return { result, errors: errors.filter((e) => !/^Failed to load resource/.test(e)), workers, wasmFetches, workersStarted };
 }
 
 describe('the packed package', () => {
@@ -212,8 +220,12 @@ const WORKERS = {
 
 describe.each(Object.keys(WORKERS))('in a fresh %s app, in Chromium', (bundler) => {
   it('loads a PSK + PSA through the loaders, and a model of every other family, each drawn', async () => {
-    const { result, errors, workers } = await resultOf(bases[bundler], 'index.html');
+    const { result, errors, workers, wasmFetches, workersStarted } = await resultOf(bases[bundler], 'index.html');
     expect(result.error).toBeUndefined();
+    // Each loader has a pool of its own, one after another: the first worker compiles the module,
+    // every later one instantiates it.
+    expect(workersStarted).toBeGreaterThan(3);
+    expect(wasmFetches).toBe(1);
     expect(result).toMatchObject({
       events: ['mesh', 'manager'],
       animations: ['Bend'],

@@ -4,6 +4,7 @@
 // reject with a sentence naming their files and the next call starts a new worker.
 import { crashCause, fileOfCall } from './ops.js';
 import { prebundledWorker } from './optimized-deps.js';
+import { keepCompiledModule, offerCompiledModule } from './shared-module.js';
 
 export class DecoderClient {
   constructor({ createWorker } = {}) {
@@ -46,7 +47,10 @@ export class DecoderClient {
   _ensureWorker() {
     if (this._worker) return this._worker;
     const worker = this._createWorker();
+    // The module an earlier worker compiled: this one instantiates it, never compiles (shared-module.js).
+    offerCompiledModule(worker);
     worker.onmessage = (e) => {
+      if (keepCompiledModule(e.data)) return;
       const { id, ok, result, error, ms } = e.data;
       const p = this._pending.get(id);
       if (!p) return;

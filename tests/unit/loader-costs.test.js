@@ -1,0 +1,145 @@
+// Fixed costs of a loader (issue #20): a loader lays out nothing and runs no sky-dome test (only
+// the viewer places characters), and a new loader compiles no WebAssembly: in Node the process's
+// module is shared, in the browser a loader's own DecoderPool starts workers that instantiate the
+// module an earlier worker compiled (shared-module.js), here with the browser's pool, client and
+// worker code running in-process workers.
+import { describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { PSGLoader, PSKLoader } from '../../web/src/index.js';
+import { assembleScene, decodeFiles } from '../../web/src/families/index.js';
+import { entryFromBytes } from '../../web/src/core/files.js';
+import { DecoderPool } from '../../web/src/decoder/pool.js';
+import { decoderServer } from '../../web/src/decoder/ops.js';
+import { keepCompiledModule, offerCompiledModule, sharedModuleStart } from '../../web/src/decoder/shared-module.js';
+import { DEFAULT_WASM_URL, compiledDecoders } from '../../web/src/decoder/node.js';
+import createDecoders from '../../build/wasm/decoders.mjs';
+import { FIXTURES, HAVE_SAMPLES, SAMPLES, decoder, fixture } from './helpers.js';
+
+// Spied before this file's first decode: every compile of the module graph shows.
+const compile = vi.spyOn(WebAssembly, 'compile');
+const instantiate = vi.spyOn(WebAssembly, 'instantiate');
+/** Compiles of the decoder's bytes: WebAssembly.compile, or instantiate() given bytes rather than a Module. */
+const compiles = () =>
+  compile.mock.calls.length + instantiate.mock.calls.filter(([source]) => !(source instanceof WebAssembly.Module)).length;
+
+const wasmBinary = readFileSync(DEFAULT_WASM_URL);
+
+/**
+ * A decoder worker in this thread with the browser worker's code path (worker.js): messages to it
+ * and from it are delivered asynchronously, as structured clones are. Emscripten cannot fetch a
+ * file: URL in Node, so the glue gets the bytes as `wasmBinary` (it still compiles them itself).
+ */
+class InProcessWorker {
+  constructor() {
+    this.onmessage = null;
+    this.onerror = null;
+    this.received = [];
+    const post = (data) => setTimeout(() => this.onmessage?.({ data }));
+    const decoders = sharedModuleStart(createDecoders, post, { wasmBinary });
+    const serve = decoderServer(decoders.start, post);
+    this._deliver = (data) => decoders.receive(data) || serve(data);
+  }
+
+  postMessage(data) {
+    this.received.push(data);
+    setTimeout(() => this._deliver(data));
+  }
+
+  terminate() {
+    this._deliver = () => {};
+  }
+}
+
+describe('a loader lays out nothing', () => {
+  const files = () => ({ 'two_bone.psk': fixture('two_bone.psk'), 'static.pskx': fixture('static.pskx') });
+
+  it('two unrelated models stay where their files put them, with no offset, enclosing or hidden', async () => {
+    const group = await new PSKLoader().parseAsync(files());
+    const characters = group.userData.characters;
+    expect(characters.map((c) => c.name).sort()).toEqual(['static.pskx', 'two_bone.psk']);
+    for (const c of characters) {
+      expect(c.root.position.toArray()).toEqual([0, 0, 0]);
+      expect(c.scene).not.toHaveProperty('offset');
+      expect(c.scene).not.toHaveProperty('enclosing');
+      expect(c.scene).not.toHaveProperty('hidden');
+    }
+    // The viewer's assembly of the same files lays them out side by side.
+    const decoded = await decodeFiles(
+      Object.entries(files()).map(([name, bytes]) => entryFromBytes(name, bytes)),
+      await decoder(),
+    );
+    const scene = await assembleScene(decoded);
+    expect(scene.characters.map((c) => c.offset.some((v) => v !== 0))).toEqual([true, true]);
+  });
+
+  it.skipIf(!HAVE_SAMPLES)('the sky dome is not tested for facing inward: its materials stay lit, as its file says', async () => {
+    const sky = readFileSync(`${SAMPLES}psg/skybox_night.psg`);
+    const group = await new PSGLoader().parseAsync(sky, 'skybox_night.psg');
+    const [character] = group.userData.characters;
+    expect(character.scene).not.toHaveProperty('enclosing');
+    expect(character.materials.map((m) => m.type)).toEqual(['MeshStandardMaterial']);
+    // The viewer's assembly finds it enclosing and draws it unlit.
+    const decoded = await decodeFiles([entryFromBytes('skybox_night.psg', sky)], await decoder());
+    const scene = await assembleScene(decoded);
+    expect(scene.characters.map((c) => [c.enclosing, c.hidden])).toEqual([[true, false]]);
+  });
+});
+
+describe('a new loader compiles no WebAssembly', () => {
+  it('in Node: new loaders share the one compiled module and instance', async () => {
+    const psk = () => readFileSync(`${FIXTURES}two_bone.psk`);
+    await new PSKLoader().parseAsync(psk(), 'two_bone.psk');
+    const before = { compiles: compiles(), instances: instantiate.mock.calls.length };
+    for (let i = 0; i < 4; i++)
+      expect((await new PSKLoader().parseAsync(psk(), 'two_bone.psk')).userData.character.name).toBe('two_bone.psk');
+    expect({ compiles: compiles(), instances: instantiate.mock.calls.length }).toEqual(before);
+    expect(before.compiles).toBe(1);
+  });
+
+  it("in the browser's pools: only the first worker compiles; later loaders' workers instantiate its module", async () => {
+    const workers = [];
+    const loaderWithOwnPool = () =>
+      new PSKLoader().setDecoder(new DecoderPool({ workerLimit: 1, createWorker: () => workers[workers.push(new InProcessWorker()) - 1] }));
+    const psk = () => readFileSync(`${FIXTURES}two_bone.psk`);
+    const start = compiles();
+    const first = await loaderWithOwnPool().parseAsync(psk(), 'two_bone.psk');
+    expect(first.userData.character.name).toBe('two_bone.psk');
+    expect(compiles()).toBe(start + 1);
+    for (let i = 0; i < 3; i++) {
+      const loader = loaderWithOwnPool();
+      const group = await loader.parseAsync({ 'two_bone.psk': psk(), 'two_bone.psa': readFileSync(`${FIXTURES}two_bone.psa`) });
+      expect(group.animations.map((c) => c.name)).toEqual(['Bend']);
+      loader.decoder.dispose();
+    }
+    expect(workers).toHaveLength(4);
+    expect(compiles()).toBe(start + 1);
+    // Each later worker got the page's module as its first message, before any request.
+    for (const w of workers.slice(1)) expect(w.received[0].wasmModules[0][1]).toBeInstanceOf(WebAssembly.Module);
+    expect(workers[0].received[0]).toHaveProperty('op');
+  });
+
+  it('a worker of another build (another key) is not given the module; a module that does not fit is refused, then compiled', async () => {
+    const module = await compiledDecoders();
+    // The page keeps modules by worker build and answers only that build's workers.
+    expect(keepCompiledModule({ id: 1, ok: true, result: {} })).toBe(false);
+    expect(keepCompiledModule({ wasmModule: module, wasmKey: 'https://elsewhere.example/worker.js' })).toBe(true);
+    const posted = [];
+    offerCompiledModule({ postMessage: (m) => posted.push(m) });
+    expect(posted.at(-1).wasmModules.map(([key]) => key)).toContain('https://elsewhere.example/worker.js');
+    const other = sharedModuleStart(createDecoders, () => {}, { wasmBinary });
+    expect(other.receive({ wasmModules: [['https://elsewhere.example/worker.js', module]] })).toBe(true);
+    const before = compiles();
+    await other.start();
+    expect(compiles()).toBe(before + 1); // not its build's module: it compiled its own
+
+    // A module of this build's key that does not fit the glue (an empty module) fails, and the worker compiles.
+    const empty = new WebAssembly.Module(Uint8Array.of(0, 97, 115, 109, 1, 0, 0, 0));
+    const shared = [];
+    const misfit = sharedModuleStart(createDecoders, (m) => shared.push(m), { wasmBinary });
+    const key = new URL('../../web/src/decoder/shared-module.js', import.meta.url).href;
+    expect(misfit.receive({ wasmModules: [[key, empty]] })).toBe(true);
+    const M = await misfit.start();
+    expect(M.decodePsk).toBeTypeOf('function');
+    expect(shared.map((m) => m.wasmKey)).toEqual([key]);
+  });
+});
