@@ -347,9 +347,19 @@ struct TrackTargets {
   std::vector<float*> t, r, s;
 };
 
+// Key k at k / fps: computed once per clip, copied to each track.
+std::vector<float> keyTimes(size_t N, double fps) {
+  std::vector<float> times(N);
+  forChunks(N, [&](size_t begin, size_t end) {
+    for (size_t k = begin; k < end; ++k) times[k] = float(double(k) / fps);
+  });
+  return times;
+}
+
 // One track per bone that keeps a component, every array sized once.
 TrackTargets allocateTracks(Clip& clip, size_t B, size_t N, double fps, const TrackMask& mask,
                             const std::vector<uint8_t>* rem, bool haveScale) {
+  const std::vector<float> times = keyTimes(N, fps);
   TrackTargets tt;
   tt.t.assign(B, nullptr);
   tt.r.assign(B, nullptr);
@@ -363,10 +373,7 @@ TrackTargets allocateTracks(Clip& clip, size_t B, size_t N, double fps, const Tr
     clip.tracks.emplace_back();
     Track& t = clip.tracks.back();
     t.bone = int32_t(b);
-    t.times.resize(N);
-    forChunks(N, [&](size_t begin, size_t end) {
-      for (size_t k = begin; k < end; ++k) t.times[k] = float(double(k) / fps);
-    });
+    t.times = times;
     if (hasT) t.translation.resize(N * 3), tt.t[b] = t.translation.data();
     if (hasR) t.rotation.resize(N * 4), tt.r[b] = t.rotation.data();
     if (haveScale) t.scale.resize(N * 3), tt.s[b] = t.scale.data();
