@@ -130,6 +130,21 @@ function memcpyMs(M, data) {
   return median(per);
 }
 
+// The copy out's own limit: a fresh JS ArrayBuffer of the result's size filled from the heap by one
+// set(). Every decode's result must land in new JS memory (it is transferred and kept), and the
+// first write to fresh pages costs far more than memcpy into memory already touched (the memcpy
+// line): on this machine's virtual machine 10-100x.
+function freshCopyMs(M, bytes) {
+  const heap = M.HEAPU8.subarray(0, Math.min(bytes, M.HEAPU8.length)),
+    per = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    new Uint8Array(heap.length).set(heap);
+    per.push(performance.now() - t);
+  }
+  return median(per);
+}
+
 // Bytes of every typed array a decode returns: what the model is worth once it left WASM.
 function outputBytes(v, seen = new Set()) {
   if (!v || typeof v !== 'object' || seen.has(v)) return 0;
@@ -168,6 +183,7 @@ for (const key of Object.keys(INPUTS)) {
     warnings: first.warnings,
     counts: first.counts,
     outputBytes: outputBytes(first),
+    freshCopyMs: freshCopyMs(M, outputBytes(first)),
     // Inside the call: input copied in, the C++ decoder, the JS result built (medians; the rest of
     // decodeMs is Embind's call and unpackClips).
     split: Object.fromEntries(Object.entries(split).map(([k, v]) => [k, v.length ? median(v) : NaN])),
@@ -404,6 +420,8 @@ for (const key of Object.keys(INPUTS)) {
     'peak mem/output': fmt(w.heapGrowth / w.outputBytes, 2),
     'C++ in WASM/native': fmt(w.split.decodeMs / n.decodeMs, 2),
     'in+out/memcpy': fmt((w.split.inMs + w.split.outMs) / w.memcpyMs, 1),
+    'C++ in WASM/memcpy': fmt(w.split.decodeMs / w.memcpyMs, 1),
+    'out/fresh JS copy': fmt(w.split.outMs / w.freshCopyMs, 2),
   });
   w.nativeMs = n.decodeMs;
   w.ratioNative = w.decodeMs / n.decodeMs;
