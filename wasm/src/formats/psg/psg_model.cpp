@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "convert/chunks.h"
 #include "convert/math.h"
 #include "convert/skin.h"
 #include "formats/psg/psg_internal.h"
@@ -598,31 +599,33 @@ uint32_t readVertices(const Layout& l, const Buffers& b, const Palette& pal, boo
   const Element& ep = l.el[l.pos];
   const bool intPositions = ep.type == kS1 || ep.type == kS32K;
   uint32_t droppedInfluences = 0;
-  for (size_t v = 0; v < b.vertexCount; ++v) {
-    const uint8_t* vert = b.vb + v * l.stride;
-    float c[4] = {0, 0, 0, 0};
-    loadElement(ep, vert + ep.offset, c, true);
-    float* P = &mesh.positions[v * 3];
-    P[0] = c[0];
-    P[1] = c[1];
-    P[2] = c[2];
-    if (intPositions)
-      for (int k = 0; k < 3; ++k) {
-        raw.min[k] = std::fmin(raw.min[k], c[k]);
-        raw.max[k] = std::fmax(raw.max[k], c[k]);
+  forChunks(b.vertexCount, [&](size_t begin, size_t end) {
+    for (size_t v = begin; v < end; ++v) {
+      const uint8_t* vert = b.vb + v * l.stride;
+      float c[4] = {0, 0, 0, 0};
+      loadElement(ep, vert + ep.offset, c, true);
+      float* P = &mesh.positions[v * 3];
+      P[0] = c[0];
+      P[1] = c[1];
+      P[2] = c[2];
+      if (intPositions)
+        for (int k = 0; k < 3; ++k) {
+          raw.min[k] = std::fmin(raw.min[k], c[k]);
+          raw.max[k] = std::fmax(raw.max[k], c[k]);
+        }
+      if (l.nrm >= 0) readNormal(l.el[l.nrm], vert, &mesh.normals[v * 3]);
+      for (int u = 0; u < l.numUv; ++u) {
+        const Element& e = l.el[l.uvEl[u]];
+        float q[4];
+        loadElement(e, vert + e.offset, q, false);
+        float* T = &mesh.uvs[size_t(u)][v * 2];
+        T[0] = q[0];
+        T[1] = 1.0f - q[1];  // the PS3 samples top-down images with v down
       }
-    if (l.nrm >= 0) readNormal(l.el[l.nrm], vert, &mesh.normals[v * 3]);
-    for (int u = 0; u < l.numUv; ++u) {
-      const Element& e = l.el[l.uvEl[u]];
-      float q[4];
-      loadElement(e, vert + e.offset, q, false);
-      float* T = &mesh.uvs[size_t(u)][v * 2];
-      T[0] = q[0];
-      T[1] = 1.0f - q[1];  // the PS3 samples top-down images with v down
+      if (l.col >= 0) readColor(l.el[l.col], vert, &mesh.colors[v * 4]);
+      if (skinned) droppedInfluences += readInfluences(l, vert, pal, v, skin);
     }
-    if (l.col >= 0) readColor(l.el[l.col], vert, &mesh.colors[v * 4]);
-    if (skinned) droppedInfluences += readInfluences(l, vert, pal, v, skin);
-  }
+  });
   return droppedInfluences;
 }
 
@@ -693,18 +696,20 @@ void readIslands(Context& ctx, const OptiMesh& m, const Buffers& b, const MeshJo
     g.start = uint32_t(mesh.indices.size());
     g.material = material;
     const uint32_t tris = count / 3;
-    for (uint32_t t = 0; t < tris; ++t) {
-      uint32_t i3[3];
-      for (int k = 0; k < 3; ++k) {
-        const size_t at = size_t(start) + 3 * size_t(t) + size_t(k);
-        i3[k] = b.indexSize == 2 ? load_u16be(b.ib + 2 * at) : load_u32be(b.ib + 4 * at);
+    forChunks(tris, [&](size_t begin, size_t end) {
+      for (size_t t = begin; t < end; ++t) {
+        uint32_t i3[3];
+        for (int k = 0; k < 3; ++k) {
+          const size_t at = size_t(start) + 3 * t + size_t(k);
+          i3[k] = b.indexSize == 2 ? load_u16be(b.ib + 2 * at) : load_u32be(b.ib + 4 * at);
+        }
+        if (i3[0] >= b.vertexCount || i3[1] >= b.vertexCount || i3[2] >= b.vertexCount) {
+          ++dropped;
+          continue;
+        }
+        mesh.indices.insert(mesh.indices.end(), i3, i3 + 3);
       }
-      if (i3[0] >= b.vertexCount || i3[1] >= b.vertexCount || i3[2] >= b.vertexCount) {
-        ++dropped;
-        continue;
-      }
-      mesh.indices.insert(mesh.indices.end(), i3, i3 + 3);
-    }
+    });
     g.count = uint32_t(mesh.indices.size()) - g.start;
     mesh.groups.push_back(g);
     if (count % 3)

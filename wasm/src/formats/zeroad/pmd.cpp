@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 
+#include "convert/chunks.h"
 #include "convert/math.h"
 #include "convert/skin.h"
 #include "formats/zeroad/zeroad_common.h"
@@ -283,36 +284,38 @@ void readVertices(const uint8_t* data, const Sections& s, const std::vector<Bone
   const bool boneRelative = s.layout <= 2;
   const bool skinned = s.numBones > 0;
   const size_t blendAt = 24 + 8 * size_t(s.numUvSets);
-  for (size_t v = 0; v < s.numVertices; ++v) {
-    const uint8_t* p = data + s.vertexOffset + v * size_t(s.vertexBytes);
-    float pos[3], nrm[3];
-    for (int k = 0; k < 3; ++k) pos[k] = load_f32le(p + 4 * k);
-    for (int k = 0; k < 3; ++k) nrm[k] = load_f32le(p + 12 + 4 * k);
-    for (uint32_t u = 0; u < s.numUvSets; ++u) {
-      // COLLADA/OpenGL UVs (v = 0 at the bottom of the image): exactly three's flipY convention.
-      mesh.uvs[u][v * 2] = load_f32le(p + 24 + 8 * u);
-      mesh.uvs[u][v * 2 + 1] = load_f32le(p + 28 + 8 * u);
-    }
-    const Influences bl = readBlend(p + blendAt, p + blendAt + 4, s.numBones, skinned, st);
-    if (boneRelative && bl.n > 0) preSkin(bl, rest, pos, nrm);
-    if (skinned)
-      for (int k = 0; k < bl.n; ++k) {
-        skin.add(v, bl.bone[k], bl.weight[k]);
-        st.usesBindShape |= bl.bone[k] == s.numBones;
+  forChunks(s.numVertices, [&](size_t begin, size_t end) {
+    for (size_t v = begin; v < end; ++v) {
+      const uint8_t* p = data + s.vertexOffset + v * size_t(s.vertexBytes);
+      float pos[3], nrm[3];
+      for (int k = 0; k < 3; ++k) pos[k] = load_f32le(p + 4 * k);
+      for (int k = 0; k < 3; ++k) nrm[k] = load_f32le(p + 12 + 4 * k);
+      for (uint32_t u = 0; u < s.numUvSets; ++u) {
+        // COLLADA/OpenGL UVs (v = 0 at the bottom of the image): exactly three's flipY convention.
+        mesh.uvs[u][v * 2] = load_f32le(p + 24 + 8 * u);
+        mesh.uvs[u][v * 2 + 1] = load_f32le(p + 28 + 8 * u);
       }
-    if (!zeroad::finite3(pos)) {  // checked after the pre-skin, which can overflow too
-      ++st.badFloats;
-      for (float& c : pos) c = std::isfinite(c) ? c : 0.0f;
+      const Influences bl = readBlend(p + blendAt, p + blendAt + 4, s.numBones, skinned, st);
+      if (boneRelative && bl.n > 0) preSkin(bl, rest, pos, nrm);
+      if (skinned)
+        for (int k = 0; k < bl.n; ++k) {
+          skin.add(v, bl.bone[k], bl.weight[k]);
+          st.usesBindShape |= bl.bone[k] == s.numBones;
+        }
+      if (!zeroad::finite3(pos)) {  // checked after the pre-skin, which can overflow too
+        ++st.badFloats;
+        for (float& c : pos) c = std::isfinite(c) ? c : 0.0f;
+      }
+      if (!zeroad::finite3(nrm)) {
+        ++st.badNormals;  // real files have them (skeleton.pmd); rebuilt from the faces later
+        nrm[0] = nrm[1] = nrm[2] = std::numeric_limits<float>::quiet_NaN();
+      }
+      zeroad::mirrorVector(pos);
+      zeroad::mirrorVector(nrm);
+      std::memcpy(&mesh.positions[v * 3], pos, sizeof pos);
+      std::memcpy(&mesh.normals[v * 3], nrm, sizeof nrm);
     }
-    if (!zeroad::finite3(nrm)) {
-      ++st.badNormals;  // real files have them (skeleton.pmd); rebuilt from the faces later
-      nrm[0] = nrm[1] = nrm[2] = std::numeric_limits<float>::quiet_NaN();
-    }
-    zeroad::mirrorVector(pos);
-    zeroad::mirrorVector(nrm);
-    std::memcpy(&mesh.positions[v * 3], pos, sizeof pos);
-    std::memcpy(&mesh.normals[v * 3], nrm, sizeof nrm);
-  }
+  });
 }
 
 void reportVertexStats(const VertexStats& st, uint32_t numBones, Model& out) {
@@ -357,17 +360,19 @@ void finishSkeleton(SkinBuilder& skin, const VertexStats& st, uint32_t numBones,
 void readFaces(const uint8_t* data, const Sections& s, Mesh& mesh, Model& out) {
   mesh.indices.reserve(size_t(s.numFaces) * 3);
   size_t badFaces = 0;
-  for (size_t f = 0; f < s.numFaces; ++f) {
-    const uint8_t* p = data + s.faceOffset + f * 6;
-    const uint32_t a = load_u16le(p), b = load_u16le(p + 2), c = load_u16le(p + 4);
-    if (a >= s.numVertices || b >= s.numVertices || c >= s.numVertices) {
-      ++badFaces;
-      continue;
+  forChunks(s.numFaces, [&](size_t begin, size_t end) {
+    for (size_t f = begin; f < end; ++f) {
+      const uint8_t* p = data + s.faceOffset + f * 6;
+      const uint32_t a = load_u16le(p), b = load_u16le(p + 2), c = load_u16le(p + 4);
+      if (a >= s.numVertices || b >= s.numVertices || c >= s.numVertices) {
+        ++badFaces;
+        continue;
+      }
+      mesh.indices.push_back(a);
+      mesh.indices.push_back(b);
+      mesh.indices.push_back(c);
     }
-    mesh.indices.push_back(a);
-    mesh.indices.push_back(b);
-    mesh.indices.push_back(c);
-  }
+  });
   if (badFaces)
     out.warnings.push_back(format("%zu faces index past the %u vertices; dropped", badFaces, s.numVertices));
 }

@@ -5,9 +5,11 @@
 // one track of translation + rotation keys, converted to three.js space like the model.
 #include "formats/zeroad/pssa.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
+#include "convert/chunks.h"
 #include "convert/math.h"
 #include "formats/zeroad/zeroad_common.h"
 #include "io/byte_reader.h"
@@ -114,11 +116,18 @@ bool readKey(const uint8_t* p, size_t f, float* tr, float* q) {
 // Input is frame-major; read it once in order, scattering into the per-bone tracks.
 void readKeys(const uint8_t* p, size_t nb, size_t nf, Clip& clip, Model& out) {
   size_t badKeys = 0;
-  for (size_t f = 0; f < (nb > 0 ? nf : 0); ++f)  // with no bones, nf is backed by no bytes
-    for (size_t b = 0; b < nb; ++b, p += 28) {
-      Track& t = clip.tracks[b];
-      badKeys += !readKey(p, f, &t.translation[f * 3], &t.rotation[f * 4]);
-    }
+  // With no bones, nf is backed by no bytes. About kChunkElements keys per chunk.
+  forChunks(
+      nb > 0 ? nf : 0,
+      [&](size_t begin, size_t end) {
+        const uint8_t* k = p + begin * nb * 28;
+        for (size_t f = begin; f < end; ++f)
+          for (size_t b = 0; b < nb; ++b, k += 28) {
+            Track& t = clip.tracks[b];
+            badKeys += !readKey(k, f, &t.translation[f * 3], &t.rotation[f * 4]);
+          }
+      },
+      std::max<size_t>(1, kChunkElements / std::max<size_t>(1, nb)));
   if (badKeys) out.warnings.push_back(format("%zu keys hold NaN or infinite values; replaced", badKeys));
   for (Track& t : clip.tracks) makeHemisphereConsistent(t.rotation.data(), nf);
 }
