@@ -118,6 +118,23 @@ describe('a new loader compiles no WebAssembly', () => {
     expect(workers[0].received[0]).toHaveProperty('op');
   });
 
+  it('a worker whose instance trapped starts a fresh one from the module it compiled, compiling nothing', async () => {
+    const shared = [];
+    const decoders = sharedModuleStart(createDecoders, (m) => shared.push(m), { wasmBinary });
+    const before = compiles();
+    const first = await decoders.start();
+    expect(compiles()).toBe(before + 1);
+    expect(shared).toHaveLength(1);
+    // decoderServer calls start() again after a DecoderCrash.
+    const fresh = await decoders.start();
+    expect(fresh).not.toBe(first);
+    expect(fresh.HEAP8.buffer).not.toBe(first.HEAP8.buffer);
+    expect(compiles()).toBe(before + 1);
+    expect(shared).toHaveLength(1);
+    const psk = readFileSync(`${FIXTURES}two_bone.psk`);
+    expect(fresh.decodePsk(new Uint8Array(psk), 'two_bone.psk').skeleton.names).toEqual(['Root', 'Bone1']);
+  });
+
   it('a worker of another build (another key) is not given the module; a module that does not fit is refused, then compiled', async () => {
     const module = await compiledDecoders();
     // The page keeps modules by worker build and answers only that build's workers.

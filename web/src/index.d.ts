@@ -201,7 +201,14 @@ export interface Scene {
   boards: { id: string; drop: number; textures: TextureRecord[] }[];
   records: SceneRecord[];
 }
-export function assembleScene(decoded: DecodedFileSet, options?: { manual?: Map<string, string> }): Promise<Scene>;
+/**
+ * `lod`: the level of detail shown of parts with levels (0 by default) or 'all'; `layout: false`
+ * leaves every character where its file put it, with no `offset` or `hidden` (what the loaders do).
+ */
+export function assembleScene(
+  decoded: DecodedFileSet,
+  options?: { manual?: Map<string, string>; lod?: number | 'all'; layout?: boolean },
+): Promise<Scene>;
 export function characterOf(model: DecodedModel): SceneCharacter;
 export function sceneToJSON(scene: Scene): {
   characters: object[];
