@@ -29,11 +29,15 @@ function sequences(model) {
   return (model.clips ?? []).map((c) => ({ name: c.name, frames: c.frameCount, fps: c.fps, duration: c.frameCount / c.fps, loop: c.loop }));
 }
 
-/** @returns {Promise<{ records: object[], scene: object }>} one record per input entry, in input order */
-export async function inspect(entries, decoder, { lod } = {}) {
+/**
+ * @param {{ lod?: number | 'all', layout?: boolean }} [options] layout: false when only the records are
+ *   wanted (`rigscope inspect`): the scene's layout and sky-dome test are for `scene`'s offsets
+ * @returns {Promise<{ records: object[], scene: object }>} one record per input entry, in input order
+ */
+export async function inspect(entries, decoder, { lod, layout = true } = {}) {
   // A walk of a tree on disk has no file cap: caps belong to a single drop in the page.
   const decoded = await decodeFiles(entries, decoder, { maxFiles: Infinity });
-  const scene = await assembleScene(decoded, { lod });
+  const scene = await assembleScene(decoded, { lod, layout });
   const records = new Map(
     entries.map((e) => [e.path, { file: e.path, format: undefined, counts: {}, sequences: [], warnings: [], error: null }]),
   );

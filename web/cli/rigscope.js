@@ -43,7 +43,7 @@ async function main(argv) {
   if (command === 'inspect') {
     const { paths, options } = parseArgs(rest);
     const decoder = await loadNodeDecoders();
-    const { records } = await inspect(await entriesFromPaths(paths), decoder);
+    const { records } = await inspect(await entriesFromPaths(paths), decoder, { layout: false });
     process.stdout.write(`${options['--json'] ? JSON.stringify(records, null, 2) : formatText(records)}\n`);
     const failed = records.filter((r) => r.error);
     for (const r of failed) process.stderr.write(`rigscope: ${r.file}: ${r.error}\n`);
