@@ -1,5 +1,6 @@
-// A decode's typed arrays are views into one ArrayBuffer (the binding's arena): the worker's reply
-// transfers one buffer, every view starts on its element size, and no two arrays share bytes.
+// A decode's typed arrays are views into one ArrayBuffer (the binding's arena) up to 16 MB of arrays,
+// and into buffers of at most 16 MB (or one large array each) beyond: the worker's reply transfers
+// one buffer for such models, every view starts on its element size, and no two arrays share bytes.
 import { describe, expect, it } from 'vitest';
 import { collectTransferables, decoderServer } from '../../web/src/decoder/ops.js';
 import { decode, decoder, fixture } from './helpers.js';
@@ -29,6 +30,51 @@ function arraysOf(value, path = 'model', out = []) {
   return out;
 }
 
+/** A PSK strip of `W` points and wedges (point i at (i, 0, 7) in the file, UV (0.5, 0.25)) and W - 2 faces. */
+function stripPsk(W) {
+  const chunk = (id, size, count) => {
+    const h = new DataView(new ArrayBuffer(32 + size * count));
+    for (let i = 0; i < id.length; i++) h.setUint8(i, id.charCodeAt(i));
+    h.setInt32(20, 1999801, true);
+    h.setInt32(24, size, true);
+    h.setInt32(28, count, true);
+    return h;
+  };
+  const head = chunk('ACTRHEAD', 0, 0);
+  const points = chunk('PNTS0000', 12, W);
+  const wedges = chunk('VTXW3200', 16, W);
+  const faces = chunk('FACE3200', 18, W - 2);
+  for (let i = 0; i < W; i++) {
+    points.setFloat32(32 + 12 * i, i, true);
+    points.setFloat32(32 + 12 * i + 8, 7, true);
+    wedges.setUint32(32 + 16 * i, i, true);
+    wedges.setFloat32(32 + 16 * i + 4, 0.5, true);
+    wedges.setFloat32(32 + 16 * i + 8, 0.75, true);
+  }
+  for (let f = 0; f < W - 2; f++) {
+    for (let k = 0; k < 3; k++) faces.setUint32(32 + 18 * f + 4 * k, f + k, true);
+    faces.setUint32(32 + 18 * f + 14, 1, true);
+  }
+  const parts = [head, points, wedges, faces].map((d) => new Uint8Array(d.buffer));
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+  return out;
+}
+
+/** No two arrays of one buffer share bytes. */
+function expectDisjoint(arrays) {
+  const byStart = arrays.filter((a) => a.view.byteLength).sort((a, b) => a.view.byteOffset - b.view.byteOffset);
+  for (const buffer of new Set(byStart.map((a) => a.view.buffer))) {
+    const inBuffer = byStart.filter((a) => a.view.buffer === buffer);
+    for (let i = 1; i < inBuffer.length; i++) {
+      const prev = inBuffer[i - 1].view;
+      expect(inBuffer[i].view.byteOffset, `${inBuffer[i].path} after ${inBuffer[i - 1].path}`).toBeGreaterThanOrEqual(
+        prev.byteOffset + prev.byteLength,
+      );
+    }
+  }
+}
+
 describe('one arena per decode', () => {
   for (const [op, name, extra] of CASES) {
     it(`${op} ${name}: one buffer, aligned views, no shared bytes`, async () => {
@@ -37,13 +83,7 @@ describe('one arena per decode', () => {
       expect(buffers).toHaveLength(1);
       const arrays = arraysOf(model);
       for (const { path, view } of arrays) expect(view.byteOffset % view.BYTES_PER_ELEMENT, path).toBe(0);
-      const byStart = arrays.filter((a) => a.view.byteLength).sort((a, b) => a.view.byteOffset - b.view.byteOffset);
-      for (let i = 1; i < byStart.length; i++) {
-        const prev = byStart[i - 1].view;
-        expect(byStart[i].view.byteOffset, `${byStart[i].path} after ${byStart[i - 1].path}`).toBeGreaterThanOrEqual(
-          prev.byteOffset + prev.byteLength,
-        );
-      }
+      expectDisjoint(arrays);
       for (const clip of model.clips) {
         for (const t of clip.tracks) {
           for (const key of ['times', 'translation', 'rotation', 'scale']) {
@@ -55,6 +95,23 @@ describe('one arena per decode', () => {
       }
     });
   }
+
+  it('a model past 16 MB of arrays uses buffers of at most 16 MB, or one per larger array', async () => {
+    const W = 500_000; // positions, normals, UVs and indices: 6 + 6 + 4 + 6 MB
+    const model = await decode('decodePsk', stripPsk(W), 'strip.psk');
+    const buffers = [...collectTransferables(model)];
+    expect(buffers.length).toBeGreaterThan(1);
+    const arrays = arraysOf(model);
+    for (const buffer of buffers) {
+      const inside = arrays.filter((a) => a.view.buffer === buffer);
+      if (inside.length > 1) expect(buffer.byteLength).toBeLessThanOrEqual(16 << 20);
+    }
+    expectDisjoint(arrays);
+    const { positions, indices, uvs } = model.meshes[0];
+    expect(Array.from(positions.subarray(3 * 123_456, 3 * 123_456 + 3))).toEqual([123_456, 7, -0]);
+    expect(Array.from(indices.subarray(0, 6))).toEqual([0, 2, 1, 1, 3, 2]);
+    expect(uvs[0][2 * (W - 1)]).toBe(0.5);
+  });
 
   it("the worker's reply transfers the one buffer and carries the same values", async () => {
     const { module } = await decoder();

@@ -69,68 +69,89 @@ const val& arrayCtor<uint8_t>() {
   return c;
 }
 
-// Copies every placed array into the arena in one JS loop (jobs: source address, bytes, offset),
-// so a clip's hundreds of track arrays cost no Embind call each.
-EM_JS(void, copyIntoArena, (emscripten::EM_VAL arena, const uint32_t* jobs, uint32_t count), {
-  var dst = Emval.toValue(arena);
-  for (var i = 0, j = jobs >> 2; i < count; i++, j += 3) {
-    dst.set(HEAPU8.subarray(HEAPU32[j], HEAPU32[j] + HEAPU32[j + 1]), HEAPU32[j + 2]);
+// Copies every placed array into its buffer in one JS loop (jobs: source address, bytes, buffer,
+// offset), so a clip's hundreds of track arrays cost no Embind call each.
+EM_JS(void, copyIntoArena, (emscripten::EM_VAL buffers, const uint32_t* jobs, uint32_t count), {
+  var dst = Emval.toValue(buffers);
+  for (var i = 0, j = jobs >> 2; i < count; i++, j += 4) {
+    dst[HEAPU32[j + 2]].set(HEAPU8.subarray(HEAPU32[j], HEAPU32[j] + HEAPU32[j + 1]), HEAPU32[j + 3]);
   }
 });
 
-// One JS ArrayBuffer per result: every typed array of a decoded model is a view into it. Arrays are
-// placed while the result object is built (a null placeholder keeps the object's key order) and
-// copied once the total is known: one JS allocation and one memcpy per array, straight from the
-// decoder's own arrays, and the worker's reply transfers one buffer instead of dozens. Offsets are
-// aligned to the element size (8 bytes at each view's start), so Float32, Int32, Uint32 and Uint16
-// views all start on their element size.
+// The typed arrays of a result share JS ArrayBuffers (the arena): arrays are placed while the
+// result object is built (a null placeholder keeps the object's key order) and copied once the
+// sizes are known: one JS allocation per buffer and one memcpy per array, straight from the
+// decoder's own arrays. A model up to kBufferBytes of arrays is one buffer, so the worker's reply
+// transfers one buffer instead of dozens; beyond that arrays share buffers up to that size and a
+// larger array has its own: in Node (glibc) an allocation over 32 MB is always fresh memory from
+// the kernel, whose first writes cost far more than the copy, while smaller ones reuse memory
+// freed earlier (in Chromium large buffers are fresh either way). Offsets are aligned to 8 at
+// each view's start, so Float32, Int32, Uint32 and Uint16 views all start on their element size.
 class Arena {
  public:
+  static constexpr size_t kBufferBytes = size_t(16) << 20;
+  struct Spot {
+    uint32_t buffer;
+    size_t offset;
+  };
   // owner[key] becomes a view of `count` elements copied from `data` when the arena is written.
   template <typename T, typename Key>
   void put(val owner, const Key& key, const T* data, size_t count) {
+    fit(count * sizeof(T));
     view<T>(std::move(owner), key, place(data, count * sizeof(T), 8), count);
   }
   template <typename T, typename Key>
   void put(val owner, const Key& key, const std::vector<T>& v) {
     put(std::move(owner), key, v.data(), v.size());
   }
-  // Room for `bytes` from `src` at the next multiple of `align`; returns its byte offset.
-  size_t place(const void* src, size_t bytes, size_t align) {
-    const size_t at = (size_ + align - 1) & ~(align - 1);
-    if (bytes) jobs_.insert(jobs_.end(), {uint32_t(uintptr_t(src)), uint32_t(bytes), uint32_t(at)});
-    size_ = at + bytes;
-    return at;
+  // The next `bytes` go to one buffer: a new one when the current one would pass kBufferBytes.
+  void fit(size_t bytes) {
+    if (sizes_.back() && sizes_.back() + bytes + 8 > kBufferBytes) sizes_.push_back(0);
   }
-  // owner[key] becomes a view of `count` elements at byte offset `at` (from place()).
+  // Room for `bytes` from `src` in the current buffer, at the next multiple of `align`.
+  Spot place(const void* src, size_t bytes, size_t align) {
+    size_t& size = sizes_.back();
+    const uint32_t buffer = uint32_t(sizes_.size() - 1);
+    const size_t at = (size + align - 1) & ~(align - 1);
+    if (bytes) jobs_.insert(jobs_.end(), {uint32_t(uintptr_t(src)), uint32_t(bytes), buffer, uint32_t(at)});
+    size = at + bytes;
+    return Spot{buffer, at};
+  }
+  // owner[key] becomes a view of `count` elements at `at` (from place()).
   template <typename T, typename Key>
-  void view(val owner, const Key& key, size_t at, size_t count) {
+  void view(val owner, const Key& key, Spot at, size_t count) {
     owner.set(key, val::null());
     views_.push_back(View{std::move(owner), val(key), &arrayCtor<T>(), at, count});
   }
-  size_t size() const { return size_; }
+  // Bytes placed in the current buffer.
+  size_t size() const { return sizes_.back(); }
   // Keeps an array built only for the result (a clip's track layout) alive until the copy.
   const std::vector<int32_t>& keep(std::vector<int32_t>&& v) { return kept_.emplace_back(std::move(v)); }
-  // Allocates the ArrayBuffer, copies every array into it and sets the views. No WASM allocation
+  // Allocates the buffers, copies every array into them and sets the views. No WASM allocation
   // happens between copyIntoArena reading the heap and the end of the copy.
   void write() {
     static const val arrayBuffer = val::global("ArrayBuffer"), u8 = val::global("Uint8Array");
-    const val buffer = arrayBuffer.new_(double(size_));
-    const val bytes = u8.new_(buffer);
-    copyIntoArena(bytes.as_handle(), jobs_.data(), uint32_t(jobs_.size() / 3));
-    for (View& v : views_) v.owner.set(v.key, v.ctor->new_(buffer, double(v.offset), double(v.count)));
+    std::vector<val> buffers;
+    val bytes = val::array();
+    for (size_t b = 0; b < sizes_.size(); ++b) {
+      buffers.push_back(arrayBuffer.new_(double(sizes_[b])));
+      bytes.set(int(b), u8.new_(buffers.back()));
+    }
+    copyIntoArena(bytes.as_handle(), jobs_.data(), uint32_t(jobs_.size() / 4));
+    for (View& v : views_) v.owner.set(v.key, v.ctor->new_(buffers[v.at.buffer], double(v.at.offset), double(v.count)));
   }
 
  private:
   struct View {
     val owner, key;
     const val* ctor;
-    size_t offset, count;
+    Spot at;
+    size_t count;
   };
-  std::vector<uint32_t> jobs_;  // 3 per array: source address, bytes, offset
+  std::vector<uint32_t> jobs_;    // 4 per array: source address, bytes, buffer, offset
+  std::vector<size_t> sizes_{0};  // bytes of each buffer
   std::vector<View> views_;
   std::deque<std::vector<int32_t>> kept_;
-  size_t size_ = 0;
 };
 
 // Input bytes in the WASM heap. Embind's std::string parameter copies a Uint8Array into the heap
@@ -303,10 +324,15 @@ val notifiesToVal(const std::vector<rs::Notify>& v) {
 // handful of Embind calls instead of thousands; unpackClips() in web/src/decoder/ops.js turns it
 // back into the contract's tracks (views, no copies).
 void packTracks(const std::vector<rs::Track>& tracks, const val& packed, Arena& arena) {
-  const size_t start = arena.place(nullptr, 0, 8);
+  size_t bytes = 0;  // at most: shared key times are placed once
+  for (const rs::Track& t : tracks)
+    bytes += (t.times.size() + t.translation.size() + t.rotation.size() + t.scale.size()) * sizeof(float);
+  arena.fit(bytes);  // the clip's key arrays are one view, so one buffer
+  const Arena::Spot start = arena.place(nullptr, 0, 8);
   const auto put = [&](const std::vector<float>& v) -> int32_t {
     if (v.empty()) return -1;
-    return int32_t((arena.place(v.data(), v.size() * sizeof(float), sizeof(float)) - start) / sizeof(float));
+    return int32_t((arena.place(v.data(), v.size() * sizeof(float), sizeof(float)).offset - start.offset) /
+                   sizeof(float));
   };
   std::vector<int32_t> layout;
   layout.reserve(tracks.size() * 6);
@@ -323,7 +349,7 @@ void packTracks(const std::vector<rs::Track>& tracks, const val& packed, Arena& 
     layout.insert(layout.end(),
                   {t.bone, int32_t(t.times.size()), times, put(t.translation), put(t.rotation), put(t.scale)});
   }
-  arena.view<float>(packed, "data", start, (arena.size() - start) / sizeof(float));
+  arena.view<float>(packed, "data", start, (arena.size() - start.offset) / sizeof(float));
   arena.put(packed, "layout", arena.keep(std::move(layout)));
 }
 

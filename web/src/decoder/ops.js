@@ -29,8 +29,9 @@ const BATCH_OPS = {
   },
 };
 
-// Every typed array of a decoded model is a view into one ArrayBuffer (the binding's arena, see
-// wasm/bindings/bindings.cpp), so this set holds one buffer per decode.
+// The typed arrays of a decoded model are views into few ArrayBuffers (the binding's arena, see
+// wasm/bindings/bindings.cpp): one for a model of up to 16 MB of arrays, so this set holds one
+// buffer for most decodes.
 export function collectTransferables(value, out = new Set()) {
   if (value && typeof value === 'object') {
     if (ArrayBuffer.isView(value)) out.add(value.buffer);
