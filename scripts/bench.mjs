@@ -72,7 +72,7 @@ if (process.env.BENCH_ONLY === 'folder') {
   if (!folders) console.log('no ../shared/samples');
   for (const f of folders ?? [])
     console.log(
-      `samples/${f.name} (${f.files} files): ${f.folderMs.toFixed(0)} ms to first frame; ${f.largest} alone: ${f.largestMs.toFixed(0)} ms; ${(f.folderMs / f.largestMs).toFixed(2)}x`,
+      `samples/${f.name} (${f.files} files): ${f.folderMs.toFixed(0)} ms to first frame, ${f.wholeMs.toFixed(0)} ms to all in place; ${f.largest} alone: ${f.largestMs.toFixed(0)} ms; ${(f.folderMs / f.largestMs).toFixed(2)}x`,
     );
   process.exit(0);
 }
@@ -241,19 +241,21 @@ async function folderBench() {
     await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 60000 });
     await page.evaluate(() => {
       const { app, viewer } = window.__rigscope;
-      const B = (window.__bench = { t0: performance.now(), tFrame: 0 });
+      // First frame: the first character is on screen (the frame after the first render that
+      // draws one). Whole: every file decoded and the layout settled (app.loads).
+      const B = (window.__bench = { t0: performance.now(), tFrame: 0, tWhole: 0 });
       const render = viewer.render.bind(viewer);
       viewer.render = () => {
         render();
-        if (!B.tFrame && (app.loads ?? 0) > 0)
+        if (!B.tFrame && viewer.characters.length && viewer.renderer.info.render.triangles > 0)
           requestAnimationFrame(() => {
-            B.tFrame = performance.now();
+            B.tFrame ||= performance.now();
           });
       };
     });
     await page.setInputFiles('#file-input', paths);
-    await page.waitForFunction(() => window.__bench.tFrame > 0, null, { timeout: 180000, polling: 50 });
-    const ms = await page.evaluate(() => window.__bench.tFrame - window.__bench.t0);
+    await page.waitForFunction(() => window.__bench.tFrame > 0 && window.__rigscope.app.loads > 0, null, { timeout: 180000, polling: 50 });
+    const ms = await page.evaluate(() => [window.__bench.tFrame - window.__bench.t0, performance.now() - window.__bench.t0]);
     await page.close();
     return ms;
   };
@@ -261,11 +263,14 @@ async function folderBench() {
   try {
     for (const set of sets) {
       const folderMs = [],
-        largestMs = [];
+        largestMs = [],
+        wholeMs = [];
       for (let run = 0; run < 3; run++) {
         log(`chromium: samples/${set.name} folder against its largest model, run ${run + 1}/3`);
-        largestMs.push(await once(set.model));
-        folderMs.push(await once(set.files));
+        largestMs.push((await once(set.model))[0]);
+        const [first, whole] = await once(set.files);
+        folderMs.push(first);
+        wholeMs.push(whole);
       }
       results.push({
         name: set.name,
@@ -273,6 +278,7 @@ async function folderBench() {
         largest: set.largest.split('/').pop(),
         folderMs: median(folderMs),
         largestMs: median(largestMs),
+        wholeMs: median(wholeMs),
       });
     }
   } finally {
@@ -471,6 +477,11 @@ if (browser) {
       target: `samples/${f.name} folder (${f.files} files) to first frame <= 1.5x its largest model (${f.largest})`,
       value: `${fmt(f.folderMs, 0)} / ${fmt(f.largestMs, 0)} ms = ${fmt(ratio, 2)}x`,
       pass: ratio <= 1.5,
+    });
+    targets.push({
+      target: `info: samples/${f.name} folder, every file decoded and in place`,
+      value: `${fmt(f.wholeMs, 0)} ms = ${fmt(f.wholeMs / f.largestMs, 2)}x its largest model`,
+      pass: true,
     });
   }
 }

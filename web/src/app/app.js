@@ -58,22 +58,23 @@ export class App extends Playback {
   async loadFiles(entries, { onProgress, replace = false, demo = false, isCancelled } = {}) {
     const started = performance.now();
     const drop = ++this.drops;
-    const set = await decodeFiles(entries, this.decoder, { onProgress, drop, isCancelled });
+    const early = this._drawEarly({ replace, demo });
+    const set = await decodeFiles(entries, this.decoder, { onProgress, drop, isCancelled, onDecoded: early.decoded });
     this.lastDecodeMs = performance.now() - started;
     performance.mark('rigscope:decoded');
+    await early.settled();
     // The demo gives way to the first drop that brings anything to show; a drop of only broken
     // files leaves it (and any scene) as it was.
     const brings = set.models.length + set.animations.length + set.textures.length > 0;
-    if (replace || (this.demo && !demo && brings)) this.clear();
+    if (!early.cleared && (replace || (this.demo && !demo && brings))) this.clear();
     this.demo = demo || (this.demo && !brings);
     for (const k of Object.keys(this.decoded)) this.decoded[k].push(...set[k]);
     for (const e of entries) this.files.set(e.path, e);
-    const added = await this._assemble();
+    const added = [...early.added, ...(await this._assemble())].filter((c) => this.characters.includes(c));
     performance.mark('rigscope:built');
     const files = new Set(entries.map((e) => e.path));
     const report = { files: [...files], records: this.scene.records.filter((r) => r.files.some((f) => files.has(f))) };
     this.reports.push(report);
-    this.loads = (this.loads ?? 0) + 1; // drops done, across clears (tests and host pages wait on it)
     performance.mark('rigscope:framed');
     if (!this.current || !this.characters.includes(this.current.character) || added.length) {
       const pool = this.allClips.filter((c) => added.includes(c.character));
@@ -82,17 +83,65 @@ export class App extends Playback {
         this.select(first.character, first.clip);
       else if (!first) this.current = null;
     }
-    // Framed over the whole current clip, so a character that walks away stays in view.
-    if (added.length) this.frameView();
+    // Framed over the whole current clip, so a character that walks away stays in view; the
+    // camera glides there from the framing of the characters drawn early.
+    if (added.length) this.frameView(null, { glide: early.framed });
     performance.mark('rigscope:selected');
     this.emit('loaded');
     performance.mark('rigscope:panels');
+    // Drops done, across clears (tests and host pages wait on it), once everything is in place.
+    await this.viewer.settled?.();
+    this.loads = (this.loads ?? 0) + 1;
     return report;
   }
 
-  /** Assembles the scene over everything decoded and brings the three.js side in line with it. */
-  async _assemble() {
-    this.scene = await assembleScene(this.decoded, { manual: this.manual, lod: this.lod });
+  /**
+   * Draws a drop while it decodes: the first model as soon as it is decoded, then again each time
+   * the models decoded have doubled. A folder shows its first character at about the cost of that
+   * file, and assembling again stays O(n log n) over the drop. The last assembly (loadFiles) keeps
+   * every character drawn here whose make-up did not change.
+   */
+  _drawEarly({ replace, demo }) {
+    const early = { cleared: false, framed: false, added: [], drawn: 0, wanted: null, running: null };
+    const draw = async (partial) => {
+      if (!early.cleared && (replace || (this.demo && !demo))) {
+        this.clear();
+        early.cleared = true;
+      }
+      const before = this.characters.length;
+      const decoded = Object.fromEntries(Object.keys(this.decoded).map((k) => [k, [...this.decoded[k], ...partial[k]]]));
+      early.added.push(...(await this._assemble(decoded)));
+      // The first characters of an empty view are framed at once; later ones make room by gliding.
+      if (!before && !early.framed && this.characters.length) {
+        this.frameView();
+        early.framed = true;
+      }
+    };
+    early.decoded = (decoded, partial) => {
+      if (!decoded.meshes.length || partial.models.length < Math.max(1, early.drawn * 2)) return;
+      early.wanted = partial;
+      early.running ??= (async () => {
+        while (early.wanted) {
+          const next = early.wanted;
+          early.wanted = null;
+          early.drawn = next.models.length;
+          // A drawing that fails is only early: the last assembly reports what went wrong.
+          await draw(next).catch(() => {});
+        }
+        early.running = null;
+      })();
+    };
+    early.settled = () => early.running ?? Promise.resolve();
+    return early;
+  }
+
+  /**
+   * Assembles the scene over everything decoded and brings the three.js side in line with it.
+   * A new character enters the view once its textures are on and its shaders compiled, so its
+   * first frame is whole; characters already drawn glide to their new places.
+   */
+  async _assemble(decoded = this.decoded) {
+    this.scene = await assembleScene(decoded, { manual: this.manual, lod: this.lod });
     const next = new Map();
     const added = [];
     for (const sc of this.scene.characters) {
@@ -100,11 +149,9 @@ export class App extends Playback {
       let character = this.built.get(sig);
       if (!character) {
         character = new Character(sc);
-        this.viewer.add(character);
         added.push(character);
       }
       character.scene = sc;
-      this.viewer.place?.(character);
       next.set(sig, character);
     }
     for (const b of this.scene.boards) {
@@ -112,19 +159,23 @@ export class App extends Playback {
       if (!board) {
         board = await buildTextureBoard(b.textures, this.scene.records, this.decoder);
         if (!board) continue;
-        this.viewer.add(board);
         added.push(board);
       }
       next.set(b.id, board);
     }
-    for (const [sig, character] of this.built) if (!next.has(sig)) this.viewer.remove(character);
+    const gone = [...this.built].filter(([sig]) => !next.has(sig)).map(([, character]) => character);
     this.built = next;
     this.characters = [...next.values()];
     this._layoutInMotion();
     await this._applyTextures();
-    // Shaders are compiled once the materials have their textures (a map changes the program),
-    // off the main thread where the browser can, and once per kind of material (three's cache).
-    if (added.length) await this.viewer.prepare?.();
+    // Every character: one drawn before may have just got its texture (another program).
+    await this.viewer.compileFor?.(this.characters.map((c) => c.root));
+    // The view changes in one go: what was rebuilt is swapped for its new build in the same frame.
+    for (const c of gone) this.viewer.remove(c);
+    for (const c of this.characters) {
+      if (added.includes(c)) this.viewer.add(c);
+      else this.viewer.place?.(c, { glide: true });
+    }
     return added;
   }
 
@@ -163,8 +214,7 @@ export class App extends Playback {
       moved = true;
     }
     if (!moved) return;
-    layoutCharacters(this.scene.characters);
-    for (const c of this.characters) this.viewer.place(c);
+    layoutCharacters(this.scene.characters); // placed by _assemble
   }
 
   /**
@@ -256,10 +306,11 @@ export class App extends Playback {
   }
 
   /** Frames what is visible over the current clip (a preset view direction when given). */
-  frameView(preset = null) {
-    const box = this.clipBounds();
+  frameView(preset = null, { glide = false } = {}) {
+    // Framed where the characters are going, not where a glide has them now.
+    const box = this.viewer.whenSettled ? this.viewer.whenSettled(() => this.clipBounds()) : this.clipBounds();
     if (preset) this.viewer.view(preset, box);
-    else this.viewer.frameAll(box);
+    else this.viewer.frameAll(box, null, { glide });
   }
 
   /**

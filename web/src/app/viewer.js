@@ -216,9 +216,17 @@ export class Viewer {
   }
 
   /** Puts a character where its scene says (layout offset, shown or hidden). */
-  place(character) {
+  /** Puts a character where the scene lays it out; `glide` moves one already drawn there over a moment. */
+  place(character, { glide = false } = {}) {
     const sc = character.scene;
-    if (sc?.offset) character.root.position.fromArray(sc.offset);
+    if (sc?.offset) {
+      const to = new THREE.Vector3().fromArray(sc.offset);
+      if (glide) this.glides.to(character.root.position, to);
+      else {
+        this.glides.drop([character.root.position]);
+        character.root.position.copy(to);
+      }
+    }
     character.root.visible = !(character.hiddenByUser ?? sc?.hidden ?? false);
     for (const h of this.skeletonHelpers) if (h.userData.character === character) h.visible = this.showSkeleton && character.root.visible;
     this.requestRender();
@@ -233,15 +241,25 @@ export class Viewer {
   }
 
   /**
-   * Compiles the shaders of what was just added off the main thread where the browser can
-   * (KHR_parallel_shader_compile); the render loop holds meanwhile, so no frame waits for it.
+   * Compiles the shaders of characters not yet in the view, with the view's lights, so that they
+   * are drawn from their first frame without a compile in it. three compiles one program per kind
+   * of material (its program cache). Where the browser links in parallel
+   * (KHR_parallel_shader_compile) this waits for it; elsewhere (software GL) a program links when
+   * first used, so each is used here, one per task, and no task links them all.
+   * @param {import('three').Object3D[]} roots
    */
-  async prepare() {
-    this.holds++;
-    try {
-      await this.renderer.compileAsync(this.scene, this.camera);
-    } finally {
-      this.holds--;
+  async compileFor(roots) {
+    const group = new THREE.Group();
+    group.children = roots; // a view on the roots for compile(): their parents stay as they are
+    const materials = this.renderer.compile(group, this.camera, this.scene);
+    const parallel = this.renderer.extensions.has('KHR_parallel_shader_compile');
+    const programs = new Set([...materials].map((m) => this.renderer.properties.get(m).currentProgram).filter(Boolean));
+    for (const program of programs) {
+      if (parallel) while (!program.isReady()) await new Promise((r) => setTimeout(r, 10));
+      else {
+        program.getUniforms(); // links now: the first use waits for the link
+        await new Promise((r) => setTimeout(r, 0));
+      }
     }
   }
 
@@ -262,6 +280,7 @@ export class Viewer {
 
   clear() {
     for (const c of [...this.characters]) this.remove(c);
+    this.glides.finish();
   }
 
   /** Lighting presets: studio (sky + key light), flat (even, no shading cues), rim (dark, back-lit). */
@@ -354,8 +373,26 @@ export class Viewer {
     return box;
   }
 
+  /** Resolves once nothing glides any more (characters and camera where the layout puts them). */
+  async settled() {
+    // Stepped here too: glides are timed, and a hidden page draws no frames to step them.
+    while (this.glides.step()) await new Promise((r) => setTimeout(r, 50));
+  }
+
+  /** What `fn` measures with every character where its glide ends (framing a layout that settles). */
+  whenSettled(fn) {
+    try {
+      return this.glides.settled(() => {
+        this.scene.updateMatrixWorld(true);
+        return fn();
+      });
+    } finally {
+      this.scene.updateMatrixWorld(true);
+    }
+  }
+
   /** Frames everything visible (or `box`), keeping the current view direction unless `direction` is given. */
-  frameAll(box = this.visibleBounds(), direction = null) {
+  frameAll(box = this.visibleBounds(), direction = null, { glide = false } = {}) {
     if (box.isEmpty()) return;
     const size = box.getSize(new THREE.Vector3()).length() || 1;
     const center = box.getCenter(new THREE.Vector3());
@@ -367,12 +404,20 @@ export class Viewer {
     const vfov = THREE.MathUtils.degToRad(this.perspective.fov);
     const hfov = 2 * Math.atan(Math.tan(vfov / 2) * this.perspective.aspect);
     const distance = (size / 2 / Math.sin(Math.min(vfov, hfov) / 2)) * 1.05;
+    const eye = this.glides.target(this.camera.position);
     const dir =
       direction ??
-      (this.framed ? this.camera.position.clone().sub(this.controls.target).normalize() : new THREE.Vector3(0.45, 0.3, 1).normalize());
-    this.camera.position.copy(center).addScaledVector(dir, distance);
-    this.controls.target.copy(center);
-    this.camera.lookAt(center);
+      (this.framed ? eye.clone().sub(this.glides.target(this.controls.target)).normalize() : new THREE.Vector3(0.45, 0.3, 1).normalize());
+    const position = center.clone().addScaledVector(dir, distance);
+    if (glide && this.framed) {
+      this.glides.to(this.camera.position, position);
+      this.glides.to(this.controls.target, center);
+    } else {
+      this.glides.drop([this.camera.position, this.controls.target]);
+      this.camera.position.copy(position);
+      this.controls.target.copy(center);
+      this.camera.lookAt(center);
+    }
     this._fitOrthographic();
     this.perspective.updateProjectionMatrix();
     this.controls.update();
@@ -402,7 +447,7 @@ export class Viewer {
     if (this.holds) return;
     this.timer.update();
     const dt = Math.min(this.timer.getDelta(), 0.1);
-    const animating = this.isAnimating() && !this.bindPose;
+    const animating = (this.isAnimating() && !this.bindPose) || this.glides.active;
     if (!animating && !this.dirty) {
       // Nothing changes: stop drawing until something asks again.
       this.looping = false;
@@ -417,6 +462,10 @@ export class Viewer {
     }
     this.playback?.tick();
     this.onTick?.(dt);
+    if (this.glides.active) {
+      this.glides.step();
+      this._fitOrthographic();
+    }
     this.render();
   }
 

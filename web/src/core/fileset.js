@@ -22,6 +22,24 @@ function unreadable(err) {
   return `could not be read: ${why}`;
 }
 
+/**
+ * A small file whose head read was the whole file: its first read gives those bytes again instead
+ * of reading the file a second time (each read is a round trip to the browser's file store), and
+ * lets go of them; later reads read the file.
+ */
+function readOnce(entry, bytes) {
+  let kept = bytes;
+  return {
+    ...entry,
+    read: () => {
+      if (!kept) return entry.read();
+      const b = kept;
+      kept = null;
+      return Promise.resolve(b);
+    },
+  };
+}
+
 /** Bytes of file heads sent to the decoders in one call (a folder of ordinary size is one call). */
 const HEADS_PER_CALL = 4 << 20;
 
@@ -52,6 +70,7 @@ const widthOf = (decoder) => 2 * Math.max(1, decoder.workerLimit ?? 1);
  */
 async function classify(entries, decoder, records, isCancelled, families) {
   const kinds = new Map(); // entry -> kind
+  const heads = new Map(); // entry -> its whole bytes, when the head read was the whole file
   const unread = [];
   for (const entry of entries) {
     const claimed = claimByName(families, entry.name);
@@ -88,6 +107,7 @@ async function classify(entries, decoder, records, isCancelled, families) {
       if (batchBytes + r.head.byteLength > HEADS_PER_CALL) await detect();
       batch.push({ entry, head: r.head });
       batchBytes += r.head.byteLength;
+      if (r.head.byteLength === entry.size) heads.set(entry, r.head);
     }
   });
   await detect();
@@ -95,7 +115,7 @@ async function classify(entries, decoder, records, isCancelled, families) {
   for (const entry of entries) {
     const kind = kinds.get(entry);
     if (kind === undefined) continue;
-    if (familyOfKind(families, kind)) out.push({ entry, kind });
+    if (familyOfKind(families, kind)) out.push({ entry: heads.has(entry) ? readOnce(entry, heads.get(entry)) : entry, kind });
     // Notes, readmes and other files of a folder are not errors: they are listed as unused.
     else records.push({ kind: 'unused', files: [entry.path], reason: 'not a format Rigscope reads (detected by content, not extension)' });
   }
@@ -138,7 +158,7 @@ function add(result, job, decoded, drop) {
  * @param {{ call(op: string, args: any[]): Promise<any> }} decoder
  * @param {{ families: object[], onProgress?: Function, onDecoded?: Function, drop?: number, isCancelled?: () => boolean, maxFiles?: number }} options
  *   families: the family registry (web/src/families/): what each kind is and how it pairs
- *   onDecoded: called with each decode as it is filed into the result (the page draws early)
+ *   onDecoded: called with each decode and the result so far, as it is filed (the page draws early)
  *   maxFiles: the cap of one drop in a page; a walk of a tree on disk (the CLI) passes Infinity
  */
 export async function decodeFiles(
@@ -185,6 +205,10 @@ export async function decodeFiles(
     records.push(...told);
     jobs.push(...planned.map((job) => ({ ...job, family })));
   }
+  // Smallest first: textures and small models are ready soonest, so a page draws its first
+  // character early and the largest files finish on every worker at the end (the sort is stable).
+  const bytes = (job) => job.inputs.reduce((n, i) => n + i.entry.size, 0);
+  jobs.sort((a, b) => bytes(a) - bytes(b));
   const run = async (job) => {
     if (isCancelled()) return { reason: 'decoding was cancelled' };
     try {
@@ -197,7 +221,7 @@ export async function decodeFiles(
     for (const i of job.inputs) step(i);
     if (decoded) add(result, job, decoded, drop);
     else records.push({ kind: 'refused', files: job.inputs.map((i) => i.entry.path), reason });
-    if (decoded) onDecoded?.(decoded);
+    if (decoded) onDecoded?.(decoded, result);
   });
   return result;
 }

@@ -1,0 +1,66 @@
+// Gliding into place. A folder's characters arrive one after another and the layout makes room
+// for each; what is already drawn moves to its new place, and the camera to its new framing,
+// over a moment instead of jumping. With reduced motion asked for, everything moves at once.
+
+/** How long a glide takes. */
+const GLIDE_MS = 400;
+
+const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+
+export class Glides {
+  constructor() {
+    /** @type {Map<import('three').Vector3, { from: import('three').Vector3, to: import('three').Vector3, start: number }>} */
+    this.moves = new Map();
+  }
+
+  /** Moves `vector` to `to`: over GLIDE_MS from where it is, or at once with reduced motion. */
+  to(vector, to, now = performance.now()) {
+    if (reducedMotion() || vector.equals(to)) {
+      this.moves.delete(vector);
+      vector.copy(to);
+      return;
+    }
+    this.moves.set(vector, { from: vector.clone(), to: to.clone(), start: now });
+  }
+
+  /** Where `vector` is going (its glide's end), or where it is. */
+  target(vector) {
+    return this.moves.get(vector)?.to ?? vector;
+  }
+
+  get active() {
+    return this.moves.size > 0;
+  }
+
+  /** Advances every glide to `now` (eased in and out); true while one still moves. */
+  step(now = performance.now()) {
+    for (const [vector, m] of this.moves) {
+      const k = Math.min(1, Math.max(0, (now - m.start) / GLIDE_MS));
+      vector.lerpVectors(m.from, m.to, k * k * (3 - 2 * k));
+      if (k >= 1) this.moves.delete(vector);
+    }
+    return this.active;
+  }
+
+  /** Runs `fn` with every gliding vector where it is going, then puts them back (bounds of a settled layout). */
+  settled(fn) {
+    const now = [...this.moves.keys()].map((v) => [v, v.clone()]);
+    for (const [vector, m] of this.moves) vector.copy(m.to);
+    try {
+      return fn();
+    } finally {
+      for (const [vector, was] of now) vector.copy(was);
+    }
+  }
+
+  /** Ends every glide where it was going (a new framing, a clear). */
+  finish() {
+    for (const [vector, m] of this.moves) vector.copy(m.to);
+    this.moves.clear();
+  }
+
+  /** Forgets the glides of these vectors (a character removed). */
+  drop(vectors) {
+    for (const v of vectors) this.moves.delete(v);
+  }
+}
