@@ -352,6 +352,17 @@ export class App extends Playback {
     this.files.clear();
     this.resetPlayback();
     this.demo = false;
+    this._endIdleDecoders();
     this.emit('cleared');
+  }
+
+  /**
+   * A decoder worker's WASM memory stays at its peak (WebAssembly memory never shrinks), so Clear
+   * ends the workers that have nothing to decode; the next drop starts them again.
+   */
+  _endIdleDecoders() {
+    const d = this.decoder;
+    if (d.endIdleWorkers) d.endIdleWorkers();
+    else if (d.busy === false) d.cancel(); // one DecoderClient: its worker, when it is idle
   }
 }

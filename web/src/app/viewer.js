@@ -6,6 +6,7 @@ import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer
 import { VertexNormalsHelper } from 'three/addons/helpers/VertexNormalsHelper.js';
 import { characterBox } from '../three/bounds.js';
 import { displayName } from '../core/files.js';
+import { SlicedUploads } from './upload.js';
 
 /** Points at bone world positions, refreshed every frame like THREE.SkeletonHelper's lines. */
 class JointsHelper extends THREE.Points {
@@ -119,6 +120,8 @@ export class Viewer {
     this.looping = false;
     /** While above 0 the render loop neither advances nor draws (shader compiles, recordings). */
     this.holds = 0;
+    /** Large meshes go to the GPU in slices across frames before they are first drawn (upload.js). */
+    this.uploads = new SlicedUploads(this.renderer);
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
     this.requestRender();
@@ -213,6 +216,7 @@ export class Viewer {
     }
     this.setWireframe(this.wireframe);
     this.setAttachmentsVisible(this.showAttachments);
+    this.uploads.stage(character.root, () => this.requestRender());
   }
 
   /** Puts a character where its scene says (layout offset, shown or hidden). */
@@ -273,6 +277,10 @@ export class Viewer {
     this.skeletonHelpers = this.skeletonHelpers.filter((x) => x.userData.character !== character);
     character.root.traverse((o) => {
       if (o.isCSS2DObject) o.element.remove();
+      // Parts bound through a bone map have skeletons of their own: their bone textures go too.
+      if (o.isSkinnedMesh) o.skeleton?.dispose();
+      // Attachment markers (AxesHelper) are the view's own, not the character's.
+      if (o.userData.isAttachmentMarker && o.isLineSegments) o.dispose();
     });
     character.dispose();
     this.requestRender();
