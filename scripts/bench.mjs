@@ -7,7 +7,9 @@
 // write_bench_inputs, default build/native), BENCH_WASM (default build/wasm), BENCH_SKIP_BROWSER=1,
 // BENCH_ONLY=folder (only the sample folder against its largest model), BENCH_ONLY=export (only
 // `rigscope export` over a synthetic tree, scripts/bench-export.mjs), BENCH_SKIP_EXPORT=1,
-// BENCH_ONLY=files (only the fixed cost per file of every sample model, scripts/bench-files.mjs).
+// BENCH_ONLY=files (only the fixed cost per file of every sample model, scripts/bench-files.mjs),
+// BENCH_ONLY=scale (only the viewer at scale: a 2,000-file drop, memory, drop and Clear,
+// scripts/bench-scale.mjs), BENCH_SKIP_SCALE=1.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,6 +76,17 @@ if (process.env.BENCH_ONLY === 'folder') {
     console.log(
       `samples/${f.name} (${f.files} files): ${f.folderMs.toFixed(0)} ms to first frame, ${f.wholeMs.toFixed(0)} ms to all in place; ${f.largest} alone: ${f.largestMs.toFixed(0)} ms; ${(f.folderMs / f.largestMs).toFixed(2)}x`,
     );
+  process.exit(0);
+}
+
+// BENCH_ONLY=scale: just the viewer at scale (a 2,000-file drop, memory after it, drop and Clear).
+if (process.env.BENCH_ONLY === 'scale') {
+  execFileSync('npx', ['vite', 'build', '--outDir', join(root, 'build/bench-site'), '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  const { scaleBench, printScaleBench } = await import('./bench-scale.mjs');
+  printScaleBench(await scaleBench());
   process.exit(0);
 }
 
@@ -494,6 +507,14 @@ if (!process.env.BENCH_SKIP_EXPORT) {
   targets.push(...exportResult.targets);
 }
 
+// The viewer at scale: a 2,000-file drop, memory after it, drop and Clear (scripts/bench-scale.mjs).
+let scaleResult = null;
+if (browser && !process.env.BENCH_SKIP_SCALE) {
+  const { scaleBench } = await import('./bench-scale.mjs');
+  scaleResult = await scaleBench();
+  targets.push(...scaleResult.targets);
+}
+
 // Fixed cost per file: decode, then build, for every sample model; PSKLoader end to end.
 const { filesBench, printFilesBench } = await import('./bench-files.mjs');
 log('fixed cost per file (sample models)');
@@ -527,6 +548,7 @@ if (exportResult) {
   console.table(exportResult.rows);
 }
 printFilesBench(filesResult, { targets: false });
+if (scaleResult) (await import('./bench-scale.mjs')).printScaleBench(scaleResult, { targets: false });
 
 const results = {
   date: new Date().toISOString(),
@@ -539,6 +561,7 @@ const results = {
   browser,
   export: exportResult?.raw,
   files: filesResult?.raw,
+  scale: scaleResult?.raw,
 };
 writeFileSync(join(benchDir, 'results.json'), JSON.stringify(results, null, 2));
 console.log(`\nwrote ${join('build/bench', 'results.json')}`);
