@@ -5,9 +5,9 @@
 import * as THREE from 'three';
 import { Playback } from '../three/playback.js';
 import { assembleScene, decodeFiles } from '../families/index.js';
-import { layoutCharacters } from '../core/layout.js';
-import { characterBox } from '../three/bounds.js';
+import { characterBounds, layoutCharacters } from '../core/layout.js';
 import { Character } from '../three/character.js';
+import { clipMotionBounds } from '../three/motion-bounds.js';
 import { assignTexture, textureOfRecord } from '../three/textures.js';
 import { buildTextureBoard } from '../three/board.js';
 import { applyMaterialMaps } from '../three/material-maps.js';
@@ -180,41 +180,23 @@ export class App extends Playback {
   }
 
   /**
-   * Lays the characters out again with the room their first clip needs (a leap, a walk), measured
-   * by posing them: the scene's own layout only knows the bind pose.
+   * Lays the characters out again with the room their first clip needs (a leap, a walk): the
+   * scene's own layout only knows the bind pose. The room is measured from the clip's data
+   * (motion-bounds.js), once per character, and only when there is more than one to lay out.
    */
   _layoutInMotion() {
-    if (!this.viewer.visibleBounds || this.scene.characters.length < 2) return;
+    if (this.scene.characters.length < 2) return;
     let moved = false;
     for (const c of this.characters) {
       const sc = c.scene;
       const clip = c.clips.find((k) => k.frameCount > 2);
-      if (!sc || !clip) continue;
-      if (c.motionBounds) {
-        sc.motionBounds = c.motionBounds;
-        moved = true;
-        continue;
-      }
-      const action = c.mixer.clipAction(clip.build(clip.loop));
-      action.play();
-      c.root.updateMatrixWorld(true);
-      const inverse = c.root.matrixWorld.clone().invert();
-      const box = new THREE.Box3();
-      for (let k = 0; k < 8; k++) {
-        action.time = (k / 7) * clip.lastTime;
-        c.mixer.update(0);
-        c.update();
-        c.root.updateMatrixWorld(true);
-        box.union(characterBox(c, inverse));
-      }
-      action.stop();
-      c.mixer.update(0);
-      if (box.isEmpty()) continue;
-      sc.motionBounds = c.motionBounds = { min: box.min.toArray(), max: box.max.toArray() };
+      const rest = sc && characterBounds(sc);
+      if (!clip || !rest) continue;
+      c.motionBounds ??= clipMotionBounds(c, clip, new THREE.Box3().set(new THREE.Vector3(...rest.min), new THREE.Vector3(...rest.max)));
+      sc.motionBounds = { min: c.motionBounds.min.toArray(), max: c.motionBounds.max.toArray() };
       moved = true;
     }
-    if (!moved) return;
-    layoutCharacters(this.scene.characters); // placed by _assemble
+    if (moved) layoutCharacters(this.scene.characters); // placed by _assemble
   }
 
   /**

@@ -95,6 +95,7 @@ export class Character {
       sc.kind === 'vertex' ? (this.vertexAnimations.find((v) => v.data.sequences.includes(sc.sequence)) ?? this.vertexAnimations[0]) : null;
     const built = new Map();
     this.clips.push({
+      scene: sc, // the scene's clip: its decoded data (motion-bounds.js measures the room it needs)
       name: sc.name,
       fps: sc.fps,
       frameCount: sc.frames,
