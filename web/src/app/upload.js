@@ -2,7 +2,8 @@
 // a geometry's arrays with one gl.bufferData each in the first frame that draws it; a 1M-wedge mesh
 // (68 MB) then holds the main thread for well over 50 ms while the browser hands the bytes to the
 // GPU process. Here each array of a large mesh goes first into a staging buffer, a slice per frame
-// (bufferSubData, sized to a few milliseconds by the rate measured so far), while the mesh is kept
+// (bufferSubData, sized to a few milliseconds by the rate measured so far, the next one sent once the
+// GPU process has taken the last, see _drained), while the mesh is kept
 // out of view (no layer). When three then creates its buffer for that array, it gets an allocation
 // and a copy made on the GPU side (copyBufferSubData) instead of the bytes again. three has no API
 // to allocate a buffer without data or to fill it in parts before its first draw, so the one
@@ -78,7 +79,9 @@ export class SlicedUploads {
         const live = () => !job.disposed && this._staged.get(s.array) === s && s.sent < s.array.byteLength;
         while (live()) {
           await nextFrame();
-          if (live()) this._slice(s);
+          if (!live()) break;
+          this._slice(s);
+          await this._drained();
         }
         s.done = s.sent >= s.array.byteLength;
       }
@@ -127,6 +130,22 @@ export class SlicedUploads {
     this._staged.delete(s.array);
     this.gl.deleteBuffer(s.buffer);
     this.stats.freed++;
+  }
+
+  /**
+   * Resolves once the GPU process has done everything sent so far (a fence, polled once a frame):
+   * a slice sent while it is still busy would wait for it on the main thread, and so would any
+   * call that needs an answer from it (a resize, a first getExtension).
+   */
+  async _drained() {
+    const gl = this.gl;
+    const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gl.flush();
+    try {
+      while (sync && gl.getSyncParameter(sync, gl.SYNC_STATUS) !== gl.SIGNALED && !gl.isContextLost()) await nextFrame();
+    } finally {
+      gl.deleteSync(sync);
+    }
   }
 
   /** A staging buffer of `bytes`, typed for indices when `element` (WebGL 2 keeps the two kinds apart). */
