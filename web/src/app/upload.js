@@ -28,6 +28,9 @@ export class SlicedUploads {
     this._staged = new WeakMap(); // typed array -> { buffer, element }
     this._pending = new Set(); // meshes not yet shown
     const gl = (this.gl = renderer.getContext());
+    // three asks for this one at its first texture (a skeleton's bones): asking waits for the GPU
+    // process, so ask now, while it is idle, not behind the copies of a large mesh's first draw.
+    renderer.extensions.has('EXT_texture_filter_anisotropic');
     const bufferData = gl.bufferData;
     const staged = this._staged;
     const stats = this.stats;
