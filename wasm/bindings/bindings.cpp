@@ -70,11 +70,19 @@ const val& arrayCtor<uint8_t>() {
 }
 
 // Copies every placed array into its buffer in one JS loop (jobs: source address, bytes, buffer,
-// offset), so a clip's hundreds of track arrays cost no Embind call each.
+// offset), so a clip's hundreds of track arrays cost no Embind call each. Small arrays (a track's
+// keys) are copied word by word: a subarray and set() per array would cost more than the copy.
 EM_JS(void, copyIntoArena, (emscripten::EM_VAL buffers, const uint32_t* jobs, uint32_t count), {
   var dst = Emval.toValue(buffers);
+  var words = [];
   for (var i = 0, j = jobs >> 2; i < count; i++, j += 4) {
-    dst[HEAPU32[j + 2]].set(HEAPU8.subarray(HEAPU32[j], HEAPU32[j] + HEAPU32[j + 1]), HEAPU32[j + 3]);
+    var src = HEAPU32[j], n = HEAPU32[j + 1], b = HEAPU32[j + 2], at = HEAPU32[j + 3];
+    if (n <= 4096 && !((src | n | at) & 3)) {
+      var w = words[b] || (words[b] = new Int32Array(dst[b].buffer, 0, dst[b].length >> 2));
+      for (var k = 0, s = src >> 2, d = at >> 2, e = n >> 2; k < e; k++) w[d + k] = HEAP32[s + k];
+    } else {
+      dst[b].set(HEAPU8.subarray(src, src + n), at);
+    }
   }
 });
 
