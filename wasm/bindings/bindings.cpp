@@ -1,7 +1,7 @@
 // The only file that knows Emscripten: boring glue from the decoders to plain JS objects.
-// Every array handed out is a JS-owned copy (a view into WASM memory dies when memory grows): all
-// arrays of one result are views into one ArrayBuffer (the Arena below), so the worker transfers
-// one buffer without another copy.
+// Every array handed out is a JS-owned copy (a view into WASM memory dies when memory grows): the
+// arrays of one result are views into one ArrayBuffer (the Arena below; a few for a model past
+// 16 MB of arrays), so the worker transfers one buffer without another copy.
 //
 // Nothing leaves as a C++ or JS exception: a refused file comes back as `{ error: message }`, built
 // after the decoder returned its Status and sent back once every C++ object of the call is gone
