@@ -133,8 +133,9 @@ class Arena {
   }
   // Bytes placed in the current buffer.
   size_t size() const { return sizes_.back(); }
-  // Keeps an array built only for the result (a clip's track layout) alive until the copy.
-  const std::vector<int32_t>& keep(std::vector<int32_t>&& v) { return kept_.emplace_back(std::move(v)); }
+  // Keeps an array built only for the result (a clip's packed keys and layout) alive until the copy.
+  const std::vector<int32_t>& keep(std::vector<int32_t>&& v) { return keptInts_.emplace_back(std::move(v)); }
+  const std::vector<float>& keep(std::vector<float>&& v) { return keptFloats_.emplace_back(std::move(v)); }
   // Allocates the buffers, copies every array into them and sets the views. No WASM allocation
   // happens between copyIntoArena reading the heap and the end of the copy.
   void write() {
@@ -159,7 +160,8 @@ class Arena {
   std::vector<uint32_t> jobs_;    // 4 per array: source address, bytes, buffer, offset
   std::vector<size_t> sizes_{0};  // bytes of each buffer
   std::vector<View> views_;
-  std::deque<std::vector<int32_t>> kept_;
+  std::deque<std::vector<int32_t>> keptInts_;
+  std::deque<std::vector<float>> keptFloats_;
 };
 
 // Input bytes in the WASM heap. Embind's std::string parameter copies a Uint8Array into the heap
@@ -326,21 +328,24 @@ val notifiesToVal(const std::vector<rs::Notify>& v) {
   return a;
 }
 
-// A clip's tracks travel packed: one Float32Array with every key array, placed straight from the
-// tracks into the arena, and one Int32Array layout of 6 ints per track (bone, keys, times,
-// translation, rotation, scale offsets in floats; -1 = none). A PSA of 750 tracks then costs a
-// handful of Embind calls instead of thousands; unpackClips() in web/src/decoder/ops.js turns it
-// back into the contract's tracks (views, no copies).
-void packTracks(const std::vector<rs::Track>& tracks, const val& packed, Arena& arena) {
-  size_t bytes = 0;  // at most: shared key times are placed once
+// A clip's tracks travel packed: one Float32Array with every key array and one Int32Array layout
+// of 6 ints per track (bone, keys, times, translation, rotation, scale offsets in floats; -1 =
+// none). The keys are packed here with memcpy (hundreds of small arrays cost less copied inside
+// the module than one by one into JS) and each track's own arrays are freed at once, so the pool
+// takes their place in memory. A PSA of 750 tracks then costs a handful of Embind calls instead
+// of thousands; unpackClips() in web/src/decoder/ops.js turns it back into the contract's tracks
+// (views, no copies).
+void packTracks(std::vector<rs::Track>& tracks, const val& packed, Arena& arena) {
+  size_t floats = 0;  // at most: shared key times are stored once
   for (const rs::Track& t : tracks)
-    bytes += (t.times.size() + t.translation.size() + t.rotation.size() + t.scale.size()) * sizeof(float);
-  arena.fit(bytes);  // the clip's key arrays are one view, so one buffer
-  const Arena::Spot start = arena.place(nullptr, 0, 8);
-  const auto put = [&](const std::vector<float>& v) -> int32_t {
+    floats += t.times.size() + t.translation.size() + t.rotation.size() + t.scale.size();
+  std::vector<float> pool;
+  pool.reserve(floats);
+  const auto put = [&pool](const std::vector<float>& v) -> int32_t {
     if (v.empty()) return -1;
-    return int32_t((arena.place(v.data(), v.size() * sizeof(float), sizeof(float)).offset - start.offset) /
-                   sizeof(float));
+    const int32_t at = int32_t(pool.size());
+    pool.insert(pool.end(), v.begin(), v.end());
+    return at;
   };
   std::vector<int32_t> layout;
   layout.reserve(tracks.size() * 6);
@@ -357,11 +362,12 @@ void packTracks(const std::vector<rs::Track>& tracks, const val& packed, Arena& 
     layout.insert(layout.end(),
                   {t.bone, int32_t(t.times.size()), times, put(t.translation), put(t.rotation), put(t.scale)});
   }
-  arena.view<float>(packed, "data", start, (arena.size() - start.offset) / sizeof(float));
+  std::vector<rs::Track>().swap(tracks);
+  arena.put(packed, "data", arena.keep(std::move(pool)));
   arena.put(packed, "layout", arena.keep(std::move(layout)));
 }
 
-val clipToVal(const rs::Clip& c, Arena& arena) {
+val clipToVal(rs::Clip& c, Arena& arena) {
   val o = val::object();
   o.set("name", c.name);
   o.set("fps", c.fps);
@@ -389,7 +395,7 @@ val textureToVal(const rs::Texture& t, Arena& arena) {
   return o;
 }
 
-val modelToVal(const rs::Model& m) {
+val modelToVal(rs::Model& m) {
   Arena arena;
   val o = val::object();
   o.set("format", m.format);
@@ -471,7 +477,7 @@ val refusal(const std::string& message) {
   return o;
 }
 
-val finish(const rs::Status& status, const rs::Model& model) {
+val finish(const rs::Status& status, rs::Model& model) {
   if (!status.ok()) return refusal(status.error);
   return modelToVal(model);
 }
