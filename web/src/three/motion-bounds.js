@@ -1,27 +1,38 @@
-// The room a clip needs, measured from the clip's own data instead of by posing the character at
-// sampled times: a skeletal clip carries the whole figure by its root bones' translation keys,
-// and a vertex clip's frames are every position its vertices take. Each is one pass over typed
-// arrays, with no skinning.
+// The room a clip needs, measured from the clip without skinning a vertex: a skeletal clip is
+// posed at a few times and only its joints are measured (how far they reach beyond their rest
+// place grows the mesh's rest bounds), and a vertex clip's frames are every position its
+// vertices take (one pass over the typed array).
 import * as THREE from 'three';
 
-/** Grows `box` by how far the root bones of `character` move from their rest place during `clip`. */
-function addRootTravel(box, character, clip) {
-  const { clip: data, map } = clip.scene;
-  const low = new THREE.Vector3(),
-    high = new THREE.Vector3();
-  for (const track of data.tracks) {
-    const t = track.translation;
-    const bone = character.bones[map ? map[track.bone] : track.bone];
-    // Only root bones move the figure as a whole; a limb's keys move within the rest bounds.
-    if (!t || !bone || bone.parent?.isBone) continue;
-    const { x, y, z } = bone.position;
-    for (let k = 0; k + 2 < t.length; k += 3) {
-      low.set(Math.min(low.x, t[k] - x), Math.min(low.y, t[k + 1] - y), Math.min(low.z, t[k + 2] - z));
-      high.set(Math.max(high.x, t[k] - x), Math.max(high.y, t[k + 1] - y), Math.max(high.z, t[k + 2] - z));
-    }
+/** Times a skeletal clip is posed at to measure its joints. */
+const SAMPLES = 8;
+
+/** Bounds of the character's joints as posed now, in the root's space. */
+function jointBox(character, inverse, box = new THREE.Box3()) {
+  const p = new THREE.Vector3();
+  character.root.updateMatrixWorld(true);
+  for (const bone of character.bones) box.expandByPoint(p.setFromMatrixPosition(bone.matrixWorld).applyMatrix4(inverse));
+  return box;
+}
+
+/** Grows `box` by how far the joints reach beyond their rest bounds while `clip` plays. */
+function addJointTravel(box, character, clip) {
+  if (!character.bones.length) return;
+  character.root.updateMatrixWorld(true);
+  const inverse = character.root.matrixWorld.clone().invert();
+  const rest = jointBox(character, inverse);
+  const moving = new THREE.Box3();
+  const action = character.mixer.clipAction(clip.build(clip.loop));
+  action.play();
+  for (let k = 0; k < SAMPLES; k++) {
+    action.time = (k / (SAMPLES - 1)) * clip.lastTime;
+    character.mixer.update(0);
+    jointBox(character, inverse, moving);
   }
-  box.min.add(low);
-  box.max.add(high);
+  action.stop(); // the mixer puts the bones back at rest
+  character.mixer.update(0);
+  box.min.add(moving.min.sub(rest.min).min(new THREE.Vector3()));
+  box.max.add(moving.max.sub(rest.max).max(new THREE.Vector3()));
 }
 
 /** Grows `box` by every position of the vertex clip's frames (in its mesh's space within the root). */
@@ -46,6 +57,6 @@ function addVertexFrames(box, character, clip) {
 export function clipMotionBounds(character, clip, rest) {
   const box = rest.clone();
   if (clip.kind === 'vertex') addVertexFrames(box, character, clip);
-  else if (clip.scene?.clip?.tracks) addRootTravel(box, character, clip);
+  else addJointTravel(box, character, clip);
   return box;
 }
