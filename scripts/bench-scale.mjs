@@ -17,7 +17,6 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTree } from './bench-export.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
 const log = (...a) => console.error('[bench scale]', ...a);
 const MB = (b) => `${(b / 1e6).toFixed(1)} MB`;
 const CYCLES = Number(process.env.BENCH_SCALE_CYCLES ?? 20);

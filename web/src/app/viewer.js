@@ -7,6 +7,7 @@ import { VertexNormalsHelper } from 'three/addons/helpers/VertexNormalsHelper.js
 import { characterBox } from '../three/bounds.js';
 import { displayName } from '../core/files.js';
 import { SlicedUploads } from './upload.js';
+import { Glides } from './glides.js';
 
 /** Points at bone world positions, refreshed every frame like THREE.SkeletonHelper's lines. */
 class JointsHelper extends THREE.Points {
@@ -122,6 +123,8 @@ export class Viewer {
     this.holds = 0;
     /** Large meshes go to the GPU in slices across frames before they are first drawn (upload.js). */
     this.uploads = new SlicedUploads(this.renderer);
+    /** Characters and the camera moving to where a new layout or framing puts them. */
+    this.glides = new Glides();
     new ResizeObserver(() => this.resize()).observe(container);
     this.resize();
     this.requestRender();

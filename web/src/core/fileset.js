@@ -99,7 +99,12 @@ async function classify(entries, decoder, records, isCancelled, families) {
     batchBytes = 0;
   };
   const readHead = (entry) =>
-    isCancelled() ? Promise.resolve({ cancelled: true }) : entry.readHead(HEAD_BYTES).then((head) => ({ head }), (error) => ({ error }));
+    isCancelled()
+      ? Promise.resolve({ cancelled: true })
+      : entry.readHead(HEAD_BYTES).then(
+          (head) => ({ head }),
+          (error) => ({ error }),
+        );
   await inOrder(unread, 8, readHead, async (entry, r) => {
     if (r.cancelled) records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' });
     else if (r.error) records.push({ kind: 'refused', files: [entry.path], reason: unreadable(r.error) });
