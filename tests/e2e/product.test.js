@@ -204,6 +204,10 @@ describe('characters and timeline', () => {
       for (const d of document.querySelectorAll('#side details')) d.open = true;
     });
     const select = page.locator('#materials select').first();
+    // The list is filled when the select is focused, as clicking or tabbing to it does.
+    expect(await select.locator('option').count()).toBe(1);
+    await select.focus();
+    expect(await select.locator('option').allTextContents()).toEqual(['Assign by hand…', 'unrelated.png']);
     await select.selectOption({ label: 'unrelated.png' });
     await page.waitForFunction(() => !!window.__rigscope.app.characters[0].materials[0].map);
     // The strip now shows red.

@@ -446,13 +446,28 @@ export class Inspector {
     for (const [role, record] of Object.entries(entry?.maps ?? {})) if (role !== 'base' && record) row.append(line(record, role));
     const records = app.textures;
     if (records.length) {
+      const option = (t) => el('option', { value: t.id, title: t.path }, t.name);
+      const placeholder = el('option', { value: '' }, 'Assign by hand…');
+      const manual = entry?.rule === 'manual' ? entry.texture : null;
       const select = el(
         'select',
         { 'aria-label': `Texture for ${displayName(m.name || 'material')}` },
-        el('option', { value: '' }, 'Assign by hand…'),
-        ...records.map((t) => el('option', { value: t.id, title: t.path }, t.name)),
+        placeholder,
+        manual ? option(manual) : null,
       );
-      if (entry?.rule === 'manual') select.value = entry.texture.id;
+      if (manual) select.value = manual.id;
+      // The texture list is filled when the select is first focused (clicked or tabbed to): a
+      // folder of a thousand materials and a thousand textures would otherwise build a million
+      // options up front, and freeze the page doing it.
+      select.addEventListener(
+        'focus',
+        () => {
+          const value = select.value;
+          select.replaceChildren(placeholder, ...records.map(option));
+          select.value = value;
+        },
+        { once: true },
+      );
       select.addEventListener('change', () => select.value && app.assignTextureByHand(m, select.value));
       row.append(select);
     }
