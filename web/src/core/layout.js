@@ -3,6 +3,7 @@
 // largest first. Meshes that enclose the others (sky domes, rooms) are shown apart: hidden while
 // there is anything else to see, and always drawn unlit and from both sides.
 // Data only (no three.js): bounds come from the decoders' per-mesh bounds, in the bind pose.
+import { triangleNormal } from './triangles.js';
 
 /** Triangles looked at to tell which way a mesh faces (enough for a dome; bounded work). */
 const FACING_SAMPLES = 4096;
@@ -37,6 +38,7 @@ export function facesInward(sc, bounds) {
     cz = (bounds.min[2] + bounds.max[2]) / 2;
   let sum = 0,
     total = 0;
+  const face = [0, 0, 0];
   for (const model of sc.models) {
     for (const mesh of model.meshes) {
       const p = mesh.positions,
@@ -49,21 +51,10 @@ export function facesInward(sc, bounds) {
           b = ix[t * 3 + 1] * 3,
           d = ix[t * 3 + 2] * 3;
         if (d + 2 >= p.length || a + 2 >= p.length || b + 2 >= p.length) continue;
-        const ax = p[a],
-          ay = p[a + 1],
-          az = p[a + 2];
-        const e1x = p[b] - ax,
-          e1y = p[b + 1] - ay,
-          e1z = p[b + 2] - az;
-        const e2x = p[d] - ax,
-          e2y = p[d + 1] - ay,
-          e2z = p[d + 2] - az;
-        const nx = e1y * e2z - e1z * e2y,
-          ny = e1z * e2x - e1x * e2z,
-          nz = e1x * e2y - e1y * e2x;
-        const rx = (ax + p[b] + p[d]) / 3 - cx,
-          ry = (ay + p[b + 1] + p[d + 1]) / 3 - cy,
-          rz = (az + p[b + 2] + p[d + 2]) / 3 - cz;
+        const [nx, ny, nz] = triangleNormal(p, a, b, d, face);
+        const rx = (p[a] + p[b] + p[d]) / 3 - cx,
+          ry = (p[a + 1] + p[b + 1] + p[d + 1]) / 3 - cy,
+          rz = (p[a + 2] + p[b + 2] + p[d + 2]) / 3 - cz;
         const len = Math.sqrt(rx * rx + ry * ry + rz * rz) || 1;
         sum += (nx * rx + ny * ry + nz * rz) / len;
         total += Math.sqrt(nx * nx + ny * ny + nz * nz);

@@ -1,6 +1,7 @@
 // Builders: decoded model (plain typed arrays, already in three.js space) -> three.js objects.
 // They know no file format and never import the decoder.
 import * as THREE from 'three';
+import { triangleNormal } from '../core/triangles.js';
 
 /** Track-safe, unique node names; the file's own name stays in userData.sourceName. */
 export function uniqueNodeNames(names, fallback = 'bone') {
@@ -84,22 +85,12 @@ export function restInverses(skel) {
 export function vertexNormals(p, ix) {
   const n = new Float32Array(p.length);
   const count = ix.length - (ix.length % 3);
+  const face = [0, 0, 0];
   for (let i = 0; i < count; i += 3) {
     const a = ix[i] * 3,
       b = ix[i + 1] * 3,
       c = ix[i + 2] * 3;
-    const bx = p[b],
-      by = p[b + 1],
-      bz = p[b + 2];
-    const cbx = p[c] - bx,
-      cby = p[c + 1] - by,
-      cbz = p[c + 2] - bz;
-    const abx = p[a] - bx,
-      aby = p[a + 1] - by,
-      abz = p[a + 2] - bz;
-    const x = cby * abz - cbz * aby,
-      y = cbz * abx - cbx * abz,
-      z = cbx * aby - cby * abx;
+    const [x, y, z] = triangleNormal(p, a, b, c, face);
     // A repeated corner makes a zero normal, so adding it to the same vertex twice changes nothing.
     n[a] += x;
     n[a + 1] += y;
