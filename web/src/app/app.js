@@ -19,6 +19,20 @@ function signature(sc) {
   return `${sc.id}|${sc.models.map((m) => m.file).join(',')}|${sc.clips.map((c) => `${c.file}:${c.name}`).join(',')}|${props}`;
 }
 
+/**
+ * A pause for long loops over a drop's characters: once `budget` ms have gone since the last one,
+ * the next call waits a task, so the page answers and draws between slices (no task of a
+ * thousand-file drop holds it for long).
+ */
+function slicer(budget = 20) {
+  let since = performance.now();
+  return async () => {
+    if (performance.now() - since < budget) return;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    since = performance.now();
+  };
+}
+
 const emptyDecoded = () => ({ models: [], animations: [], textures: [], texts: [], records: [] });
 
 export class App extends Playback {
@@ -144,10 +158,12 @@ export class App extends Playback {
     this.scene = await assembleScene(decoded, { manual: this.manual, lod: this.lod });
     const next = new Map();
     const added = [];
+    const pause = slicer();
     for (const sc of this.scene.characters) {
       const sig = signature(sc);
       let character = this.built.get(sig);
       if (!character) {
+        await pause();
         character = new Character(sc);
         added.push(character);
       }
@@ -166,15 +182,19 @@ export class App extends Playback {
     const gone = [...this.built].filter(([sig]) => !next.has(sig)).map(([, character]) => character);
     this.built = next;
     this.characters = [...next.values()];
-    this._layoutInMotion();
-    await this._applyTextures();
+    await this._layoutInMotion(pause);
+    await this._applyTextures(pause);
     // Every character: one drawn before may have just got its texture (another program).
     await this.viewer.compileFor?.(this.characters.map((c) => c.root));
-    // The view changes in one go: what was rebuilt is swapped for its new build in the same frame.
+    // What was rebuilt is swapped for its new build in the same task when the drop is small; a
+    // large one enters the view in slices.
     for (const c of gone) this.viewer.remove(c);
+    const isNew = new Set(added);
     for (const c of this.characters) {
-      if (added.includes(c)) this.viewer.add(c);
-      else this.viewer.place?.(c, { glide: true });
+      if (isNew.has(c)) {
+        await pause();
+        this.viewer.add(c);
+      } else this.viewer.place?.(c, { glide: true });
     }
     return added;
   }
@@ -184,7 +204,7 @@ export class App extends Playback {
    * scene's own layout only knows the bind pose. The room is measured from the clip's data
    * (motion-bounds.js), once per character, and only when there is more than one to lay out.
    */
-  _layoutInMotion() {
+  async _layoutInMotion(pause = async () => {}) {
     if (this.scene.characters.length < 2) return;
     let moved = false;
     for (const c of this.characters) {
@@ -192,6 +212,7 @@ export class App extends Playback {
       const clip = c.clips.find((k) => k.frameCount > 2);
       const rest = sc && characterBounds(sc);
       if (!clip || !rest) continue;
+      if (!c.motionBounds) await pause();
       c.motionBounds ??= clipMotionBounds(c, clip, new THREE.Box3().set(new THREE.Vector3(...rest.min), new THREE.Vector3(...rest.max)));
       sc.motionBounds = { min: c.motionBounds.min.toArray(), max: c.motionBounds.max.toArray() };
       moved = true;
@@ -203,14 +224,17 @@ export class App extends Playback {
    * Puts each scene material's texture on its three.js material (decoded once per record). Every
    * texture is asked for at once, so the decoder pool works on them side by side.
    */
-  async _applyTextures() {
+  async _applyTextures(pause = async () => {}) {
     const work = [];
     for (const top of this.characters) {
       if (top.textureBoard) continue;
       for (const character of top.tree()) {
         for (const entry of character.scene.materials) {
           const material = character.materials.find((m) => m.userData.model === entry.model && m.userData.index === entry.index);
-          if (material && entry.texture && material.userData.record !== entry.texture) work.push(this._applyTexture(material, entry));
+          if (material && entry.texture && material.userData.record !== entry.texture) {
+            await pause(); // textures made from decoded pixels are made here, synchronously
+            work.push(this._applyTexture(material, entry));
+          }
         }
       }
     }

@@ -135,24 +135,28 @@ function refusal(err, entry) {
   return err.message;
 }
 
-/** Files one decode out of `job` into the result: the model or animation, its textures, the pairing. */
-function add(result, job, decoded, drop) {
+/** What one job gives the result: its decode named after its files, with its textures and records, or why it was refused. */
+function outcome(job, { decoded, reason }, drop) {
   const [primary] = job.inputs;
-  Object.assign(decoded, {
-    file: primary.entry.path,
-    name: baseName(primary.entry.path),
-    files: job.inputs.map((i) => i.entry.path),
-    family: job.family.id,
-    drop,
-  });
+  const files = job.inputs.map((i) => i.entry.path);
+  if (!decoded) return { records: [{ kind: 'refused', files, reason }], textures: [] };
+  Object.assign(decoded, { file: primary.entry.path, name: baseName(primary.entry.path), files, family: job.family.id, drop });
   job.after?.(decoded);
-  if (job.inputs.length > 1) result.records.push({ kind: 'paired', files: decoded.files, via: job.via });
-  for (const t of decoded.textures ?? []) {
+  const textures = (decoded.textures ?? []).map((t) => {
     const id = decoded.textures.length > 1 ? `${primary.entry.path}#${t.name}` : primary.entry.path;
     // A file of one texture is known by its file name; arenas of many by each texture's name.
     const name = decoded.textures.length === 1 && !t.guid ? primary.entry.name : t.name;
-    result.textures.push({ id, path: primary.entry.path, name, key: t.guid ?? textureKey(t.name), guid: t.guid, decoded: t, drop });
-  }
+    return { id, path: primary.entry.path, name, key: t.guid ?? textureKey(t.name), guid: t.guid, decoded: t, drop };
+  });
+  const records = job.inputs.length > 1 ? [{ kind: 'paired', files, via: job.via }] : [];
+  return { decoded, textures, records };
+}
+
+/** Files a job's outcome into the result. */
+function file(result, { decoded, textures, records }) {
+  result.records.push(...records);
+  result.textures.push(...textures);
+  if (!decoded) return;
   if (decoded.meshes.length) result.models.push(decoded);
   else if (decoded.clips.length || decoded.skeleton) result.animations.push(decoded);
 }
@@ -210,10 +214,6 @@ export async function decodeFiles(
     records.push(...told);
     jobs.push(...planned.map((job) => ({ ...job, family })));
   }
-  // Smallest first: textures and small models are ready soonest, so a page draws its first
-  // character early and the largest files finish on every worker at the end (the sort is stable).
-  const bytes = (job) => job.inputs.reduce((n, i) => n + i.entry.size, 0);
-  jobs.sort((a, b) => bytes(a) - bytes(b));
   const run = async (job) => {
     if (isCancelled()) return { reason: 'decoding was cancelled' };
     try {
@@ -222,11 +222,29 @@ export async function decodeFiles(
       return { reason: refusal(err, job.inputs[0].entry) };
     }
   };
-  await inOrder(jobs, widthOf(decoder), run, (job, { decoded, reason }) => {
-    for (const i of job.inputs) step(i);
-    if (decoded) add(result, job, decoded, drop);
-    else records.push({ kind: 'refused', files: job.inputs.map((i) => i.entry.path), reason });
-    if (decoded) onDecoded?.(decoded, result);
-  });
+  // Smallest first: textures and small models are ready soonest, so a page draws its first
+  // character early, and the largest files finish side by side at the end. Each is filed as it
+  // finishes (onDecoded sees the result grow), then the result is put in the families' order,
+  // so it is the same whatever finished first.
+  const bytes = (job) => job.inputs.reduce((n, i) => n + i.entry.size, 0);
+  const bySize = jobs.map((_, i) => i).sort((a, b) => bytes(jobs[a]) - bytes(jobs[b]));
+  const outcomes = new Array(jobs.length);
+  const planned = { textures: result.textures.length, records: records.length };
+  await inOrder(
+    bySize,
+    widthOf(decoder),
+    (i) => run(jobs[i]),
+    (i, ran) => {
+      for (const input of jobs[i].inputs) step(input);
+      outcomes[i] = outcome(jobs[i], ran, drop);
+      file(result, outcomes[i]);
+      if (ran.decoded) onDecoded?.(ran.decoded, result);
+    },
+  );
+  result.models = [];
+  result.animations = [];
+  result.textures.length = planned.textures;
+  records.length = planned.records;
+  for (const o of outcomes) file(result, o);
   return result;
 }
