@@ -25,12 +25,18 @@ export function sidePanels({ app, viewer, $, messages }) {
     inspector.refresh();
   };
 
-  for (const signal of ['loaded', 'cleared', 'clip', 'textures'])
+  for (const signal of ['loaded', 'cleared', 'textures'])
     app.on(signal, () => {
       refreshClips();
       refreshOutliner();
       refreshScene();
     });
+  // Choosing a clip changes only which clip and character are marked: the scene's panels (info,
+  // files, morphs, bones, materials) stay, which matters for a drop of a thousand characters.
+  app.on('clip', () => {
+    refreshClips();
+    refreshOutliner();
+  });
   app.on('visibility', () => {
     refreshClips();
     refreshOutliner();
