@@ -43,7 +43,7 @@ export class Glides {
   }
 
   /** Runs `fn` with every gliding vector where it is going, then puts them back (bounds of a settled layout). */
-  settled(fn) {
+  atTargets(fn) {
     const now = [...this.moves.keys()].map((v) => [v, v.clone()]);
     for (const [vector, m] of this.moves) vector.copy(m.to);
     try {

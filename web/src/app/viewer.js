@@ -393,7 +393,7 @@ export class Viewer {
   /** What `fn` measures with every character where its glide ends (framing a layout that settles). */
   whenSettled(fn) {
     try {
-      return this.glides.settled(() => {
+      return this.glides.atTargets(() => {
         this.scene.updateMatrixWorld(true);
         return fn();
       });

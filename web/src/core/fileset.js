@@ -10,6 +10,8 @@ import { baseName, readText, textureKey } from './files.js';
 import { claimByName, familyOfKind, requireFamilies } from './registry.js';
 
 const HEAD_BYTES = 65536;
+/** Head reads in flight at once while a drop is detected. */
+const HEAD_READS = 8;
 /** At most this many files are read from one drop; the rest are listed once as refused. */
 export const MAX_FILES_PER_DROP = 20000;
 
@@ -105,7 +107,7 @@ async function classify(entries, decoder, records, isCancelled, families) {
           (head) => ({ head }),
           (error) => ({ error }),
         );
-  await inOrder(unread, 8, readHead, async (entry, r) => {
+  await inOrder(unread, HEAD_READS, readHead, async (entry, r) => {
     if (r.cancelled) records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' });
     else if (r.error) records.push({ kind: 'refused', files: [entry.path], reason: unreadable(r.error) });
     else {
