@@ -118,4 +118,46 @@ describe('file sets', () => {
       ['refused', 'd.psk', 'decoding was cancelled'],
     ]);
   });
+
+  it('sends the first head to the decoders while the other heads are still being read', async () => {
+    const d = await decoder();
+    const events = [];
+    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
+    const entries = names.map((n) => {
+      const entry = entryFromBytes(`${n}.psk`, fixture('two_bone.psk'));
+      const readHead = entry.readHead;
+      // Each head arrives a little later than the one before, as a browser's file reads do.
+      entry.readHead = async (bytes) => {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        events.push(`read ${n}`);
+        return readHead(bytes);
+      };
+      return entry;
+    });
+    const watching = {
+      call: (op, args) => {
+        if (op === 'detectFormats') events.push(`detect ${args[1].length}`);
+        return d.call(op, args);
+      },
+    };
+    const set = await decodeFiles(entries, watching);
+    expect(set.models.map((m) => m.file)).toEqual(names.map((n) => `${n}.psk`));
+    // The first call carries one head, sent before the last head was read; the rest go together.
+    expect(events.filter((e) => e.startsWith('detect'))).toEqual(['detect 1', 'detect 9']);
+    expect(events.indexOf('detect 1')).toBeLessThan(events.indexOf('read j'));
+  });
+
+  it("fails the drop with the decoder's error when detecting fails, after every call has ended", async () => {
+    const d = await decoder();
+    let calls = 0;
+    const failing = {
+      call: (op, args) => {
+        if (op === 'detectFormats' && ++calls === 1) return Promise.reject(new Error('rigscope: a.psk: the decoder was restarted'));
+        return d.call(op, args);
+      },
+    };
+    const entries = ['a', 'b', 'c'].map((n) => entryFromBytes(`${n}.psk`, fixture('two_bone.psk')));
+    await expect(decodeFiles(entries, failing)).rejects.toThrow('a.psk: the decoder was restarted');
+    expect(calls).toBe(2);
+  });
 });

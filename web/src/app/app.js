@@ -129,6 +129,8 @@ export class App extends Playback {
       if (!before && !early.framed && this.characters.length) {
         this.frameView();
         early.framed = true;
+        // The next drawings link shaders, which holds the GPU process: the first frame goes first.
+        await this.viewer.shown?.();
       }
     };
     early.decoded = (decoded, partial) => {

@@ -147,6 +147,25 @@ export class Viewer {
     this.renderer.setAnimationLoop(() => this.tick());
   }
 
+  /**
+   * Resolves once what the view holds now is on screen: a frame drawn after this call, with no
+   * large mesh still uploading, has been presented (the animation frame after it has begun). Work
+   * that would hold the GPU process (linking the next characters' shaders) waits for it, so a
+   * drop's first character shows as soon as it is ready. A page in the background draws no
+   * frames: then it resolves after `ms`.
+   */
+  shown(ms = 1000) {
+    const since = this.frames;
+    this.requestRender();
+    const drawn = new Promise((resolve) => {
+      // Seen drawn in one animation frame; on screen when the next one begins.
+      const wait = () =>
+        requestAnimationFrame(() => (this.frames > since && !this.uploads.pending ? requestAnimationFrame(() => resolve()) : wait()));
+      wait();
+    });
+    return Promise.race([drawn, new Promise((resolve) => setTimeout(resolve, ms))]);
+  }
+
   resize() {
     const w = Math.max(1, this.container.clientWidth);
     const h = Math.max(1, this.container.clientHeight);

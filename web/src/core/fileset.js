@@ -82,23 +82,32 @@ async function classify(entries, decoder, records, isCancelled, families) {
   }
   let batch = [];
   let batchBytes = 0;
-  const detect = async () => {
+  const calls = [];
+  let failed = null; // a detect call that failed fails the drop, once every call has ended
+  // Sends the heads gathered so far; not awaited, so the next heads are read meanwhile.
+  const detect = () => {
     if (!batch.length) return;
-    const heads = new Uint8Array(batchBytes);
+    const sent = batch;
+    const packed = new Uint8Array(batchBytes);
     let at = 0;
-    for (const { head } of batch) {
-      heads.set(new Uint8Array(head), at);
+    for (const { head } of sent) {
+      packed.set(new Uint8Array(head), at);
       at += head.byteLength;
     }
-    const found = await decoder.call('detectFormats', [
-      heads.buffer,
-      batch.map((b) => b.head.byteLength),
-      batch.map((b) => b.entry.size),
-      batch.map((b) => b.entry.name),
-    ]);
-    batch.forEach(({ entry }, i) => kinds.set(entry, found[i]));
     batch = [];
     batchBytes = 0;
+    const call = decoder.call('detectFormats', [
+      packed.buffer,
+      sent.map((b) => b.head.byteLength),
+      sent.map((b) => b.entry.size),
+      sent.map((b) => b.entry.name),
+    ]);
+    calls.push(
+      call.then(
+        (found) => sent.forEach(({ entry }, i) => kinds.set(entry, found[i])),
+        (err) => (failed ??= err),
+      ),
+    );
   };
   const readHead = (entry) =>
     isCancelled()
@@ -111,13 +120,17 @@ async function classify(entries, decoder, records, isCancelled, families) {
     if (r.cancelled) records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' });
     else if (r.error) records.push({ kind: 'refused', files: [entry.path], reason: unreadable(r.error) });
     else {
-      if (batchBytes + r.head.byteLength > HEADS_PER_CALL) await detect();
+      if (batchBytes + r.head.byteLength > HEADS_PER_CALL) detect();
       batch.push({ entry, head: r.head });
       batchBytes += r.head.byteLength;
       if (r.head.byteLength === entry.size) heads.set(entry, r.head);
+      // The first head goes at once: a worker that has not started yet starts while the rest are read.
+      if (!calls.length) detect();
     }
   });
-  await detect();
+  detect();
+  await Promise.all(calls);
+  if (failed) throw failed;
   const out = [];
   for (const entry of entries) {
     const kind = kinds.get(entry);

@@ -42,7 +42,7 @@ export class DecoderPool {
     this.decoderPath = decoderPath;
     this.workerUrl = workerUrl;
     this._createWorker = createWorker;
-    this._slots = []; // { client, bytes, calls }
+    this._slots = []; // { client, bytes, calls, started: answered a call }
     this.disposed = false;
   }
 
@@ -75,6 +75,7 @@ export class DecoderPool {
     const done = () => {
       slot.bytes -= cost;
       slot.calls--;
+      slot.started = true;
     };
     return slot.client.call(op, args).finally(done);
   }
@@ -102,8 +103,11 @@ export class DecoderPool {
   _pick() {
     const idle = this._slots.find((s) => s.calls === 0);
     if (idle) return idle;
-    if (this._slots.length < this.workerLimit) {
-      const slot = { client: new DecoderClient({ createWorker: this._workerFactory() }), bytes: 0, calls: 0 };
+    // The first worker compiles the module and hands it to the page; workers started after it has
+    // answered instantiate that module instead of compiling it again, side by side, on the same cores.
+    const starting = this._slots.some((s) => !s.started);
+    if (!starting && this._slots.length < this.workerLimit) {
+      const slot = { client: new DecoderClient({ createWorker: this._workerFactory() }), bytes: 0, calls: 0, started: false };
       this._slots.push(slot);
       return slot;
     }
