@@ -130,6 +130,8 @@ const vertexCount = (m) => m.meshes.reduce((n, x) => n + x.positions.length / 3,
  * have as many bones. Returns the groups of two levels or more: { name, levels: [{ level, model }] }.
  */
 function lodGroups(models, families) {
+  // One model has no other levels (a loader's single file: no name rules run).
+  if (models.length < 2) return [];
   const groups = new Map();
   for (const model of models) {
     const of = familyById(families, model.family)?.levelOf?.(model.file ?? model.name ?? '');
@@ -481,6 +483,10 @@ function assignTextures(scene, library, { families, manual, findTexture, usedTex
     };
     walk(c);
   }
+  // Without textures no rule can find one: each material gets its entry and nothing is looked up
+  // (Unreal's suffix convention tries many names a material). A sidecar is still read for the
+  // texts it uses.
+  const none = !library.length;
   for (const c of all) {
     for (const model of c.models) {
       const family = familyById(families, model.family);
@@ -488,7 +494,7 @@ function assignTextures(scene, library, { families, manual, findTexture, usedTex
       model.materials.forEach((material, index) => {
         const entry = { model, index, name: material.name, texture: null, rule: null };
         c.materials.push(entry);
-        if (material.hidden) return;
+        if (material.hidden || (none && !ctx.texts.length)) return;
         const chosen = manual.get(`${model.file}#${index}`);
         if (chosen && byId.has(chosen)) return set(c, entry, byId.get(chosen), 'manual');
         if (material.guid && byGuid.has(material.guid)) return set(c, entry, byGuid.get(material.guid), 'GUID');
@@ -504,6 +510,7 @@ function assignTextures(scene, library, { families, manual, findTexture, usedTex
       });
     }
   }
+  if (none) return;
   // Family fallbacks (UE1 meshes without a script: texture numbers in file-name order), among the
   // textures of the same drop that nothing chose.
   const drops = new Map();

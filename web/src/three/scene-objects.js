@@ -10,8 +10,9 @@ import { applyMaterialMaps } from './material-maps.js';
 async function applyTextures(character, decoder, records) {
   for (const c of character.tree()) {
     for (const entry of c.scene.materials) {
+      if (!entry.texture) continue;
       const material = c.materials.find((m) => m.userData.model === entry.model && m.userData.index === entry.index);
-      if (!material || !entry.texture) continue;
+      if (!material) continue;
       const textureOf = (record) => textureOfRecord(record, decoder);
       try {
         if (entry.maps) await applyMaterialMaps(material, { ...entry.maps, base: entry.texture }, textureOf, { blend: entry.blend });
