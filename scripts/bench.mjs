@@ -9,7 +9,9 @@
 // `rigscope export` over a synthetic tree, scripts/bench-export.mjs), BENCH_SKIP_EXPORT=1,
 // BENCH_ONLY=files (only the fixed cost per file of every sample model, scripts/bench-files.mjs),
 // BENCH_ONLY=scale (only the viewer at scale: a 2,000-file drop, memory, drop and Clear,
-// scripts/bench-scale.mjs), BENCH_SKIP_SCALE=1.
+// scripts/bench-scale.mjs), BENCH_SKIP_SCALE=1, BENCH_ONLY=load (only the browser's PSK + PSA load;
+// BENCH_LOAD_RUNS runs, default 3; BENCH_PROFILE=1 adds a CPU profile of each run, which slows it,
+// and prints what ran in each busy stretch over 50 ms).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -87,6 +89,21 @@ if (process.env.BENCH_ONLY === 'scale') {
   });
   const { scaleBench, printScaleBench } = await import('./bench-scale.mjs');
   printScaleBench(await scaleBench());
+  process.exit(0);
+}
+
+// BENCH_ONLY=load: just the browser's PSK + PSA load (first frame, long tasks, marks, upload).
+if (process.env.BENCH_ONLY === 'load') {
+  execFileSync('npx', ['vite', 'build', '--outDir', join(root, 'build/bench-site'), '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (!['bench.psk', 'bench.psa'].every((f) => existsSync(join(benchDir, f)))) {
+    mkdirSync(benchDir, { recursive: true });
+    execFileSync(join(nativeDir, 'write_bench_inputs'), [benchDir], { stdio: ['ignore', 'ignore', 'inherit'] });
+  }
+  const runs = Number(process.env.BENCH_LOAD_RUNS ?? 3);
+  printLoadBench(await browserBench(join(root, 'build/bench-site'), { runs, profile: process.env.BENCH_PROFILE === '1' }));
   process.exit(0);
 }
 
@@ -301,7 +318,7 @@ async function folderBench() {
   return results;
 }
 
-async function browserBench(site) {
+async function browserBench(site, { runs: count = 3, profile = false } = {}) {
   const { startServer } = await import('../tests/e2e/server.js');
   const { chromium } = await import('playwright-core');
   const { server, url } = await startServer(0, { site: 'build/bench-site/' });
@@ -320,8 +337,8 @@ async function browserBench(site) {
   });
   const runs = [];
   try {
-    for (let run = 0; run < 3; run++) {
-      log(`chromium: PSK + PSA load, run ${run + 1}/3`);
+    for (let run = 0; run < count; run++) {
+      log(`chromium: PSK + PSA load, run ${run + 1}/${count}`);
       const page = await b.newPage({ viewport: { width: 960, height: 640 } });
       const errors = [];
       page.on('pageerror', (e) => errors.push(e.message));
@@ -372,12 +389,20 @@ async function browserBench(site) {
             });
           }
         };
+        viewer.uploads.trace = [];
         window.__longtasks.length = 0;
         B.t0 = performance.now();
       });
+      const cdp = profile ? await page.context().newCDPSession(page) : null;
+      if (cdp) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+        await cdp.send('Profiler.start');
+      }
       await page.setInputFiles('#file-input', [join(benchDir, 'bench.psk'), join(benchDir, 'bench.psa')]);
       await page.waitForFunction(() => window.__bench.tFrame > 0, null, { timeout: 180000, polling: 50 });
       await page.waitForTimeout(300); // let a long task that ended the load be reported
+      const cpu = cdp ? (await cdp.send('Profiler.stop')).profile : null;
       const r = await page.evaluate(() => {
         const B = window.__bench;
         const tasks = window.__longtasks.filter((t) => t.start + t.duration >= B.t0 && t.start <= B.tFrame);
@@ -389,8 +414,18 @@ async function browserBench(site) {
           marks: B.marks.map((m) => ({ ...m, t: Math.round(m.t - B.t0) })),
           characters: window.__rigscope.app.characters.length,
           clips: window.__rigscope.clipNames().length,
+          upload: { ...window.__rigscope.viewer.uploads.stats },
+          // Each frame that sent slices: ms after t0, MB sent, ms its slices took, the slowest slice, frames it waited for the GPU process.
+          uploadFrames: (window.__rigscope.viewer.uploads.trace ?? []).map((f) => [
+            Math.round(f.at - B.t0),
+            +(f.bytes / 1048576).toFixed(2),
+            +f.ms.toFixed(1),
+            +f.slowest.toFixed(1),
+            f.waited,
+          ]),
         };
       });
+      if (cpu) r.busy = busyStretches(cpu);
       r.pixels = (await page.evaluate(() => window.__rigscope.pixels())).count;
       r.errors = errors;
       runs.push(r);
@@ -403,6 +438,82 @@ async function browserBench(site) {
   const pick = runs.map((r) => r.firstFrameMs);
   const mid = runs[pick.indexOf(median(pick))] ?? runs[0];
   return { runs, firstFrameMs: median(pick), longestTaskMs: median(runs.map((r) => r.longestTaskMs)), median: mid };
+}
+
+/**
+ * Busy stretches of a CPU profile over `minMs` (ms from the profile's start, which is a few ms
+ * after the bench's t0), with the functions that took their time, self and inclusive.
+ */
+function busyStretches(profile, minMs = 50) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const label = (n) => {
+    const f = n.callFrame;
+    const file = f.url
+      .split('/')
+      .pop()
+      .replace(/-[\w-]{8}\.js$/, '.js');
+    return f.url ? `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}` : f.functionName;
+  };
+  const out = [];
+  let cur = null,
+    t = profile.startTime;
+  for (let i = 0; i < profile.samples.length; i++) {
+    t += profile.timeDeltas[i];
+    const node = byId.get(profile.samples[i]);
+    const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
+    if (node.callFrame.functionName === '(idle)') {
+      if (cur) out.push(cur);
+      cur = null;
+      continue;
+    }
+    cur ??= { at: (t - profile.startTime) / 1000, ms: 0, self: new Map(), inclusive: new Map() };
+    cur.ms += dt;
+    cur.self.set(label(node), (cur.self.get(label(node)) ?? 0) + dt);
+    const seen = new Set();
+    for (let x = node.id; x !== undefined; x = parent.get(x)) {
+      const name = label(byId.get(x));
+      if (seen.has(name) || name === '(root)') continue;
+      seen.add(name);
+      cur.inclusive.set(name, (cur.inclusive.get(name) ?? 0) + dt);
+    }
+  }
+  if (cur) out.push(cur);
+  const top = (m, n) =>
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `${k} ${v.toFixed(0)}`);
+  return out
+    .filter((x) => x.ms > minMs)
+    .map((x) => ({ at: Math.round(x.at), ms: Math.round(x.ms), self: top(x.self, 6), inclusive: top(x.inclusive, 12) }));
+}
+
+/** Every run of the PSK + PSA load: first frame, longest task, marks, long tasks, upload counts. */
+function printLoadBench(b) {
+  for (const [i, r] of b.runs.entries()) {
+    console.log(
+      `run ${i + 1}: first frame ${r.firstFrameMs.toFixed(0)} ms, longest task ${r.longestTaskMs.toFixed(0)} ms, ${r.pixels} pixels drawn, errors ${JSON.stringify(r.errors)}`,
+    );
+    console.log(
+      '  marks:',
+      r.marks
+        .map(
+          (m) =>
+            `${m.name} @${m.t}${m.ms !== undefined ? ` (${Math.round(m.ms)} ms)` : ''}${m.workerMs !== undefined ? ` (worker ${Math.round(m.workerMs)} ms)` : ''}`,
+        )
+        .join('; '),
+    );
+    console.log('  long tasks:', JSON.stringify(r.longTasks));
+    console.log('  upload:', JSON.stringify(r.upload));
+    console.log('  upload frames [at, MB, ms, slowest slice ms, frames waited]:', JSON.stringify(r.uploadFrames));
+    for (const x of r.busy ?? [])
+      console.log(`  busy @${x.at} ${x.ms} ms\n    self: ${x.self.join('; ')}\n    incl: ${x.inclusive.join('; ')}`);
+  }
+  console.log(
+    `median of ${b.runs.length}: first frame ${b.firstFrameMs.toFixed(0)} ms, longest main-thread block ${b.longestTaskMs.toFixed(0)} ms`,
+  );
 }
 
 function gzipSizes(site) {

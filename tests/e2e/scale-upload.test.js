@@ -1,7 +1,7 @@
 // Large meshes go to the GPU in slices across frames before their first draw (web/src/app/upload.js).
 // With the threshold lowered to nothing and slices of 16 bytes, every mesh of the writers'
 // fixtures takes that path over many frames; the finished picture must be the very one the
-// unsliced path draws, for every family, and nothing staged may be left behind.
+// unsliced path draws (every triangle of it), for every family, and nothing may be left unfilled.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chooseFiles, filePayload, FIXTURES, launch, openPage } from './browser.js';
 
@@ -20,7 +20,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** The page's picture once every upload is done, paused at `t` of the current clip, as base64 RGBA. */
+/** The page's picture once every upload is done, paused at `t` of the current clip, as base64 RGBA, and the triangles drawn. */
 async function picture(page, t) {
   await page.waitForFunction(() => window.__rigscope.viewer.uploads.pending === 0 && !window.__rigscope.viewer.glides?.active, null, {
     timeout: 60000,
@@ -31,9 +31,10 @@ async function picture(page, t) {
     if (app.current) app.setTime(Math.min(time, app.current.clip.lastTime));
     viewer.grid.visible = false;
     const { pixels } = viewer.countForegroundPixels();
+    const triangles = viewer.renderer.info.render.triangles;
     let text = '';
     for (let i = 0; i < pixels.length; i += 0x8000) text += String.fromCharCode(...pixels.subarray(i, i + 0x8000));
-    return btoa(text);
+    return { rgba: btoa(text), triangles };
   }, t);
 }
 
@@ -47,20 +48,28 @@ describe('sliced upload of large meshes', () => {
       const expected = await picture(whole, 0.3);
       await whole.close();
       // The default threshold keeps these small fixtures on three's own path.
-      expect(plain).toEqual({ arrays: 0, slices: 0, handed: 0, freed: 0 });
+      expect(plain.arrays).toBe(0);
+      expect(plain.slices).toBe(0);
 
       const sliced = await openPage(browser, '/?demo=0', { viewport: { width: 320, height: 240 } });
-      await sliced.evaluate(() => Object.assign(window.__rigscope.viewer.uploads, { threshold: 0, minSliceBytes: 16, maxSliceBytes: 16 }));
+      await sliced.evaluate(() =>
+        Object.assign(window.__rigscope.viewer.uploads, { threshold: 0, minSliceBytes: 16, maxSliceBytes: 16, frameBytes: 16 }),
+      );
       await chooseFiles(sliced, payload);
       const actual = await picture(sliced, 0.3);
       const stats = await sliced.evaluate(() => window.__rigscope.viewer.uploads.stats);
       expect(sliced.errors).toEqual([]);
       await sliced.close();
-      // Staged in many slices, and three took staged arrays as its buffers.
-      expect(stats.handed).toBeGreaterThan(1);
-      expect(stats.slices).toBeGreaterThan(stats.handed);
-      const a = Buffer.from(actual, 'base64'),
-        b = Buffer.from(expected, 'base64');
+      // three's own buffers filled in many slices, every one of them to its end.
+      expect(stats.arrays).toBeGreaterThan(1);
+      expect(stats.filled).toBe(stats.arrays);
+      expect(stats.dropped).toBe(0);
+      expect(stats.slices).toBeGreaterThan(stats.arrays);
+      // Every triangle is drawn again once the upload ends (the empty draw range is undone).
+      expect(actual.triangles).toBeGreaterThan(0);
+      expect(actual.triangles).toBe(expected.triangles);
+      const a = Buffer.from(actual.rgba, 'base64'),
+        b = Buffer.from(expected.rgba, 'base64');
       expect(a.length).toBe(b.length);
       const background = a.filter((v, i) => i % 4 === 0 && v !== a[0]).length;
       expect(background).toBeGreaterThan(100); // something is drawn
@@ -78,7 +87,16 @@ describe('sliced upload of large meshes', () => {
     expect((await page.evaluate(() => window.__rigscope.pixels())).count).toBeGreaterThan(0);
     await page.evaluate(() => document.getElementById('clear-button').click());
     const empty = await page.evaluate(() => ({ ...window.__rigscope.viewer.renderer.info.memory }));
-    await page.evaluate(() => Object.assign(window.__rigscope.viewer.uploads, { threshold: 0, minSliceBytes: 16, maxSliceBytes: 16 }));
+    // One slice of 16 bytes a frame: still uploading when Clear comes.
+    await page.evaluate(() =>
+      Object.assign(window.__rigscope.viewer.uploads, {
+        threshold: 0,
+        minSliceBytes: 16,
+        maxSliceBytes: 16,
+        frameBytes: 16,
+        maxFrameBytes: 16,
+      }),
+    );
     await chooseFiles(
       page,
       FAMILIES.psk.map((f) => filePayload(`${FIXTURES}${f}`)),
@@ -94,9 +112,28 @@ describe('sliced upload of large meshes', () => {
     expect(during).toBeGreaterThan(0);
     expect(after.memory).toEqual(empty);
     expect(after.drawn).toBe(0);
-    // Every staging buffer was either taken by three or deleted with its geometry.
-    expect(after.stats.freed).toBeGreaterThan(0);
-    expect(after.stats.handed + after.stats.freed).toBe(after.stats.arrays);
+    // Every buffer three allocated was either filled or deleted with its geometry before that.
+    expect(after.stats.dropped).toBeGreaterThan(0);
+    expect(after.stats.filled + after.stats.dropped).toBe(after.stats.arrays);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('several slices go in one frame, and a frame carries more while frames stay cheap', async () => {
+    const page = await openPage(browser, '/?demo=0', { viewport: { width: 320, height: 240 } });
+    await page.evaluate(() =>
+      Object.assign(window.__rigscope.viewer.uploads, { threshold: 0, minSliceBytes: 16, maxSliceBytes: 16, frameBytes: 16 }),
+    );
+    await chooseFiles(
+      page,
+      FAMILIES.psk.map((f) => filePayload(`${FIXTURES}${f}`)),
+    );
+    await page.waitForFunction(() => window.__rigscope.viewer.uploads.pending === 0, null, { timeout: 60000 });
+    const stats = await page.evaluate(() => window.__rigscope.viewer.uploads.stats);
+    expect(stats.filled).toBe(stats.arrays);
+    // Slices of 16 bytes, but no longer one a frame: the bytes of a frame doubled from 16.
+    expect(stats.slices).toBeGreaterThan(2 * stats.frames);
+    expect(stats.peakFrameBytes).toBeGreaterThanOrEqual(4 * 16);
     expect(page.errors).toEqual([]);
     await page.close();
   });

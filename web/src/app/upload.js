@@ -1,212 +1,263 @@
 // Large meshes reach the GPU in slices across frames, before they are first drawn. three.js uploads
 // a geometry's arrays with one gl.bufferData each in the first frame that draws it; a 1M-wedge mesh
 // (68 MB) then holds the main thread for well over 50 ms while the browser hands the bytes to the
-// GPU process. Here each array of a large mesh goes first into a staging buffer, a slice per frame
-// (bufferSubData, sized to a few milliseconds by the rate measured so far, the next one sent once the
-// GPU process has taken the last, see _drained), while the mesh is kept
-// out of view (no layer). When three then creates its buffer for that array, it gets an allocation
-// and a copy made on the GPU side (copyBufferSubData) instead of the bytes again. three has no API
-// to allocate a buffer without data or to fill it in parts before its first draw, so the one
-// bufferData call of the context is wrapped, and only arrays staged here are treated differently.
+// GPU process. Here a large mesh is drawn from its first frame with an empty draw range (nothing
+// reaches the screen), so three creates its buffers then; the one bufferData call of the context is
+// wrapped, and for an array of such a mesh it only allocates three's buffer. The bytes then go into
+// three's own buffer, several slices a frame (bufferSubData), as many as fit a few milliseconds of
+// the main thread and as the GPU process has taken by the next frame (a fence): the bytes a frame
+// carries double while both hold and halve when a slice blocks. Once every array is in, the draw
+// range comes back and the mesh shows. three has no API to allocate a buffer without data or to
+// fill it in parts before its first draw, hence the wrapper; only arrays staged here are touched.
 
 /** Meshes whose arrays sum to more than this many bytes are uploaded in slices. */
 export const SLICED_UPLOAD_BYTES = 2 * 1024 * 1024;
 
-/** What one frame's slices aim to cost on the main thread, in ms. */
-const SLICE_MS = 6;
+/** Main-thread time one frame's slices may take, in ms: the rest of the frame is the page's. */
+const FRAME_BUDGET_MS = 8;
+
+/** Renders a staged mesh may go untaken while visible before it is shown as it is (three had its arrays already). */
+const UNTAKEN_RENDERS = 3;
 
 export class SlicedUploads {
   /** @param {import('three').WebGLRenderer} renderer */
   constructor(renderer, { threshold = SLICED_UPLOAD_BYTES } = {}) {
     this.threshold = threshold;
-    /** Bytes the next frame's slices may carry; follows the measured rate. */
-    this.sliceBytes = 1024 * 1024;
+    this.renderer = renderer;
+    /** Bytes the next frame may carry: doubles while frames stay cheap, halves when a slice blocks. */
+    this.frameBytes = 2 * 1024 * 1024;
     this.minSliceBytes = 64 * 1024;
-    // Larger slices outgrow the browser's transfer buffer, and the call then waits for the GPU
-    // process mid-slice (16 MB took 115-135 ms; 2 MB slices take 0-2 ms, a few up to 40).
+    // One call larger than the browser's transfer buffer waits for the GPU process mid-call (16 MB
+    // took 115-135 ms cold); a frame sends several calls of at most this size instead.
     this.maxSliceBytes = 2 * 1024 * 1024;
-    /** Counts for tests and the bench: arrays staged, slices sent, arrays handed to three, staging freed unused. */
-    this.stats = { arrays: 0, slices: 0, handed: 0, freed: 0 };
-    this._staged = new WeakMap(); // typed array -> { buffer, element }
-    this._pending = new Set(); // meshes not yet shown
+    /** At most this many bytes a frame, however cheap frames are. */
+    this.maxFrameBytes = 64 * 1024 * 1024;
+    this.budgetMs = FRAME_BUDGET_MS;
+    /** Frames whose slices the GPU process may still be working on when the next frame sends. */
+    this.inFlight = 2;
+    /**
+     * Counts for tests and the bench: arrays three allocated and this fills, arrays filled, arrays
+     * dropped before filled (their geometry disposed), slices sent, frames that sent, frames that
+     * waited for the GPU process, the most bytes one frame carried, the longest frame's slices (ms).
+     */
+    this.stats = { arrays: 0, filled: 0, dropped: 0, slices: 0, frames: 0, waits: 0, peakFrameBytes: 0, longestFrameMs: 0 };
+    this._staged = new Map(); // typed array -> meshes (jobs) waiting for it
+    this._targets = []; // { buffer, array, sent }: three's buffers being filled
+    this._jobs = new Set(); // { mesh, arrays, drawCount, frustumCulled, renders, resolve }
+    /** Set to an array to have every frame's slices recorded ({ at, bytes, ms, slowest, waited }): the bench reads it. */
+    this.trace = null;
+    this._waited = 0;
+    this._fences = []; // one a frame that sent slices, until the GPU process has done them
+    this._running = false;
     const gl = (this.gl = renderer.getContext());
     // three asks for this one at its first texture (a skeleton's bones): asking waits for the GPU
-    // process, so ask now, while it is idle, not behind the copies of a large mesh's first draw.
+    // process, so ask now, while it is idle, not behind the slices of a large mesh.
     renderer.extensions.has('EXT_texture_filter_anisotropic');
     const bufferData = gl.bufferData;
-    const staged = this._staged;
-    const stats = this.stats;
+    const deleteBuffer = gl.deleteBuffer;
+    const uploads = this;
     gl.bufferData = function (target, data, usage, ...rest) {
-      const s = data && typeof data === 'object' ? staged.get(data) : undefined;
-      if (!s || !s.done) return bufferData.call(this, target, data, usage, ...rest);
-      staged.delete(data);
-      if (s.attribute.version !== s.version) {
-        // Written on the CPU since it was staged (a vertex-animated frame): three's bytes are newer.
-        this.deleteBuffer(s.buffer);
-        stats.freed++;
-        return bufferData.call(this, target, data, usage, ...rest);
-      }
-      // three creates the buffer of an array already on the GPU: allocate, copy there.
+      if (!(data && typeof data === 'object' && uploads._staged.has(data))) return bufferData.call(this, target, data, usage, ...rest);
+      // three creates the buffer of a staged array: allocate it only; the slices fill it.
       bufferData.call(this, target, data.byteLength, usage);
-      this.bindBuffer(this.COPY_READ_BUFFER, s.buffer);
-      this.copyBufferSubData(this.COPY_READ_BUFFER, target, 0, 0, data.byteLength);
-      this.bindBuffer(this.COPY_READ_BUFFER, null);
-      this.deleteBuffer(s.buffer);
-      stats.handed++;
+      const binding = target === this.ELEMENT_ARRAY_BUFFER ? this.ELEMENT_ARRAY_BUFFER_BINDING : this.ARRAY_BUFFER_BINDING;
+      uploads._targets.push({ buffer: this.getParameter(binding), array: data, sent: 0 });
+      uploads.stats.arrays++;
+      for (const job of uploads._jobs) if (job.arrays.includes(data)) job.taken.add(data);
+      uploads._run();
+    };
+    // three deletes its buffers with their geometry (Clear while uploading): those are not filled.
+    gl.deleteBuffer = function (buffer) {
+      const i = uploads._targets.findIndex((t) => t.buffer === buffer);
+      if (i >= 0) {
+        if (uploads._targets[i].sent < uploads._targets[i].array.byteLength) uploads.stats.dropped++;
+        uploads._targets.splice(i, 1);
+      }
+      return deleteBuffer.call(this, buffer);
     };
   }
 
-  /** Meshes still uploading (kept out of view). */
+  /** Meshes still uploading (kept out of view) that can be drawn: a hidden one uploads once shown. */
   get pending() {
-    return this._pending.size;
+    let n = 0;
+    for (const job of this._jobs) if (shownInTree(job.mesh)) n++;
+    return n;
   }
 
   /** Meshes of `root` large enough to be sliced. */
   large(root) {
     const out = [];
     root.traverse((o) => {
-      if (o.isMesh && o.geometry && arraysOf(o.geometry).reduce((n, a) => n + a.attribute.array.byteLength, 0) > this.threshold)
-        out.push(o);
+      if (o.isMesh && o.geometry && arraysOf(o.geometry).reduce((n, a) => n + a.byteLength, 0) > this.threshold) out.push(o);
     });
     return out;
   }
 
   /**
-   * Uploads the large meshes of `root` in slices, each kept out of view until all its arrays are
-   * on the GPU; `onShown` runs when they are shown (the view draws again). Resolves then.
+   * Uploads the large meshes of `root` in slices, each drawn with nothing in its range until all
+   * its arrays are on the GPU; `onShown` runs when they are shown (the view draws again). Resolves then.
    */
   async stage(root, onShown = () => {}) {
-    const meshes = this.large(root).filter((m) => !this._pending.has(m));
+    const held = new Set([...this._jobs].map((j) => j.mesh));
+    const meshes = this.large(root).filter((m) => !held.has(m));
     if (!meshes.length) return;
-    const jobs = meshes.map((mesh) => this._hold(mesh));
-    for (const job of jobs) {
-      for (const s of job.entries) {
-        const live = () => !job.disposed && this._staged.get(s.array) === s && s.sent < s.array.byteLength;
-        while (live()) {
-          await nextFrame();
-          if (!live()) break;
-          this._slice(s);
-          await this._drained();
-        }
-        s.done = s.sent >= s.array.byteLength;
-      }
-      this._pending.delete(job.mesh);
-      if (!job.disposed) job.mesh.layers.mask = job.layers;
-    }
+    await Promise.all(meshes.map((mesh) => this._hold(mesh)));
     onShown();
   }
 
-  /**
-   * Keeps `mesh` out of view and stages its arrays. An array already staged for another mesh (a
-   * character built again while it uploads) is shared, and freed when no mesh needs it any more.
-   */
+  /** Draws `mesh` with an empty range and waits for three to create its buffers; resolves once they are filled. */
   _hold(mesh) {
-    this._pending.add(mesh);
-    const job = { mesh, layers: mesh.layers.mask, disposed: false, entries: [] };
-    mesh.layers.disableAll(); // not drawn, so three neither uploads nor draws it, until staged
-    for (const { attribute, element } of arraysOf(mesh.geometry)) {
-      const array = attribute.array;
-      let s = this._staged.get(array);
-      if (!s) {
-        s = {
-          buffer: this._allocate(array.byteLength, element),
-          array,
-          attribute,
-          version: attribute.version,
-          sent: 0,
-          done: false,
-          users: 0,
-        };
-        this._staged.set(array, s);
-        this.stats.arrays++;
-      }
-      s.users++;
-      job.entries.push(s);
-    }
-    // A geometry disposed before three took its arrays (Clear while uploading) frees their staging.
-    mesh.geometry.addEventListener('dispose', () => {
-      job.disposed = true;
-      for (const s of job.entries) if (--s.users === 0 && this._staged.get(s.array) === s) this._free(s);
-    });
-    return job;
+    const geometry = mesh.geometry;
+    const job = {
+      mesh,
+      arrays: arraysOf(geometry),
+      taken: new Set(),
+      drawCount: geometry.drawRange.count,
+      frustumCulled: mesh.frustumCulled,
+    };
+    const done = new Promise((resolve) => (job.resolve = resolve));
+    for (const array of job.arrays) this._staged.set(array, (this._staged.get(array) ?? 0) + 1);
+    geometry.drawRange.count = 0; // drawn, so three makes its buffers, but nothing of it reaches the screen
+    mesh.frustumCulled = false; // ... wherever the camera looks
+    job.frame = this.renderer.info.render.frame;
+    this._jobs.add(job);
+    geometry.addEventListener('dispose', () => this._release(job));
+    this._run();
+    return done;
   }
 
-  _free(s) {
-    this._staged.delete(s.array);
-    this.gl.deleteBuffer(s.buffer);
-    this.stats.freed++;
+  /** Ends a job: its mesh drawn as before (if it is still there), its arrays no longer staged. */
+  _release(job) {
+    if (!this._jobs.delete(job)) return;
+    for (const array of job.arrays) {
+      const users = this._staged.get(array) - 1;
+      if (users > 0) this._staged.set(array, users);
+      else this._staged.delete(array);
+    }
+    job.mesh.geometry.drawRange.count = job.drawCount;
+    job.mesh.frustumCulled = job.frustumCulled;
+    job.resolve();
+  }
+
+  /** Sends slices once a frame while there is something to send or a visible mesh to wait for. */
+  async _run() {
+    if (this._running) return;
+    this._running = true;
+    try {
+      while (this._jobs.size) {
+        await nextFrame();
+        if (this._ready()) this._frame();
+        this._finish();
+        // Nothing to send and nothing three will take soon (hidden meshes): the next take restarts this.
+        if (!this._targets.some(unsent) && ![...this._jobs].some((j) => shownInTree(j.mesh))) break;
+      }
+    } finally {
+      this._running = false;
+    }
+    if (!this._jobs.size) for (const f of this._fences.splice(0)) this.gl.deleteSync(f);
   }
 
   /**
-   * Resolves once the GPU process has done everything sent so far (a fence, polled once a frame):
-   * a slice sent while it is still busy would wait for it on the main thread, and so would any
-   * call that needs an answer from it (a resize, a first getExtension).
+   * Whether the GPU process keeps up: at most `inFlight` frames' slices not yet done there (their
+   * fences not signalled). More sent while it is further behind would wait for it on the main
+   * thread, and so would any call that needs an answer from it (a resize, a first getExtension).
+   * Two frames in flight, not one: the GPU process also draws each frame (the view's render after
+   * the slices), and a fence waits for that too. A frame it keeps up with lets the next one carry
+   * twice as much.
    */
-  async _drained() {
+  _ready() {
     const gl = this.gl;
-    const sync = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
-    gl.flush();
-    try {
-      while (sync && gl.getSyncParameter(sync, gl.SYNC_STATUS) !== gl.SIGNALED && !gl.isContextLost()) await nextFrame();
-    } finally {
-      gl.deleteSync(sync);
+    while (this._fences.length && (gl.isContextLost() || gl.getSyncParameter(this._fences[0], gl.SYNC_STATUS) === gl.SIGNALED))
+      gl.deleteSync(this._fences.shift());
+    if (this._fences.length >= this.inFlight) {
+      this.stats.waits++;
+      this._waited++;
+      this._cheap = false;
+      return false;
     }
+    if (this._cheap) this.frameBytes = Math.min(this.maxFrameBytes, this.frameBytes * 2);
+    this._cheap = false;
+    return true;
   }
 
-  /** A staging buffer of `bytes`, typed for indices when `element` (WebGL 2 keeps the two kinds apart). */
-  _allocate(bytes, element) {
+  /** One frame's slices: up to frameBytes, within the budget; a fence after them. */
+  _frame() {
     const gl = this.gl;
-    const buffer = gl.createBuffer();
-    if (element) {
-      // The element binding belongs to the bound vertex array: type the buffer with none bound,
-      // and leave every binding as three left it.
-      const vao = gl.getParameter(gl.VERTEX_ARRAY_BINDING);
-      gl.bindVertexArray(null);
-      const was = gl.getParameter(gl.ELEMENT_ARRAY_BUFFER_BINDING);
-      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, buffer);
-      gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, bytes, gl.STATIC_DRAW);
-      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, was);
-      gl.bindVertexArray(vao);
-    } else {
-      gl.bindBuffer(gl.COPY_WRITE_BUFFER, buffer);
-      gl.bufferData(gl.COPY_WRITE_BUFFER, bytes, gl.STATIC_DRAW);
-      gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
-    }
-    return buffer;
-  }
-
-  /** Sends the next slice of a staged array, sized to SLICE_MS at the rate measured so far. */
-  _slice(s) {
-    const gl = this.gl;
-    const per = s.array.BYTES_PER_ELEMENT;
-    const count = Math.min(
-      Math.max(1, Math.floor(Math.min(this.sliceBytes, this.maxSliceBytes) / per)),
-      (s.array.byteLength - s.sent) / per,
-    );
     const started = performance.now();
-    gl.bindBuffer(gl.COPY_WRITE_BUFFER, s.buffer);
-    gl.bufferSubData(gl.COPY_WRITE_BUFFER, s.sent, s.array, s.sent / per, count);
-    gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
+    let bytes = 0;
+    let slowest = 0;
+    for (const t of this._targets) {
+      while (unsent(t) && bytes < this.frameBytes && performance.now() - started < this.budgetMs) {
+        const was = performance.now();
+        bytes += this._slice(t, this.frameBytes - bytes);
+        slowest = Math.max(slowest, performance.now() - was);
+      }
+    }
+    if (!bytes) return;
     const ms = performance.now() - started;
-    s.sent += count * per;
-    this.stats.slices++;
-    // Follow the measured rate, at most doubling a frame.
-    const fit = ms > 0.5 ? (count * per * SLICE_MS) / ms : this.sliceBytes * 2;
-    this.sliceBytes = Math.min(this.maxSliceBytes, Math.max(this.minSliceBytes, Math.min(this.sliceBytes * 2, fit)));
+    Object.assign(this.stats, {
+      frames: this.stats.frames + 1,
+      peakFrameBytes: Math.max(this.stats.peakFrameBytes, bytes),
+      longestFrameMs: Math.max(this.stats.longestFrameMs, ms),
+    });
+    this.trace?.push({ at: started, bytes, ms, slowest, waited: this._waited });
+    this._waited = 0;
+    // Over the budget (a slice waited for the GPU process): carry half of this frame next time;
+    // all of it well within: twice as much, once the GPU process is no more than a frame behind.
+    this._cheap = ms < this.budgetMs / 2 && bytes >= this.frameBytes;
+    if (ms > this.budgetMs) this.frameBytes = Math.max(this.minSliceBytes, Math.floor(bytes / 2));
+    this._fences.push(gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0));
+    gl.flush();
   }
+
+  /** Sends the next slice of `t`, at most `room` bytes (and maxSliceBytes); returns the bytes sent. */
+  _slice(t, room) {
+    const gl = this.gl;
+    const per = t.array.BYTES_PER_ELEMENT;
+    const bytes = Math.max(this.minSliceBytes, Math.min(this.maxSliceBytes, room));
+    const count = Math.min(Math.max(1, Math.floor(bytes / per)), (t.array.byteLength - t.sent) / per);
+    gl.bindBuffer(gl.COPY_WRITE_BUFFER, t.buffer);
+    gl.bufferSubData(gl.COPY_WRITE_BUFFER, t.sent, t.array, t.sent / per, count);
+    gl.bindBuffer(gl.COPY_WRITE_BUFFER, null);
+    t.sent += count * per;
+    this.stats.slices++;
+    if (!unsent(t)) this.stats.filled++;
+    return count * per;
+  }
+
+  /**
+   * Shows the meshes whose every array three took and this filled. A visible mesh three has not
+   * taken an array of after a few renders had them before (drawn earlier): shown as it is.
+   */
+  _finish() {
+    this._targets = this._targets.filter(unsent);
+    const frame = this.renderer.info.render.frame;
+    for (const job of [...this._jobs]) {
+      const filling = job.arrays.some((a) => this._targets.some((t) => t.array === a));
+      if (job.taken.size === job.arrays.length && !filling) this._release(job);
+      else if (!job.taken.size && shownInTree(job.mesh) && frame - job.frame > UNTAKEN_RENDERS) this._release(job);
+    }
+  }
+}
+
+const unsent = (t) => t.sent < t.array.byteLength;
+
+/** Whether `o` and every parent of it are visible (three draws it). */
+function shownInTree(o) {
+  for (let x = o; x; x = x.parent) if (!x.visible) return false;
+  return true;
 }
 
 /**
  * A geometry's typed arrays that three uploads as buffers: attributes and the index (morph targets
- * go into a texture in WebGL 2, not a buffer).
+ * go into a texture in WebGL 2, not a buffer). One array may back two attributes: listed once.
  */
 function arraysOf(geometry) {
-  const out = Object.values(geometry.attributes)
-    .filter((a) => a?.array && !a.isInterleavedBufferAttribute && !a.isGLBufferAttribute)
-    .map((attribute) => ({ attribute, element: false }));
-  if (geometry.index?.array) out.push({ attribute: geometry.index, element: true });
-  // One array may back two attributes: stage it once.
-  return out.filter((x, i) => out.findIndex((y) => y.attribute.array === x.attribute.array) === i);
+  const attributes = Object.values(geometry.attributes).filter(
+    (a) => a?.array && !a.isInterleavedBufferAttribute && !a.isGLBufferAttribute,
+  );
+  if (geometry.index?.array) attributes.push(geometry.index);
+  return [...new Set(attributes.map((a) => a.array))];
 }
 
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
