@@ -5,7 +5,8 @@ import * as THREE from 'three';
 import { createServer } from 'node:http';
 import { readFileSync, existsSync } from 'node:fs';
 import { PMDLoader, PSALoader, PSKLoader, PSSALoader, UE1Loader, bindClips } from '../../web/src/index.js';
-import { FIXTURES, fixture } from './helpers.js';
+import { buildMaterial, buildMaterials, buildSkeleton, restInverses, uniqueNodeNames } from '../../web/src/three/build.js';
+import { FIXTURES, HAVE_SAMPLES, fixture, sample } from './helpers.js';
 
 const buffer = (name) => {
   const b = fixture(name);
@@ -173,4 +174,143 @@ describe('decoder pools', () => {
     await expect(pendingA).rejects.toThrow('Decoder pool disposed');
     expect((await pendingB).userData.character.name).toBe('two_bone.psk');
   });
+});
+
+// What a loader builds after the decode (issue #20) is made with less work than before; these
+// check it is the same: each against the way it used to be made, or against three's own.
+describe('the objects a loader builds are the ones three makes', () => {
+  /** How unlit materials were made before: a lit one built, its settings copied to a MeshBasicMaterial. */
+  const SHARED_KEYS = [
+    'name',
+    'side',
+    'visible',
+    'alphaTest',
+    'transparent',
+    'blending',
+    'blendSrc',
+    'blendDst',
+    'blendEquation',
+    'depthWrite',
+    'premultipliedAlpha',
+  ];
+  function copiedUnlit(m, i) {
+    const std = buildMaterial(m, i);
+    const basic = new THREE.MeshBasicMaterial();
+    for (const k of SHARED_KEYS) basic[k] = std[k];
+    basic.color.copy(std.color);
+    basic.userData = std.userData;
+    return basic;
+  }
+  const json = (material) => {
+    const { uuid, ...rest } = material.toJSON();
+    return { ...rest, version: material.version, shaderChange: !!material.onBeforeCompile.toString().includes('playerColor') };
+  };
+
+  it('unlit and modulated materials: a MeshBasicMaterial with every setting the lit one had', () => {
+    const decoded = [
+      { name: 'sky', unlit: true, twoSided: true, blend: 'opaque' },
+      { name: 'glass', unlit: true, blend: 'translucent', hidden: true },
+      { name: 'shadow', blend: 'modulated' },
+      { name: 'fence', unlit: true, blend: 'masked', flat: true },
+      { name: 'banner', unlit: true, blend: 'opaque', playerColor: true },
+      { name: 'body', blend: 'opaque', playerColor: true, flat: true },
+    ].map((m) => ({ textureNames: [], ...m }));
+    const built = buildMaterials(decoded);
+    decoded.forEach((m, i) => {
+      const before = m.unlit || m.blend === 'modulated' ? copiedUnlit(m, i) : buildMaterial(m, i);
+      expect(built[i].constructor, m.name).toBe(before.constructor);
+      expect(json(built[i]), m.name).toEqual(json(before));
+      expect(built[i].userData.source).toBe(m);
+    });
+    expect(built.map((m) => m.type)).toEqual([
+      'MeshBasicMaterial',
+      'MeshBasicMaterial',
+      'MeshBasicMaterial',
+      'MeshBasicMaterial',
+      'MeshBasicMaterial',
+      'MeshStandardMaterial',
+    ]);
+    expect(built[4].userData.playerColor.value.getHex()).toBe(0x2a5bd7);
+  });
+
+  it("bone names are what sanitizeNodeName makes of them, unique whatever the case, the file's own kept", () => {
+    const names = ['Bip01', 'Bip01 Head', 'bip01', 'a.b', 'arm[0]', 'x:y/z', '', 'BIP01', 'Bip01\tHead', 'ok_name'];
+    const before = (list) => {
+      const seen = new Map();
+      return list.map((raw, i) => {
+        let n = THREE.PropertyBinding.sanitizeNodeName(String(raw ?? '')) || `bone_${i}`;
+        const count = seen.get(n.toLowerCase()) ?? 0;
+        seen.set(n.toLowerCase(), count + 1);
+        if (count > 0) n = `${n}_${count + 1}`;
+        return n;
+      });
+    };
+    expect(uniqueNodeNames(names)).toEqual(before(names));
+    expect(uniqueNodeNames(names)).toEqual([
+      'Bip01',
+      'Bip01_Head',
+      'bip01_2',
+      'ab',
+      'arm0',
+      'xyz',
+      'bone_6',
+      'BIP01_3',
+      'Bip01_Head_2',
+      'ok_name',
+    ]);
+    const skel = {
+      names,
+      parents: Int32Array.from(names, (_, i) => i - 1),
+      restTranslation: new Float32Array(names.length * 3).fill(1),
+      restRotation: Float32Array.from({ length: names.length * 4 }, (_, k) => (k % 4 === 3 ? 1 : 0)),
+    };
+    const { bones, roots } = buildSkeleton(skel);
+    expect(bones.map((b) => b.userData.sourceName)).toEqual(names);
+    expect(bones.map((b) => b.userData.index)).toEqual(names.map((_, i) => i));
+    expect(roots).toEqual([bones[0]]);
+    expect(bones.slice(1).every((b, i) => b.parent === bones[i])).toBe(true);
+  });
+
+  it.skipIf(!HAVE_SAMPLES)(
+    'every sample skeleton: bind inverses and rest pose as three computes them, bounds as three measures them',
+    async () => {
+      const files = [
+        'psk/skSpiderLargeMesh.psk',
+        'psk/Grunt_Preview_LOD0.psk',
+        'psk/Shrek.psk',
+        'zeroad/skeleton.pmd',
+        'zeroad/rich-man.pmd',
+      ];
+      for (const file of files) {
+        const Loader = file.endsWith('.pmd') ? PMDLoader : PSKLoader;
+        const group = await new Loader().parseAsync(sample(file), file.split('/').pop());
+        const character = group.userData.character;
+        const { skeleton } = character;
+        // Three's own: a Skeleton given no inverses computes them from the bones' world matrices.
+        const own = new THREE.Skeleton(skeleton.bones);
+        expect(skeleton.boneInverses.length, file).toBe(skeleton.bones.length);
+        skeleton.boneInverses.forEach((m, i) => expect(m.elements, `${file} bone ${i}`).toEqual(own.boneInverses[i].elements));
+        // And from the decoded arrays alone, without Bones.
+        const fromArrays = restInverses(character.scene.skeleton);
+        skeleton.boneInverses.forEach((m, i) => m.elements.forEach((v, k) => expect(v).toBeCloseTo(fromArrays[i].elements[k], 4)));
+        for (const mesh of character.meshes) {
+          const box = mesh.geometry.boundingBox.clone();
+          const sphere = mesh.geometry.boundingSphere.clone();
+          mesh.geometry.computeBoundingBox();
+          expect(box.min.toArray(), file).toEqual(mesh.geometry.boundingBox.min.toArray());
+          expect(box.max.toArray(), file).toEqual(mesh.geometry.boundingBox.max.toArray());
+          // The decoder's sphere holds every vertex.
+          const p = mesh.geometry.attributes.position;
+          const v = new THREE.Vector3();
+          let reach = 0;
+          for (let i = 0; i < p.count; i++) reach = Math.max(reach, v.fromBufferAttribute(p, i).distanceTo(sphere.center));
+          expect(reach, file).toBeLessThanOrEqual(sphere.radius * (1 + 1e-6));
+        }
+        // The mixer is made when first asked for, on the character's root, once.
+        expect(character.mixer).toBeInstanceOf(THREE.AnimationMixer);
+        expect(character.mixer.getRoot()).toBe(character.root);
+        expect(character.mixer).toBe(character.mixer);
+      }
+    },
+  );
 });

@@ -3,11 +3,17 @@
 import * as THREE from 'three';
 import { triangleNormal } from '../core/triangles.js';
 
+/** What PropertyBinding.sanitizeNodeName changes: white space and the track path's reserved characters. */
+const UNSAFE_NODE_NAME = /[\s[\].:/]/;
+
 /** Track-safe, unique node names; the file's own name stays in userData.sourceName. */
 export function uniqueNodeNames(names, fallback = 'bone') {
   const seen = new Map();
   return names.map((raw, i) => {
-    let n = THREE.PropertyBinding.sanitizeNodeName(String(raw ?? '')) || `${fallback}_${i}`;
+    let n = String(raw ?? '');
+    // Most names are safe already: one test instead of two replaces a name.
+    if (UNSAFE_NODE_NAME.test(n)) n = THREE.PropertyBinding.sanitizeNodeName(n);
+    n ||= `${fallback}_${i}`;
     const lower = n.toLowerCase();
     const count = seen.get(lower) ?? 0;
     seen.set(lower, count + 1);
@@ -17,23 +23,26 @@ export function uniqueNodeNames(names, fallback = 'bone') {
 }
 
 export function buildSkeleton(skel) {
-  const names = uniqueNodeNames(skel.names);
-  const bones = skel.names.map((sourceName, i) => {
+  const { names: sourceNames, parents, restTranslation: t, restRotation: r, restScale: s } = skel;
+  const n = sourceNames.length;
+  const names = uniqueNodeNames(sourceNames);
+  const bones = new Array(n);
+  for (let i = 0; i < n; i++) {
     const b = new THREE.Bone();
     b.name = names[i];
-    b.userData.sourceName = sourceName;
+    b.userData.sourceName = sourceNames[i];
     b.userData.index = i;
-    b.position.fromArray(skel.restTranslation, i * 3);
-    b.quaternion.fromArray(skel.restRotation, i * 4);
-    if (skel.restScale) b.scale.fromArray(skel.restScale, i * 3);
-    return b;
-  });
+    b.position.fromArray(t, i * 3);
+    b.quaternion.fromArray(r, i * 4);
+    if (s) b.scale.fromArray(s, i * 3);
+    bones[i] = b;
+  }
   const roots = [];
-  bones.forEach((b, i) => {
-    const p = skel.parents[i];
-    if (p >= 0 && p < bones.length && p !== i) bones[p].add(b);
-    else roots.push(b);
-  });
+  for (let i = 0; i < n; i++) {
+    const p = parents[i];
+    if (p >= 0 && p < n && p !== i) bones[p].add(bones[i]);
+    else roots.push(bones[i]);
+  }
   return { bones, roots };
 }
 
@@ -152,6 +161,8 @@ export function buildGeometry(mesh) {
 
 // Distinct, readable colours for untextured materials.
 const PALETTE = [0xc8b49a, 0x8fa8c8, 0xb6c88f, 0xc88f9f, 0xa38fc8, 0xc8bd8f, 0x8fc8bf, 0xc8a08f];
+/** 0 A.D.'s player colour until the page sets one. */
+const PLAYER_COLOR = 0x2a5bd7;
 
 export function buildMaterial(m, index) {
   const mat = new THREE.MeshStandardMaterial({ color: PALETTE[index % PALETTE.length], roughness: 0.75, metalness: 0.05 });
@@ -160,7 +171,29 @@ export function buildMaterial(m, index) {
   mat.side = m.twoSided ? THREE.DoubleSide : THREE.FrontSide;
   mat.flatShading = !!m.flat;
   mat.visible = !m.hidden;
-  switch (m.blend) {
+  useBlend(mat, m.blend);
+  if (m.playerColor) usePlayerColor(mat);
+  return mat;
+}
+
+/**
+ * An unlit material (and a modulated one, which the engine never lights): a MeshBasicMaterial
+ * with what buildMaterial would set that a basic material has (no flat shading; a player colour
+ * as its uniform only, the lit shader's change is not made).
+ */
+function buildUnlitMaterial(m, index) {
+  const mat = new THREE.MeshBasicMaterial({ color: PALETTE[index % PALETTE.length] });
+  mat.name = m.name;
+  mat.userData.source = m;
+  mat.side = m.twoSided ? THREE.DoubleSide : THREE.FrontSide;
+  mat.visible = !m.hidden;
+  useBlend(mat, m.blend);
+  if (m.playerColor) mat.userData.playerColor = { value: new THREE.Color(PLAYER_COLOR) };
+  return mat;
+}
+
+function useBlend(mat, blend) {
+  switch (blend) {
     // Texture alpha only matters here: opaque materials are drawn with alpha forced to 1.
     case 'masked':
       mat.alphaTest = 0.5;
@@ -188,8 +221,6 @@ export function buildMaterial(m, index) {
     default:
       break;
   }
-  if (m.playerColor) usePlayerColor(mat);
-  return mat;
 }
 
 /**
@@ -197,7 +228,7 @@ export function buildMaterial(m, index) {
  * engine's shader multiplies the colour by mix(playerColor, 1, alpha). `material.userData.playerColor`
  * is the uniform (a THREE.Color in .value) to change the colour.
  */
-export function usePlayerColor(mat, color = 0x2a5bd7) {
+export function usePlayerColor(mat, color = PLAYER_COLOR) {
   const uniform = { value: new THREE.Color(color) };
   mat.userData.playerColor = uniform;
   mat.onBeforeCompile = (shader) => {
@@ -215,33 +246,10 @@ export function usePlayerColor(mat, color = 0x2a5bd7) {
   return uniform;
 }
 
-const SHARED_KEYS = [
-  'name',
-  'side',
-  'visible',
-  'alphaTest',
-  'transparent',
-  'blending',
-  'blendSrc',
-  'blendDst',
-  'blendEquation',
-  'depthWrite',
-  'premultipliedAlpha',
-];
-
 /** Unlit materials (and modulated ones, which the engine never lights) become MeshBasicMaterial with the same settings. */
 export function buildMaterials(materials) {
   const list = materials.length ? materials : [{ name: 'default', textureNames: [], blend: 'opaque' }];
-  return list.map((m, i) => {
-    const std = buildMaterial(m, i);
-    if (!m.unlit && m.blend !== 'modulated') return std;
-    const basic = new THREE.MeshBasicMaterial();
-    for (const k of SHARED_KEYS) basic[k] = std[k];
-    basic.color.copy(std.color);
-    basic.userData = std.userData;
-    std.dispose();
-    return basic;
-  });
+  return list.map((m, i) => (m.unlit || m.blend === 'modulated' ? buildUnlitMaterial(m, i) : buildMaterial(m, i)));
 }
 
 /** Above this many vertices, skinned bounds come from the bind pose (no per-vertex skinning on the CPU). */
@@ -257,7 +265,8 @@ export function buildMesh(mesh, materials, skeleton) {
   let object;
   if (mesh.skinIndex && skeleton) {
     object = new THREE.SkinnedMesh(geometry, mats);
-    object.bind(skeleton, new THREE.Matrix4());
+    // Bound at identity: its own bindMatrix is one already (no Matrix4 made to copy from).
+    object.bind(skeleton, object.bindMatrix);
     // A skinned mesh's bounds are computed once, from whatever pose it is in: never cull it.
     object.frustumCulled = false;
     // three computes a SkinnedMesh's own bounds by skinning every vertex on the CPU (Box3.expandByObject

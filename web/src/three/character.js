@@ -26,14 +26,17 @@ export class Character {
     this.attachments = [];
     this.clips = [];
     this.props = [];
-    this.mixer = new THREE.AnimationMixer(this.root);
+    /** @type {THREE.AnimationMixer | null} */
+    this._mixer = null;
 
     if (sc.skeleton) {
       const { bones, roots } = buildSkeleton(sc.skeleton);
       for (const r of roots) this.root.add(r);
       this.root.updateMatrixWorld(true);
       this.bones = bones;
-      this.restInverses = bones.map((b) => b.matrixWorld.clone().invert());
+      // Given to Skeleton, which would otherwise compute the same inverses itself.
+      this.restInverses = new Array(bones.length);
+      for (let i = 0; i < bones.length; i++) this.restInverses[i] = bones[i].matrixWorld.clone().invert();
       this.skeleton = new THREE.Skeleton(bones, this.restInverses);
       const helper = sc.skeleton.helperBone ?? -1;
       if (helper >= 0 && bones[helper]) bones[helper].userData.helper = true;
@@ -42,6 +45,11 @@ export class Character {
     for (const part of sc.parts) this._addPart(part);
     for (const clip of sc.clips) this._addClip(clip);
     for (const p of sc.props) this._addProp(p);
+  }
+
+  /** Made when first used: a character that is loaded and never played needs none. */
+  get mixer() {
+    return (this._mixer ??= new THREE.AnimationMixer(this.root));
   }
 
   get boneSourceNames() {
@@ -167,8 +175,8 @@ export class Character {
 
   dispose() {
     for (const p of this.props) p.dispose();
-    this.mixer.stopAllAction();
-    this.mixer.uncacheRoot(this.root);
+    this._mixer?.stopAllAction();
+    this._mixer?.uncacheRoot(this.root);
     this.root.removeFromParent();
     for (const m of this.meshes) m.geometry.dispose();
     for (const m of this.materials) {
