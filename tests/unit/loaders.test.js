@@ -234,7 +234,8 @@ describe('the objects a loader builds are the ones three makes', () => {
   });
 
   it("bone names are what sanitizeNodeName makes of them, unique whatever the case, the file's own kept", () => {
-    const names = ['Bip01', 'Bip01 Head', 'bip01', 'a.b', 'arm[0]', 'x:y/z', '', 'BIP01', 'Bip01\tHead', 'ok_name'];
+    const long = `${'Bip01 Spine '.repeat(8)}[end]`;
+    const names = ['Bip01', 'Bip01 Head', 'bip01', 'a.b', 'arm[0]', 'x:y/z', '', 'BIP01', 'Bip01\tHead', 'ok_name', long, long];
     const before = (list) => {
       const seen = new Map();
       return list.map((raw, i) => {
@@ -257,7 +258,11 @@ describe('the objects a loader builds are the ones three makes', () => {
       'BIP01_3',
       'Bip01_Head_2',
       'ok_name',
+      `${'Bip01_Spine_'.repeat(8)}end`,
+      `${'Bip01_Spine_'.repeat(8)}end_2`,
     ]);
+    // Names seen before (remembered, or too long to remember) come out alike.
+    expect(uniqueNodeNames(names)).toEqual(before(names));
     const skel = {
       names,
       parents: Int32Array.from(names, (_, i) => i - 1),

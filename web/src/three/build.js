@@ -5,15 +5,32 @@ import { triangleNormal } from '../core/triangles.js';
 
 /** What PropertyBinding.sanitizeNodeName changes: white space and the track path's reserved characters. */
 const UNSAFE_NODE_NAME = /[\s[\].:/]/;
+/**
+ * Names already sanitized: skeletons of one game share their bone names (`Bip01 L Thigh`). At most
+ * SANITIZED_KEPT names of at most SANITIZED_LENGTH characters, so a cleared model's names do not stay.
+ */
+const sanitized = new Map();
+const SANITIZED_KEPT = 4096;
+const SANITIZED_LENGTH = 64;
+
+/** PropertyBinding.sanitizeNodeName(name), its two replaces made once a name. */
+function sanitizeNodeName(name) {
+  if (!UNSAFE_NODE_NAME.test(name)) return name;
+  if (name.length > SANITIZED_LENGTH) return THREE.PropertyBinding.sanitizeNodeName(name);
+  let safe = sanitized.get(name);
+  if (safe === undefined) {
+    if (sanitized.size >= SANITIZED_KEPT) sanitized.clear();
+    safe = THREE.PropertyBinding.sanitizeNodeName(name);
+    sanitized.set(name, safe);
+  }
+  return safe;
+}
 
 /** Track-safe, unique node names; the file's own name stays in userData.sourceName. */
 export function uniqueNodeNames(names, fallback = 'bone') {
   const seen = new Map();
   return names.map((raw, i) => {
-    let n = String(raw ?? '');
-    // Most names are safe already: one test instead of two replaces a name.
-    if (UNSAFE_NODE_NAME.test(n)) n = THREE.PropertyBinding.sanitizeNodeName(n);
-    n ||= `${fallback}_${i}`;
+    let n = sanitizeNodeName(String(raw ?? '')) || `${fallback}_${i}`;
     const lower = n.toLowerCase();
     const count = seen.get(lower) ?? 0;
     seen.set(lower, count + 1);
