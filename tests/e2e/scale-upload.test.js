@@ -40,7 +40,7 @@ async function picture(page, t) {
 
 describe('sliced upload of large meshes', () => {
   for (const [family, files] of Object.entries(FAMILIES)) {
-    it(`${family}: the picture equals the unsliced one, and every staged array reaches three`, async () => {
+    it(`${family}: the picture and triangles equal the unsliced ones, and every array three allocated is filled`, async () => {
       const payload = files.map((f) => filePayload(`${FIXTURES}${f}`));
       const whole = await openPage(browser, '/?demo=0', { viewport: { width: 320, height: 240 } });
       await chooseFiles(whole, payload);
@@ -79,7 +79,7 @@ describe('sliced upload of large meshes', () => {
     });
   }
 
-  it('a mesh cleared while it uploads leaves no staging buffer and draws nothing', async () => {
+  it('a mesh cleared while it uploads leaves no buffer behind and draws nothing', async () => {
     const page = await openPage(browser, '/?demo=0', { viewport: { width: 320, height: 240 } });
     // A first drop drawn and cleared: what three keeps for the page (its lookup table for standard
     // materials, compiled shaders) is made before the count.

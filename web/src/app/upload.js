@@ -28,8 +28,9 @@ export class SlicedUploads {
     this.frameBytes = 2 * 1024 * 1024;
     this.minSliceBytes = 64 * 1024;
     // One call larger than the browser's transfer buffer waits for the GPU process mid-call (16 MB
-    // took 115-135 ms cold); a frame sends several calls of at most this size instead.
-    this.maxSliceBytes = 2 * 1024 * 1024;
+    // took 115-135 ms cold; 2 MB up to 45 ms with the machine loaded); a frame sends several calls
+    // of at most this size instead.
+    this.maxSliceBytes = 1024 * 1024;
     /** At most this many bytes a frame, however cheap frames are. */
     this.maxFrameBytes = 64 * 1024 * 1024;
     this.budgetMs = FRAME_BUDGET_MS;
@@ -47,7 +48,8 @@ export class SlicedUploads {
     /** Set to an array to have every frame's slices recorded ({ at, bytes, ms, slowest, waited }): the bench reads it. */
     this.trace = null;
     this._waited = 0;
-    this._fences = []; // one a frame that sent slices, until the GPU process has done them
+    this._fences = []; // one a frame that sent slices (or allocated), until the GPU process has done them
+    this._allocating = false; // three allocated buffers since every fence was last signalled
     this._running = false;
     const gl = (this.gl = renderer.getContext());
     // three asks for this one at its first texture (a skeleton's bones): asking waits for the GPU
@@ -63,6 +65,9 @@ export class SlicedUploads {
       const binding = target === this.ELEMENT_ARRAY_BUFFER ? this.ELEMENT_ARRAY_BUFFER_BINDING : this.ARRAY_BUFFER_BINDING;
       uploads._targets.push({ buffer: this.getParameter(binding), array: data, sent: 0 });
       uploads.stats.arrays++;
+      // The GPU process makes (and clears) the whole buffer now: no slice goes in before it is done.
+      uploads._fences.push(this.fenceSync(this.SYNC_GPU_COMMANDS_COMPLETE, 0));
+      uploads._allocating = true;
       for (const job of uploads._jobs) if (job.arrays.includes(data)) job.taken.add(data);
       uploads._run();
     };
@@ -169,7 +174,8 @@ export class SlicedUploads {
     const gl = this.gl;
     while (this._fences.length && (gl.isContextLost() || gl.getSyncParameter(this._fences[0], gl.SYNC_STATUS) === gl.SIGNALED))
       gl.deleteSync(this._fences.shift());
-    if (this._fences.length >= this.inFlight) {
+    if (!this._fences.length) this._allocating = false;
+    if (this._fences.length >= (this._allocating ? 1 : this.inFlight)) {
       this.stats.waits++;
       this._waited++;
       this._cheap = false;
