@@ -7,6 +7,7 @@ import { CSS2DObject } from 'three/addons/renderers/CSS2DRenderer.js';
 import { displayName } from '../core/files.js';
 import { el } from './dom.js';
 import { textureButton } from './texture-viewer.js';
+import { fillList } from './panels/slices.js';
 
 const MARKER_COLOR = 0xffc21a;
 
@@ -265,25 +266,32 @@ export class Inspector {
       for (const k of bone.children) if (k.isBone) node.children.push(add(k, character, index, depth + 1));
       return index;
     };
-    const out = document.createDocumentFragment();
     const roots = [];
     for (const c of characters) {
       const first = this.nodes.length;
-      const list = document.createElement('ul');
-      const li = el('li', { class: 'tree-character' }, el('strong', {}, c.name), list);
       const own = [];
       for (const b of c.bones) if (!b.parent?.isBone) own.push(add(b, c, -1, 0));
-      roots.push([list, own]);
-      this.characterItems.push({ li, first, end: this.nodes.length });
-      out.append(li);
+      const item = { li: null, first, end: this.nodes.length };
+      this.characterItems.push(item);
+      roots.push({ c, own, item });
     }
     let levels = 1;
     for (let rows = perDepth[0] ?? 0; levels < perDepth.length && rows + perDepth[levels] <= FIRST_ROWS; levels++) rows += perDepth[levels];
     for (const n of this.nodes) n.open = n.depth < levels - 1 && n.children.length > 0;
-    for (const [list, own] of roots) for (const i of own) list.append(this._row(i));
-    this.tree.replaceChildren(out);
     if (this.selected && !this.nodeOfBone.has(this.selected)) this.select(null);
-    this._filter();
+    // A character's rows are made in slices (a drop of a thousand skeletons); the search and the
+    // selection see the rows made so far, and all of them once the list is complete.
+    fillList(
+      this.tree,
+      roots,
+      ({ c, own, item }) => {
+        const list = document.createElement('ul');
+        for (const i of own) list.append(this._row(i));
+        item.li = el('li', { class: 'tree-character' }, el('strong', {}, c.name), list);
+        return item.li;
+      },
+      { done: () => this._filter() },
+    );
   }
 
   /** A node's row, with the rows of its children when it is open. */
@@ -364,7 +372,7 @@ export class Inspector {
       n.li.hidden = !shown[i];
       n.li.classList.toggle('match', q !== '' && shown[i] === 2);
     }
-    for (const { li, first, end } of this.characterItems) li.hidden = q !== '' && !shown.subarray(first, end).includes(2);
+    for (const { li, first, end } of this.characterItems) if (li) li.hidden = q !== '' && !shown.subarray(first, end).includes(2);
     this.matches.textContent = q ? `${matches} of ${nodes.length}` : nodes.length ? `${nodes.length} bones` : '';
   }
 
@@ -378,7 +386,7 @@ export class Inspector {
       const path = [];
       for (let p = node.parent; p >= 0; p = this.nodes[p].parent) path.push(this.nodes[p]);
       for (const a of path.reverse()) this._setExpanded(a, true);
-      node.button.setAttribute('aria-pressed', 'true');
+      node.button?.setAttribute('aria-pressed', 'true'); // a row not made yet is marked when made
       this.marker.attach(bone, node.character);
     } else this.marker.detach();
     this.update();
@@ -405,32 +413,58 @@ export class Inspector {
 
   _renderMaterials() {
     const { app } = this;
-    this.materials.replaceChildren();
+    this._entryIndex = new WeakMap(); // made again each time: a new assembly may change the entries
     const owners = app.characters
       .filter((c) => !c.textureBoard)
       .flatMap((c) => [...c.tree()])
       .filter((c) => c.materials.length);
-    for (const character of owners) {
-      if (owners.length > 1) this.materials.append(el('h2', {}, character.name));
-      for (const m of character.materials) this.materials.append(this._materialRow(character, m));
-    }
     const boards = app.scene?.boards ?? [];
-    for (const board of boards) {
-      this.materials.append(el('h2', {}, 'Textures without a model'));
-      for (const record of board.textures)
-        this.materials.append(
-          el('div', { class: 'material-texture' }, textureButton(record, app.decoder), el('span', { title: record.path }, record.name)),
-        );
+    const items = [];
+    for (const character of owners) {
+      if (owners.length > 1) items.push(character.name);
+      for (const m of character.materials) items.push([character, m]);
     }
-    if (!owners.length && !boards.length) this.materials.append(el('div', { class: 'muted' }, 'No materials'));
-    else if (owners.length && !app.textures.length)
-      this.materials.append(el('div', { class: 'muted' }, 'Drop textures (PNG, JPEG, BMP, TGA, DDS, PCX) to assign them here'));
+    for (const board of boards) {
+      items.push('Textures without a model');
+      for (const record of board.textures) items.push(record);
+    }
+    const texture = (record) =>
+      el('div', { class: 'material-texture' }, textureButton(record, app.decoder), el('span', { title: record.path }, record.name));
+    // Rows in slices: a drop of a thousand characters has thousands of materials.
+    fillList(
+      this.materials,
+      items,
+      (item) => (typeof item === 'string' ? el('h2', {}, item) : Array.isArray(item) ? this._materialRow(...item) : texture(item)),
+      {
+        done: (box) => {
+          if (!owners.length && !boards.length) box.append(el('div', { class: 'muted' }, 'No materials'));
+          else if (owners.length && !app.textures.length)
+            box.append(el('div', { class: 'muted' }, 'Drop textures (PNG, JPEG, BMP, TGA, DDS, PCX) to assign them here'));
+        },
+      },
+    );
+  }
+
+  /** A material's entry in its scene (the texture chosen and by which rule), found through an index per scene. */
+  _entryOf(character, m) {
+    const entries = character.scene?.materials;
+    if (!entries) return undefined;
+    let index = this._entryIndex.get(entries);
+    if (!index) {
+      index = new Map();
+      for (const e of entries) {
+        if (!index.has(e.model)) index.set(e.model, new Map());
+        if (!index.get(e.model).has(e.index)) index.get(e.model).set(e.index, e);
+      }
+      this._entryIndex.set(entries, index);
+    }
+    return index.get(m.userData.model)?.get(m.userData.index);
   }
 
   /** A material: its texture and the rule that chose it, its other maps by role, and manual assignment. */
   _materialRow(character, m) {
     const { app } = this;
-    const entry = character.scene?.materials?.find((e) => e.model === m.userData.model && e.index === m.userData.index);
+    const entry = this._entryOf(character, m);
     const row = el('div', { class: 'material' }, el('div', { class: 'material-name' }, m.name || entry?.name || 'material'));
     const line = (record, role) =>
       el(

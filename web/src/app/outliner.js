@@ -1,38 +1,37 @@
 // The scene outliner: every character and static model with its visibility, isolate (solo) and
 // frame-on-select, then the files that were not used and why. Names are file text: el() sets text.
+// A drop of a thousand characters has a thousand rows: they are built in slices, a filter box
+// narrows them, and showing, hiding or choosing a clip updates the rows in place instead of
+// building them again. One listener on the list serves every row's controls.
 import { el } from './dom.js';
 import { describeRecord } from '../core/report.js';
+import { fillList } from './panels/slices.js';
 
-export function renderOutliner(list, app, { onFrame }) {
-  const rows = app.characters.map((c) => {
-    const visible = el('input', { type: 'checkbox', checked: c.root.visible, 'aria-label': `Show ${c.name}` });
-    visible.addEventListener('change', () => app.setVisible(c, visible.checked));
-    const current = app.current?.character === c;
-    const name = el('button', { type: 'button', class: 'name', title: `Frame ${c.name}`, 'aria-current': String(current) }, c.name);
-    name.addEventListener('click', () => onFrame(c));
-    const alone = c.root.visible && app.characters.every((x) => x === c || !x.root.visible) && app.characters.length > 1;
-    const solo = el(
-      'button',
-      { type: 'button', class: 'solo', 'aria-pressed': String(alone), title: alone ? 'Show everything again' : `Show ${c.name} alone` },
-      'Solo',
-    );
-    solo.addEventListener('click', () => app.isolate(c));
-    const note = c.textureBoard
-      ? 'textures'
-      : c.scene?.enclosing
-        ? 'scenery, seen from inside'
-        : c.clips.length
-          ? `${c.clips.length} clip${c.clips.length === 1 ? '' : 's'}`
-          : 'static';
-    return el('li', {}, visible, name, el('small', {}, note), solo);
-  });
-  const unused = (app.scene?.records ?? []).filter(
-    (r) => r.kind === 'unused' || r.kind === 'refused' || r.kind === 'unbound' || r.kind === 'missing',
-  );
-  // Many files for the same reason (a folder of notes, a zip of junk) are one line with a count.
+const setAttribute = (e, name, value) => e.getAttribute(name) !== value && e.setAttribute(name, value);
+
+const UNUSED = new Set(['unused', 'refused', 'unbound', 'missing']);
+
+/** What a character is, in a word or two. */
+const noteOf = (c) =>
+  c.textureBoard
+    ? 'textures'
+    : c.scene?.enclosing
+      ? 'scenery, seen from inside'
+      : c.clips.length
+        ? `${c.clips.length} clip${c.clips.length === 1 ? '' : 's'}`
+        : 'static';
+
+/** The files not used, a line per file; many for the same reason (a folder of notes) one line with a count. */
+function unusedNotes(records) {
   const byReason = new Map();
-  for (const r of unused) byReason.set(`${r.kind}\n${r.reason}`, [...(byReason.get(`${r.kind}\n${r.reason}`) ?? []), r]);
-  const notes = [...byReason.values()].flatMap((list) =>
+  for (const r of records) {
+    if (!UNUSED.has(r.kind)) continue;
+    const key = `${r.kind}\n${r.reason}`;
+    const list = byReason.get(key);
+    if (list) list.push(r);
+    else byReason.set(key, [r]);
+  }
+  return [...byReason.values()].flatMap((list) =>
     list.length > 3
       ? [
           el(
@@ -49,6 +48,92 @@ export function renderOutliner(list, app, { onFrame }) {
         ]
       : list.map((r) => el('li', { class: 'unused' }, describeRecord(r))),
   );
-  list.replaceChildren(...rows, ...notes);
-  if (!rows.length) list.append(el('li', { class: 'unused' }, 'Nothing loaded'));
+}
+
+export class Outliner {
+  constructor(list, app, { onFrame }) {
+    Object.assign(this, { list, app, onFrame });
+    this.rows = new Map(); // character -> { li, visible, name, solo }
+    this.characterOf = new WeakMap(); // row -> character
+    this.filter = el('input', { type: 'search', class: 'outliner-filter', placeholder: 'Filter models', 'aria-label': 'Filter models' });
+    this.count = el('span', { class: 'muted outliner-count', 'aria-live': 'polite' });
+    this.tools = el('div', { class: 'outliner-tools', hidden: true }, this.filter, this.count);
+    list.before(this.tools);
+    this.filter.addEventListener('input', () => this.applyFilter());
+    list.addEventListener('click', (e) => this._onClick(e));
+    list.addEventListener('change', (e) => {
+      const c = this.characterOf.get(e.target.closest('li'));
+      if (c && e.target.type === 'checkbox') app.setVisible(c, e.target.checked);
+    });
+  }
+
+  _onClick(e) {
+    const button = e.target.closest('button');
+    const c = button && this.characterOf.get(button.closest('li'));
+    if (!c) return;
+    if (button.classList.contains('solo')) this.app.isolate(c);
+    else if (button.classList.contains('name')) this.onFrame(c);
+  }
+
+  /** Builds every row again: after a load, a clear, a texture assignment. */
+  render() {
+    const { app } = this;
+    this.rows = new Map();
+    // The filter shows once there are enough rows to want one.
+    this.tools.hidden = app.characters.length < 8 && !this.filter.value;
+    const notes = unusedNotes(app.scene?.records ?? []);
+    this.alone = this._alone();
+    return fillList(this.list, app.characters, (c) => this._row(c), {
+      done: (list) => {
+        list.append(...notes);
+        if (!app.characters.length) list.append(el('li', { class: 'unused' }, 'Nothing loaded'));
+        this.applyFilter();
+      },
+    });
+  }
+
+  _row(c) {
+    const visible = el('input', { type: 'checkbox', checked: c.root.visible, 'aria-label': `Show ${c.name}` });
+    const name = el('button', { type: 'button', class: 'name', title: `Frame ${c.name}` }, c.name);
+    const solo = el('button', { type: 'button', class: 'solo' }, 'Solo');
+    const li = el('li', { class: 'model' }, visible, name, el('small', {}, noteOf(c)), solo);
+    const row = { li, visible, name, solo, text: String(c.name).toLowerCase() };
+    this.rows.set(c, row);
+    this.characterOf.set(li, c);
+    this._mark(c, row, this.alone);
+    if (this.filter.value) li.hidden = !row.text.includes(this.filter.value.trim().toLowerCase());
+    return li;
+  }
+
+  /** The one character shown alone, if only one of several is visible. */
+  _alone() {
+    const shown = this.app.characters.filter((c) => c.root.visible);
+    return shown.length === 1 && this.app.characters.length > 1 ? shown[0] : null;
+  }
+
+  /** Sets what a row says of its character; only what changed, so a thousand rows restyle only where they differ. */
+  _mark(c, { visible, name, solo }, alone) {
+    if (visible.checked !== c.root.visible) visible.checked = c.root.visible;
+    setAttribute(name, 'aria-current', String(this.app.current?.character === c));
+    setAttribute(solo, 'aria-pressed', String(alone === c));
+    const title = alone === c ? 'Show everything again' : `Show ${c.name} alone`;
+    if (solo.title !== title) solo.title = title;
+  }
+
+  /** After a clip choice or a visibility change: the rows say which is current, shown and alone. */
+  mark() {
+    this.alone = this._alone();
+    for (const [c, row] of this.rows) this._mark(c, row, this.alone);
+  }
+
+  /** Shows the rows whose name holds the filter text (the notes on unused files stay). */
+  applyFilter() {
+    const q = this.filter.value.trim().toLowerCase();
+    let shown = 0;
+    for (const row of this.rows.values()) {
+      row.li.hidden = q !== '' && !row.text.includes(q);
+      if (!row.li.hidden) shown++;
+    }
+    this.count.textContent = q ? `${shown} of ${this.rows.size}` : '';
+  }
 }
