@@ -5,7 +5,7 @@ import * as THREE from 'three';
 import { createServer } from 'node:http';
 import { readFileSync, existsSync } from 'node:fs';
 import { PMDLoader, PSALoader, PSKLoader, PSSALoader, UE1Loader, bindClips } from '../../web/src/index.js';
-import { buildMaterial, buildMaterials, buildSkeleton, restInverses, uniqueNodeNames } from '../../web/src/three/build.js';
+import { buildGeometry, buildMaterial, buildMaterials, buildSkeleton, restInverses, uniqueNodeNames } from '../../web/src/three/build.js';
 import { FIXTURES, HAVE_SAMPLES, fixture, sample } from './helpers.js';
 
 const buffer = (name) => {
@@ -276,6 +276,33 @@ describe('the objects a loader builds are the ones three makes', () => {
     expect(bones.slice(1).every((b, i) => b.parent === bones[i])).toBe(true);
   });
 
+  it("a morphing mesh's bounds are the numbers three's computeBoundingBox and computeBoundingSphere make", () => {
+    const random = (n, scale, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898 + seed) * scale);
+    const mesh = {
+      positions: random(300, 2, 1),
+      indices: Uint32Array.from({ length: 99 }, (_, i) => i),
+      bounds: { min: [0, 0, 0], max: [0, 0, 0], center: [0, 0, 0], radius: 0 },
+      // One target reaching out, one pulling in, one with a single vertex moved far.
+      morphs: [
+        { name: 'out', positions: random(300, 0.5, 2).map(Math.abs) },
+        { name: 'in', positions: random(300, 0.3, 3).map((v) => -Math.abs(v)) },
+        { name: 'one', positions: Float32Array.from({ length: 300 }, (_, i) => (i === 7 ? 9 : 0)) },
+      ],
+    };
+    const g = buildGeometry(mesh);
+    const own = g.clone();
+    own.computeBoundingBox();
+    own.computeBoundingSphere();
+    expect(g.boundingBox.min.toArray()).toEqual(own.boundingBox.min.toArray());
+    expect(g.boundingBox.max.toArray()).toEqual(own.boundingBox.max.toArray());
+    expect(g.boundingSphere.center.toArray()).toEqual(own.boundingSphere.center.toArray());
+    expect(g.boundingSphere.radius).toBe(own.boundingSphere.radius);
+    // The targets count: the far vertex of the third reaches past the rest pose's sphere.
+    const rest = new THREE.BufferGeometry().setAttribute('position', new THREE.BufferAttribute(mesh.positions, 3));
+    rest.computeBoundingSphere();
+    expect(g.boundingSphere.radius).toBeGreaterThan(rest.boundingSphere.radius + 1);
+  });
+
   it.skipIf(!HAVE_SAMPLES)(
     'every sample skeleton: bind inverses and rest pose as three computes them, bounds as three measures them',
     async () => {
@@ -283,6 +310,7 @@ describe('the objects a loader builds are the ones three makes', () => {
         'psk/skSpiderLargeMesh.psk',
         'psk/Grunt_Preview_LOD0.psk',
         'psk/Shrek.psk',
+        'psk/Slurp_Monster_Axe_LOD0.psk',
         'zeroad/skeleton.pmd',
         'zeroad/rich-man.pmd',
       ];
@@ -301,6 +329,12 @@ describe('the objects a loader builds are the ones three makes', () => {
         for (const mesh of character.meshes) {
           const box = mesh.geometry.boundingBox.clone();
           const sphere = mesh.geometry.boundingSphere.clone();
+          if (mesh.geometry.morphAttributes.position) {
+            // A morphing mesh's bounds are three's own (the decoder measures the rest pose only).
+            mesh.geometry.computeBoundingSphere();
+            expect(sphere.center.toArray(), file).toEqual(mesh.geometry.boundingSphere.center.toArray());
+            expect(sphere.radius, file).toBe(mesh.geometry.boundingSphere.radius);
+          }
           mesh.geometry.computeBoundingBox();
           expect(box.min.toArray(), file).toEqual(mesh.geometry.boundingBox.min.toArray());
           expect(box.max.toArray(), file).toEqual(mesh.geometry.boundingBox.max.toArray());
