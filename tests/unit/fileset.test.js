@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeFiles } from '../../web/src/families/index.js';
+import { FIRST_LOOK } from '../../web/src/core/fileset.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import { decoder, fixture } from './helpers.js';
 
@@ -119,32 +120,46 @@ describe('file sets', () => {
     ]);
   });
 
-  it('sends the first head to the decoders while the other heads are still being read', async () => {
+  it('shows a large drop from its first files before the last head is read, and decodes nothing twice', async () => {
     const d = await decoder();
-    const events = [];
-    const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
-    const entries = names.map((n) => {
-      const entry = entryFromBytes(`${n}.psk`, fixture('two_bone.psk'));
-      const readHead = entry.readHead;
-      // Each head arrives a little later than the one before, as a browser's file reads do.
-      entry.readHead = async (bytes) => {
-        await new Promise((resolve) => setTimeout(resolve, 2));
-        events.push(`read ${n}`);
-        return readHead(bytes);
-      };
+    const count = FIRST_LOOK + 36;
+    const paths = Array.from({ length: count }, (_, i) => `mod${String(i).padStart(3, '0')}/two_bone.psk`);
+    let firstSeen; // the first onDecoded: which model, how many in its result so far
+    let timedOut = false;
+    const gate = new Promise((resolve) => {
+      const release = setInterval(() => firstSeen && (clearInterval(release), resolve()), 1);
+      setTimeout(() => {
+        timedOut = !firstSeen;
+        clearInterval(release);
+        resolve();
+      }, 5000);
+    });
+    const entries = paths.map((path, i) => {
+      const entry = entryFromBytes(path, fixture('two_bone.psk'));
+      // The last file's head arrives only once something has been shown.
+      if (i === count - 1) {
+        const readHead = entry.readHead;
+        entry.readHead = async (n) => (await gate, readHead(n));
+      }
       return entry;
     });
-    const watching = {
-      call: (op, args) => {
-        if (op === 'detectFormats') events.push(`detect ${args[1].length}`);
-        return d.call(op, args);
+    let decodes = 0;
+    const keptSoFar = [];
+    const counting = { call: (op, args) => ((decodes += op === 'decodePsk'), d.call(op, args)) };
+    const set = await decodeFiles(entries, counting, {
+      onDecoded: (decoded, soFar) => {
+        if (firstSeen) keptSoFar.push(soFar.models.some((m) => m.file === firstSeen.file));
+        firstSeen ??= { file: decoded.file, models: soFar.models.length };
       },
-    };
-    const set = await decodeFiles(entries, watching);
-    expect(set.models.map((m) => m.file)).toEqual(names.map((n) => `${n}.psk`));
-    // The first call carries one head, sent before the last head was read; the rest go together.
-    expect(events.filter((e) => e.startsWith('detect'))).toEqual(['detect 1', 'detect 9']);
-    expect(events.indexOf('detect 1')).toBeLessThan(events.indexOf('read j'));
+    });
+    // The model drawn first stays in the result so far: the page never takes it away to draw it again.
+    expect(keptSoFar.length).toBe(count - 1);
+    expect(keptSoFar.every(Boolean)).toBe(true);
+    expect(timedOut).toBe(false);
+    expect(firstSeen.models).toBe(1);
+    expect(paths.slice(0, FIRST_LOOK)).toContain(firstSeen.file);
+    expect(set.models.map((m) => m.file)).toEqual(paths);
+    expect(decodes).toBe(count);
   });
 
   it("fails the drop with the decoder's error when detecting fails, after every call has ended", async () => {
@@ -156,8 +171,9 @@ describe('file sets', () => {
         return d.call(op, args);
       },
     };
-    const entries = ['a', 'b', 'c'].map((n) => entryFromBytes(`${n}.psk`, fixture('two_bone.psk')));
-    await expect(decodeFiles(entries, failing)).rejects.toThrow('a.psk: the decoder was restarted');
+    // More files than one first-look call: the second call is made and ends before the drop fails.
+    const entries = Array.from({ length: FIRST_LOOK + 6 }, (_, i) => entryFromBytes(`m${i}/a.psk`, fixture('two_bone.psk')));
+    await expect(decodeFiles(entries, failing, { onDecoded: () => {} })).rejects.toThrow('a.psk: the decoder was restarted');
     expect(calls).toBe(2);
   });
 });

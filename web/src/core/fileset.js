@@ -67,21 +67,41 @@ async function inOrder(items, width, work, done) {
 const widthOf = (decoder) => 2 * Math.max(1, decoder.workerLimit ?? 1);
 
 /**
- * Detects each entry's kind: claimed by name (images, text), else by its first bytes and size.
- * Heads are read a few at a time and sent together: one worker call per few megabytes of heads.
+ * A drop of more files than this shows a character planned from its first files alone, before the
+ * heads of the rest are read (each read is a round trip to the browser's file store: a thousand
+ * files take seconds). The whole drop is planned again once every file is known.
  */
-async function classify(entries, decoder, records, isCancelled, families) {
+export const FIRST_LOOK = 32;
+/** Jobs of the first look tried, smallest first, for one that draws something (not a clip alone). */
+const FIRST_LOOK_JOBS = 3;
+
+/**
+ * Detects each entry's kind: claimed by name (images, text), else by its first bytes and size.
+ * Heads are read a few at a time and sent together: one worker call per few megabytes of heads,
+ * the first FIRST_LOOK heads in a call of their own, after which `onFirstLook` gets the items of
+ * the files up to there (only when the drop has more). Resolves to every item, one per file.
+ */
+async function classify(entries, decoder, records, isCancelled, families, onFirstLook) {
   const kinds = new Map(); // entry -> kind
   const heads = new Map(); // entry -> its whole bytes, when the head read was the whole file
   const unread = [];
   for (const entry of entries) {
     const claimed = claimByName(families, entry.name);
     if (claimed) kinds.set(entry, claimed);
-    else if (entry.size === 0) records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' });
     else unread.push(entry);
   }
+  // One item per file, shared by the first look and the whole plan: a kept head is given once.
+  const items = new Map();
+  const itemOf = (entry) => {
+    const kind = kinds.get(entry);
+    if (kind === undefined || !familyOfKind(families, kind)) return null;
+    if (!items.has(entry)) items.set(entry, { entry: heads.has(entry) ? readOnce(entry, heads.get(entry)) : entry, kind });
+    return items.get(entry);
+  };
+  const lookEnd = unread.length > FIRST_LOOK && onFirstLook ? entries.indexOf(unread[FIRST_LOOK - 1]) + 1 : 0;
   let batch = [];
   let batchBytes = 0;
+  let read = 0;
   const calls = [];
   let failed = null; // a detect call that failed fails the drop, once every call has ended
   // Sends the heads gathered so far; not awaited, so the next heads are read meanwhile.
@@ -96,18 +116,18 @@ async function classify(entries, decoder, records, isCancelled, families) {
     }
     batch = [];
     batchBytes = 0;
-    const call = decoder.call('detectFormats', [
-      packed.buffer,
-      sent.map((b) => b.head.byteLength),
-      sent.map((b) => b.entry.size),
-      sent.map((b) => b.entry.name),
-    ]);
-    calls.push(
-      call.then(
+    const call = decoder
+      .call('detectFormats', [
+        packed.buffer,
+        sent.map((b) => b.head.byteLength),
+        sent.map((b) => b.entry.size),
+        sent.map((b) => b.entry.name),
+      ])
+      .then(
         (found) => sent.forEach(({ entry }, i) => kinds.set(entry, found[i])),
         (err) => (failed ??= err),
-      ),
-    );
+      );
+    calls.push(call);
   };
   const readHead = (entry) =>
     isCancelled()
@@ -117,15 +137,19 @@ async function classify(entries, decoder, records, isCancelled, families) {
           (error) => ({ error }),
         );
   await inOrder(unread, HEAD_READS, readHead, async (entry, r) => {
+    read++;
     if (r.cancelled) records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' });
     else if (r.error) records.push({ kind: 'refused', files: [entry.path], reason: unreadable(r.error) });
+    else if (!r.head.byteLength) records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' });
     else {
       if (batchBytes + r.head.byteLength > HEADS_PER_CALL) detect();
       batch.push({ entry, head: r.head });
       batchBytes += r.head.byteLength;
       if (r.head.byteLength === entry.size) heads.set(entry, r.head);
-      // The first head goes at once: a worker that has not started yet starts while the rest are read.
-      if (!calls.length) detect();
+    }
+    if (read === FIRST_LOOK && lookEnd) {
+      detect();
+      Promise.all(calls).then(() => failed || onFirstLook(entries.slice(0, lookEnd).map(itemOf).filter(Boolean)));
     }
   });
   detect();
@@ -133,11 +157,11 @@ async function classify(entries, decoder, records, isCancelled, families) {
   if (failed) throw failed;
   const out = [];
   for (const entry of entries) {
-    const kind = kinds.get(entry);
-    if (kind === undefined) continue;
-    if (familyOfKind(families, kind)) out.push({ entry: heads.has(entry) ? readOnce(entry, heads.get(entry)) : entry, kind });
+    const item = itemOf(entry);
+    if (item) out.push(item);
     // Notes, readmes and other files of a folder are not errors: they are listed as unused.
-    else records.push({ kind: 'unused', files: [entry.path], reason: 'not a format Rigscope reads (detected by content, not extension)' });
+    else if (kinds.has(entry))
+      records.push({ kind: 'unused', files: [entry.path], reason: 'not a format Rigscope reads (detected by content, not extension)' });
   }
   return out;
 }
@@ -176,6 +200,31 @@ function file(result, { decoded, textures, records }) {
   else if (decoded.clips.length || decoded.skeleton) result.animations.push(decoded);
 }
 
+/** Bytes a job reads: jobs run smallest first. */
+const bytes = (job) => job.inputs.reduce((n, i) => n + i.entry.size, 0);
+
+/** What items give a result without decoding: image files as texture records, text a family reads later. */
+function collect(items, drop, families) {
+  const out = { models: [], animations: [], textures: [], texts: [], records: [] };
+  for (const item of items) {
+    if (item.kind === 'image')
+      out.textures.push({
+        id: item.entry.path,
+        path: item.entry.path,
+        name: item.entry.name,
+        key: textureKey(item.entry.name),
+        entry: item.entry,
+        drop,
+      });
+  }
+  // Text a family reads when the scene is assembled (actor XML, material sidecars).
+  for (const kind of families.flatMap((f) => f.textKinds ?? [])) {
+    for (const item of items)
+      if (item.kind === kind) out.texts.push({ path: item.entry.path, name: item.entry.name, entry: item.entry, kind });
+  }
+  return out;
+}
+
 /**
  * Decodes a whole file set.
  * @param {import('./files.js').FileEntry[]} entries
@@ -201,34 +250,7 @@ export async function decodeFiles(
     });
     entries = entries.slice(0, maxFiles);
   }
-  const items = await classify(entries, decoder, records, isCancelled, families);
-  const byKind = (k) => items.filter((i) => i.kind === k);
   const text = (item) => readText(item.entry);
-  let done = 0;
-  const total = entries.length;
-  const step = (item) => onProgress?.({ done: ++done, total, name: item.entry.name });
-
-  for (const item of byKind('image')) {
-    result.textures.push({
-      id: item.entry.path,
-      path: item.entry.path,
-      name: item.entry.name,
-      key: textureKey(item.entry.name),
-      entry: item.entry,
-      drop,
-    });
-  }
-  // Text a family reads when the scene is assembled (actor XML, material sidecars).
-  for (const kind of families.flatMap((f) => f.textKinds ?? [])) {
-    for (const item of byKind(kind)) result.texts.push({ path: item.entry.path, name: item.entry.name, entry: item.entry, kind });
-  }
-
-  const jobs = [];
-  for (const family of families) {
-    const { jobs: planned, records: told } = await family.plan(byKind, { text });
-    records.push(...told);
-    jobs.push(...planned.map((job) => ({ ...job, family })));
-  }
   const run = async (job) => {
     if (isCancelled()) return { reason: 'decoding was cancelled' };
     try {
@@ -237,20 +259,75 @@ export async function decodeFiles(
       return { reason: refusal(err, job.inputs[0].entry) };
     }
   };
+  const plan = async (items, told) => {
+    const byKind = (k) => items.filter((i) => i.kind === k);
+    const jobs = [];
+    for (const family of families) {
+      const planned = await family.plan(byKind, { text });
+      told.push(...planned.records);
+      jobs.push(...planned.jobs.map((job) => ({ ...job, family })));
+    }
+    return jobs;
+  };
+  // Decodes of the first look, reused when the whole plan has the same job (same op, same files).
+  const looked = new Map(); // `${op}|${paths}` -> { job, ran }
+  const keyOf = (job) => `${job.op}|${job.inputs.map((i) => i.entry.path).join('|')}`;
+  const sameJob = (a, b) => keyOf(a) === keyOf(b) && a.inputs.every((input, i) => input === b.inputs[i]);
+  const reuse = (job) => {
+    const seen = looked.get(keyOf(job));
+    return seen && sameJob(seen.job, job) ? seen.ran : run(job);
+  };
+  let filing = false; // the whole plan's decodes are being filed: the first look has had its turn
+  let shown = null; // { job, outcome } the first look drew
+  const firstLook = async (items) => {
+    try {
+      const jobs = (await plan(items, [])).sort((a, b) => bytes(a) - bytes(b));
+      for (const job of jobs.slice(0, FIRST_LOOK_JOBS)) {
+        const ran = run(job);
+        looked.set(keyOf(job), { job, ran });
+        const { decoded, reason } = await ran;
+        if (filing) return;
+        if (!decoded?.meshes.length) continue;
+        const partial = collect(items, drop, families);
+        shown = { job, outcome: outcome(job, { decoded, reason }, drop) };
+        file(partial, shown.outcome);
+        onDecoded(decoded, partial);
+        return;
+      }
+    } catch {
+      // Only a first look: the whole plan reports what went wrong.
+    }
+  };
+
+  // The worker starts while the heads are read (a pool that has none running).
+  decoder.warm?.();
+  const items = await classify(entries, decoder, records, isCancelled, families, onDecoded && firstLook);
+  const collected = collect(items, drop, families);
+  result.textures.push(...collected.textures);
+  result.texts.push(...collected.texts);
+  let done = 0;
+  const total = entries.length;
+  const step = (item) => onProgress?.({ done: ++done, total, name: item.entry.name });
+  const jobs = await plan(items, records);
   // Smallest first: textures and small models are ready soonest, so a page draws its first
   // character early, and the largest files finish side by side at the end. Each is filed as it
   // finishes (onDecoded sees the result grow), then the result is put in the families' order,
   // so it is the same whatever finished first.
-  const bytes = (job) => job.inputs.reduce((n, i) => n + i.entry.size, 0);
   const bySize = jobs.map((_, i) => i).sort((a, b) => bytes(jobs[a]) - bytes(jobs[b]));
   const outcomes = new Array(jobs.length);
   const planned = { textures: result.textures.length, records: records.length };
+  // What the first look drew stays in the result so far (the page keeps drawing it) when the whole
+  // plan has the same job; it is filed once.
+  const kept = shown ? jobs.findIndex((job) => sameJob(job, shown.job)) : -1;
+  if (kept >= 0) file(result, (outcomes[kept] = shown.outcome));
   await inOrder(
     bySize,
     widthOf(decoder),
-    (i) => run(jobs[i]),
+    (i) => reuse(jobs[i]),
     (i, ran) => {
+      filing = true;
       for (const input of jobs[i].inputs) step(input);
+      if (i === kept) return;
       outcomes[i] = outcome(jobs[i], ran, drop);
       file(result, outcomes[i]);
       if (ran.decoded) onDecoded?.(ran.decoded, result);

@@ -79,7 +79,7 @@ export function createDecoderHost({ workerLimit, decoderPath } = {}) {
 
   function threads() {
     pool ??= compiledDecoders(path).then((wasmModule) => {
-      started = new DecoderPool({ workerLimit: limit, createWorker: () => new ThreadWorker(wasmModule) });
+      started = new DecoderPool({ workerLimit: limit, createWorker: () => new ThreadWorker(wasmModule), workersCompile: false });
       return started;
     });
     return pool;

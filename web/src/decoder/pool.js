@@ -33,11 +33,13 @@ export function workerFromUrl(url) {
 
 export class DecoderPool {
   /**
-   * @param {{ workerLimit?: number, decoderPath?: string, workerUrl?: string, createWorker?: () => Worker }} [options]
+   * @param {{ workerLimit?: number, decoderPath?: string, workerUrl?: string, createWorker?: () => Worker, workersCompile?: boolean }} [options]
    *   decoderPath: a folder holding `worker.js` (a bundled decoder worker) and `decoders.wasm`;
    *   workerUrl: the worker script itself. Without either, the worker bundled with this module.
+   *   workersCompile: false when each worker is given the compiled module (Node's threads)
    */
-  constructor({ workerLimit = DEFAULT_WORKER_LIMIT, decoderPath = '', workerUrl = '', createWorker } = {}) {
+  constructor({ workerLimit = DEFAULT_WORKER_LIMIT, decoderPath = '', workerUrl = '', createWorker, workersCompile = true } = {}) {
+    this.workersCompile = workersCompile;
     this.workerLimit = Math.max(1, workerLimit | 0);
     this.decoderPath = decoderPath;
     this.workerUrl = workerUrl;
@@ -80,6 +82,15 @@ export class DecoderPool {
     return slot.client.call(op, args).finally(done);
   }
 
+  /**
+   * Starts a worker and its WASM module ahead of the first call, as DRACOLoader.preload() does: a
+   * drop starts it while its files are read. Nothing when a worker runs.
+   */
+  warm() {
+    if (this._slots.length || this.disposed) return;
+    this.call('detectFormats', [new ArrayBuffer(0), [], [], []]).catch(() => {});
+  }
+
   /** Stops what is decoding in this pool only; its pending calls reject with `reason`. */
   cancel(reason = 'Decoding was cancelled') {
     for (const s of this._slots) s.client.cancel(reason);
@@ -105,7 +116,7 @@ export class DecoderPool {
     if (idle) return idle;
     // The first worker compiles the module and hands it to the page; workers started after it has
     // answered instantiate that module instead of compiling it again, side by side, on the same cores.
-    const starting = this._slots.some((s) => !s.started);
+    const starting = this.workersCompile && this._slots.some((s) => !s.started);
     if (!starting && this._slots.length < this.workerLimit) {
       const slot = { client: new DecoderClient({ createWorker: this._workerFactory() }), bytes: 0, calls: 0, started: false };
       this._slots.push(slot);
