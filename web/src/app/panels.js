@@ -149,23 +149,31 @@ function texturesByPath(textures) {
 
 /** The files panel: per drop, a line per file with what became of it, and its textures' view buttons. */
 export function renderFilesReport(box, app) {
-  const textures = texturesByPath(app.textures);
-  const items = [];
-  for (const r of app.reports) {
-    items.push({ report: r });
-    for (const status of fileStatuses(r.files, app.scene?.records ?? r.records)) items.push({ status });
-  }
+  let textures = null;
+  const items = () => {
+    textures = texturesByPath(app.textures);
+    return app.reports.flatMap((r) => [
+      { report: r },
+      ...fileStatuses(r.files, app.scene?.records ?? r.records).map((status) => ({ status })),
+    ]);
+  };
+  const count = app.reports.reduce((n, r) => n + 1 + r.files.length, 0);
   let list = null;
-  return fillList(box, items, ({ report, status }) => {
-    if (report) {
-      list = el('ul', { class: 'files-status' });
-      return [el('h2', {}, `${report.files.length} file${report.files.length === 1 ? '' : 's'}`), list];
-    }
-    // Decoded textures of the file open in the texture viewer.
-    const views = (textures.get(status.file) ?? []).map((t) => textureButton(t, app.decoder));
-    list.append(el('li', { class: status.problem ? 'problem' : 'used', title: status.file }, status.lines.join('; '), ...views));
-    return null;
-  });
+  return fillList(
+    box,
+    items,
+    ({ report, status }) => {
+      if (report) {
+        list = el('ul', { class: 'files-status' });
+        return [el('h2', {}, `${report.files.length} file${report.files.length === 1 ? '' : 's'}`), list];
+      }
+      // Decoded textures of the file open in the texture viewer.
+      const views = (textures.get(status.file) ?? []).map((t) => textureButton(t, app.decoder));
+      list.append(el('li', { class: status.problem ? 'problem' : 'used', title: status.file }, status.lines.join('; '), ...views));
+      return null;
+    },
+    { count },
+  );
 }
 
 /** A slider per morph target of every mesh that has them. */

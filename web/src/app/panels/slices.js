@@ -44,21 +44,29 @@ function runSlice() {
  * at once when there are at most `atOnce`, else in slices from the next task on. `done(list)` runs
  * after the last item (a closing line, a placeholder). The list says aria-busy while rows are
  * still coming. Resolves when the list is complete (false if a newer fill replaced this one).
+ * `items` may be a function that lists them, with their `count` (about): a long list's items are
+ * then listed in its first slice, not in the task that asked for the list.
  */
-export function fillList(list, items, make, { atOnce = AT_ONCE, done } = {}) {
+export function fillList(list, items, make, { atOnce = AT_ONCE, count, done } = {}) {
   fills.get(list)?.cancel();
   list.replaceChildren();
+  let all = typeof items === 'function' ? null : items;
   let at = 0;
   const build = (more) => {
+    all ??= items();
     const out = document.createDocumentFragment();
-    while (at < items.length && more()) {
-      const made = make(items[at++]);
+    while (at < all.length && more()) {
+      const made = make(all[at++]);
       if (Array.isArray(made)) out.append(...made);
       else if (made) out.append(made);
     }
     list.append(out);
   };
-  if (items.length <= atOnce) {
+  const long = (count ?? all?.length) > atOnce;
+  // Only a long list's rows skip layout off screen (style.css): a short one reads as it always did
+  // (innerText, copying), and has nothing to skip.
+  list.classList.toggle('long-list', long);
+  if (!long) {
     build(() => true);
     list.removeAttribute('aria-busy');
     done?.(list);
@@ -68,7 +76,7 @@ export function fillList(list, items, make, { atOnce = AT_ONCE, done } = {}) {
   const fill = {
     cancelled: false,
     build,
-    complete: () => at >= items.length,
+    complete: () => all !== null && at >= all.length,
     // In an open panel (or outside any): what people see is filled first.
     shown: () => list.closest('details')?.open !== false,
     cancel: () => (fill.cancelled = true),
