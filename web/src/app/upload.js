@@ -6,8 +6,10 @@
 // wrapped, and for an array of such a mesh it only allocates three's buffer. The bytes then go into
 // three's own buffer, several slices a frame (bufferSubData), as many as fit a few milliseconds of
 // the main thread and as the GPU process has taken by the next frame (a fence): the bytes a frame
-// carries double while both hold and halve when a slice blocks. Once every array is in, the draw
-// range comes back and the mesh shows. three has no API to allocate a buffer without data or to
+// carries double while both hold and halve when a frame goes over, and one call's size halves when
+// that call alone did (the GPU process was busy: under load a 1 MB call waited 106 ms). Once every
+// array is in, the draw range comes back and the mesh shows. Allocating costs the GPU process too
+// (WebGL clears each buffer: 68 MB took it 0.4-1.5 s here), so no slice goes in before that is done. three has no API to allocate a buffer without data or to
 // fill it in parts before its first draw, hence the wrapper; only arrays staged here are touched.
 
 /** Meshes whose arrays sum to more than this many bytes are uploaded in slices. */
@@ -31,6 +33,8 @@ export class SlicedUploads {
     // took 115-135 ms cold; 2 MB up to 45 ms with the machine loaded); a frame sends several calls
     // of at most this size instead.
     this.maxSliceBytes = 1024 * 1024;
+    /** Bytes of one call now: halves when a call alone goes over the budget, doubles back when frames are cheap. */
+    this.sliceBytes = this.maxSliceBytes;
     /** At most this many bytes a frame, however cheap frames are. */
     this.maxFrameBytes = 64 * 1024 * 1024;
     this.budgetMs = FRAME_BUDGET_MS;
@@ -212,15 +216,17 @@ export class SlicedUploads {
     // all of it well within: twice as much, once the GPU process is no more than a frame behind.
     this._cheap = ms < this.budgetMs / 2 && bytes >= this.frameBytes;
     if (ms > this.budgetMs) this.frameBytes = Math.max(this.minSliceBytes, Math.floor(bytes / 2));
+    if (slowest > this.budgetMs) this.sliceBytes = Math.max(this.minSliceBytes, Math.floor(this.sliceBytes / 2));
+    else if (this._cheap) this.sliceBytes = Math.min(this.maxSliceBytes, this.sliceBytes * 2);
     this._fences.push(gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0));
     gl.flush();
   }
 
-  /** Sends the next slice of `t`, at most `room` bytes (and maxSliceBytes); returns the bytes sent. */
+  /** Sends the next slice of `t`, at most `room` bytes (and sliceBytes); returns the bytes sent. */
   _slice(t, room) {
     const gl = this.gl;
     const per = t.array.BYTES_PER_ELEMENT;
-    const bytes = Math.max(this.minSliceBytes, Math.min(this.maxSliceBytes, room));
+    const bytes = Math.max(this.minSliceBytes, Math.min(this.sliceBytes, this.maxSliceBytes, room));
     const count = Math.min(Math.max(1, Math.floor(bytes / per)), (t.array.byteLength - t.sent) / per);
     gl.bindBuffer(gl.COPY_WRITE_BUFFER, t.buffer);
     gl.bufferSubData(gl.COPY_WRITE_BUFFER, t.sent, t.array, t.sent / per, count);
