@@ -21,8 +21,8 @@ const noteOf = (c) =>
         ? `${c.clips.length} clip${c.clips.length === 1 ? '' : 's'}`
         : 'static';
 
-/** The files not used, a line per file; many for the same reason (a folder of notes) one line with a count. */
-function unusedNotes(records) {
+/** The files not used, grouped by kind and reason. */
+function unusedGroups(records) {
   const byReason = new Map();
   for (const r of records) {
     if (!UNUSED.has(r.kind)) continue;
@@ -31,24 +31,24 @@ function unusedNotes(records) {
     if (list) list.push(r);
     else byReason.set(key, [r]);
   }
-  return [...byReason.values()].flatMap((list) =>
-    list.length > 3
-      ? [
-          el(
-            'li',
-            {
-              class: 'unused',
-              title: list
-                .slice(0, 50)
-                .map((r) => r.files[0])
-                .join('\n'),
-            },
-            `${list.length} files: ${describeRecord(list[0]).replace(/^[^:]*: /, '')}`,
-          ),
-        ]
-      : list.map((r) => el('li', { class: 'unused' }, describeRecord(r))),
-  );
+  return [...byReason.values()];
 }
+
+/** A group's lines: one per file, or one with a count for many files of the same reason (a folder of notes, a zip of junk). */
+const unusedNote = (list) =>
+  list.length > 3
+    ? el(
+        'li',
+        {
+          class: 'unused',
+          title: list
+            .slice(0, 50)
+            .map((r) => r.files[0])
+            .join('\n'),
+        },
+        `${list.length} files: ${describeRecord(list[0]).replace(/^[^:]*: /, '')}`,
+      )
+    : list.map((r) => el('li', { class: 'unused' }, describeRecord(r)));
 
 export class Outliner {
   constructor(list, app, { onFrame }) {
@@ -81,11 +81,11 @@ export class Outliner {
     this.rows = new Map();
     // The filter shows once there are enough rows to want one.
     this.tools.hidden = app.characters.length < 8 && !this.filter.value;
-    const notes = unusedNotes(app.scene?.records ?? []);
     this.alone = this._alone();
-    return fillList(this.list, app.characters, (c) => this._row(c), {
+    // The characters' rows, then the notes on files not used (a drop may hold hundreds).
+    const items = [...app.characters, ...unusedGroups(app.scene?.records ?? [])];
+    return fillList(this.list, items, (item) => (Array.isArray(item) ? unusedNote(item) : this._row(item)), {
       done: (list) => {
-        list.append(...notes);
         if (!app.characters.length) list.append(el('li', { class: 'unused' }, 'Nothing loaded'));
         this.applyFilter();
       },
