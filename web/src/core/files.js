@@ -3,10 +3,22 @@
 
 /** @typedef {{ name: string, path: string, size: number, read: () => Promise<ArrayBuffer>, readHead: (n: number) => Promise<ArrayBuffer> }} FileEntry */
 
+/**
+ * Files larger than this go to a decoder worker as the File itself, which reads it there
+ * (decoderInput): read on the page, 64 MB hold its main thread for hundreds of milliseconds.
+ */
+export const HAND_OVER_BYTES = 1 << 20;
+
+/** What a decoder call takes for an entry's bytes: a large browser file as it is, else its bytes. */
+export function decoderInput(entry) {
+  return entry.blob && entry.size > HAND_OVER_BYTES ? Promise.resolve(entry.blob) : entry.read();
+}
+
 export function entryFromBlob(blob, path = blob.name) {
   return {
     name: baseName(path),
     path,
+    blob,
     // Asked when needed: a File's first size is a round trip to the browser's file store (0.3 ms
     // a file here), so a drop of thousands of files would wait seconds before its first read.
     get size() {

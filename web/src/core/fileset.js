@@ -18,7 +18,7 @@ export const MAX_FILES_PER_DROP = 20000;
 /** Why a file could not be read, in a sentence (browsers say NotReadableError, Node ENOENT…). */
 function unreadable(err) {
   const why =
-    err?.name === 'NotReadableError'
+    err?.name === 'NotReadableError' || err?.name === 'NotFoundError'
       ? 'the browser could not read it (moved, deleted or too large to read)'
       : (err?.message ?? String(err));
   return `could not be read: ${why}`;
@@ -170,7 +170,8 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
 function refusal(err, entry) {
   if (err?.name === 'NotReadableError' || err?.name === 'NotFoundError') return unreadable(err);
   // Reading the bytes into memory failed (a file of gigabytes): say so with its size.
-  if (err instanceof RangeError) return `${entry.name} is too large to read into memory (${entry.size} bytes)`;
+  if (err instanceof RangeError || err?.name === 'RangeError')
+    return `${entry.name} is too large to read into memory (${entry.size} bytes)`;
   return err.message;
 }
 

@@ -51,14 +51,14 @@ export class DecoderClient {
     offerCompiledModule(worker);
     worker.onmessage = (e) => {
       if (keepCompiledModule(e.data)) return;
-      const { id, ok, result, error, ms } = e.data;
+      const { id, ok, result, error, name, ms } = e.data;
       const p = this._pending.get(id);
       if (!p) return;
       this._pending.delete(id);
       if (ok) {
         if (result && typeof result === 'object' && !Array.isArray(result)) result.decodeMs = ms;
         p.resolve(result);
-      } else p.reject(new Error(error));
+      } else p.reject(namedError(error, name));
     };
     worker.onerror = (e) => {
       e.preventDefault?.();
@@ -73,6 +73,13 @@ export class DecoderClient {
     this._worker = worker;
     return worker;
   }
+}
+
+/** The worker's error with its name (a file it could not read says NotReadableError, as on the page). */
+function namedError(message, name) {
+  const err = new Error(message);
+  if (name && name !== 'Error') err.name = name;
+  return err;
 }
 
 let shared = null;

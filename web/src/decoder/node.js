@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DECODER_OPS, DecoderCrash, invoke } from './ops.js';
+import { DECODER_OPS, DecoderCrash, invoke, readBlobArgs } from './ops.js';
 
 const wasmDir = new URL('../../../build/wasm/', import.meta.url);
 /** The package's own decoders.wasm. */
@@ -142,9 +142,10 @@ export async function decoderHost(wasmModule) {
   return {
     module,
     async call(op, args) {
+      const bytes = await readBlobArgs(args);
       if (!M && !restarting) restart();
       if (restarting) await restarting;
-      return run(op, args);
+      return run(op, bytes);
     },
     cancel() {},
   };

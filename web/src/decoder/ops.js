@@ -133,6 +133,18 @@ export function invoke(M, op, args) {
   return unpackClips(result);
 }
 
+const isBlob = (a) => typeof Blob !== 'undefined' && a instanceof Blob;
+
+/**
+ * Arguments with each Blob read into its bytes: a large File comes to the worker as it is and is
+ * read here, off the page's main thread (core/files.js decoderInput). A read that fails keeps its
+ * error's name (NotReadableError, RangeError) across to the page, which words it (core/fileset.js).
+ */
+export function readBlobArgs(args) {
+  if (!args.some(isBlob)) return args;
+  return Promise.all(args.map((a) => (isBlob(a) ? a.arrayBuffer() : a)));
+}
+
 /**
  * The request loop every decoder worker runs (the site's, the standalone page's, Node's threads):
  * one module instance started on first use by `start()`, each {id, op, args} answered with
@@ -153,13 +165,14 @@ export function decoderServer(start, post) {
   return async ({ id, op, args }) => {
     try {
       const M = await instance();
+      const bytes = await readBlobArgs(args);
       const started = performance.now();
-      const result = invoke(M, op, args);
+      const result = invoke(M, op, bytes);
       const ms = performance.now() - started;
       post({ id, ok: true, result, ms }, [...collectTransferables(result)]);
     } catch (err) {
       if (err instanceof DecoderCrash) decoders = null;
-      post({ id, ok: false, error: err instanceof Error ? err.message : String(err) });
+      post({ id, ok: false, error: err instanceof Error ? err.message : String(err), name: err?.name });
     }
   };
 }

@@ -11,7 +11,13 @@ import { DecoderClient } from './client.js';
  */
 export const DEFAULT_WORKER_LIMIT = Math.max(1, Math.min(4, globalThis.navigator?.hardwareConcurrency ?? 2));
 
-const bytesOf = (args) => args.reduce((n, a) => n + (a instanceof ArrayBuffer || ArrayBuffer.isView(a) ? a.byteLength : 0), 0);
+const bytesOf = (args) =>
+  args.reduce(
+    (n, a) =>
+      n +
+      (a instanceof ArrayBuffer || ArrayBuffer.isView(a) ? a.byteLength : typeof Blob !== 'undefined' && a instanceof Blob ? a.size : 0),
+    0,
+  );
 
 /**
  * A module worker from a URL. A worker script on another origin cannot be started directly (a

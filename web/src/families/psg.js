@@ -1,5 +1,7 @@
 // Skate 3 (PS3) PSG RenderWare 4 arenas: model arenas (meshes whose materials name textures by
 // GUID) and texture arenas (textures named by GUID in the table of contents).
+import { decoderInput } from '../core/files.js';
+
 export default {
   id: 'psg',
   label: 'Skate 3 PSG',
@@ -10,7 +12,7 @@ export default {
       jobs: byKind('psg').map((item) => ({
         op: 'decodePsg',
         inputs: [item],
-        args: async () => [await item.entry.read(), item.entry.name],
+        args: async () => [await decoderInput(item.entry), item.entry.name],
       })),
       records: [],
     };

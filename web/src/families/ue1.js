@@ -1,6 +1,6 @@
 // Unreal Engine 1 vertex meshes: foo_d.3d (triangles) + foo_a.3d (frames), the .uc class whose
 // #exec lines import them (sequences, textures, scale), and PCX textures.
-import { stem, textureKey } from '../core/files.js';
+import { decoderInput, stem, textureKey } from '../core/files.js';
 
 const meshBase = (name) =>
   stem(name)
@@ -54,9 +54,9 @@ export default {
         inputs: script ? [item, anim, script] : [item, anim],
         via: script ? 'script' : 'name',
         args: async () => [
-          await item.entry.read(),
+          await decoderInput(item.entry),
           item.entry.name,
-          await anim.entry.read(),
+          await decoderInput(anim.entry),
           anim.entry.name,
           script ? scriptTexts[s] : '',
           script ? script.entry.name : '',
@@ -83,7 +83,7 @@ export default {
       records.push({ kind: 'unused', files: [s.entry.path], reason });
     });
     for (const item of byKind('pcx')) {
-      jobs.push({ op: 'decodePcx', inputs: [item], args: async () => [await item.entry.read(), item.entry.name, true] });
+      jobs.push({ op: 'decodePcx', inputs: [item], args: async () => [await decoderInput(item.entry), item.entry.name, true] });
     }
     return { jobs, records };
   },

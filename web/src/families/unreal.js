@@ -1,6 +1,6 @@
 // Unreal ActorX: .psk/.pskx meshes, .psa animations with UE Viewer's .config sidecar. Animations
 // bind to meshes by bone name (the decoders say so: bindBy "name").
-import { readText, stem } from '../core/files.js';
+import { decoderInput, readText, stem } from '../core/files.js';
 import { addMaterialSidecar, isMaterialSidecar, readMaterialSidecar, resolveUnrealMaterial } from './unreal-materials.js';
 
 /** Material sidecars are a few KiB; a larger file of that name is not read as one. */
@@ -51,7 +51,7 @@ export default {
     const configs = byKind('config');
     const used = new Set();
     for (const item of byKind('psk'))
-      jobs.push({ op: 'decodePsk', inputs: [item], args: async () => [await item.entry.read(), item.entry.name] });
+      jobs.push({ op: 'decodePsk', inputs: [item], args: async () => [await decoderInput(item.entry), item.entry.name] });
     for (const item of byKind('psa')) {
       const config = nearest(
         item,
@@ -62,7 +62,7 @@ export default {
         op: 'decodePsa',
         inputs: config ? [item, config] : [item],
         via: config ? 'sidecar' : undefined,
-        args: async () => [await item.entry.read(), item.entry.name, config ? await text(config) : ''],
+        args: async () => [await decoderInput(item.entry), item.entry.name, config ? await text(config) : ''],
       });
     }
     for (const c of configs) {

@@ -1,6 +1,6 @@
 // 0 A.D.: .pmd models, PSSA .psa animations (bound by bone index and count), actor .xml files
 // that assemble a unit, and the release archives' cache names.
-import { baseName, readText, stem } from '../core/files.js';
+import { baseName, decoderInput, readText, stem } from '../core/files.js';
 import { fileKey, readActor, usesPlayerColor } from './zeroad-actor.js';
 
 /**
@@ -30,12 +30,12 @@ export default {
   plan(byKind) {
     const jobs = [];
     for (const item of byKind('pmd'))
-      jobs.push({ op: 'decodePmd', inputs: [item], args: async () => [await item.entry.read(), item.entry.name] });
+      jobs.push({ op: 'decodePmd', inputs: [item], args: async () => [await decoderInput(item.entry), item.entry.name] });
     for (const item of byKind('pssa')) {
       jobs.push({
         op: 'decodePssa',
         inputs: [item],
-        args: async () => [await item.entry.read(), item.entry.name],
+        args: async () => [await decoderInput(item.entry), item.entry.name],
         // The engine ignores the PSSA name field ("God Knows", "test_anim"): clips go by file name.
         after: (anim) => {
           for (const c of anim.clips) {
