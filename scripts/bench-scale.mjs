@@ -171,8 +171,11 @@ async function workerHeaps(browser, helper) {
   }, workers);
 }
 
-/** Busy stretches of a CPU profile over `minMs`, with the functions that took their time. */
-function busyStretches(profile, minMs = 50) {
+/**
+ * Busy stretches of a CPU profile over `minMs` (ms from the profile's start), with the functions
+ * that took their time: the 6 first by self time and the `inclusive` first by inclusive time.
+ */
+export function busyStretches(profile, minMs = 50, inclusive = 10) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -215,7 +218,7 @@ function busyStretches(profile, minMs = 50) {
       .map(([k, v]) => `${k} ${v.toFixed(0)}`);
   return out
     .filter((s) => s.ms > minMs)
-    .map((s) => ({ at: Math.round(s.at), ms: Math.round(s.ms), self: top(s.self, 6), inclusive: top(s.inclusive, 10) }));
+    .map((s) => ({ at: Math.round(s.at), ms: Math.round(s.ms), self: top(s.self, 6), inclusive: top(s.inclusive, inclusive) }));
 }
 
 async function openViewer(context, url) {

@@ -432,7 +432,7 @@ async function browserBench(site, { runs: count = 3, profile = false } = {}) {
           ]),
         };
       });
-      if (cpu) r.busy = busyStretches(cpu);
+      if (cpu) r.busy = (await import('./bench-scale.mjs')).busyStretches(cpu, 50, 12);
       r.pixels = (await page.evaluate(() => window.__rigscope.pixels())).count;
       r.errors = errors;
       runs.push(r);
@@ -445,56 +445,6 @@ async function browserBench(site, { runs: count = 3, profile = false } = {}) {
   const pick = runs.map((r) => r.firstFrameMs);
   const mid = runs[pick.indexOf(median(pick))] ?? runs[0];
   return { runs, firstFrameMs: median(pick), longestTaskMs: median(runs.map((r) => r.longestTaskMs)), median: mid };
-}
-
-/**
- * Busy stretches of a CPU profile over `minMs` (ms from the profile's start, which is a few ms
- * after the bench's t0), with the functions that took their time, self and inclusive.
- */
-function busyStretches(profile, minMs = 50) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const label = (n) => {
-    const f = n.callFrame;
-    const file = f.url
-      .split('/')
-      .pop()
-      .replace(/-[\w-]{8}\.js$/, '.js');
-    return f.url ? `${f.functionName || '(anonymous)'} ${file}:${f.lineNumber + 1}` : f.functionName;
-  };
-  const out = [];
-  let cur = null,
-    t = profile.startTime;
-  for (let i = 0; i < profile.samples.length; i++) {
-    t += profile.timeDeltas[i];
-    const node = byId.get(profile.samples[i]);
-    const dt = (profile.timeDeltas[i + 1] ?? 0) / 1000;
-    if (node.callFrame.functionName === '(idle)') {
-      if (cur) out.push(cur);
-      cur = null;
-      continue;
-    }
-    cur ??= { at: (t - profile.startTime) / 1000, ms: 0, self: new Map(), inclusive: new Map() };
-    cur.ms += dt;
-    cur.self.set(label(node), (cur.self.get(label(node)) ?? 0) + dt);
-    const seen = new Set();
-    for (let x = node.id; x !== undefined; x = parent.get(x)) {
-      const name = label(byId.get(x));
-      if (seen.has(name) || name === '(root)') continue;
-      seen.add(name);
-      cur.inclusive.set(name, (cur.inclusive.get(name) ?? 0) + dt);
-    }
-  }
-  if (cur) out.push(cur);
-  const top = (m, n) =>
-    [...m]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, n)
-      .map(([k, v]) => `${k} ${v.toFixed(0)}`);
-  return out
-    .filter((x) => x.ms > minMs)
-    .map((x) => ({ at: Math.round(x.at), ms: Math.round(x.ms), self: top(x.self, 6), inclusive: top(x.inclusive, 12) }));
 }
 
 /** Every run of the PSK + PSA load: first frame, longest task, marks, long tasks, upload counts. */
