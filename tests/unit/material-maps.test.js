@@ -7,7 +7,7 @@ import { GLTFExporter } from 'three/addons/exporters/GLTFExporter.js';
 import { TGALoader } from 'three/addons/loaders/TGALoader.js';
 import { unzlibSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
-import { applyMaterialMaps, setBaseColourOnly } from '../../web/src/three/material-maps.js';
+import { applyMaterialMaps, clearMaterialMaps, setBaseColourOnly } from '../../web/src/three/material-maps.js';
 import { installNodeCanvas } from './node-canvas.js';
 import { encodePng as encodePNG } from '../../web/src/core/png.js';
 import { FIXTURES, bytes } from './helpers.js';
@@ -62,6 +62,22 @@ describe('applyMaterialMaps', () => {
     // The caller's textures are not changed: data maps are linear copies sharing the image.
     expect(t.normal.colorSpace).toBe(THREE.SRGBColorSpace);
     expect(m.normalMap).not.toBe(t.normal);
+  });
+
+  it('clears every map and gives the material its own settings back (a scene that no longer textures it)', async () => {
+    const m = standard();
+    const before = m.toJSON();
+    expect(clearMaterialMaps(m)).toBe(false); // never configured
+    await applyMaterialMaps(m, {
+      base: flat('T_BC', [200, 40, 40, 255]),
+      normal: flat('T_N', [128, 75, 218, 255]),
+      opacity: flat('T_O', [9, 9, 9, 255]),
+    });
+    await applyMaterialMaps(m, { base: flat('T_BC2', [20, 40, 40, 255]) }); // applied again: still back to the first state
+    expect(clearMaterialMaps(m)).toBe(true);
+    const after = m.toJSON();
+    expect({ ...after, uuid: before.uuid }).toEqual(before);
+    expect([m.map, m.normalMap, m.alphaMap, m.userData.materialMaps]).toEqual([null, null, null, undefined]);
   });
 
   it('keeps a colour texture that is already sRGB and reuses one linear copy per texture', async () => {

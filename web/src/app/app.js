@@ -8,9 +8,9 @@ import { assembleScene, decodeFiles } from '../families/index.js';
 import { characterBounds, layoutCharacters } from '../core/layout.js';
 import { Character } from '../three/character.js';
 import { clipMotionBounds } from '../three/motion-bounds.js';
-import { assignTexture, textureOfRecord } from '../three/textures.js';
+import { assignTexture, removeTexture, textureOfRecord } from '../three/textures.js';
 import { buildTextureBoard } from '../three/board.js';
-import { applyMaterialMaps } from '../three/material-maps.js';
+import { applyMaterialMaps, clearMaterialMaps } from '../three/material-maps.js';
 import { describeRecord, isProblem } from '../core/report.js';
 
 /** What makes a character: rebuilt only when this changes. */
@@ -236,6 +236,11 @@ export class App extends Playback {
           if (material && entry.texture && material.userData.record !== entry.texture) {
             await pause(); // textures made from decoded pixels are made here, synchronously
             work.push(this._applyTexture(material, entry));
+          } else if (material && !entry.texture && material.userData.record) {
+            // Drawn early from part of the drop with a texture the whole drop does not give it.
+            clearMaterialMaps(material);
+            removeTexture(material);
+            material.userData.record = null;
           }
         }
       }

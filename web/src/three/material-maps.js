@@ -206,6 +206,19 @@ export async function applyMaterialMaps(material, maps, textureOf = (t) => t, { 
   return material;
 }
 
+/**
+ * Takes away what applyMaterialMaps put on a material: its own settings as they were before the
+ * first time. False for a material it never configured.
+ */
+export function clearMaterialMaps(material) {
+  const entry = states.get(material);
+  if (!entry) return false;
+  setState(material, entry.plain);
+  states.delete(material);
+  delete material.userData.materialMaps;
+  return true;
+}
+
 const baseState = (entry) => ({ ...entry.plain, map: entry.full.map, color: entry.full.color });
 
 /**

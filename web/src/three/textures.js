@@ -206,10 +206,25 @@ export function findTexture(source, library) {
   return null;
 }
 
+/** Each textured material's colour before its first texture (removeTexture goes back to it). */
+const untextured = new WeakMap();
+
 /** Puts a texture on a material, keeping the material's blend settings. */
 export function assignTexture(material, texture) {
+  if (!untextured.has(material)) untextured.set(material, material.color.clone());
   material.map = texture;
   material.color.set(0xffffff);
+  material.needsUpdate = true;
+}
+
+/**
+ * Takes a material's texture away (a scene that no longer gives it one: what was drawn early, from
+ * part of a drop, chose a texture the whole drop does not): no map, the colour before its first.
+ */
+export function removeTexture(material) {
+  material.map = null;
+  const colour = untextured.get(material);
+  if (colour) material.color.copy(colour);
   material.needsUpdate = true;
 }
 
