@@ -170,8 +170,8 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
 function refusal(err, entry) {
   if (err?.name === 'NotReadableError' || err?.name === 'NotFoundError') return unreadable(err);
   // Reading the bytes into memory failed (a file of gigabytes): say so with its size.
-  if (err instanceof RangeError || err?.name === 'RangeError')
-    return `${entry.name} is too large to read into memory (${entry.size} bytes)`;
+  // (A RangeError from a decoder worker arrives as an Error of that name.)
+  if (err?.name === 'RangeError') return `${entry.name} is too large to read into memory (${entry.size} bytes)`;
   return err.message;
 }
 
@@ -270,14 +270,10 @@ export async function decodeFiles(
     }
     return jobs;
   };
-  // Decodes of the first look, reused when the whole plan has the same job (same op, same files).
-  const looked = new Map(); // `${op}|${paths}` -> { job, ran }
-  const keyOf = (job) => `${job.op}|${job.inputs.map((i) => i.entry.path).join('|')}`;
-  const sameJob = (a, b) => keyOf(a) === keyOf(b) && a.inputs.every((input, i) => input === b.inputs[i]);
-  const reuse = (job) => {
-    const seen = looked.get(keyOf(job));
-    return seen && sameJob(seen.job, job) ? seen.ran : run(job);
-  };
+  // Decodes of the first look (a few), reused when the whole plan has the same job: same op, same items.
+  const looked = []; // { job, ran }
+  const sameJob = (a, b) => a.op === b.op && a.inputs.length === b.inputs.length && a.inputs.every((input, i) => input === b.inputs[i]);
+  const reuse = (job) => looked.find((l) => sameJob(l.job, job))?.ran ?? run(job);
   let filing = false; // the whole plan's decodes are being filed: the first look has had its turn
   let shown = null; // { job, outcome } the first look drew
   const firstLook = async (items) => {
@@ -285,7 +281,7 @@ export async function decodeFiles(
       const jobs = (await plan(items, [])).sort((a, b) => bytes(a) - bytes(b));
       for (const job of jobs.slice(0, FIRST_LOOK_JOBS)) {
         const ran = run(job);
-        looked.set(keyOf(job), { job, ran });
+        looked.push({ job, ran });
         const { decoded, reason } = await ran;
         if (filing) return;
         if (!decoded?.meshes.length) continue;
