@@ -177,3 +177,34 @@ describe('file sets', () => {
     expect(calls).toBe(2);
   });
 });
+
+describe('a drop of thousands of files', () => {
+  it('is read and filed in many short tasks, not one long task', async () => {
+    // Each head read costs its caller's thread a little, as a browser's file store does (0.2 ms).
+    const spin = (ms) => {
+      for (const end = performance.now() + ms; performance.now() < end;);
+    };
+    const entries = Array.from({ length: 600 }, (_, i) => {
+      const e = entryFromBytes(`mod${i % 60}/note${i}.bin`, text(`note ${i}`));
+      const readHead = e.readHead;
+      return { ...e, readHead: (n) => (spin(0.2), readHead(n)) };
+    });
+    // Detection answers at once (no worker, no task of its own): only the drop's own breaks end a task.
+    const decoder = { call: async (op, [, , sizes]) => (op === 'detectFormats' ? sizes.map(() => null) : null) };
+    // Where each task begins: a timer's callback starts one.
+    const starts = [performance.now()];
+    const setTimeoutBefore = globalThis.setTimeout;
+    globalThis.setTimeout = (fn, ms, ...a) => setTimeoutBefore(() => (starts.push(performance.now()), fn(...a)), ms);
+    let set;
+    try {
+      set = await decodeFiles(entries, decoder);
+    } finally {
+      globalThis.setTimeout = setTimeoutBefore;
+    }
+    starts.push(performance.now());
+    expect(set.records).toHaveLength(600);
+    expect(set.records.every((r) => r.kind === 'unused')).toBe(true);
+    // 120 ms of reads (at least: a slower machine spins as long) cut every 12 ms: about ten tasks.
+    expect(starts.length).toBeGreaterThan(6);
+  });
+});

@@ -12,25 +12,12 @@ import { assignTexture, removeTexture, textureOfRecord } from '../three/textures
 import { buildTextureBoard } from '../three/board.js';
 import { applyMaterialMaps, clearMaterialMaps } from '../three/material-maps.js';
 import { describeRecord, isProblem } from '../core/report.js';
+import { slicer } from '../core/tasks.js';
 
 /** What makes a character: rebuilt only when this changes. */
 function signature(sc) {
   const props = sc.props.map((p) => `${p.point}:${signature(p.character)}`).join(',');
   return `${sc.id}|${sc.models.map((m) => m.file).join(',')}|${sc.clips.map((c) => `${c.file}:${c.name}`).join(',')}|${props}`;
-}
-
-/**
- * A pause for long loops over a drop's characters: once `budget` ms have gone since the last one,
- * the next call waits a task, so the page answers and draws between slices (no task of a
- * thousand-file drop holds it for long).
- */
-function slicer(budget = 20) {
-  let since = performance.now();
-  return async () => {
-    if (performance.now() - since < budget) return;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    since = performance.now();
-  };
 }
 
 const emptyDecoded = () => ({ models: [], animations: [], textures: [], texts: [], records: [] });

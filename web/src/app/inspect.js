@@ -16,7 +16,10 @@ const MARKER_COLOR = 0xffc21a;
  * to the character (a fraction of its bounds), whatever the bone's own world scale.
  */
 class BoneMarker {
-  constructor() {
+  /** @param {import('../three/labels.js').Labels} labels the view's labels, which count the name while it is shown */
+  constructor(labels) {
+    this.labels = labels;
+    this.attached = false;
     const onTop = { depthTest: false, depthWrite: false, transparent: true };
     this.group = new THREE.Group();
     this.group.name = 'rigscope-bone-marker';
@@ -51,10 +54,14 @@ class BoneMarker {
     this.group.scale.setScalar((radius * 0.025) / boneScale);
     this.label.element.textContent = displayName(bone.userData.sourceName);
     bone.add(this.group);
+    if (!this.attached) this.labels.counted(1);
+    this.attached = true;
   }
 
   detach() {
     this.group.removeFromParent();
+    if (this.attached) this.labels.counted(-1);
+    this.attached = false;
     this.label.element.style.display = 'none';
   }
 }
@@ -196,7 +203,7 @@ export class Inspector {
     this.nodeOfBone = new Map();
     this.characterItems = []; // { li, nodes: [first, end) }
     this._euler = new THREE.Euler();
-    this.marker = new BoneMarker();
+    this.marker = new BoneMarker(viewer.labels);
     this.labelLayout = new LabelLayout(viewer);
     this._buildToolbar();
     this.tree.addEventListener('click', (e) => this._onTreeClick(e));

@@ -5,6 +5,7 @@
 import { fromBase64Url, packSceneAsync, toBase64Url, unpackScene, usedFiles } from '../core/pack.js';
 import { entryFromBytes } from '../core/files.js';
 import { formatBytes } from '../core/input.js';
+import { nextTask } from '../core/tasks.js';
 import { buildQuery, packedState } from './params.js';
 
 /** Longest URL Chromium opens: 2,097,152 characters (measured, Chromium 156: one more and it does not navigate). */
@@ -12,7 +13,6 @@ export const MAX_LINK_CHARS = 2 * 1024 * 1024;
 /** Longest URL Firefox opens (documented: network.standard-url.max-length, 1 MiB). */
 export const FIREFOX_LINK_CHARS = 1024 * 1024;
 
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 const chars = (n) => `${n.toLocaleString('en')} characters`;
 
 /**

@@ -2,12 +2,24 @@
 // Characters, not formats.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js';
 import { VertexNormalsHelper } from 'three/addons/helpers/VertexNormalsHelper.js';
 import { characterBox } from '../three/bounds.js';
+import { Labels } from '../three/labels.js';
 import { displayName } from '../core/files.js';
 import { SlicedUploads } from './upload.js';
 import { Glides } from './glides.js';
+
+/** Draws a character (its props too) as wire or not. */
+function wireframeOf(character, on) {
+  for (const x of character.tree()) for (const m of x.materials) m.wireframe = on;
+}
+
+/** Shows or hides a character's attachment markers and their names. */
+function attachmentsOf(character, on) {
+  character.root.traverse((o) => {
+    if (o.userData.isAttachmentMarker) o.visible = on;
+  });
+}
 
 /** Points at bone world positions, refreshed every frame like THREE.SkeletonHelper's lines. */
 class JointsHelper extends THREE.Points {
@@ -64,7 +76,7 @@ export class Viewer {
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     this.renderer.outputColorSpace = THREE.SRGBColorSpace;
     container.prepend(this.renderer.domElement);
-    this.labels = new CSS2DRenderer();
+    this.labels = new Labels();
     this.labels.domElement.style.cssText = 'position:absolute;inset:0;pointer-events:none';
     container.append(this.labels.domElement);
 
@@ -207,10 +219,10 @@ export class Viewer {
     this.characters.push(character);
     this.content.add(character.root);
     this.place(character);
-    const helper = new THREE.SkeletonHelper(character.root);
-    helper.visible = this.showSkeleton;
-    helper.userData.character = character;
     if (character.bones.length) {
+      const helper = new THREE.SkeletonHelper(character.root);
+      helper.visible = this.showSkeleton;
+      helper.userData.character = character;
       this.scene.add(helper);
       this.skeletonHelpers.push(helper);
     }
@@ -232,12 +244,12 @@ export class Viewer {
       const el = document.createElement('span');
       el.className = 'label3d';
       el.textContent = displayName(a.name); // file text: never HTML, invisible characters written out
-      const label = new CSS2DObject(el);
-      label.userData.isAttachmentMarker = true;
-      a.node.add(label);
+      this.labels.add(a.node, el).userData.isAttachmentMarker = true;
     }
-    this.setWireframe(this.wireframe);
-    this.setAttachmentsVisible(this.showAttachments);
+    // The view's switches, on this character alone: over every character, each add of a thousand
+    // walked all the others again.
+    wireframeOf(character, this.wireframe);
+    attachmentsOf(character, this.showAttachments);
     this.uploads.stage(character.root, () => this.requestRender());
   }
 
@@ -298,7 +310,7 @@ export class Viewer {
     }
     this.skeletonHelpers = this.skeletonHelpers.filter((x) => x.userData.character !== character);
     character.root.traverse((o) => {
-      if (o.isCSS2DObject) o.element.remove();
+      this.labels.forget(o);
       // Parts bound through a bone map have skeletons of their own: their bone textures go too.
       if (o.isSkinnedMesh) o.skeleton?.dispose();
       // Attachment markers (AxesHelper) are the view's own, not the character's.
@@ -340,9 +352,8 @@ export class Viewer {
           const span = document.createElement('span');
           span.className = 'label3d bone';
           span.textContent = b.userData.sourceName; // file text: never HTML
-          label = new CSS2DObject(span);
+          label = this.labels.add(b, span);
           label.userData.isBoneLabel = true;
-          b.add(label);
         }
         if (label) label.visible = on;
       }
@@ -381,17 +392,13 @@ export class Viewer {
 
   setWireframe(on) {
     this.wireframe = on;
-    for (const c of this.characters) for (const x of c.tree()) for (const m of x.materials) m.wireframe = on;
+    for (const c of this.characters) wireframeOf(c, on);
     this.requestRender();
   }
 
   setAttachmentsVisible(on) {
     this.showAttachments = on;
-    for (const c of this.characters) {
-      c.root.traverse((o) => {
-        if (o.userData.isAttachmentMarker) o.visible = on;
-      });
-    }
+    for (const c of this.characters) attachmentsOf(c, on);
     this.requestRender();
   }
 

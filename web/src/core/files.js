@@ -15,18 +15,60 @@ export function decoderInput(entry) {
 }
 
 export function entryFromBlob(blob, path = blob.name) {
+  let size = -1;
   return {
     name: baseName(path),
     path,
     blob,
-    // Asked when needed: a File's first size is a round trip to the browser's file store (0.3 ms
-    // a file here), so a drop of thousands of files would wait seconds before its first read.
+    // Asked when needed, and once: each time a File's size is asked is a round trip to the
+    // browser's file store (0.25 ms a file here), so a drop of thousands of files would wait
+    // seconds before its first read. A file read whole by its head read knows its size from it.
     get size() {
-      return blob.size;
+      if (size < 0) size = blob.size;
+      return size;
     },
     read: () => blob.arrayBuffer(),
-    readHead: (n) => blob.slice(0, n).arrayBuffer(),
+    readHead: async (n) => {
+      const { bytes, whole } = await streamHead(blob, n);
+      if (whole) size = bytes.byteLength;
+      return bytes;
+    },
   };
+}
+
+/**
+ * The first `n` bytes of a blob (all of it when shorter, then `whole`), read as a stream: neither
+ * slice() nor the size is asked, each a round trip to the browser's file store (a sliced head
+ * costs the page's main thread 0.9 ms a file, a streamed one 0.2 ms).
+ */
+async function streamHead(blob, n) {
+  const reader = blob.stream().getReader();
+  const chunks = [];
+  let got = 0;
+  try {
+    while (got < n) {
+      const { done, value } = await reader.read();
+      if (done) return { bytes: joined(chunks, got), whole: true };
+      chunks.push(value);
+      got += value.byteLength;
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  return { bytes: joined(chunks, n), whole: false };
+}
+
+/** The first `n` bytes of `chunks` in an ArrayBuffer of their own. */
+function joined(chunks, n) {
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const c of chunks) {
+    const part = c.subarray(0, n - at);
+    out.set(part, at);
+    at += part.byteLength;
+    if (at === n) break;
+  }
+  return out.buffer;
 }
 
 export function entryFromBytes(path, bytes) {

@@ -8,6 +8,7 @@
 // other text a family reads later); records are { kind, files, via?, reason, needs? }.
 import { baseName, readText, textureKey } from './files.js';
 import { claimByName, familyOfKind, requireFamilies } from './registry.js';
+import { slicer } from './tasks.js';
 
 const HEAD_BYTES = 65536;
 /** Head reads in flight at once while a drop is detected. */
@@ -51,16 +52,23 @@ const HEADS_PER_CALL = 4 << 20;
  * every time. `work` never throws: it resolves to what `done` makes sense of.
  */
 async function inOrder(items, width, work, done) {
+  // Thousands of small reads and records cut into tasks: started and filed in one go, the reads'
+  // answers arriving together held the page for hundreds of milliseconds.
+  const pause = slicer();
   const running = new Array(items.length);
   let next = 0;
   const launch = () => {
     if (next >= items.length) return;
     const i = next++;
-    running[i] = work(items[i]);
+    running[i] = pause().then(() => work(items[i]));
     running[i].finally(launch);
   };
   for (let k = 0; k < width; k++) launch();
-  for (let i = 0; i < items.length; i++) await done(items[i], await running[i]);
+  for (let i = 0; i < items.length; i++) {
+    const result = await running[i];
+    await pause();
+    await done(items[i], result);
+  }
 }
 
 /** Calls the decoders may run at once: one decoding and one read ahead per worker. */

@@ -5,6 +5,7 @@
 // limit it passed.
 import { Inflate } from 'fflate';
 import { entryFromBytes, extension } from './files.js';
+import { nextTask, slicer } from './tasks.js';
 
 /** Largest file opened from a link: 1 GiB, refused as soon as Content-Length or the bytes received pass it. */
 export const MAX_FETCH_BYTES = 2 ** 30;
@@ -101,21 +102,19 @@ function centralDirectory(b, zip, { entries, offset }) {
 
 const wanted = (e) => !e.name.endsWith('/') && !/(^|\/)__MACOSX\//.test(e.name);
 
-// Inflating runs on the main thread in slices of about this much work, so the page keeps drawing.
+// Inflating runs on the main thread in slices (core/tasks.js), so the page keeps drawing.
 // Deflate can expand 1,032 times, so the input fed at once follows the ratio seen so far: about
 // 1 MiB of output per push (1 KiB of a bomb, 64 KiB of ordinary data).
-const SLICE_MS = 12;
 const OUTPUT_PER_PUSH = 2 ** 20;
 const MIN_PUSH = 1024,
   MAX_PUSH = 64 * 1024;
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * One entry's bytes. Deflate is fed in small chunks and every output chunk is counted: an entry
  * that inflates past the size its directory declares is refused there, so a lying zip bomb never
  * allocates more than it declared (and the declared total is capped).
  */
-async function inflateEntry(b, zip, e, clock) {
+async function inflateEntry(b, zip, e, pause) {
   if (e.flags & 1) throw zipError(zip, `${e.name} is encrypted; Rigscope reads only unencrypted zips`);
   const at = e.localOffset;
   if (at + 30 > b.length || u32(b, at) !== 0x04034b50) throw zipError(zip, `${e.name}: local header at byte ${at} is damaged`);
@@ -161,10 +160,7 @@ async function inflateEntry(b, zip, e, clock) {
     if (last) break;
     const ratio = Math.max(1, (got - before) / piece.length);
     push = Math.min(MAX_PUSH, Math.max(MIN_PUSH, Math.floor(OUTPUT_PER_PUSH / ratio)));
-    if (performance.now() - clock.since > SLICE_MS) {
-      await nextTask();
-      clock.since = performance.now();
-    }
+    await pause();
   }
   if (got !== e.size) throw zipError(zip, `${e.name} inflates to ${got} bytes, its directory declares ${e.size}`);
   return out;
@@ -179,7 +175,7 @@ export async function expandZips(entries, limits = {}) {
   const { maxZipEntries, maxZipBytes } = { ...LIMITS, ...limits };
   const out = [];
   const budget = { entries: 0, bytes: 0 };
-  const clock = { since: performance.now() };
+  const pause = slicer();
   for (const zipEntry of entries) {
     if (extension(zipEntry.name) !== 'zip') {
       out.push(zipEntry);
@@ -205,7 +201,7 @@ export async function expandZips(entries, limits = {}) {
       );
     }
     // A zip's members came from the zip's URL, if it had one.
-    for (const e of members) out.push({ ...entryFromBytes(`${zip}/${e.name}`, await inflateEntry(b, zip, e, clock)), url: zipEntry.url });
+    for (const e of members) out.push({ ...entryFromBytes(`${zip}/${e.name}`, await inflateEntry(b, zip, e, pause)), url: zipEntry.url });
   }
   return out;
 }

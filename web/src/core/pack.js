@@ -13,6 +13,7 @@
 // payload that inflates past its header stops there. Inflating yields every few milliseconds.
 import { Deflate, Inflate, deflateSync } from 'fflate';
 import { MAX_ZIP_BYTES, MAX_ZIP_ENTRIES, formatBytes } from './input.js';
+import { slicer } from './tasks.js';
 
 const MAGIC = [0x52, 0x53, 0x50, 0x4b]; // "RSPK"
 const VERSION = 1;
@@ -23,7 +24,6 @@ export const MAX_PACK_NAME = 1024;
 /** Deflate cannot expand more than 1032:1; a header that declares more than this lies. */
 const DEFLATE_MAX_RATIO = 1032;
 
-const SLICE_MS = 12;
 // Input fed at once follows the ratio seen so far: about 256 KiB of output per push (64 bytes of a
 // bomb, 64 KiB of ordinary data), so no one push blocks the page for long.
 const OUTPUT_PER_PUSH = 256 * 1024;
@@ -31,8 +31,6 @@ const MIN_PUSH = 64,
   MAX_PUSH = 64 * 1024;
 /** Bytes before the header: magic, file count, header length. */
 const HEAD = 12;
-const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
-const now = () => globalThis.performance?.now() ?? Date.now();
 
 // ---- base64url --------------------------------------------------------------------------------
 
@@ -155,8 +153,8 @@ export async function packSceneAsync(scene, { maxBytes = Infinity, onProgress } 
   const total = parts.reduce((n, p) => n + p.length, 0);
   const chunks = [];
   let size = 0,
-    read = 0,
-    since = now();
+    read = 0;
+  const pause = slicer(() => onProgress?.({ done: read, total }));
   const deflater = new Deflate({ level: LEVEL }, (chunk) => {
     chunks.push(chunk);
     size += chunk.length;
@@ -167,11 +165,7 @@ export async function packSceneAsync(scene, { maxBytes = Infinity, onProgress } 
     read += pieces[k].length;
     deflater.push(pieces[k], k === pieces.length - 1);
     if (size > maxBytes) return { payload: null, files: listed, read, total };
-    if (now() - since > SLICE_MS) {
-      onProgress?.({ done: read, total });
-      await nextTask();
-      since = now();
-    }
+    await pause();
   }
   const payload = new Uint8Array(size);
   let at = 0;
@@ -320,8 +314,8 @@ export async function unpackScene(payload, limits = {}) {
     if (!problem) take(chunk);
   });
   let fed = 0,
-    push = MIN_PUSH,
-    since = now();
+    push = MIN_PUSH;
+  const pause = slicer(() => onProgress?.({ done, total }));
   for (;;) {
     const piece = payload.subarray(fed, fed + push);
     fed += piece.length;
@@ -343,11 +337,7 @@ export async function unpackScene(payload, limits = {}) {
     // the next push grows at most fourfold, so a bomb's first blocks never arrive in one go.
     const ratio = Math.max(1, (done + headerGot + headGot - before) / piece.length);
     push = Math.min(MAX_PUSH, push * 4, Math.max(MIN_PUSH, Math.floor(OUTPUT_PER_PUSH / ratio)));
-    if (now() - since > SLICE_MS) {
-      onProgress?.({ done, total });
-      await nextTask();
-      since = now();
-    }
+    await pause();
   }
   if (!list)
     throw packError(

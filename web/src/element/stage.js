@@ -4,9 +4,9 @@
 // page play files the same way. Attachment labels are DOM (CSS2D), file text as textContent.
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
-import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js';
 import { HDRLoader } from 'three/addons/loaders/HDRLoader.js';
 import { ContactShadow } from '../three/contact-shadow.js';
+import { Labels } from '../three/labels.js';
 import { displayName } from '../core/files.js';
 import { sharedRenderer } from './renderer.js';
 
@@ -91,7 +91,7 @@ export class ElementStage {
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener('change', () => this.invalidate());
 
-    this.labels = new CSS2DRenderer({ element: labelLayer });
+    this.labels = new Labels(labelLayer);
     this.characters = [];
     this.helpers = [];
     this.showSkeleton = false;
@@ -217,10 +217,9 @@ export class ElementStage {
       const span = document.createElement('span');
       span.className = 'label';
       span.textContent = displayName(a.name); // file text: never HTML
-      const label = new CSS2DObject(span);
+      const label = this.labels.add(a.node, span);
       label.userData.isAttachmentLabel = true;
       label.visible = this.showLabels;
-      a.node.add(label);
     }
     this.setWireframe(this.wireframe);
     this.poseChanged();
@@ -236,7 +235,7 @@ export class ElementStage {
     this.helpers = this.helpers.filter((x) => x.userData.character !== character);
     for (const part of character.tree()) {
       part.root.traverse((o) => {
-        if (o.isCSS2DObject) o.element.remove();
+        this.labels.forget(o);
         // Every texture of every material (maps the character's own dispose does not know of)
         // and each part's own skeleton (its bone texture).
         for (const m of o.material ? [o.material].flat() : []) {

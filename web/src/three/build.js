@@ -39,6 +39,33 @@ export function uniqueNodeNames(names, fallback = 'bone') {
   });
 }
 
+const boneOffset = new THREE.Matrix4();
+const IDENTITY = new THREE.Matrix4();
+
+/**
+ * A Skeleton whose bone texture goes to the GPU again only when a bone has moved. three.js uploads
+ * every skeleton's texture every frame; in a drop of a thousand characters, one of them playing,
+ * those uploads of unchanged matrices took most of each frame.
+ */
+export class StillSkeleton extends THREE.Skeleton {
+  update() {
+    const { bones, boneInverses, boneMatrices, boneTexture } = this;
+    let moved = false;
+    for (let i = 0; i < bones.length; i++) {
+      // The offset between the bone's current and its bind transform, as three.js computes it.
+      const e = boneOffset.multiplyMatrices(bones[i] ? bones[i].matrixWorld : IDENTITY, boneInverses[i]).elements;
+      for (let k = 0, at = i * 16; k < 16; k++, at++) {
+        const v = Math.fround(e[k]); // as the Float32Array holds it
+        if (boneMatrices[at] !== v) {
+          boneMatrices[at] = v;
+          moved = true;
+        }
+      }
+    }
+    if (moved && boneTexture !== null) boneTexture.needsUpdate = true;
+  }
+}
+
 export function buildSkeleton(skel) {
   const { names: sourceNames, parents, restTranslation: t, restRotation: r, restScale: s } = skel;
   const n = sourceNames.length;

@@ -2,7 +2,7 @@
 // that shares it (head, body, armour), the clips of every animation bound to it (built on first
 // use), attachment points and the prop characters that hang on them.
 import * as THREE from 'three';
-import { buildClip, buildMaterials, buildMesh, buildSkeleton, restInverses, usePlayerColor } from './build.js';
+import { StillSkeleton, buildClip, buildMaterials, buildMesh, buildSkeleton, restInverses, usePlayerColor } from './build.js';
 import { VertexAnimation } from './vertex-animation.js';
 import { bind, characterOf, fitAnimation } from '../core/scene.js';
 
@@ -37,7 +37,7 @@ export class Character {
       // Given to Skeleton, which would otherwise compute the same inverses itself.
       this.restInverses = new Array(bones.length);
       for (let i = 0; i < bones.length; i++) this.restInverses[i] = bones[i].matrixWorld.clone().invert();
-      this.skeleton = new THREE.Skeleton(bones, this.restInverses);
+      this.skeleton = new StillSkeleton(bones, this.restInverses);
       const helper = sc.skeleton.helperBone ?? -1;
       if (helper >= 0 && bones[helper]) bones[helper].userData.helper = true;
       this.flat = !!sc.skeleton.flat;
@@ -60,7 +60,7 @@ export class Character {
     let skeleton = this.skeleton;
     if (skeleton && boneMap) {
       // A part binds with its own rest pose (it may rest slightly off its host's).
-      skeleton = new THREE.Skeleton(
+      skeleton = new StillSkeleton(
         Array.from(boneMap, (i) => this.bones[i]),
         restInverses(model.skeleton),
       );

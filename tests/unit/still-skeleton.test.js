@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import * as THREE from 'three';
+import { StillSkeleton } from '../../web/src/three/build.js';
+
+/** Two bones, the second bent off the first, with their bind inverses; both skeletons share them. */
+function rig() {
+  const root = new THREE.Bone();
+  const tip = new THREE.Bone();
+  tip.position.set(0, 2, 0);
+  tip.rotation.set(0.3, 0, 0.2);
+  root.add(tip);
+  root.updateMatrixWorld(true);
+  const inverses = [root, tip].map((b) => b.matrixWorld.clone().invert());
+  return { root, tip, bones: [root, tip], inverses };
+}
+
+describe('StillSkeleton', () => {
+  it('gives the bone matrices three.js gives, and uploads them again only when a bone moved', () => {
+    const r = rig();
+    const still = new StillSkeleton(r.bones, r.inverses);
+    const plain = new THREE.Skeleton(r.bones, r.inverses);
+    still.computeBoneTexture();
+    plain.computeBoneTexture();
+    const uploads = () => still.boneTexture.version;
+
+    r.tip.rotation.x = 1.1;
+    r.root.updateMatrixWorld(true);
+    still.update();
+    plain.update();
+    expect(Array.from(still.boneMatrices)).toEqual(Array.from(plain.boneMatrices));
+    const afterMove = uploads();
+
+    // Nothing moved: three.js would upload again each frame.
+    still.update();
+    still.update();
+    expect(uploads()).toBe(afterMove);
+
+    r.root.position.x = 0.5;
+    r.root.updateMatrixWorld(true);
+    still.update();
+    plain.update();
+    expect(uploads()).toBe(afterMove + 1);
+    expect(Array.from(still.boneMatrices)).toEqual(Array.from(plain.boneMatrices));
+  });
+});
