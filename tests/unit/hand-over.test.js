@@ -11,8 +11,25 @@ const BIG = 'psk/Suzanne_x130_face3200.pskx'; // 4.9 MB
 /** A File the browser can no longer read (moved or deleted after it was chosen). */
 class GoneFile extends File {
   arrayBuffer() {
-    return Promise.reject(new DOMException('A requested file or directory could not be found', 'NotReadableError'));
+    return Promise.reject(gone());
   }
+  stream() {
+    return new ReadableStream({ pull: (c) => c.error(gone()) });
+  }
+}
+const gone = () => new DOMException('A requested file or directory could not be found', 'NotReadableError');
+
+/** A decoder instance whose heap allocations from JavaScript are counted (the worker's own streaming). */
+function counting(M) {
+  const live = new Set();
+  const spy = Object.create(M);
+  spy._malloc = (n) => {
+    const at = M._malloc(n);
+    if (at) live.add(at);
+    return at;
+  };
+  spy._free = (at) => (live.delete(at), M._free(at));
+  return { spy, live };
 }
 
 describe('large files are read where they are decoded', () => {
@@ -51,6 +68,29 @@ describe('large files are read where they are decoded', () => {
     expect(replies[0]).toMatchObject({ id: 1, ok: false, name: 'NotReadableError' });
     expect(replies[1].ok).toBe(true);
     expect(replies[1].result.skeleton.names).toEqual(['Root', 'Bone1']);
+  });
+
+  it.skipIf(!HAVE_SAMPLES)('a worker decodes a File streamed into its heap, the same as its bytes, and frees the room after', async () => {
+    const d = await decoder();
+    const { spy, live } = counting(d.module.instance);
+    const replies = [];
+    const serve = decoderServer(
+      async () => spy,
+      (reply) => replies.push(reply),
+    );
+    const bytes = sample(BIG);
+    await serve({ id: 1, op: 'decodePsk', args: [new File([bytes], 'Suzanne_x130_face3200.pskx'), 'Suzanne_x130_face3200.pskx'] });
+    await serve({ id: 2, op: 'decodePsk', args: [new GoneFile([bytes], 'gone.pskx'), 'gone.pskx'] });
+    // A file that is not a PSK is refused by the decoder, from the heap too.
+    await serve({ id: 3, op: 'decodePsk', args: [new File([new Uint8Array(5000)], 'zeros.psk'), 'zeros.psk'] });
+    const direct = await d.call('decodePsk', [bytes.slice().buffer, 'Suzanne_x130_face3200.pskx']);
+    expect(replies[0].ok).toBe(true);
+    expect(replies[0].result.meshes[0].positions).toEqual(direct.meshes[0].positions);
+    expect(replies[0].result.meshes[0].indices).toEqual(direct.meshes[0].indices);
+    expect(replies[1]).toMatchObject({ id: 2, ok: false, name: 'NotReadableError' });
+    expect(replies[2]).toMatchObject({ id: 3, ok: false });
+    expect(replies[2].error).toMatch(/zeros\.psk/);
+    expect(live.size).toBe(0);
   });
 
   it('a drop names a File that could not be read, the same whether the page or the decoder read it', async () => {

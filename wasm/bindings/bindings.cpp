@@ -178,6 +178,17 @@ struct Bytes {
   bool refused() const { return requested > double(size); }
 };
 
+void keep(void*) {}
+
+// Whether `u8` views this module's own memory: a file the worker streamed straight into the heap
+// (streamIntoHeap in web/src/decoder/ops.js), read where it lies instead of copied again. Only
+// code inside the worker holds that memory, so no caller can hand in such a view of bytes the
+// worker did not put there.
+bool viewsOwnHeap(const val& u8) {
+  const val heap = val(emscripten::typed_memory_view(size_t(0), static_cast<const uint8_t*>(nullptr)))["buffer"];
+  return u8["buffer"].strictlyEquals(heap);
+}
+
 Bytes bytesIn(const val& v) {
   Bytes b;
   if (v.isNull() || v.isUndefined()) return b;
@@ -200,6 +211,12 @@ Bytes bytesIn(const val& v) {
   b.requested = src["length"].as<double>();
   if (b.requested >= 2147483648.0) return b;  // more than the whole memory
   const size_t n = size_t(b.requested);
+  if (n && viewsOwnHeap(src)) {
+    // Not freed here: the worker that streamed it in frees it once the call has returned.
+    b.p = decltype(b.p)(reinterpret_cast<uint8_t*>(src["byteOffset"].as<uintptr_t>()), &keep);
+    b.size = n;
+    return b;
+  }
   b.p.reset(static_cast<uint8_t*>(std::malloc(n ? n : 1)));  // set() writes every byte
   if (!b.p) return b;
   b.size = n;

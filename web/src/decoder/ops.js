@@ -146,6 +146,54 @@ export function readBlobArgs(args) {
 }
 
 /**
+ * A Blob streamed straight into module M's heap, given as a view of it that the decoder reads where
+ * it lies (bytesIn in wasm/bindings/bindings.cpp). Read whole into a buffer of its own first, a
+ * 64 MB file was written twice into fresh memory, whose first writes cost more than the reads.
+ * Resolves to its bytes as an ArrayBuffer instead when the heap has no room (the decoder then
+ * refuses the file by its size).
+ */
+async function streamIntoHeap(M, blob) {
+  const size = blob.size;
+  const at = M._malloc(size || 1);
+  if (!at) return blob.arrayBuffer();
+  try {
+    let got = 0;
+    for await (const chunk of blob.stream()) {
+      if (got + chunk.length > size) throw new Error(`${blob.name ?? 'the file'} grew while it was read`);
+      M.HEAPU8.set(chunk, at + got); // HEAPU8 anew each time: another call may have grown the heap
+      got += chunk.length;
+    }
+    if (got !== size) throw new Error(`${blob.name ?? 'the file'} shrank while it was read`);
+  } catch (err) {
+    M._free(at);
+    throw err;
+  }
+  return { view: new Uint8Array(M.HEAPU8.buffer, at, size), at };
+}
+
+/**
+ * Arguments with each Blob in module M's heap (streamIntoHeap), and `free()` to give the room back
+ * once the call has returned.
+ */
+async function blobsIntoHeap(M, args) {
+  const held = [];
+  const free = () => held.forEach((at) => M._free(at));
+  if (!args.some(isBlob)) return { args, free };
+  try {
+    const out = [];
+    for (const a of args) {
+      const r = isBlob(a) ? await streamIntoHeap(M, a) : a;
+      if (r?.view) held.push(r.at);
+      out.push(r?.view ?? r);
+    }
+    return { args: out, free };
+  } catch (err) {
+    free();
+    throw err;
+  }
+}
+
+/**
  * The request loop every decoder worker runs (the site's, the standalone page's, Node's threads):
  * one module instance started on first use by `start()`, each {id, op, args} answered with
  * `post(reply, transfer)`. A failed start is retried by the next request; after a trap or abort
@@ -165,9 +213,18 @@ export function decoderServer(start, post) {
   return async ({ id, op, args }) => {
     try {
       const M = await instance();
-      const bytes = await readBlobArgs(args);
+      const input = await blobsIntoHeap(M, args);
       const started = performance.now();
-      const result = invoke(M, op, bytes);
+      let result;
+      try {
+        result = invoke(M, op, input.args);
+      } finally {
+        try {
+          input.free();
+        } catch {
+          // An aborted instance frees nothing: it is dropped whole.
+        }
+      }
       const ms = performance.now() - started;
       post({ id, ok: true, result, ms }, [...collectTransferables(result)]);
     } catch (err) {
