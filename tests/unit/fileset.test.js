@@ -162,6 +162,39 @@ describe('file sets', () => {
     expect(decodes).toBe(count);
   });
 
+  it('reads no more heads while the first look is being drawn, and reads them all after', async () => {
+    const d = await decoder();
+    const count = FIRST_LOOK + 40;
+    let reads = 0;
+    const entries = Array.from({ length: count }, (_, i) => {
+      const entry = entryFromBytes(`mod${i}/two_bone.psk`, fixture('two_bone.psk'));
+      const readHead = entry.readHead;
+      // Past the first look, heads come slowly, as from a browser's file store under load.
+      const slow = i >= FIRST_LOOK ? () => new Promise((resolve) => setTimeout(resolve, 50)) : async () => {};
+      return { ...entry, readHead: async (n) => (reads++, await slow(), readHead(n)) };
+    });
+    let drawn; // resolves the first drawing, as the page does once its first frame is shown
+    let readsWhenShown = -1;
+    let readsWhenDrawn = -1;
+    const set = await decodeFiles(entries, d, {
+      onDecoded: (decoded, soFar) => {
+        if (readsWhenShown >= 0) return undefined;
+        readsWhenShown = reads;
+        return new Promise((resolve) => {
+          drawn = resolve;
+          // Other reads had their turn to run meanwhile, if they were let.
+          setTimeout(() => ((readsWhenDrawn = reads), drawn()), 150);
+        });
+      },
+    });
+    // The first look's heads, and those already asked for (a few in flight), but no new ones.
+    expect(readsWhenShown).toBeGreaterThanOrEqual(FIRST_LOOK);
+    expect(readsWhenShown).toBeLessThan(count);
+    expect(readsWhenDrawn).toBe(readsWhenShown);
+    expect(reads).toBe(count);
+    expect(set.models).toHaveLength(count);
+  });
+
   it("fails the drop with the decoder's error when detecting fails, after every call has ended", async () => {
     const d = await decoder();
     let calls = 0;

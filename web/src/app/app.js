@@ -120,6 +120,8 @@ export class App extends Playback {
         await this.viewer.shown?.();
       }
     };
+    // Resolves once this drawing (and any asked for meanwhile) is done: a drop's first look holds
+    // its other reads until then.
     early.decoded = (decoded, partial) => {
       if (!decoded.meshes.length || partial.models.length < Math.max(1, early.drawn * 2)) return;
       early.wanted = partial;
@@ -133,6 +135,7 @@ export class App extends Playback {
         }
         early.running = null;
       })();
+      return early.running;
     };
     early.settled = () => early.running ?? Promise.resolve();
     return early;

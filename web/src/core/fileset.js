@@ -82,6 +82,12 @@ const widthOf = (decoder) => 2 * Math.max(1, decoder.workerLimit ?? 1);
 export const FIRST_LOOK = 32;
 /** Jobs of the first look tried, smallest first, for one that draws something (not a clip alone). */
 const FIRST_LOOK_JOBS = 3;
+/**
+ * The rest of the heads wait at most this long for the first look to be drawn: read meanwhile,
+ * they held the cores the decoder's start and the first drawing need (a 2,000-file drop's first
+ * frame came 100 ms later).
+ */
+const FIRST_LOOK_HOLD_MS = 1500;
 
 /**
  * Detects each entry's kind: claimed by name (images, text), else by its first bytes and size.
@@ -137,13 +143,15 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
       );
     calls.push(call);
   };
-  const readHead = (entry) =>
-    isCancelled()
-      ? Promise.resolve({ cancelled: true })
-      : entry.readHead(HEAD_BYTES).then(
-          (head) => ({ head }),
-          (error) => ({ error }),
-        );
+  let held = null; // the first look, which the next reads wait for
+  const readHead = async (entry) => {
+    if (held) await held;
+    if (isCancelled()) return { cancelled: true };
+    return entry.readHead(HEAD_BYTES).then(
+      (head) => ({ head }),
+      (error) => ({ error }),
+    );
+  };
   await inOrder(unread, HEAD_READS, readHead, async (entry, r) => {
     read++;
     if (r.cancelled) records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' });
@@ -157,7 +165,8 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
     }
     if (read === FIRST_LOOK && lookEnd) {
       detect();
-      Promise.all(calls).then(() => failed || onFirstLook(entries.slice(0, lookEnd).map(itemOf).filter(Boolean)));
+      const look = Promise.all(calls).then(() => failed || onFirstLook(entries.slice(0, lookEnd).map(itemOf).filter(Boolean)));
+      held = Promise.race([look, new Promise((resolve) => setTimeout(resolve, FIRST_LOOK_HOLD_MS))]).then(() => (held = null));
     }
   });
   detect();
@@ -240,7 +249,9 @@ function collect(items, drop, families) {
  * @param {{ call(op: string, args: any[]): Promise<any> }} decoder
  * @param {{ families: object[], onProgress?: Function, onDecoded?: Function, drop?: number, isCancelled?: () => boolean, maxFiles?: number }} options
  *   families: the family registry (web/src/families/): what each kind is and how it pairs
- *   onDecoded: called with each decode and the result so far, as it is filed (the page draws early)
+ *   onDecoded: called with each decode and the result so far, as it is filed (the page draws early);
+ *     the promise it may return for the first look's model holds the reading of the other files
+ *     until it is drawn (at most FIRST_LOOK_HOLD_MS)
  *   maxFiles: the cap of one drop in a page; a walk of a tree on disk (the CLI) passes Infinity
  */
 export async function decodeFiles(
@@ -296,7 +307,7 @@ export async function decodeFiles(
         const partial = collect(items, drop, families);
         shown = { job, outcome: outcome(job, { decoded, reason }, drop) };
         file(partial, shown.outcome);
-        onDecoded(decoded, partial);
+        await onDecoded(decoded, partial);
         return;
       }
     } catch {
