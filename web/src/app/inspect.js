@@ -207,6 +207,7 @@ export class Inspector {
     this.labelLayout = new LabelLayout(viewer);
     this._buildToolbar();
     this.tree.addEventListener('click', (e) => this._onTreeClick(e));
+    this._listenToMaterials();
     // Labels are thinned right before each draw, when the camera and the pose are final.
     const scene = viewer.scene;
     const before = scene.onBeforeRender;
@@ -421,6 +422,7 @@ export class Inspector {
   _renderMaterials() {
     const { app } = this;
     this._entryIndex = new WeakMap(); // made again each time: a new assembly may change the entries
+    this._materialOfSelect = new Map(); // made again each time: rows of a cleared drop lead to nothing
     const owners = app.characters
       .filter((c) => !c.textureBoard)
       .flatMap((c) => [...c.tree()])
@@ -497,22 +499,36 @@ export class Inspector {
         manual ? option(manual) : null,
       );
       if (manual) select.value = manual.id;
-      // The texture list is filled when the select is first focused (clicked or tabbed to): a
-      // folder of a thousand materials and a thousand textures would otherwise build a million
-      // options up front, and freeze the page doing it.
-      select.addEventListener(
-        'focus',
-        () => {
-          const value = select.value;
-          select.replaceChildren(placeholder, ...records.map(option));
-          select.value = value;
-        },
-        { once: true },
-      );
-      select.addEventListener('change', () => select.value && app.assignTextureByHand(m, select.value));
+      this._materialOfSelect.set(select, m);
       row.append(select);
     }
     return row;
+  }
+
+  /**
+   * The material rows' selects, through one listener each on the list. No row holds a closure over
+   * its material or the texture records: Chromium may keep removed rows alive (the closed panel's
+   * last layout still lists them), and a closure would keep a cleared drop's pixels with them.
+   */
+  _listenToMaterials() {
+    const filled = new WeakSet();
+    const selectOf = (e) => (e.target instanceof HTMLSelectElement && this._materialOfSelect?.has(e.target) ? e.target : null);
+    // The texture list is filled when the select is first focused (clicked or tabbed to): a
+    // folder of a thousand materials and a thousand textures would otherwise build a million
+    // options up front, and freeze the page doing it.
+    this.materials.addEventListener('focusin', (e) => {
+      const select = selectOf(e);
+      if (!select || filled.has(select)) return;
+      filled.add(select);
+      const value = select.value;
+      const option = (t) => el('option', { value: t.id, title: t.path }, t.name);
+      select.replaceChildren(select.options[0], ...this.app.textures.map(option));
+      select.value = value;
+    });
+    this.materials.addEventListener('change', (e) => {
+      const select = selectOf(e);
+      if (select?.value) this.app.assignTextureByHand(this._materialOfSelect.get(select), select.value);
+    });
   }
 
   renderStats() {

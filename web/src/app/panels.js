@@ -177,11 +177,30 @@ export function renderFilesReport(box, app) {
 }
 
 /** A slider per morph target of every mesh that has them. */
+/** Each morph list's sliders -> { mesh, i }, made again at each render (see renderMorphs). */
+const morphsOf = new WeakMap();
+
+/** The one listener of a morph list (a function of its own: its closure holds no render's sliders). */
+function listenToMorphs(box, app) {
+  box.addEventListener('input', (e) => {
+    const target = morphsOf.get(box).get(e.target);
+    if (!target) return;
+    target.mesh.morphTargetInfluences[target.i] = Number(e.target.value);
+    app.viewer.requestRender?.();
+  });
+}
+
 export function renderMorphs(box, app) {
   const items = [];
   for (const character of app.characters)
     for (const mesh of character.meshes)
       for (const [name, i] of Object.entries(mesh.morphTargetDictionary ?? {})) items.push({ mesh, name, i });
+  // One listener on the list, and the sliders' targets in a map made again at each render: no
+  // slider holds a closure over its mesh, since Chromium may keep a removed row alive (a closed
+  // panel's last layout), and a cleared drop's morph arrays would stay with it.
+  if (!morphsOf.has(box)) listenToMorphs(box, app);
+  const sliders = new Map();
+  morphsOf.set(box, sliders);
   // A slider is costly to make (a range input's inner parts): a dozen at once, more in slices.
   return fillList(
     box,
@@ -189,10 +208,7 @@ export function renderMorphs(box, app) {
     ({ mesh, name, i }) => {
       const input = el('input', { type: 'range', min: 0, max: 1, step: 0.01, value: mesh.morphTargetInfluences[i] });
       input.setAttribute('aria-label', `Morph ${name}`);
-      input.addEventListener('input', () => {
-        mesh.morphTargetInfluences[i] = Number(input.value);
-        app.viewer.requestRender?.();
-      });
+      sliders.set(input, { mesh, i });
       return el('label', {}, `${name} `, input);
     },
     { atOnce: 12 },

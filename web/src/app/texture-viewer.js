@@ -385,8 +385,13 @@ export function openTextureViewer(record, { decoder } = {}) {
   return viewer.open(record, decoder);
 }
 
-/** A small button that opens `record` in the texture viewer (material panel, Files panel). */
+/**
+ * A small button that opens `record` in the texture viewer (material panel, Files panel). It holds
+ * the record weakly: Chromium may keep a removed panel row alive (a closed panel's last layout),
+ * and the row must not keep a cleared drop's pixels; the page holds the record while it is shown.
+ */
 export function textureButton(record, decoder) {
+  const shown = new WeakRef(record);
   return el(
     'button',
     {
@@ -394,7 +399,7 @@ export function textureButton(record, decoder) {
       class: 'texture-button',
       title: `View ${displayName(record.name)}`,
       'aria-label': `View texture ${displayName(record.name)}`,
-      onclick: () => openTextureViewer(record, { decoder }),
+      onclick: () => shown.deref() && openTextureViewer(shown.deref(), { decoder }),
     },
     'view',
   );
