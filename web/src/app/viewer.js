@@ -77,6 +77,8 @@ export class Viewer {
     this.renderer.outputColorSpace = THREE.SRGBColorSpace;
     container.prepend(this.renderer.domElement);
     this.labels = new Labels();
+    /** Programs known linked: asking about one that is not waits for its link. */
+    this._linked = new WeakSet();
     this.labels.domElement.style.cssText = 'position:absolute;inset:0;pointer-events:none';
     container.append(this.labels.domElement);
 
@@ -292,12 +294,14 @@ export class Viewer {
     const materials = this.renderer.compile(group, this.camera, this.scene);
     const parallel = this.renderer.extensions.has('KHR_parallel_shader_compile');
     const programs = new Set([...materials].map((m) => this.renderer.properties.get(m).currentProgram).filter(Boolean));
-    for (const program of programs) {
+    // Programs linked before are not waited for again (a task each, at every assembly of a drop).
+    for (const program of [...programs].filter((p) => !this._linked.has(p))) {
       if (parallel) while (!program.isReady()) await new Promise((r) => setTimeout(r, 10));
       else {
         program.getUniforms(); // links now: the first use waits for the link
         await new Promise((r) => setTimeout(r, 0));
       }
+      this._linked.add(program);
     }
   }
 
