@@ -111,10 +111,11 @@ function posesAgree(host, part, map) {
   return sum / Math.max(1, map.length) <= POSE_TOLERANCE * size;
 }
 
-/** Length of the common start of two names: horse_walk.psa is closer to horse.pmd than to cart.pmd. */
-function kinship(a, b) {
-  const x = stem(a).toLowerCase(),
-    y = stem(b).toLowerCase();
+/** A file name as kinship compares it: its stem in lower case. */
+const kinName = (name) => stem(name).toLowerCase();
+
+/** Length of the common start of two kin names: horse_walk.psa is closer to horse.pmd than to cart.pmd. */
+function kinship(x, y) {
   let i = 0;
   while (i < x.length && i < y.length && x[i] === y[i]) i++;
   return i;
@@ -310,11 +311,19 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
     if (!byKey.has(r.key)) byKey.set(r.key, []);
     byKey.get(r.key).push(r);
   }
+  // The names families try, keyed once: a game's materials try the same names again and again
+  // (Unreal's suffix conventions try a hundred names a material).
+  const keys = new Map();
+  const keyOf = (name) => {
+    let k = keys.get(name);
+    if (k === undefined) keys.set(name, (k = textureKey(name)));
+    return k;
+  };
   const findTexture = (name, near) => {
     // A model loaded alone (the loaders) has no textures to look through: families' name rules
-    // (Unreal's suffix conventions try a hundred names a material) then cost nothing.
+    // then cost nothing.
     if (!byKey.size) return null;
-    const list = byKey.get(textureKey(name));
+    const list = byKey.get(keyOf(name));
     return list?.find((r) => r.drop === near?.drop) ?? list?.[0] ?? null;
   };
 
@@ -437,17 +446,29 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
 }
 
 function bindAnimations(scene, animations, records) {
+  // Characters whose skeletons have the same bones (most of one game's) fit an animation alike:
+  // each skeleton is matched once an animation, not each character (a drop of a thousand
+  // characters and hundreds of animations matched bone names hundreds of thousands of times).
+  const skinned = scene.characters.filter((c) => c.skeleton);
+  const bonesOf = new Map(skinned.map((c) => [c, c.host.skeleton?.names.join('\n') ?? '']));
+  const kinOf = new Map(skinned.map((c) => [c, kinName(c.host.name)]));
   for (const anim of animations) {
-    const targets = scene.characters.filter((c) => c.skeleton && c.bindBy === anim.bindBy);
+    const targets = skinned.filter((c) => c.bindBy === anim.bindBy);
+    const kin = kinName(anim.name);
+    const fits = new Map(); // the skeleton's bones (or count, by index) -> how the animation fits it
     // Most bones matched first, then the closer name (horse_walk → horse), then the closer size.
     let best = null,
       closest = null;
     for (const c of targets) {
-      const fit = fitAnimation(c, anim);
-      const near = fit.matched * 1e6 + kinship(anim.name, c.host.name) * 1e3 - Math.abs(jointCount(c.host) - fit.total);
+      const same = anim.bindBy === 'index' ? jointCount(c.host) : bonesOf.get(c);
+      let fit = fits.get(same);
+      if (!fit) fits.set(same, (fit = fitAnimation(c, anim)));
+      const near = fit.matched * 1e6 + kinship(kin, kinOf.get(c)) * 1e3 - Math.abs(jointCount(c.host) - fit.total);
       if (!closest || near > closest.near) closest = { c, fit, near };
       if (fit.ok && (!best || near > best.near)) best = { c, fit, near };
     }
+    // A fit found for another character of the same skeleton names that one: said of this one.
+    if (closest && !best) closest.fit = fitAnimation(closest.c, anim);
     if (best) {
       bind(best.c, anim, best.fit);
       // Named by the file the character is named after (its body), not its skeleton's host (arms).
