@@ -43,3 +43,25 @@ describe('StillSkeleton', () => {
     expect(Array.from(still.boneMatrices)).toEqual(Array.from(plain.boneMatrices));
   });
 });
+
+describe('binding tracks to bones', () => {
+  it("finds a character's bones by name through its skeleton, as a mixer binds them", () => {
+    const r = rig();
+    r.root.name = 'Root';
+    r.tip.name = 'Tip';
+    const skeleton = new StillSkeleton(r.bones, r.inverses);
+    const group = new THREE.Group();
+    group.add(r.root);
+    group.skeleton = skeleton;
+    expect(THREE.PropertyBinding.findNode(group, 'Tip')).toBe(r.tip);
+    expect(skeleton.getBoneByName('Root')).toBe(r.root);
+    expect(skeleton.getBoneByName('Nope')).toBeUndefined();
+    // A renamed bone is found under its new name, not its old one.
+    r.tip.name = 'Tip2';
+    expect(skeleton.getBoneByName('Tip')).toBeUndefined();
+    expect(skeleton.getBoneByName('Tip2')).toBe(r.tip);
+    const clip = new THREE.AnimationClip('bend', 1, [new THREE.NumberKeyframeTrack('Tip2.position[x]', [0, 1], [0, 3])]);
+    new THREE.AnimationMixer(group).clipAction(clip).play().getMixer().update(0.5);
+    expect(r.tip.position.x).toBe(1.5);
+  });
+});

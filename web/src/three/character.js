@@ -38,6 +38,8 @@ export class Character {
       this.restInverses = new Array(bones.length);
       for (let i = 0; i < bones.length; i++) this.restInverses[i] = bones[i].matrixWorld.clone().invert();
       this.skeleton = new StillSkeleton(bones, this.restInverses);
+      // Where the mixer's track bindings look first (PropertyBinding.findNode): by name, at once.
+      this.root.skeleton = this.skeleton;
       const helper = sc.skeleton.helperBone ?? -1;
       if (helper >= 0 && bones[helper]) bones[helper].userData.helper = true;
       this.flat = !!sc.skeleton.flat;
