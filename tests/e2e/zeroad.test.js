@@ -49,6 +49,8 @@ describe('0 A.D. models in the viewer', () => {
 
   it('opens an actor as one textured, player-coloured, animated model with a prop on its hand', async () => {
     const page = await openPage(browser, '/?demo=0');
+    // The player colour is offered only for what has player-coloured materials.
+    expect(await page.locator('#player-color-row').isVisible()).toBe(false);
     // Left half red and opaque; right half grey with alpha 0: the player_trans mask, tinted blue.
     const texture = png(64, 64, (x) => (x < 32 ? [200, 20, 20, 255] : [200, 200, 200, 0]));
     await chooseFiles(page, [
@@ -77,7 +79,7 @@ describe('0 A.D. models in the viewer', () => {
         clips: window.__rigscope.clipNames(),
         textured: !!unit.materials[0].map,
         capOnHand: cap.root.parent === unit.attachments.find((a) => a.name === 'prop_hand').node,
-        colourShown: !document.getElementById('player-color-row').hidden,
+        colourShown: document.getElementById('player-color-row').checkVisibility(),
         missing: app.reports[0].records.filter((r) => r.kind === 'missing'),
       };
     });
