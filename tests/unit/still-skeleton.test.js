@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as THREE from 'three';
 import { StillSkeleton } from '../../web/src/three/build.js';
+import { BonesHelper, JointsHelper } from '../../web/src/three/helpers.js';
 
 /** Two bones, the second bent off the first, with their bind inverses; both skeletons share them. */
 function rig() {
@@ -63,5 +64,27 @@ describe('binding tracks to bones', () => {
     const clip = new THREE.AnimationClip('bend', 1, [new THREE.NumberKeyframeTrack('Tip2.position[x]', [0, 1], [0, 3])]);
     new THREE.AnimationMixer(group).clipAction(clip).play().getMixer().update(0.5);
     expect(r.tip.position.x).toBe(1.5);
+  });
+});
+
+describe('skeleton overlays', () => {
+  it('follow the bones while shown, and do no work while hidden', () => {
+    const r = rig();
+    const group = new THREE.Group();
+    group.add(r.root);
+    const lines = new BonesHelper(group);
+    const joints = new JointsHelper(r.bones);
+    const positions = (h) => Array.from(h.geometry.attributes.position.array);
+    for (const h of [lines, joints]) {
+      h.visible = false;
+      h.updateMatrixWorld(true);
+      expect(positions(h).every((v) => v === 0)).toBe(true);
+      h.visible = true;
+      h.updateMatrixWorld(true);
+    }
+    const tip = new THREE.Vector3().setFromMatrixPosition(r.tip.matrixWorld);
+    // Lines: the tip, then its parent (the root, at the origin).
+    expect(positions(lines).slice(0, 3)).toEqual([tip.x, tip.y, tip.z].map(Math.fround));
+    expect(positions(joints).slice(3, 6)).toEqual([tip.x, tip.y, tip.z].map(Math.fround));
   });
 });

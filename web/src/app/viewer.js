@@ -5,6 +5,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { VertexNormalsHelper } from 'three/addons/helpers/VertexNormalsHelper.js';
 import { characterBox } from '../three/bounds.js';
 import { Labels } from '../three/labels.js';
+import { BonesHelper, JointsHelper } from '../three/helpers.js';
 import { displayName } from '../core/files.js';
 import { SlicedUploads } from './upload.js';
 import { Glides } from './glides.js';
@@ -19,41 +20,6 @@ function attachmentsOf(character, on) {
   character.root.traverse((o) => {
     if (o.userData.isAttachmentMarker) o.visible = on;
   });
-}
-
-/** Points at bone world positions, refreshed every frame like THREE.SkeletonHelper's lines. */
-class JointsHelper extends THREE.Points {
-  constructor(bones) {
-    const geometry = new THREE.BufferGeometry();
-    geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(bones.length * 3), 3));
-    super(
-      geometry,
-      new THREE.PointsMaterial({
-        color: 0x44ddff,
-        size: 7,
-        sizeAttenuation: false,
-        depthTest: false,
-        depthWrite: false,
-        transparent: true,
-      }),
-    );
-    this.bones = bones;
-    this.renderOrder = 999;
-    this.frustumCulled = false;
-  }
-
-  updateMatrixWorld(force) {
-    const p = this.geometry.attributes.position,
-      v = new THREE.Vector3();
-    this.bones.forEach((b, i) => p.setXYZ(i, ...v.setFromMatrixPosition(b.matrixWorld).toArray()));
-    p.needsUpdate = true;
-    super.updateMatrixWorld(force);
-  }
-
-  dispose() {
-    this.geometry.dispose();
-    this.material.dispose();
-  }
 }
 
 /** WebGL counts rows from the bottom; pictures count from the top. */
@@ -222,7 +188,7 @@ export class Viewer {
     this.content.add(character.root);
     this.place(character);
     if (character.bones.length) {
-      const helper = new THREE.SkeletonHelper(character.root);
+      const helper = new BonesHelper(character.root);
       helper.visible = this.showSkeleton;
       helper.userData.character = character;
       this.scene.add(helper);

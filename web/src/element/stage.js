@@ -7,6 +7,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { HDRLoader } from 'three/addons/loaders/HDRLoader.js';
 import { ContactShadow } from '../three/contact-shadow.js';
 import { Labels } from '../three/labels.js';
+import { BonesHelper } from '../three/helpers.js';
 import { displayName } from '../core/files.js';
 import { sharedRenderer } from './renderer.js';
 
@@ -207,7 +208,7 @@ export class ElementStage {
     this.characters.push(character);
     this.content.add(character.root);
     if (character.bones?.length) {
-      const helper = new THREE.SkeletonHelper(character.root);
+      const helper = new BonesHelper(character.root);
       helper.visible = this.showSkeleton;
       helper.userData.character = character;
       this.scene.add(helper);
