@@ -85,7 +85,7 @@ describe.skipIf(!existsSync(SAMPLES))('Clear frees what a drop took', () => {
   it('after Clear, nothing of the drop stays reachable, even from the rows of a panel opened and closed again', async () => {
     const page = await openPage(browser, '/?demo=0');
     const cdp = await page.context().newCDPSession(page);
-    const files = [...Object.values(FAMILY_SAMPLES).flat(), 'vertex3d/assimp-mar_rifle/m_rifl.bmp'];
+    const files = [...Object.values(FAMILY_SAMPLES).flat(), 'vertex3d/assimp-mar_rifle/m_rifl.bmp', 'psk/Slurp_Monster_Axe_LOD0.psk'];
     await chooseFiles(
       page,
       files.map((f) => filePayload(`${SAMPLES}${f}`)),
@@ -99,6 +99,13 @@ describe.skipIf(!existsSync(SAMPLES))('Clear frees what a drop took', () => {
     await page.locator('#materials .texture-button').first().waitFor();
     await panel.locator('summary').click();
     expect(await panel.evaluate((d) => d.open)).toBe(false);
+    // A morph slider moves its target on its mesh (the list's one listener finds it).
+    await page.locator('#morphs input[aria-label="Morph axe"]').fill('0.5');
+    const axe = await page.evaluate(() => {
+      const mesh = window.__rigscope.app.characters.flatMap((c) => c.meshes).find((m) => m.morphTargetDictionary?.axe !== undefined);
+      return mesh.morphTargetInfluences[mesh.morphTargetDictionary.axe];
+    });
+    expect(axe).toBe(0.5);
 
     // Weak references to what the drop decoded and built: its models, animations, texture
     // records, characters and three.js materials.
