@@ -93,6 +93,7 @@ async function browserLevels(buffer, declared, label) {
 
 /** Where a record's pixels come from: its decoded levels, or its image file. */
 async function levelsOf(record, decoder) {
+  await record.restore?.(); // pixels the page let go of (a texture no material uses): decoded again
   if (record.decoded) return decodedLevels(record.decoded, record.name);
   if (!record.entry) throw new Error(`${record.name}: no pixels were decoded for this texture`);
   const buffer = await record.entry.read();
