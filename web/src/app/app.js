@@ -177,6 +177,9 @@ export class App extends Playback {
     this.characters = [...next.values()];
     await this._layoutInMotion(pause);
     await this._applyTextures(pause);
+    // Linking a program holds the page until the GPU process has linked it: not in the same task
+    // as a large character's build.
+    await pause();
     // Every character: one drawn before may have just got its texture (another program).
     await this.viewer.compileFor?.(this.characters.map((c) => c.root));
     // What was rebuilt is swapped for its new build in the same task when the drop is small; a
