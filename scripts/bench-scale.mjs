@@ -475,9 +475,11 @@ function report({ tree, largest, alone, drop, drawn, kept, empty, loaded, series
       pass: held <= 2 * drawn.total,
     },
     {
-      target: `scale: after Clear (x${series.length}) heap within 10% of the empty page's (without V8's compiled code), no decoder worker left`,
-      value: `${MB(data(last))} vs ${MB(data(empty))} (with code ${MB(last.heap)} vs ${MB(empty.heap)}), ${last.workers} workers, GPU ${last.gpu.geometries}/${last.gpu.textures} vs ${empty.gpu.geometries}/${empty.gpu.textures}`,
-      pass: within(data(last), data(empty)) && last.workers === empty.workers && last.gpu.geometries === empty.gpu.geometries,
+      // The issue's target is the whole heap; without V8's compiled code (which no collection
+      // frees) is shown beside it, as what the drop's data left.
+      target: `scale: after Clear (x${series.length}) heap within 10% of the empty page's, no decoder worker left`,
+      value: `${MB(last.heap)} vs ${MB(empty.heap)} (without V8's compiled code ${MB(data(last))} vs ${MB(data(empty))}), ${last.workers} workers, GPU ${last.gpu.geometries}/${last.gpu.textures} vs ${empty.gpu.geometries}/${empty.gpu.textures}`,
+      pass: within(last.heap, empty.heap) && last.workers === empty.workers && last.gpu.geometries === empty.gpu.geometries,
     },
   ];
   return {
