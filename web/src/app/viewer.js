@@ -81,7 +81,8 @@ export class Viewer {
     this.scene.add(this.ground);
 
     this.characters = [];
-    this.skeletonHelpers = [];
+    /** Each character's skeleton overlays, made when the skeleton is first shown. */
+    this.overlays = new Map();
     this.showSkeleton = false;
     this.showAttachments = true;
     this.wireframe = false;
@@ -186,23 +187,8 @@ export class Viewer {
   add(character) {
     this.characters.push(character);
     this.content.add(character.root);
+    if (this.showSkeleton) this._overlay(character);
     this.place(character);
-    if (character.bones.length) {
-      const helper = new BonesHelper(character.root);
-      helper.visible = this.showSkeleton;
-      helper.userData.character = character;
-      this.scene.add(helper);
-      this.skeletonHelpers.push(helper);
-    }
-    // Flat skeletons (0 A.D.: every bone a child of the root) have no parent-child lines to draw:
-    // show a point at each joint instead.
-    if (character.bones.length && character.flat) {
-      const joints = new JointsHelper(character.bones.filter((b) => !b.userData.helper));
-      joints.visible = this.showSkeleton;
-      joints.userData.character = character;
-      this.scene.add(joints);
-      this.skeletonHelpers.push(joints);
-    }
     for (const a of [...character.tree()].flatMap((c) => c.attachments)) {
       if (!character.labelsOnly) {
         const marker = new THREE.AxesHelper(1);
@@ -221,7 +207,27 @@ export class Viewer {
     this.uploads.stage(character.root, () => this.requestRender());
   }
 
-  /** Puts a character where its scene says (layout offset, shown or hidden). */
+  /** Every skeleton overlay made so far. */
+  get skeletonHelpers() {
+    return [...this.overlays.values()].flat();
+  }
+
+  /**
+   * Makes a character's skeleton overlays, once: lines from bone to parent, and for flat skeletons
+   * (0 A.D.: every bone a child of the root, no lines to draw) a point at each joint. Made only
+   * when the skeleton is shown: a drop of a thousand characters held 1.8 MB of them unseen.
+   */
+  _overlay(character) {
+    if (this.overlays.has(character) || !character.bones.length) return;
+    const made = [new BonesHelper(character.root)];
+    if (character.flat) made.push(new JointsHelper(character.bones.filter((b) => !b.userData.helper)));
+    for (const h of made) {
+      h.userData.character = character;
+      this.scene.add(h);
+    }
+    this.overlays.set(character, made);
+  }
+
   /** Puts a character where the scene lays it out; `glide` moves one already drawn there over a moment. */
   place(character, { glide = false } = {}) {
     const sc = character.scene;
@@ -234,7 +240,7 @@ export class Viewer {
       }
     }
     character.root.visible = !(character.hiddenByUser ?? sc?.hidden ?? false);
-    for (const h of this.skeletonHelpers) if (h.userData.character === character) h.visible = this.showSkeleton && character.root.visible;
+    for (const h of this.overlays.get(character) ?? []) h.visible = this.showSkeleton && character.root.visible;
     this.requestRender();
   }
 
@@ -274,11 +280,11 @@ export class Viewer {
   remove(character) {
     this.setNormalsVisible(false);
     this.characters = this.characters.filter((c) => c !== character);
-    for (const h of this.skeletonHelpers.filter((x) => x.userData.character === character)) {
+    for (const h of this.overlays.get(character) ?? []) {
       h.removeFromParent();
       h.dispose();
     }
-    this.skeletonHelpers = this.skeletonHelpers.filter((x) => x.userData.character !== character);
+    this.overlays.delete(character);
     character.root.traverse((o) => {
       this.labels.forget(o);
       // Parts bound through a bone map have skeletons of their own: their bone textures go too.
@@ -356,7 +362,8 @@ export class Viewer {
 
   setSkeletonVisible(on) {
     this.showSkeleton = on;
-    for (const h of this.skeletonHelpers) h.visible = on && h.userData.character.root.visible;
+    if (on) for (const c of this.characters) this._overlay(c);
+    for (const [c, helpers] of this.overlays) for (const h of helpers) h.visible = on && c.root.visible;
     this.requestRender();
   }
 
