@@ -116,11 +116,25 @@ export function extension(name) {
   return dot > 0 ? n.slice(dot + 1).toLowerCase() : '';
 }
 
+// Keys already made: the scene's rules try the same names for every material of a game, at every
+// assembly of a drop (Unreal's suffix conventions try a hundred a material). At most KEYS_KEPT.
+const keys = new Map();
+const KEYS_KEPT = 8192;
+
 /**
  * The name a texture is known by: lower case, no folder, no extension, and without 0 A.D.'s
  * archive suffixes (`X.png.cached.dds` is `x`).
  */
 export function textureKey(name) {
+  let key = keys.get(name);
+  if (key === undefined) {
+    if (keys.size >= KEYS_KEPT) keys.clear();
+    keys.set(name, (key = keyOf(name)));
+  }
+  return key;
+}
+
+function keyOf(name) {
   let n = baseName(name).toLowerCase();
   n = n.replace(/\.cached\.[a-z0-9]+$/, '');
   for (;;) {

@@ -311,19 +311,11 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
     if (!byKey.has(r.key)) byKey.set(r.key, []);
     byKey.get(r.key).push(r);
   }
-  // The names families try, keyed once: a game's materials try the same names again and again
-  // (Unreal's suffix conventions try a hundred names a material).
-  const keys = new Map();
-  const keyOf = (name) => {
-    let k = keys.get(name);
-    if (k === undefined) keys.set(name, (k = textureKey(name)));
-    return k;
-  };
   const findTexture = (name, near) => {
     // A model loaded alone (the loaders) has no textures to look through: families' name rules
     // then cost nothing.
     if (!byKey.size) return null;
-    const list = byKey.get(keyOf(name));
+    const list = byKey.get(textureKey(name));
     return list?.find((r) => r.drop === near?.drop) ?? list?.[0] ?? null;
   };
 

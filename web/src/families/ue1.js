@@ -9,14 +9,6 @@ const meshBase = (name) =>
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const importsMesh = (script, base) => new RegExp(`\\b${escape(base)}_d\\.3d\\b`, 'i').test(script);
 
-/** A texture record's name key, from its path, made once a record. */
-const pathKeys = new WeakMap();
-function pathKey(r) {
-  let k = pathKeys.get(r);
-  if (k === undefined) pathKeys.set(r, (k = textureKey(r.path)));
-  return k;
-}
-
 /** Texture records in file-name order (case-insensitive), each path lowered once. */
 function byLowerPath(records) {
   return records
@@ -118,9 +110,9 @@ export default {
     if (!numbered.length) return out;
     const first = Math.min(...numbered);
     const base = meshBase(model.file);
-    // Filtered before sorting, and each record keyed once: a folder of hundreds of meshes asks
-    // this of every mesh, over every texture of the drop.
-    const named = pool.filter((r) => pathKey(r).startsWith(base));
+    // Filtered before sorting: a folder of hundreds of meshes asks this of every mesh, over every
+    // texture of the drop.
+    const named = pool.filter((r) => textureKey(r.path).startsWith(base));
     const candidates = byLowerPath(named.length ? named : alone ? [...pool] : []);
     slots.forEach((n, i) => {
       if (n >= 0 && candidates[n - first]) out.set(i, candidates[n - first]);
