@@ -35,11 +35,12 @@ async function blankPage() {
   return page;
 }
 
-/** Loaded, shown and drawn (with its shadow): everything it will hold is on the GPU. */
+/** Loaded (its status empty: a load draws early while it decodes), shown and drawn (with its shadow): everything it will hold is on the GPU. */
 const drawn = (ids) =>
   ids.every((id) => {
     const v = document.getElementById(id);
-    return v?.app.characters.length > 0 && v.stage.framesDrawn > 0 && v.stage.shadow?.renders > 0;
+    const loaded = v?.shadowRoot.querySelector('.status').textContent === '';
+    return loaded && v.app.characters.length > 0 && v.stage.framesDrawn > 0 && v.stage.shadow?.renders > 0;
   });
 
 /** What the page holds: three's GPU memory counts, decoder workers, stages known to the renderer, the JS heap. */

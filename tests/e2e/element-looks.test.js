@@ -318,7 +318,11 @@ describe('the example page (dist/rigscope-viewer-example.html)', () => {
         page,
         (k) => {
           const v = document.querySelectorAll('rigscope-viewer')[k];
-          return !v.getAttribute('src') || v.app.characters.length > 0 || v.messages.length > 0;
+          // Loaded: the status is empty once the whole scene is in (a folder draws early while loading).
+          return (
+            !v.getAttribute('src') ||
+            ((v.app.characters.length > 0 || v.messages.length > 0) && !v.shadowRoot.querySelector('.status').textContent)
+          );
         },
         i,
       );

@@ -13,12 +13,8 @@ import { buildTextureBoard } from '../three/board.js';
 import { applyMaterialMaps, clearMaterialMaps } from '../three/material-maps.js';
 import { describeRecord, isProblem } from '../core/report.js';
 import { slicer } from '../core/tasks.js';
-
-/** What makes a character: rebuilt only when this changes. */
-function signature(sc) {
-  const props = sc.props.map((p) => `${p.point}:${signature(p.character)}`).join(',');
-  return `${sc.id}|${sc.models.map((m) => m.file).join(',')}|${sc.clips.map((c) => `${c.file}:${c.name}`).join(',')}|${props}`;
-}
+import { earlyDrawing } from '../core/early-drawing.js';
+import { signature } from '../three/scene-objects.js';
 
 const emptyDecoded = () => ({ models: [], animations: [], textures: [], texts: [], records: [] });
 
@@ -104,7 +100,7 @@ export class App extends Playback {
    * every character drawn here whose make-up did not change.
    */
   _drawEarly({ replace, demo }) {
-    const early = { cleared: false, framed: false, added: [], drawn: 0, wanted: null, running: null };
+    const early = { cleared: false, framed: false, added: [] };
     const draw = async (partial) => {
       if (!early.cleared && (replace || (this.demo && !demo))) {
         this.clear();
@@ -121,25 +117,8 @@ export class App extends Playback {
         await this.viewer.shown?.();
       }
     };
-    // Resolves once this drawing (and any asked for meanwhile) is done: a drop's first look holds
-    // its other reads until then.
-    early.decoded = (decoded, partial) => {
-      if (!decoded.meshes.length || partial.models.length < Math.max(1, early.drawn * 2)) return;
-      early.wanted = partial;
-      early.running ??= (async () => {
-        while (early.wanted) {
-          const next = early.wanted;
-          early.wanted = null;
-          early.drawn = next.models.length;
-          // A drawing that fails is only early: the last assembly reports what went wrong.
-          await draw(next).catch(() => {});
-        }
-        early.running = null;
-      })();
-      return early.running;
-    };
-    early.settled = () => early.running ?? Promise.resolve();
-    return early;
+    // When to draw (core/early-drawing.js): decoded is decodeFiles()'s onDecoded, settled the last drawing's end.
+    return Object.assign(early, earlyDrawing(draw));
   }
 
   /**

@@ -318,6 +318,8 @@ export class RigscopeViewer extends HTMLElement {
   async _load(src) {
     this._clearMessages();
     this.records = [];
+    // A load still decoding ends here, with what it drew early: nothing of it shows any more.
+    this.app.cancel();
     if (!src) {
       this.app.clear();
       return;
@@ -332,7 +334,12 @@ export class RigscopeViewer extends HTMLElement {
       if (this._loaded !== src) return;
       // A packed scene's view fills the view attributes the page did not set.
       for (const [name, value] of Object.entries(source.attributes)) if (!this.hasAttribute(name)) this.setAttribute(name, value);
-      report = await this.app.loadFiles(entries);
+      report = await this.app.loadFiles(entries, {
+        onProgress: ({ done, total }) => {
+          if (this._loaded === src) this._ui.status.textContent = `Loading… ${done} of ${total} files`;
+        },
+        onDrawn: (first) => this._drawnEarly(first),
+      });
     } catch (/** @type {any} */ err) {
       if (this._loaded !== src || err.dropped) return;
       this._ui.status.textContent = '';
@@ -356,6 +363,18 @@ export class RigscopeViewer extends HTMLElement {
     this.stage.invalidate();
     if (this.app.characters.length) this._emit('load', { clips: this.clips, records: report.records.map((r) => ({ ...r })) });
     if (this.records.length) this._emit('error', { records: this.records, messages: this.messages });
+  }
+
+  /**
+   * A load shows what it has decoded so far (its status still says it is loading): the poster
+   * gives way, and the first drawing stands as the final scene will (up, background). The other
+   * view attributes apply to the final scene.
+   */
+  _drawnEarly(first) {
+    this._ui.poster.hidden = true;
+    if (!first) return;
+    this._applyView('background');
+    this.stage.setUp(readUp(this.getAttribute('up')) ?? [0, 0, 0]);
   }
 
   /** Applies one view attribute to what is loaded. */

@@ -2,9 +2,18 @@
 // one clip that plays (loop or once, paused or running, at which time). The names follow the
 // viewer page's App (current, playing, allClips, select, setTime, frame, togglePlay), so the embed
 // page's test hook reads the same.
+//
+// A load draws while it decodes, as the page does (core/early-drawing.js): its first character as
+// soon as its model is decoded, more each time the models decoded have doubled. The scene of the
+// whole drop keeps every character drawn early whose make-up did not change; the clip, the
+// framing and the `loaded` signal belong to that final scene alone.
 import { decodeFiles } from '../families/index.js';
 import { sceneObjects } from '../three/scene-objects.js';
 import { Playback } from '../three/playback.js';
+import { earlyDrawing } from '../core/early-drawing.js';
+import { texturesOf } from './stage.js';
+
+const droppedLoad = () => Object.assign(new Error('This load was dropped'), { dropped: true });
 
 export class Player extends Playback {
   /**
@@ -21,42 +30,116 @@ export class Player extends Playback {
     this.keepPausedOnSelect = true;
     /** Counts loads and drops: a load whose count is no longer current is thrown away. */
     this._generation = 0;
+    /** The generation of the load that is decoding, or null. */
+    this._decoding = null;
+    /** What is shown is drawn early from part of a load still decoding: it has no clips yet. */
+    this.partial = false;
+    /** The characters shown, by signature (three/scene-objects.js): a later drawing keeps them. */
+    this.built = new Map();
+    /** The level of detail assembled of parts that have levels (0 the finest, or 'all'). */
+    this.lod = 0;
   }
 
   requestRender() {
     this.stage.invalidate?.();
   }
 
-  /** Replaces what is shown by a file set; resolves to { records } (the scene's report). */
-  async loadFiles(entries) {
+  /** Clips of the final scene only: a drawing from part of a load offers none. */
+  get allClips() {
+    return this.partial ? [] : super.allClips;
+  }
+
+  /**
+   * Replaces what is shown by a file set; resolves to { records } (the scene's report).
+   * `onProgress({ done, total, name })` as files are decoded; `onDrawn(first)` after each drawing
+   * made before the load is done (first: the one that replaced what was shown before), before it
+   * is framed.
+   */
+  async loadFiles(entries, { onProgress, onDrawn } = {}) {
+    this.cancel();
     const generation = ++this._generation;
-    const decoded = await decodeFiles(entries, this.decoder);
-    const { scene, characters } = await sceneObjects(decoded, this.decoder);
-    if (generation !== this._generation) {
-      // Dropped (the element was removed) or replaced while decoding: its result is freed unseen.
-      for (const c of characters) c.dispose();
-      throw Object.assign(new Error('This load was dropped'), { dropped: true });
+    this._decoding = generation;
+    const current = () => generation === this._generation;
+    try {
+      const early = earlyDrawing(async (partial) => {
+        if (!current()) return;
+        const first = !this.partial;
+        await this._draw(partial, generation);
+        this.partial = true;
+        onDrawn?.(first);
+        // The first drawing is framed at once; the final scene is framed again when it is whole.
+        if (first) this.stage.frameAll();
+      });
+      const decoded = await decodeFiles(entries, this.decoder, { onProgress, onDecoded: early.decoded, isCancelled: () => !current() });
+      await early.settled();
+      if (!current()) throw droppedLoad();
+      await this._draw(decoded, generation);
+    } finally {
+      if (this._decoding === generation) this._decoding = null;
     }
-    this.clear();
-    this.scene = scene;
-    this.characters = characters;
-    for (const c of characters) {
-      c.root.visible = !c.scene.hidden;
-      this.stage.add(c);
-    }
-    if (characters.length) await this.stage.prepare();
-    if (generation !== this._generation) throw Object.assign(new Error('This load was dropped'), { dropped: true });
+    this.partial = false;
     // The first clip with some motion (a one-frame clip is usually a pose).
     const first = Playback.firstMoving(this.allClips);
     if (first) this.select(first.character, first.clip);
     this.stage.frameAll();
     this.emit('loaded');
-    return { records: scene.records };
+    return { records: this.scene.records };
+  }
+
+  /**
+   * Assembles and shows `decoded`: characters already shown whose make-up did not change stay
+   * (another load's never do), the others are swapped for their new build in one task, after the
+   * new ones' textures are on and their shaders compiled, so no frame shows a gap. A load dropped
+   * meanwhile frees what it made and throws.
+   */
+  async _draw(decoded, generation) {
+    const mine = this.partial ? this.built : new Map();
+    const before = texturesOf(this.partial ? this.characters : []);
+    let made = null;
+    try {
+      made = await sceneObjects(decoded, this.decoder, { built: mine, lod: this.lod });
+      if (generation === this._generation) await this.stage.prepare(made.characters.map((c) => c.root));
+    } finally {
+      if (generation !== this._generation) {
+        // Dropped: whoever dropped it cleared what was shown; what was made meanwhile, and the
+        // textures the kept characters were given and let go of, are freed here.
+        const shown = texturesOf(this.stage.characters);
+        for (const c of made?.added ?? []) this.stage.remove(c, shown);
+        for (const t of before) if (!shown.has(t)) t.dispose();
+      }
+    }
+    if (generation !== this._generation) throw droppedLoad();
+    const { scene, characters, added, built } = made;
+    if (!this.partial) this.clear();
+    const inUse = texturesOf(characters);
+    const stays = new Set(characters);
+    for (const c of this.characters) if (!stays.has(c)) this.stage.remove(c, inUse);
+    // Textures a kept character showed from part of the drop and no longer shows.
+    for (const t of before) if (!inUse.has(t)) t.dispose();
+    const isNew = new Set(added);
+    for (const c of characters) {
+      c.root.visible = !c.scene.hidden;
+      if (isNew.has(c)) this.stage.add(c);
+    }
+    this.scene = scene;
+    this.characters = characters;
+    this.built = built;
+    this.stage.poseChanged();
+    this.stage.invalidate();
+  }
+
+  /** Ends a load that is still decoding, and takes away what it drew early; a finished scene stays. */
+  cancel() {
+    if (this._decoding === null) return;
+    this._decoding = null;
+    this._generation++;
+    if (this.partial) this.clear();
   }
 
   /** Drops what is shown and any load still decoding (its result is freed when it arrives). */
   drop() {
     this._generation++;
+    this._decoding = null;
     this.clear();
   }
 
@@ -64,6 +147,9 @@ export class Player extends Playback {
     this.stage.clear();
     this.scene = null;
     this.characters = [];
+    this.built = new Map();
+    this.partial = false;
+    this.decoded = null;
     this.resetPlayback();
     this.emit('cleared');
   }

@@ -42,6 +42,22 @@ async function loadEquirect(url) {
   return map;
 }
 
+/**
+ * Every texture the materials of these characters (and their props) hold.
+ * @returns {Set<THREE.Texture>}
+ */
+export function texturesOf(characters) {
+  const out = new Set();
+  for (const character of characters) {
+    for (const part of character.tree()) {
+      part.root.traverse((o) => {
+        for (const m of o.material ? [o.material].flat() : []) for (const v of Object.values(m)) if (v?.isTexture) out.add(v);
+      });
+    }
+  }
+  return out;
+}
+
 export class ElementStage {
   /**
    * @param {HTMLCanvasElement} canvas the element's own canvas (2D)
@@ -227,7 +243,12 @@ export class ElementStage {
     this.invalidate();
   }
 
-  remove(character) {
+  /**
+   * Takes a character out and frees it, with every texture its materials hold but those in `keep`
+   * (a character built again that shows the same textures).
+   * @param {Set<THREE.Texture>} [keep]
+   */
+  remove(character, keep) {
     this.characters = this.characters.filter((c) => c !== character);
     for (const h of this.helpers.filter((x) => x.userData.character === character)) {
       h.removeFromParent();
@@ -240,7 +261,7 @@ export class ElementStage {
         // Every texture of every material (maps the character's own dispose does not know of)
         // and each part's own skeleton (its bone texture).
         for (const m of o.material ? [o.material].flat() : []) {
-          for (const v of Object.values(m)) if (v?.isTexture) v.dispose();
+          for (const v of Object.values(m)) if (v?.isTexture && !keep?.has(v)) v.dispose();
         }
         o.skeleton?.dispose();
       });
@@ -254,9 +275,15 @@ export class ElementStage {
     for (const c of [...this.characters]) this.remove(c);
   }
 
-  /** Compiles shaders before the first frame, where the browser can do it off the main thread. */
-  async prepare() {
-    await sharedRenderer.renderer.compileAsync(this.scene, this.camera);
+  /**
+   * Compiles shaders before the first frame, where the browser can do it off the main thread:
+   * those of the whole scene, or of `roots` about to be added to it (so they enter whole).
+   * @param {THREE.Object3D[]} [roots]
+   */
+  async prepare(roots) {
+    const { renderer } = sharedRenderer;
+    if (!roots) await renderer.compileAsync(this.scene, this.camera);
+    else await Promise.all(roots.map((root) => renderer.compileAsync(root, this.camera, this.scene)));
   }
 
   setWireframe(on) {

@@ -1,0 +1,211 @@
+// <rigscope-viewer> draws a folder while it decodes, as the viewer page does: its first character
+// as soon as that model is decoded, with the status still loading and no `load` event; the final
+// scene keeps the characters drawn early (the same objects) and `load` fires once. A load replaced
+// mid-way leaves nothing of itself on screen or on the GPU.
+//
+// The real vertex3d sample folder (UE1 meshes, scripts and textures) is served from the test
+// server; the decode of its largest mesh (mar_rifle) is held in the page's decoder pool until the
+// test releases it, so "mid-load" is a state the test controls, not a moment it races for.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { launch, png, SAMPLES, samplesSrc, until } from './browser.js';
+
+const FOLDER = join(SAMPLES, 'vertex3d');
+/** The mesh whose decode is held: the folder's largest, so it is decoded last. */
+const HELD = 'mar_rifle_d.3d';
+
+/** Every file of the folder, as the test server serves it. */
+function folderSrc() {
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else files.push(relative(SAMPLES, join(dir, e.name)));
+    }
+  };
+  walk(FOLDER);
+  return files.sort().map((f) => `${inject('baseUrl')}/samples/${f.split('/').map(encodeURIComponent).join('/')}`);
+}
+
+let browser, context;
+beforeAll(async () => {
+  browser = await launch(['--disable-features=LocalNetworkAccessChecks']);
+  context = await browser.newContext();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/**
+ * A page with the element's script, its events recorded, and the decoder pool's `decodeUe1` of
+ * HELD waiting for `window.__release()`.
+ */
+async function heldPage() {
+  const base = inject('baseUrl');
+  const page = await context.newPage({ viewport: { width: 800, height: 600 } });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/GPU stall|favicon|ReadPixels/.test(m.text())) page.errors.push(m.text());
+  });
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Progressive</title>
+<script type="module" src="${base}/rigscope-viewer.js"></script></head><body><main id="here"></main></body></html>`;
+  await page.route(`${base}/progressive.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto(`${base}/progressive.html`);
+  await until(page, () => !!customElements.get('rigscope-viewer'));
+  await page.evaluate((held) => {
+    window.__events = [];
+    for (const type of ['load', 'error'])
+      document.addEventListener(type, (e) => e.target?.localName === 'rigscope-viewer' && window.__events.push(type), true);
+    const pool = customElements.get('rigscope-viewer').decoderPool;
+    const call = pool.call.bind(pool);
+    let release;
+    const gate = new Promise((resolve) => (release = resolve));
+    window.__release = release;
+    window.__held = 0;
+    pool.call = (op, args) => {
+      if (op !== 'decodeUe1' || args[1] !== held) return call(op, args);
+      window.__held++;
+      return gate.then(() => call(op, args));
+    };
+  }, HELD);
+  return page;
+}
+
+/** Adds the viewer with `src` (and a poster, which gives way to the first drawing). */
+const addViewer = (page, src) =>
+  page.evaluate(
+    ({ list, poster }) => {
+      const v = document.createElement('rigscope-viewer');
+      v.id = 'v';
+      v.setAttribute('poster', poster);
+      v.setAttribute('src', list.join(' '));
+      document.getElementById('here').append(v);
+    },
+    { list: src, poster: `data:image/png;base64,${png(4, 4, () => [200, 40, 40, 255]).toString('base64')}` },
+  );
+
+/** What the viewer shows now: characters (marked ones named), pixels, status, poster, events. */
+const state = (page) =>
+  page.evaluate(() => {
+    const v = document.getElementById('v');
+    return {
+      characters: v.app.characters.length,
+      onStage: v.stage.characters.length,
+      names: v.app.characters.map((c) => c.name),
+      marked: v.app.characters.filter((c) => c.__early).length,
+      pixels: v.stage.countForegroundPixels().count,
+      status: v.shadowRoot.querySelector('.status').textContent,
+      poster: v.shadowRoot.querySelector('.poster').hidden,
+      clips: v.clips.length,
+      events: [...window.__events],
+      held: window.__held,
+    };
+  });
+
+describe('a folder drawn while it decodes', () => {
+  it('shows its first characters before the last file is decoded, and keeps them in the final scene', async () => {
+    const page = await heldPage();
+    const src = folderSrc();
+    expect(src.length).toBeGreaterThan(90);
+    await addViewer(page, src);
+    // Held: every other file is decoded, and what is decoded is drawn.
+    await until(page, () => window.__held > 0 && document.getElementById('v').app.characters.length > 0, null, 30000);
+    await until(page, () => customElements.get('rigscope-viewer').decoderPool.pending <= 1, null, 30000);
+    const mid = await state(page);
+    expect(mid.characters).toBeGreaterThanOrEqual(1);
+    expect(mid.onStage).toBe(mid.characters);
+    expect(mid.names).not.toContain(HELD);
+    expect(mid.pixels).toBeGreaterThan(500);
+    expect(mid.status).toMatch(/^Loading…/);
+    expect(mid.poster).toBe(true);
+    expect(mid.events).toEqual([]);
+    // Clips belong to the final scene: none is offered while loading.
+    expect(mid.clips).toBe(0);
+    const early = await page.evaluate(() => {
+      const v = document.getElementById('v');
+      for (const c of v.app.characters) c.__early = true;
+      return v.app.characters.length;
+    });
+
+    await page.evaluate(() => window.__release());
+    await page.evaluate(() => document.getElementById('v').loaded);
+    const end = await state(page);
+    expect(end.names).toContain(HELD);
+    expect(end.characters).toBeGreaterThan(early);
+    expect(end.onStage).toBe(end.characters);
+    // Every character drawn early is still the same object (not built again).
+    expect(end.marked).toBe(early);
+    expect(end.status).toBe('');
+    expect(end.events).toEqual(['load']);
+    expect(end.clips).toBeGreaterThan(0);
+    expect(end.pixels).toBeGreaterThan(500);
+    console.log('progressive: mid-load', mid, 'final', { ...end, names: end.names.length });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a load replaced mid-way leaves nothing of itself: not on screen, not on the GPU', async () => {
+    const page = await heldPage();
+    const pageWide = await page.evaluate(() => {
+      const shared = customElements.get('rigscope-viewer').renderer;
+      shared.neutralEnvironment;
+      return { ...shared.renderer.info.memory };
+    });
+    await addViewer(page, folderSrc());
+    await until(page, () => window.__held > 0 && document.getElementById('v').stage.characters.length > 0, null, 30000);
+    await until(page, () => document.getElementById('v').stage.framesDrawn > 0);
+    const drawnEarly = await page.evaluate(() => {
+      const v = document.getElementById('v');
+      v.stage.countForegroundPixels();
+      return {
+        names: v.app.characters.map((c) => c.name),
+        geometries: customElements.get('rigscope-viewer').renderer.renderer.info.memory.geometries,
+      };
+    });
+    expect(drawnEarly.geometries).toBeGreaterThan(pageWide.geometries);
+
+    // Replaced: at once nothing of the old load is shown.
+    const replaced = await page.evaluate((psk) => {
+      const v = document.getElementById('v');
+      v.setAttribute('src', psk);
+      return { characters: v.app.characters.length, onStage: v.stage.characters.length, scene: v.stage.content.children.length };
+    }, samplesSrc('psk'));
+    expect(replaced).toEqual({ characters: 0, onStage: 0, scene: 0 });
+    await until(page, () => window.__events.includes('load'));
+    // The old load's held decode ends now: its result is thrown away unseen.
+    await page.evaluate(() => window.__release());
+    await until(page, () => customElements.get('rigscope-viewer').decoderPool.pending === 0);
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
+    const after = await page.evaluate(() => {
+      const v = document.getElementById('v');
+      return {
+        names: v.app.characters.map((c) => c.name),
+        onStage: v.stage.content.children.length,
+        events: [...window.__events],
+        pixels: v.stage.countForegroundPixels().count,
+      };
+    });
+    expect(after.names).toEqual(['skSpiderLargeMesh.psk']);
+    expect(after.onStage).toBe(1);
+    expect(after.events).toEqual(['load']);
+    expect(after.pixels).toBeGreaterThan(500);
+    for (const name of drawnEarly.names) expect(after.names).not.toContain(name);
+
+    // Removed: the GPU holds what the page held before any element.
+    await page.evaluate(() => document.getElementById('v').remove());
+    await until(
+      page,
+      (base) => {
+        const { geometries, textures } = customElements.get('rigscope-viewer').renderer.renderer.info.memory;
+        return geometries === base.geometries && textures === base.textures;
+      },
+      pageWide,
+      20000,
+    );
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+});
