@@ -9,6 +9,12 @@ import { BonesHelper, JointsHelper } from '../three/helpers.js';
 import { displayName } from '../core/files.js';
 import { SlicedUploads } from './upload.js';
 import { Glides } from './glides.js';
+import { nextTask, slicer } from '../core/tasks.js';
+
+/** Characters whose materials are prepared in one call of three's compile (it walks the whole scene for lights each call). */
+const COMPILED_AT_ONCE = 24;
+/** More characters than this are framed on their bind-pose bounds. */
+const CROWD = 64;
 
 /** Draws a character (its props too) as wire or not. */
 function wireframeOf(character, on) {
@@ -45,6 +51,8 @@ export class Viewer {
     this.labels = new Labels();
     /** Programs known linked: asking about one that is not waits for its link. */
     this._linked = new WeakSet();
+    /** material -> its version when last compiled here */
+    this._compiled = new WeakMap();
     this.labels.domElement.style.cssText = 'position:absolute;inset:0;pointer-events:none';
     container.append(this.labels.domElement);
 
@@ -261,20 +269,41 @@ export class Viewer {
    * @param {import('three').Object3D[]} roots
    */
   async compileFor(roots) {
+    // Only roots with a material not compiled as it is now (new, or given a texture since), a few
+    // at a time: preparing a thousand characters' materials in one call held the page 250 ms.
+    const waiting = roots.filter((root) => this._materialsOf(root).some((m) => this._compiled.get(m) !== m.version));
     const group = new THREE.Group();
-    group.children = roots; // a view on the roots for compile(): their parents stay as they are
-    const materials = this.renderer.compile(group, this.camera, this.scene);
+    const programs = new Set();
+    const pause = slicer();
+    for (let i = 0; i < waiting.length; i += COMPILED_AT_ONCE) {
+      await pause();
+      group.children = waiting.slice(i, i + COMPILED_AT_ONCE); // a view on the roots: their parents stay as they are
+      for (const m of this.renderer.compile(group, this.camera, this.scene)) {
+        this._compiled.set(m, m.version);
+        const program = this.renderer.properties.get(m).currentProgram;
+        if (program) programs.add(program);
+      }
+    }
+    group.children = [];
     const parallel = this.renderer.extensions.has('KHR_parallel_shader_compile');
-    const programs = new Set([...materials].map((m) => this.renderer.properties.get(m).currentProgram).filter(Boolean));
     // Programs linked before are not waited for again (a task each, at every assembly of a drop).
     for (const program of [...programs].filter((p) => !this._linked.has(p))) {
       if (parallel) while (!program.isReady()) await new Promise((r) => setTimeout(r, 10));
       else {
         program.getUniforms(); // links now: the first use waits for the link
-        await new Promise((r) => setTimeout(r, 0));
+        await nextTask();
       }
       this._linked.add(program);
     }
+  }
+
+  /** The materials a root's meshes draw with. */
+  _materialsOf(root) {
+    const out = [];
+    root.traverse((o) => {
+      if (o.material) out.push(...(Array.isArray(o.material) ? o.material : [o.material]));
+    });
+    return out;
   }
 
   remove(character) {
@@ -379,11 +408,18 @@ export class Viewer {
     this.requestRender();
   }
 
-  /** World bounds of the visible characters as they are posed now. */
+  /**
+   * World bounds of the visible characters as they are posed now; of a crowd, as they stand in
+   * their bind pose (skinning every vertex of a thousand characters to frame them took 190 ms).
+   */
   visibleBounds(characters = this.characters) {
     const box = new THREE.Box3();
-    this.scene.updateMatrixWorld(true);
-    for (const c of characters) if (c.root.visible) box.union(characterBox(c));
+    const skin = characters.length <= CROWD;
+    for (const c of characters) {
+      if (!c.root.visible) continue;
+      c.root.updateWorldMatrix(true, true); // only these characters, not the whole scene
+      box.union(characterBox(c, null, { skin }));
+    }
     return box;
   }
 

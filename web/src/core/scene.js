@@ -6,7 +6,8 @@
 import { baseName, stem, textureKey } from './files.js';
 import { matchBonesByName } from './match.js';
 import { familyById, requireFamilies } from './registry.js';
-import { layoutCharacters } from './layout.js';
+import { characterBounds, facesInward, layoutCharacters } from './layout.js';
+import { slicer } from './tasks.js';
 
 /** An animation binds by name when at least this share of its bones exist in the target. */
 const MIN_NAME_SHARE = 0.5;
@@ -298,6 +299,8 @@ export function fitAnimation(character, anim) {
  */
 export async function assembleScene(decoded, { families, manual = new Map(), lod = 0, layout = true } = {}) {
   requireFamilies(families, 'assembleScene');
+  // A drop of a thousand characters is assembled in tasks: in one, it held the page for 150 ms.
+  const pause = slicer();
   if (lod !== 'all' && !(Number.isInteger(lod) && lod >= 0)) throw new Error(`lod ${lod}: a level number from 0, or 'all'`);
   const records = [...decoded.records];
   const scene = { characters: [], boards: [], records };
@@ -354,6 +357,7 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
   const hosts = [];
   const order = free.filter((m) => !hidden.has(m)).sort((a, b) => jointCount(b) - jointCount(a) || byPath(a, b));
   for (const model of order) {
+    await pause();
     let joined = false;
     if (model.bindBy === 'name' && isSkinned(model)) {
       for (const c of hosts) {
@@ -400,12 +404,13 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
   for (const c of hosts) ownClips(c);
   scene.characters = [...familyCharacters, ...hosts];
 
-  bindAnimations(
+  await bindAnimations(
     scene,
     decoded.animations.filter((a) => !usedAnims.has(a)),
     records,
+    pause,
   );
-  assignTextures(scene, library, { families, manual, findTexture, usedTextures, records, ctx });
+  await assignTextures(scene, library, { families, manual, findTexture, usedTextures, records, ctx, pause });
 
   // Texture-only drops show their textures on a board; files whose textures nobody uses are listed.
   const dropsWithModels = new Set([...decoded.models, ...decoded.animations].map((m) => m.drop));
@@ -429,7 +434,15 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
       });
     }
   }
-  if (layout) layoutCharacters(scene.characters);
+  if (layout) {
+    // The sky-dome test of each new model, a task at a time (layoutCharacters then finds it kept).
+    for (const sc of scene.characters) {
+      await pause();
+      const bounds = characterBounds(sc);
+      if (bounds && sc.models.length === 1) facesInward(sc, bounds);
+    }
+    layoutCharacters(scene.characters);
+  }
   scene.boards = [...boardDrops.entries()].map(([drop, textures]) => ({ id: `textures#${drop}`, drop, textures }));
   for (const t of decoded.texts) {
     if (!usedTexts.has(t)) records.push({ kind: 'unused', files: [t.path], reason: t.reason ?? 'not read by any family' });
@@ -437,7 +450,7 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
   return scene;
 }
 
-function bindAnimations(scene, animations, records) {
+async function bindAnimations(scene, animations, records, pause) {
   // Characters whose skeletons have the same bones (most of one game's) fit an animation alike:
   // each skeleton is matched once an animation, not each character (a drop of a thousand
   // characters and hundreds of animations matched bone names hundreds of thousands of times).
@@ -445,6 +458,7 @@ function bindAnimations(scene, animations, records) {
   const bonesOf = new Map(skinned.map((c) => [c, c.host.skeleton?.names.join('\n') ?? '']));
   const kinOf = new Map(skinned.map((c) => [c, kinName(c.host.name)]));
   for (const anim of animations) {
+    await pause();
     const targets = skinned.filter((c) => c.bindBy === anim.bindBy);
     const kin = kinName(anim.name);
     const fits = new Map(); // the skeleton's bones (or count, by index) -> how the animation fits it
@@ -479,7 +493,7 @@ function bindAnimations(scene, animations, records) {
   }
 }
 
-function assignTextures(scene, library, { families, manual, findTexture, usedTextures, records, ctx }) {
+async function assignTextures(scene, library, { families, manual, findTexture, usedTextures, records, ctx, pause }) {
   const byId = new Map(library.map((r) => [r.id, r]));
   const byGuid = new Map(library.filter((r) => r.guid).map((r) => [r.guid, r]));
   const set = (c, entry, texture, rule, extra = {}) => {
@@ -501,6 +515,7 @@ function assignTextures(scene, library, { families, manual, findTexture, usedTex
   // texts it uses.
   const none = !library.length;
   for (const c of all) {
+    await pause();
     for (const model of c.models) {
       const family = familyById(families, model.family);
       const hints = c.textureHints.get(model);
