@@ -3,10 +3,11 @@
 // swaps every part to that level (the clip goes on) or shows all levels; the materials panel names
 // the rule that put a texture named after a model plus `_` on it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFileSync, mkdtempSync } from 'node:fs';
+import { inject } from 'vitest';
+import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES, launch, openPage } from './browser.js';
+import { FIXTURES, launch, openPage, until } from './browser.js';
 
 const BODIES = `${FIXTURES}lod_export/ueviewer/Characters/Male/Bodies`;
 let browser;
@@ -93,4 +94,184 @@ describe('a texture named after its model plus _ in the viewer', () => {
     expect(await page.textContent('#materials')).toContain('horse_celt_stripe_a.dds');
     await page.close();
   });
+});
+
+// ---- the level chosen travels: links, packed links, embed code, the embed page, the element ----
+
+/** The body folder's files as the test site serves them, for file= links and the element's src. */
+const bodyUrls = () =>
+  readdirSync(BODIES)
+    .sort()
+    .map((n) => `${inject('baseUrl')}/fixtures/lod_export/ueviewer/Characters/Male/Bodies/${n}`);
+const fileQuery = () =>
+  bodyUrls()
+    .map((u) => `file=${encodeURIComponent(u)}`)
+    .join('&');
+
+/**
+ * Opens `url` recording the level of detail of every assembly the viewer page makes (its early
+ * drawings included): the hook object is caught as the page sets it, before any file is decoded.
+ */
+async function openRecorded(url, viewport = { width: 1280, height: 800 }) {
+  const page = await browser.newPage({ viewport });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  await page.addInitScript(() => {
+    window.__lods = [];
+    let hook;
+    Object.defineProperty(window, '__rigscope', {
+      configurable: true,
+      get: () => hook,
+      set(value) {
+        hook = value;
+        const app = value?.app;
+        if (!app?._assemble) return;
+        const assemble = app._assemble.bind(app);
+        app._assemble = (...args) => {
+          window.__lods.push(app.lod);
+          return assemble(...args);
+        };
+      },
+    });
+  });
+  await page.goto(new URL(url, inject('baseUrl')).href);
+  await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 120000 });
+  await page.waitForFunction(() => window.__rigscope.app.characters.length > 0, null, { timeout: 60000 });
+  return page;
+}
+
+/** Copy link or Embed code from the share dialog: the text it offers. */
+async function shareText(page, kind) {
+  await page.click(kind === 'embed' ? '#embed-button' : '#link-button');
+  await page.waitForFunction(() => document.getElementById('share-text').value !== '', null, { timeout: 60000 });
+  const text = await page.inputValue('#share-text');
+  await page.keyboard.press('Escape');
+  return text;
+}
+
+/** The embed page's (or a page's element's) characters: name and meshes, as `drawn` gives them. */
+const elementDrawn = (page, selector = '#player') =>
+  page.evaluate(
+    (sel) =>
+      document.querySelector(sel).app.characters.map((c) => ({
+        name: c.name,
+        meshes: c.meshes.map((m) => [m.name, m.geometry.attributes.position.count]),
+      })),
+    selector,
+  );
+
+async function chooseLod(page, value) {
+  await page.selectOption('#lod', value);
+  await page.waitForFunction((v) => String(window.__rigscope.app.lod) === v && !document.getElementById('lod').disabled, value);
+}
+
+describe('the level of detail travels with every way of showing a model', () => {
+  it('Copy link and Embed code of files from disk carry LOD 2 and All levels: the link opens at that level', async () => {
+    const source = await openPage(browser, '/?demo=0', { viewport: { width: 1280, height: 800 } });
+    await openFolder(source, BODIES);
+    for (const [lod, vertices] of [
+      ['2', [10, 8, 14, 6]],
+      ['all', null],
+    ]) {
+      await chooseLod(source, lod);
+      const [want] = await drawn(source);
+      if (vertices) expect(want.meshes.map(([, n]) => n)).toEqual(vertices);
+      else expect(want.meshes.map(([name]) => name)).toContain('SK_MaleBase_01_Body LOD3');
+      const link = await shareText(source, 'link');
+      expect(link).toMatch(/\/index\.html#pack=/);
+      const page = await openRecorded(link);
+      expect((await drawn(page))[0]).toEqual(want);
+      // Every drawing, the early ones included, was of that level; the chooser says so.
+      expect(await page.evaluate(() => window.__lods.length)).toBeGreaterThan(0);
+      expect(new Set(await page.evaluate(() => window.__lods.map(String)))).toEqual(new Set([lod]));
+      expect(await page.inputValue('#lod')).toBe(lod);
+      expect(page.errors).toEqual([]);
+      await page.close();
+
+      const iframe = await shareText(source, 'embed');
+      const embed = await openPage(browser, iframe.match(/src="([^"]+)"/)[1].replaceAll('&amp;', '&'));
+      expect(await elementDrawn(embed)).toEqual([{ name: want.name, meshes: want.meshes }]);
+      expect(await embed.getAttribute('#player', 'lod')).toBe(lod);
+      await embed.close();
+    }
+    await source.close();
+  }, 240000);
+
+  it('a link with file= URLs and lod=2 draws level 2 from its first drawing; Copy link keeps lod=2', async () => {
+    const page = await openRecorded(`/?${fileQuery()}&lod=2`);
+    const [c] = await drawn(page);
+    expect(c.name).toBe('SK_MaleBase_01_Body.psk');
+    expect(c.meshes.map(([, n]) => n)).toEqual([10, 8, 14, 6]);
+    expect(await page.evaluate(() => window.__lods)).not.toHaveLength(0);
+    expect(await page.evaluate(() => window.__lods.every((l) => l === 2))).toBe(true);
+    expect(await page.inputValue('#lod')).toBe('2');
+    expect(await page.evaluate(() => window.__rigscope.shareQuery())).toMatch(/(^|&)lod=2(&|$)/);
+    await page.evaluate(() => window.__rigscope.pause());
+    await page.screenshot({ path: join(tmpdir(), 'rigscope-lod-link-desktop.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: join(tmpdir(), 'rigscope-lod-link-phone.png') });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 180000);
+
+  it('the embed page with lod=2 and <rigscope-viewer lod="2"> show what the page shows at LOD 2; a new lod assembles again', async () => {
+    const page = await openRecorded(`/?${fileQuery()}&lod=2`);
+    const [want] = await drawn(page);
+    await page.close();
+
+    const embed = await openPage(browser, `/embed.html?${fileQuery()}&lod=2`, { viewport: { width: 1280, height: 800 } });
+    expect(await elementDrawn(embed)).toEqual([{ name: want.name, meshes: want.meshes }]);
+    await embed.screenshot({ path: join(tmpdir(), 'rigscope-lod-embed-desktop.png') });
+    await embed.setViewportSize({ width: 390, height: 844 });
+    await embed.screenshot({ path: join(tmpdir(), 'rigscope-lod-embed-phone.png') });
+
+    // The attribute changed after load: the same files assembled again at the new level, the clip going on.
+    await embed.evaluate(async () => {
+      const player = document.getElementById('player');
+      player.setAttribute('lod', 'all');
+      await player.loaded;
+    });
+    const [all] = await elementDrawn(embed);
+    expect(all.meshes).toHaveLength(13);
+    expect(all.meshes.map(([name]) => name)).toContain('SK_MaleBase_01_Body LOD3');
+    expect(await embed.evaluate(() => document.getElementById('player').currentClip)).toBe('Idle');
+    await embed.evaluate(async () => {
+      const player = document.getElementById('player');
+      player.setAttribute('lod', 'abc');
+      await player.loaded;
+    });
+    expect((await elementDrawn(embed))[0].meshes.map(([, n]) => n)).toEqual([34, 26, 14, 22]);
+    expect(await embed.evaluate(() => document.getElementById('player').messages.map((m) => m.text))).toContain(
+      'lod="abc" is not a level of detail (0 the finest, 1, 2… or all): level 0 is shown',
+    );
+    expect(embed.errors).toEqual([]);
+    await embed.close();
+
+    // An element a page writes itself, with lod from the start.
+    const host = await openPage(browser, '/embed.html?demo=0');
+    await host.evaluate((src) => {
+      const v = document.createElement('rigscope-viewer');
+      v.id = 'mine';
+      v.setAttribute('lod', '2');
+      v.setAttribute('src', src);
+      v.style.cssText = 'display:block;width:320px;height:240px';
+      document.body.prepend(v);
+    }, bodyUrls().join(' '));
+    // Loaded when its clips are offered (a drawing made while it decodes offers none).
+    await until(host, () => document.getElementById('mine').clips.length > 0);
+    expect(await elementDrawn(host, '#mine')).toEqual([{ name: want.name, meshes: want.meshes }]);
+    await host.close();
+  }, 240000);
+
+  it('a lod that is not a level is named on the page and in the embed, and level 0 is shown', async () => {
+    const page = await openRecorded(`/?${fileQuery()}&lod=-1`);
+    expect(await page.textContent('#messages')).toContain('lod=-1 is not a level of detail (0 the finest, 1, 2… or all); ignored');
+    expect((await drawn(page))[0].meshes.map(([, n]) => n)).toEqual([34, 26, 14, 22]);
+    expect(await page.evaluate(() => window.__rigscope.app.lod)).toBe(0);
+    await page.close();
+    const embed = await openPage(browser, `/embed.html?${fileQuery()}&lod=abc`);
+    expect(await embed.textContent('#errors')).toContain('lod=abc is not a level of detail (0 the finest, 1, 2… or all); ignored');
+    expect((await elementDrawn(embed))[0].meshes.map(([, n]) => n)).toEqual([34, 26, 14, 22]);
+    await embed.close();
+  }, 180000);
 });

@@ -12,7 +12,7 @@ import {
   expandZips,
 } from '../../web/src/core/input.js';
 import { walk } from '../../web/src/app/input.js';
-import { MAX_CAMERA_COORDINATE, readParams } from '../../web/src/app/params.js';
+import { MAX_CAMERA_COORDINATE, buildQuery, packedState, queryWithPackedState, readParams } from '../../web/src/app/params.js';
 import { displayName, entryFromBytes } from '../../web/src/core/files.js';
 
 // A directory entry as Chromium gives it: readEntries() hands out at most 100 entries per call.
@@ -298,6 +298,34 @@ describe('page parameters', () => {
       'frame=abc is not a number; ignored',
       'speed= is not a number; ignored',
       'bg=red is not a colour as RRGGBB; ignored',
+    ]);
+  });
+});
+
+describe('lod= in links', () => {
+  const at = 'https://wiki.example/viewer/index.html';
+  it('reads a level number or all, and names any other value it ignores', () => {
+    expect(readParams('?lod=2', at)).toMatchObject({ lod: 2, problems: [] });
+    expect(readParams('?lod=all', at)).toMatchObject({ lod: 'all', problems: [] });
+    expect(readParams('?lod=0', at)).toMatchObject({ lod: 0, problems: [] });
+    expect(readParams('', at).lod).toBe(undefined);
+    for (const v of ['-1', 'abc', '1.5', '', '2e1'])
+      expect(readParams(`?lod=${v}`, at), v).toMatchObject({
+        lod: undefined,
+        problems: [`lod=${v} is not a level of detail (0 the finest, 1, 2… or all); ignored`],
+      });
+  });
+
+  it('are written by Copy link for a level other than 0, read back as written, and carried by packs', () => {
+    expect(buildQuery({ lod: 2, clip: 'Idle' })).toBe('clip=Idle&lod=2');
+    expect(buildQuery({ lod: 'all' })).toBe('lod=all');
+    expect(buildQuery({ lod: 0 })).toBe('');
+    for (const lod of [3, 'all']) expect(readParams(`?${buildQuery({ lod })}`, at).lod).toBe(lod);
+    expect(packedState({ lod: 2, files: ['https://x/a.psk'] })).toEqual({ lod: '2' });
+    // A pack's lod is checked like the query's: a bad one is named and dropped.
+    expect(readParams(`?${queryWithPackedState('lod=1', { lod: 'all' })}`, at).lod).toBe('all');
+    expect(readParams(`?${queryWithPackedState('', { lod: '-3' })}`, at).problems).toEqual([
+      'lod=-3 is not a level of detail (0 the finest, 1, 2… or all); ignored',
     ]);
   });
 });

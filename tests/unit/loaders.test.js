@@ -132,6 +132,44 @@ describe('mesh loaders resolve to a Group with .animations, like FBXLoader', () 
   });
 });
 
+describe('mesh loaders and levels of detail', () => {
+  // build/fixtures/lod_export: UE Viewer's X, X_Lod1… of one body part (vertices 26, 14, 8, 4).
+  const BODY = 'lod_export/ueviewer/Characters/Male/Bodies/SK_MaleBase_01_Body';
+  const levels = () =>
+    Object.fromEntries(
+      [0, 1, 2, 3].map((l) => [`SK_MaleBase_01_Body${l ? `_Lod${l}` : ''}.psk`, buffer(`${BODY}${l ? `_Lod${l}` : ''}.psk`)]),
+    );
+  const meshesOf = (group) => {
+    const out = [];
+    group.traverse((o) => {
+      if (o.isMesh) out.push([o.name, o.geometry.attributes.position.count]);
+    });
+    return out;
+  };
+
+  it('show LOD0 by default, the level setLod(n) names, or every level with setLod("all")', async () => {
+    expect(meshesOf(await new PSKLoader().parseAsync(levels())).map(([, n]) => n)).toEqual([26]);
+    const loader = new PSKLoader();
+    expect(loader.setLod(2)).toBe(loader);
+    expect(meshesOf(await loader.parseAsync(levels())).map(([, n]) => n)).toEqual([8]);
+    // A level past the coarsest shows the coarsest.
+    expect(meshesOf(await new PSKLoader().setLod(9).parseAsync(levels())).map(([, n]) => n)).toEqual([4]);
+    const all = meshesOf(await new PSKLoader().setLod('all').parseAsync(levels()));
+    expect(all.map(([, n]) => n).sort((a, b) => a - b)).toEqual([4, 8, 14, 26]);
+    expect(all.map(([name]) => name)).toContain('SK_MaleBase_01_Body LOD3');
+  });
+
+  it('load() fetches the levels given as URLs and shows the level asked for', async () => {
+    const urls = [0, 1, 2, 3].map((l) => `${base}${BODY}${l ? `_Lod${l}` : ''}.psk`);
+    expect(meshesOf(await new PSKLoader().setLod(1).loadAsync(urls)).map(([, n]) => n)).toEqual([14]);
+  });
+
+  it('setLod refuses what is not a level', () => {
+    for (const bad of [-1, 1.5, '2', 'ALL', null, NaN])
+      expect(() => new PSKLoader().setLod(/** @type {any} */ (bad)), String(bad)).toThrow(RangeError);
+  });
+});
+
 describe('animation loaders resolve to AnimationClip[]', () => {
   it('PSALoader.setTarget(group): clips bound to the mesh by bone name', async () => {
     const group = await new PSKLoader().parseAsync(buffer('two_bone.psk'), 'two_bone.psk');

@@ -393,7 +393,16 @@ declare class RigscopeLoader<TResult> extends Loader<TResult, string | string[]>
   dispose(): this;
 }
 
-declare class MeshLoader extends RigscopeLoader<RigscopeGroup> {}
+declare class MeshLoader extends RigscopeLoader<RigscopeGroup> {
+  /** The level of detail shown of parts loaded with their levels: 0 (the finest, the default), N, or 'all'. */
+  lod: number | 'all';
+  /**
+   * Which level of detail a part loaded with its levels (UE Viewer's `X`, `X_Lod1`…; FModel's
+   * `X_LOD0`…) shows: 0 the finest, N (a part with fewer levels shows its coarsest), or 'all':
+   * every level a mesh of its own, named `X LODN`. Throws a RangeError for anything else.
+   */
+  setLod(lod: number | 'all'): this;
+}
 
 declare class AnimationLoader extends RigscopeLoader<AnimationClip[]> {
   target: Object3D | Skeleton | Bone[] | null;

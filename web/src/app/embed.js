@@ -1,5 +1,5 @@
 // The iframe player: the page's parameters (file=, clip=, frame=, speed=, autoplay=, skeleton=,
-// labels=, camera=, bg=, up=, controls=, poster=, environment=, exposure=) become one <rigscope-viewer>'s attributes, so
+// labels=, camera=, bg=, up=, lod=, controls=, poster=, environment=, exposure=) become one <rigscope-viewer>'s attributes, so
 // the embed and the element behave alike: a clip chooser, fullscreen, labels off unless
 // labels=1, notes for unknown clips and frames, and frames drawn only when something changes.
 import '../element/index.js';
@@ -29,6 +29,7 @@ const attributes = {
   camera: params.camera?.join(','),
   background: params.bg,
   up: params.up?.join(','),
+  lod: params.lod,
   controls: query.get('controls') ?? 'full',
   poster: query.get('poster') ?? undefined,
   // The element checks these and says what it cannot use: neutral | none | an image URL; a number.

@@ -37,6 +37,8 @@ lodPanel(page);
 async function start() {
   for (const problem of params.problems) messages.add(problem);
   let view = params;
+  // A link's level of detail (lod=) is shown from the first drawing of its files on.
+  if (params.lod !== undefined) app.lod = params.lod;
   if (params.files.length) {
     await page.loader.loadUrls(params.files.map((f) => new URL(f, location.href).href));
   }
@@ -48,7 +50,7 @@ async function start() {
     const demo = ['rigscope-demo.psk', 'rigscope-demo.psa'].map((n) => new URL(n, base).href);
     await page.loader.load(() => entriesFromUrls(demo), 'demo', { demo: true });
   }
-  applyState(app, viewer, view);
+  await applyState(app, viewer, view);
   if (view.skeleton) $('show-skeleton').checked = true;
   window.__rigscope.ready = true;
 }

@@ -1,7 +1,8 @@
 // One parameter scheme for the viewer and the embed page:
 //   file=URL (repeatable)  clip=NAME  frame=N  speed=X  autoplay=0|1  skeleton=0|1
-//   camera=px,py,pz,tx,ty,tz  bg=RRGGBB  up=X,Y,Z  demo=0
+//   camera=px,py,pz,tx,ty,tz  bg=RRGGBB  up=X,Y,Z  lod=N|all  demo=0
 // "Copy link" writes the current state in these words; both pages read them.
+import { lodFromText } from '../core/lod.js';
 
 /** Camera coordinates beyond this are not a view of any model (1e308 made a blank view). */
 export const MAX_CAMERA_COORDINATE = 1e6;
@@ -76,6 +77,7 @@ export function readParams(search = location.search, base = location.href, hash 
     camera: readCamera(q.get('camera'), problems),
     bg: colour('bg'),
     up: readUp(q.get('up'), problems),
+    lod: readLod(q.get('lod'), problems),
     // A link that names files shows those or says why not, never the demo in their place.
     demo: q.get('demo') !== '0' && !q.has('file') && readPackedHash(hash) === undefined,
     packed: readPackedHash(hash),
@@ -92,6 +94,14 @@ function readUp(value, problems) {
   return undefined;
 }
 
+// lod=N|all: the level of detail shown of parts that have levels (0, the finest, unless given).
+function readLod(value, problems) {
+  if (value === null) return undefined;
+  const lod = lodFromText(value);
+  if (lod === null) problems.push(`lod=${value} is not a level of detail (0 the finest, 1, 2… or all); ignored`);
+  return lod ?? undefined;
+}
+
 export function buildQuery(state) {
   const q = new URLSearchParams();
   for (const f of state.files ?? []) q.append('file', f);
@@ -103,6 +113,7 @@ export function buildQuery(state) {
   if (state.camera) q.set('camera', state.camera.map((x) => +x.toFixed(4)).join(','));
   if (state.bg) q.set('bg', state.bg);
   if (state.up?.some((d) => d !== 0)) q.set('up', state.up.join(','));
+  if (state.lod !== undefined && state.lod !== 0) q.set('lod', String(state.lod));
   return q.toString();
 }
 
@@ -120,11 +131,17 @@ export function currentState(app, viewer, urls) {
     camera: [c.x, c.y, c.z, t.x, t.y, t.z],
     bg: viewer.background.getHexString(),
     up: viewer.up,
+    lod: app.lod,
   };
 }
 
-/** Applies clip, frame, speed, autoplay, skeleton, camera and background after files loaded. */
-export function applyState(app, viewer, p) {
+/**
+ * Applies the level of detail, clip, frame, speed, autoplay, skeleton, camera and background after
+ * files loaded. The level is set before a load where it can be (its first drawing shows it); a
+ * drop that cleared the scene reset it, and it is shown again here.
+ */
+export async function applyState(app, viewer, p) {
+  if (p.lod !== undefined && p.lod !== app.lod) await app.setLod(p.lod);
   if (p.bg) viewer.setBackground(`#${p.bg}`);
   if (p.up) {
     viewer.setUp(p.up);

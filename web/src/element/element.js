@@ -7,6 +7,7 @@
 import { entriesFromSource } from './packed.js';
 import { describeRecord, isProblem } from '../core/report.js';
 import { displayName } from '../core/files.js';
+import { lodFromText } from '../core/lod.js';
 import { sharedPool } from '../decoder/pool.js';
 import { ElementStage } from './stage.js';
 import { Player } from './player.js';
@@ -83,6 +84,15 @@ function readCamera(value) {
   return /** @type {[number, number, number, number, number, number]} */ (v);
 }
 
+/**
+ * lod="N" or "all": the level of detail shown of parts that have levels (UE Viewer's X_Lod1,
+ * FModel's X_LOD0); unset or empty is 0, the finest; null when it is neither.
+ * @returns {number | 'all' | null}
+ */
+function readLod(value) {
+  return value === null || value.trim() === '' ? 0 : lodFromText(value);
+}
+
 export class RigscopeViewer extends HTMLElement {
   static observedAttributes = [
     'src',
@@ -102,6 +112,7 @@ export class RigscopeViewer extends HTMLElement {
     'environment',
     'exposure',
     'shadow',
+    'lod',
   ];
 
   /** The renderer and decoder pool every element of the page shares (counters: stats). */
@@ -271,7 +282,7 @@ export class RigscopeViewer extends HTMLElement {
     return !this.app.playing;
   }
 
-  /** Resolves when the current src has loaded (or failed: see messages). */
+  /** Resolves when the current src has loaded (or failed: see messages), and a `lod` asked for since is drawn. */
   get loaded() {
     return this._loading ?? Promise.resolve();
   }
@@ -334,6 +345,8 @@ export class RigscopeViewer extends HTMLElement {
       if (this._loaded !== src) return;
       // A packed scene's view fills the view attributes the page did not set.
       for (const [name, value] of Object.entries(source.attributes)) if (!this.hasAttribute(name)) this.setAttribute(name, value);
+      // The level asked for is assembled from the start (a bad value is noted once loaded).
+      this.app.lod = readLod(this.getAttribute('lod')) ?? 0;
       report = await this.app.loadFiles(entries, {
         onProgress: ({ done, total }) => {
           if (this._loaded === src) this._ui.status.textContent = `Loading… ${done} of ${total} files`;
@@ -420,6 +433,12 @@ export class RigscopeViewer extends HTMLElement {
       case 'shadow':
         stage.setShadowVisible(value === null || truthy(value));
         break;
+      case 'lod': {
+        const lod = readLod(value);
+        if (lod === null) this._note(`lod="${value}" is not a level of detail (0 the finest, 1, 2… or all): level 0 is shown`);
+        this._applyLod(lod ?? 0);
+        break;
+      }
       case 'speed':
         stage.timeScale = value !== null && Number.isFinite(Number(value)) ? Number(value) : 1;
         break;
@@ -442,6 +461,14 @@ export class RigscopeViewer extends HTMLElement {
       default:
         break;
     }
+  }
+
+  /** Assembles what is loaded again at another level of detail; the clip goes on at its time. */
+  _applyLod(lod) {
+    if (lod === this.app.lod) return;
+    const done = this.app.setLod(lod).catch((/** @type {any} */ err) => this._note(`lod="${lod}" could not be shown: ${err.message}`));
+    // `loaded` resolves once the new level is drawn.
+    this._loading = Promise.all([this._loading, done]).then(() => {});
   }
 
   _applyClip(name) {

@@ -58,7 +58,14 @@ export type RigscopeViewerAttribute =
   /** Tone-mapping exposure, a number of 0 or more (default 1). */
   | 'exposure'
   /** The contact shadow under the characters: on unless `false` or `0`. */
-  | 'shadow';
+  | 'shadow'
+  /**
+   * The level of detail of parts that have levels (UE Viewer's `X_Lod1`, FModel's `X_LOD0`): a
+   * level number (`0`, the finest, by default; a part with fewer levels shows its coarsest) or
+   * `all` (every level a mesh of its own, named `X LODN`). Changed after load, the scene is
+   * assembled again; anything else is noted and level 0 is shown.
+   */
+  | 'lod';
 
 export class RigscopeViewer extends HTMLElement {
   static readonly observedAttributes: RigscopeViewerAttribute[];
@@ -76,7 +83,7 @@ export class RigscopeViewer extends HTMLElement {
   /** Seconds into the current clip. */
   currentTime: number;
   readonly paused: boolean;
-  /** Resolves when the current src has loaded or failed. */
+  /** Resolves when the current src has loaded or failed, and a level of detail (`lod`) asked for since is drawn. */
   readonly loaded: Promise<void>;
   readonly messages: ViewerMessage[];
   readonly records: SceneRecord[];

@@ -26,6 +26,7 @@ export function attributesOfPackedState(state) {
     ['camera', 'camera'],
     ['bg', 'background'],
     ['up', 'up'],
+    ['lod', 'lod'],
   ]) {
     const v = text(from);
     if (v !== undefined) out[to] = v;

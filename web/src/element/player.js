@@ -36,8 +36,14 @@ export class Player extends Playback {
     this.partial = false;
     /** The characters shown, by signature (three/scene-objects.js): a later drawing keeps them. */
     this.built = new Map();
-    /** The level of detail assembled of parts that have levels (0 the finest, or 'all'). */
+    /**
+     * The level of detail assembled of parts that have levels (0 the finest, or 'all'): the
+     * element's lod attribute.
+     * @type {number | 'all'}
+     */
     this.lod = 0;
+    /** What the shown scene was assembled from, to assemble it again at another level (setLod). */
+    this.decoded = null;
   }
 
   requestRender() {
@@ -74,6 +80,7 @@ export class Player extends Playback {
       await early.settled();
       if (!current()) throw droppedLoad();
       await this._draw(decoded, generation);
+      this.decoded = decoded;
     } finally {
       if (this._decoding === generation) this._decoding = null;
     }
@@ -126,6 +133,36 @@ export class Player extends Playback {
     this.built = built;
     this.stage.poseChanged();
     this.stage.invalidate();
+  }
+
+  /**
+   * Shows another level of detail (0 the finest, or 'all') of what is loaded, assembled again from
+   * what was decoded; the clip that played goes on at its time and the camera stays. A load still
+   * decoding assembles at this level itself.
+   */
+  async setLod(lod) {
+    this.lod = lod;
+    const { decoded } = this;
+    if (!decoded || this._decoding !== null) return;
+    const cur = this.current;
+    const was = cur && { character: cur.character.name, clip: cur.clip.name, time: this.time, playing: this.playing };
+    // A later level (or a load, or a drop) takes over from this one, which frees what it made.
+    const generation = ++this._generation;
+    try {
+      await this._draw(decoded, generation);
+    } catch (err) {
+      if (err.dropped) return;
+      throw err;
+    }
+    this.decoded = decoded;
+    const same = was && this.allClips.find((c) => c.character.name === was.character && c.clip.name === was.clip);
+    const next = same ?? Playback.firstMoving(this.allClips);
+    if (next) this.select(next.character, next.clip);
+    if (same) {
+      this.setTime(was.time);
+      this.current.action.paused = !was.playing;
+    }
+    this.emit('loaded');
   }
 
   /** Ends a load that is still decoding, and takes away what it drew early; a finished scene stays. */

@@ -10,6 +10,7 @@
 import { FileLoader, Group, Loader, LoaderUtils, Skeleton } from 'three';
 import { createDecoderHost } from '#decoder-host';
 import { fitAnimation } from '../core/scene.js';
+import { isLod } from '../core/lod.js';
 import { baseName, entryFromBytes } from '../core/files.js';
 import { describeRecord } from '../core/report.js';
 import { decodeFiles, FAMILIES, familyById } from '../families/index.js';
@@ -324,6 +325,25 @@ class RigscopeLoader extends Loader {
 class MeshLoader extends RigscopeLoader {
   static output = 'mesh';
 
+  /** @param {import('three').LoadingManager} [manager] */
+  constructor(manager) {
+    super(manager);
+    /** @type {number | 'all'} */
+    this.lod = 0;
+  }
+
+  /**
+   * The level of detail of parts loaded with their levels (UE Viewer's X, X_Lod1…; FModel's
+   * X_LOD0…): 0 the finest (the default), N, or 'all' for every level as a mesh of its own, named
+   * `X LODN`, as `rigscope convert --lod` makes them.
+   * @param {number | 'all'} lod
+   */
+  setLod(lod) {
+    if (!isLod(lod)) throw new RangeError(`${this.constructor.name}.setLod(${JSON.stringify(lod)}): a level number from 0, or 'all'`);
+    this.lod = lod;
+    return this;
+  }
+
   /**
    * The scene's characters in one Group with every clip in `.animations`; a file of textures only
    * (a PSG texture arena) gives an empty Group with its textures in `userData.textures`.
@@ -331,7 +351,7 @@ class MeshLoader extends RigscopeLoader {
   async _result(decoded, found, decoder) {
     // Laying out, the sky-dome test and posing for room are the viewer's: a loader's Group stands
     // where its file put it.
-    const { scene, characters } = await sceneObjects(decoded, decoder, { layout: false });
+    const { scene, characters } = await sceneObjects(decoded, decoder, { layout: false, lod: this.lod });
     const group = characters.length === 1 ? characters[0].root : new Group();
     if (characters.length !== 1) for (const c of characters) group.add(c.root);
     group.animations = characters.flatMap((c) => c.clips.map((clip) => clip.build()));

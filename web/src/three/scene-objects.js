@@ -6,10 +6,14 @@ import { Character } from './character.js';
 import { assignTexture, removeTexture, textureOfRecord } from './textures.js';
 import { applyMaterialMaps, clearMaterialMaps } from './material-maps.js';
 
-/** What makes a character: rebuilt only when this changes. */
+/**
+ * What makes a character: rebuilt only when this changes. Its name is in it: a part shown at a
+ * level other than its finest is named after that finest file, which may be decoded after the
+ * level shown was drawn (a Character keeps the name it was built with).
+ */
 export function signature(sc) {
   const props = sc.props.map((p) => `${p.point}:${signature(p.character)}`).join(',');
-  return `${sc.id}|${sc.models.map((m) => m.file).join(',')}|${sc.clips.map((c) => `${c.file}:${c.name}`).join(',')}|${props}`;
+  return `${sc.id}|${sc.name}|${sc.models.map((m) => m.file).join(',')}|${sc.clips.map((c) => `${c.file}:${c.name}`).join(',')}|${props}`;
 }
 
 /**

@@ -24,6 +24,9 @@ export function lodPanel({ app, $ }) {
     const options = [];
     for (let level = 0; level <= deepest; level++)
       options.push(el('option', { value: String(level) }, level ? `LOD ${level}` : 'LOD 0 (finest)'));
+    // A link may ask for a level past the deepest (lod=7): parts show their coarsest, and it is named.
+    if (Number.isInteger(app.lod) && app.lod > deepest)
+      options.push(el('option', { value: String(app.lod) }, `LOD ${app.lod} (coarsest shown)`));
     options.push(el('option', { value: 'all' }, 'All levels'));
     select.replaceChildren(...options);
     select.value = String(app.lod);

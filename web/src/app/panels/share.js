@@ -55,10 +55,13 @@ export async function openPackedLink({ app, $, messages, loader }, text) {
   } finally {
     loader.progress(0, 0);
   }
-  // Like a drop: the first adds to the scene or replaces it as the drop mode says; the rest add.
-  for (const [i, drop] of pack.drops.entries()) await loader.load(async () => drop, 'packed link', i ? { replace: false } : {});
   const view = readParams(queryWithPackedState(location.search, pack.state));
   for (const problem of view.problems) messages.add(problem);
+  // The pack's level of detail is shown from the first drawing of its files on (applyState shows
+  // it again when a drop that replaced the scene reset it).
+  if (view.lod !== undefined) app.lod = view.lod;
+  // Like a drop: the first adds to the scene or replaces it as the drop mode says; the rest add.
+  for (const [i, drop] of pack.drops.entries()) await loader.load(async () => drop, 'packed link', i ? { replace: false } : {});
   if (view.skeleton) $('show-skeleton').checked = true;
   return view;
 }
@@ -126,6 +129,6 @@ export function sharePanel(page) {
     const text = readPackedHash(location.hash);
     if (text === undefined) return;
     const view = await openPackedLink(page, text);
-    if (view) applyState(app, viewer, view);
+    if (view) await applyState(app, viewer, view);
   });
 }
