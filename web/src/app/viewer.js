@@ -22,6 +22,18 @@ function wireframeOf(character, on) {
 }
 
 /** Shows or hides a character's attachment markers and their names. */
+/**
+ * The axes drawn at an attachment socket. Every marker draws the one geometry and material: a drop
+ * of hundreds of props made a material per marker (650 in the bench's drop), each prepared on its
+ * first frame.
+ */
+const MARKER = new THREE.AxesHelper(1);
+function attachmentMarker() {
+  const marker = new THREE.LineSegments(MARKER.geometry, MARKER.material);
+  marker.userData.isAttachmentMarker = true;
+  return marker;
+}
+
 function attachmentsOf(character, on) {
   character.root.traverse((o) => {
     if (o.userData.isAttachmentMarker) o.visible = on;
@@ -199,9 +211,7 @@ export class Viewer {
     this.place(character);
     for (const a of [...character.tree()].flatMap((c) => c.attachments)) {
       if (!character.labelsOnly) {
-        const marker = new THREE.AxesHelper(1);
-        marker.userData.isAttachmentMarker = true;
-        a.node.add(marker);
+        a.node.add(attachmentMarker());
       }
       const el = document.createElement('span');
       el.className = 'label3d';
@@ -318,8 +328,6 @@ export class Viewer {
       this.labels.forget(o);
       // Parts bound through a bone map have skeletons of their own: their bone textures go too.
       if (o.isSkinnedMesh) o.skeleton?.dispose();
-      // Attachment markers (AxesHelper) are the view's own, not the character's.
-      if (o.userData.isAttachmentMarker && o.isLineSegments) o.dispose();
     });
     character.dispose();
     this.requestRender();
@@ -327,6 +335,9 @@ export class Viewer {
 
   clear() {
     for (const c of [...this.characters]) this.remove(c);
+    // The markers' one geometry and material leave the GPU with the last character.
+    MARKER.geometry.dispose();
+    MARKER.material.dispose();
     this.glides.finish();
   }
 
@@ -481,7 +492,7 @@ export class Viewer {
       for (const x of c.tree())
         for (const a of x.attachments)
           a.node.children.forEach((m) => {
-            if (m.type === 'AxesHelper') m.scale.setScalar(size * 0.04);
+            if (m.userData.isAttachmentMarker && m.isLineSegments) m.scale.setScalar(size * 0.04);
           });
     }
     this.requestRender();
