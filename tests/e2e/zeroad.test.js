@@ -79,6 +79,16 @@ describe('0 A.D. models in the viewer', () => {
         clips: window.__rigscope.clipNames(),
         textured: !!unit.materials[0].map,
         capOnHand: cap.root.parent === unit.attachments.find((a) => a.name === 'prop_hand').node,
+        // One marker a socket, all drawing one geometry and material, shown.
+        markers: (() => {
+          const all = unit.attachments.flatMap((x) => x.node.children.filter((o) => o.userData.isAttachmentMarker && o.isLineSegments));
+          return {
+            perSocket: all.length / unit.attachments.length,
+            materials: new Set(all.map((m) => m.material)).size,
+            geometries: new Set(all.map((m) => m.geometry)).size,
+            shown: all.every((m) => m.visible),
+          };
+        })(),
         colourShown: document.getElementById('player-color-row').checkVisibility(),
         missing: app.reports[0].records.filter((r) => r.kind === 'missing'),
       };
@@ -88,6 +98,7 @@ describe('0 A.D. models in the viewer', () => {
       clips: ['wave'],
       textured: true,
       capOnHand: true,
+      markers: { perSocket: 1, materials: 1, geometries: 1, shown: true },
       colourShown: true,
       missing: [],
     });
