@@ -28,6 +28,32 @@ const frames = (page, n) =>
   );
 
 describe('embed page', () => {
+  it('shows the level of detail lod= names, and its link to the full viewer opens at that level', async () => {
+    const dir = 'lod_export/ueviewer/Characters/Male/Bodies/';
+    const files = [
+      'SK_MaleBase_01_Body.psk',
+      'SK_MaleBase_01_Body_Lod1.psk',
+      'SK_MaleBase_01_Body_Lod2.psk',
+      'SK_MaleBase_01_Body_Lod3.psk',
+    ];
+    const query = `${files.map((f) => `file=${fixture(dir + f)}`).join('&')}&lod=1`;
+    const vertices = (page, of) =>
+      page.evaluate((expr) => {
+        const app = expr === 'element' ? document.getElementById('player').app : window.__rigscope.app;
+        return app.characters.flatMap((c) => c.meshes.map((m) => m.geometry.attributes.position.count));
+      }, of);
+    const page = await openPage(browser, `/embed.html?${query}`, { viewport: { width: 400, height: 300 } });
+    // The body's levels have 26, 14, 8 and 4 vertices (the project's LOD fixture writer).
+    expect(await vertices(page, 'element')).toEqual([14]);
+    expect(await page.getAttribute('#player', 'lod')).toBe('1');
+    const full = await openPage(browser, await page.getAttribute('#open-full', 'href'));
+    expect(await vertices(full, 'app')).toEqual([14]);
+    expect(await full.inputValue('#lod')).toBe('1');
+    await full.close();
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 120000);
+
   it('chooses clips from its compact chooser and says so to the host page', async () => {
     const page = await openPage(browser, '/embed.html', { viewport: { width: 400, height: 300 } });
     const chooser = page.locator('rigscope-viewer select.clips');

@@ -7,6 +7,7 @@ import { inject } from 'vitest';
 import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { FIXTURES, launch, openPage, until } from './browser.js';
 
 const BODIES = `${FIXTURES}lod_export/ueviewer/Characters/Male/Bodies`;
@@ -195,6 +196,23 @@ describe('the level of detail travels with every way of showing a model', () => 
       await embed.close();
     }
     await source.close();
+  }, 240000);
+
+  it('Save page at LOD 2 writes a page that opens from disk at LOD 2', async () => {
+    const source = await openPage(browser, '/?demo=0', { viewport: { width: 800, height: 600 } });
+    await openFolder(source, BODIES);
+    await chooseLod(source, '2');
+    const [want] = await drawn(source);
+    const [download] = await Promise.all([source.waitForEvent('download', { timeout: 120000 }), source.click('#save-page-button')]);
+    const path = join(mkdtempSync(join(tmpdir(), 'rigscope-e2e-lod-page-')), 'body.html');
+    await download.saveAs(path);
+    await source.close();
+    const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    await page.goto(pathToFileURL(path).href);
+    await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 120000 });
+    expect(await elementDrawn(page)).toEqual([{ name: want.name, meshes: want.meshes }]);
+    expect(await page.getAttribute('#player', 'lod')).toBe('2');
+    await page.close();
   }, 240000);
 
   it('a link with file= URLs and lod=2 draws level 2 from its first drawing; Copy link keeps lod=2', async () => {

@@ -13,6 +13,12 @@ import { Playback } from '../three/playback.js';
 import { earlyDrawing } from '../core/early-drawing.js';
 import { texturesOf } from './stage.js';
 
+/** Whether a part of the scene has levels of detail: only then does another level change what is shown. */
+const hasLevels = (scene) =>
+  scene.characters.some(function has(c) {
+    return c.parts.some((p) => p.lod) || c.props.some((p) => has(p.character));
+  });
+
 const droppedLoad = () => Object.assign(new Error('This load was dropped'), { dropped: true });
 
 export class Player extends Playback {
@@ -42,7 +48,7 @@ export class Player extends Playback {
      * @type {number | 'all'}
      */
     this.lod = 0;
-    /** What the shown scene was assembled from, to assemble it again at another level (setLod). */
+    /** What the shown scene was assembled from when a part has levels, to assemble it again at another level (setLod). */
     this.decoded = null;
   }
 
@@ -80,7 +86,8 @@ export class Player extends Playback {
       await early.settled();
       if (!current()) throw droppedLoad();
       await this._draw(decoded, generation);
-      this.decoded = decoded;
+      // Kept only where another level would show something else.
+      this.decoded = hasLevels(this.scene) ? decoded : null;
     } finally {
       if (this._decoding === generation) this._decoding = null;
     }
