@@ -114,6 +114,22 @@ describe('a folder drawn while it decodes', () => {
     // Held: every other file is decoded, and what is decoded is drawn.
     await until(page, () => window.__held > 0 && document.getElementById('v').app.characters.length > 0, null, 30000);
     await until(page, () => customElements.get('rigscope-viewer').decoderPool.pending <= 1, null, 30000);
+    // The camera framed the first drawing and glides to frame each later one: every character
+    // drawn so far comes into view.
+    await until(
+      page,
+      () => {
+        const v = document.getElementById('v');
+        const camera = v.stage.camera;
+        camera.updateMatrixWorld();
+        return v.app.characters.every((c) => {
+          const p = v.stage.boundsOf(c).getCenter(camera.position.clone()).project(camera);
+          return Math.abs(p.x) < 1 && Math.abs(p.y) < 1 && p.z < 1;
+        });
+      },
+      null,
+      30000,
+    );
     const mid = await state(page);
     expect(mid.characters).toBeGreaterThanOrEqual(1);
     expect(mid.onStage).toBe(mid.characters);
@@ -145,7 +161,7 @@ describe('a folder drawn while it decodes', () => {
     console.log('progressive: mid-load', mid, 'final', { ...end, names: end.names.length });
     expect(page.errors).toEqual([]);
     await page.close();
-  });
+  }, 180000);
 
   it('a load replaced mid-way leaves nothing of itself: not on screen, not on the GPU', async () => {
     const page = await heldPage();
@@ -207,5 +223,5 @@ describe('a folder drawn while it decodes', () => {
     );
     expect(page.errors).toEqual([]);
     await page.close();
-  });
+  }, 180000);
 });

@@ -9,7 +9,7 @@ import { describeRecord, isProblem } from '../core/report.js';
 import { displayName } from '../core/files.js';
 import { lodFromText } from '../core/lod.js';
 import { sharedPool } from '../decoder/pool.js';
-import { ElementStage } from './stage.js';
+import { ElementStage, reducedMotion } from './stage.js';
 import { Player } from './player.js';
 import { sharedRenderer } from './renderer.js';
 import { adoptStyles } from './style.js';
@@ -43,9 +43,6 @@ const TEMPLATE = `
 /** Arrow keys turn the view by this much (radians); + and - move in or out by this factor. */
 const KEY_TURN = Math.PI / 12;
 const KEY_ZOOM = 1.25;
-
-/** The reader asked for less motion: autoplay stays off (they can still press play). */
-const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 /** Elements that are on a page and hold what they loaded; the last one to go ends idle decoder workers. */
 const live = new Set();

@@ -79,8 +79,9 @@ export class Player extends Playback {
         await this._draw(partial, generation);
         this.partial = true;
         onDrawn?.(first);
-        // The first drawing is framed at once; the final scene is framed again when it is whole.
-        if (first) this.stage.frameAll();
+        // The first drawing is framed at once; the camera glides to frame each later one (it adds
+        // characters beside those drawn), and frames the final scene when it is whole.
+        this.stage.frameAll({ glide: !first });
       });
       const decoded = await decodeFiles(entries, this.decoder, { onProgress, onDecoded: early.decoded, isCancelled: () => !current() });
       await early.settled();

@@ -13,6 +13,8 @@ import { sharedRenderer } from './renderer.js';
 
 /** Longest frame step: a tab coming back after a minute resumes, it does not jump. */
 const MAX_STEP = 0.1;
+/** How long the camera takes to glide to a new framing (a load drawn early making room), in ms. */
+const GLIDE_MS = 400;
 
 /**
  * Light intensities (hemisphere, key) with and without an environment lighting the models. With
@@ -41,6 +43,9 @@ async function loadEquirect(url) {
   map.mapping = THREE.EquirectangularReflectionMapping;
   return map;
 }
+
+/** The reader asked for less motion: the camera moves to a new framing at once, and autoplay stays off (they can still press play). */
+export const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 /**
  * Every texture the materials of these characters (and their props) hold.
@@ -107,6 +112,10 @@ export class ElementStage {
 
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener('change', () => this.invalidate());
+    /** The camera gliding to a new framing: { from, to, start } (positions and targets), or null. */
+    this._glide = null;
+    // The reader takes the camera: a glide under way gives way.
+    this.controls.addEventListener('start', () => (this._glide = null));
 
     this.labels = new Labels(labelLayer);
     this.characters = [];
@@ -208,6 +217,7 @@ export class ElementStage {
     const playing = this.isPlaying();
     const dt = playing && this._last !== null ? Math.min((now - this._last) / 1000, MAX_STEP) : 0;
     this._last = playing ? now : null;
+    this._stepGlide(now);
     for (const c of this.characters) if (dt > 0) c.advance(dt * this.timeScale);
     if (dt > 0) this.poseChanged();
     this.playback?.tick();
@@ -217,7 +227,24 @@ export class ElementStage {
   afterDraw() {
     this.labels.render(this.scene, this.camera);
     this.onDraw?.();
-    if (this.isPlaying()) this.invalidate();
+    if (this.isPlaying() || this._glide) this.invalidate();
+  }
+
+  /** Moves the camera along its glide to `now` (ms); the glide ends at its framing. */
+  _stepGlide(now) {
+    const glide = this._glide;
+    if (!glide) return;
+    glide.start ??= now;
+    const t = Math.min(1, (now - glide.start) / GLIDE_MS);
+    const ease = t * t * (3 - 2 * t);
+    this.camera.position.lerpVectors(glide.from.position, glide.to.position, ease);
+    this.controls.target.lerpVectors(glide.from.target, glide.to.target, ease);
+    this.controls.update();
+    if (t < 1) return;
+    this._glide = null;
+    this.camera.near = glide.to.near;
+    this.camera.far = glide.to.far;
+    this.camera.updateProjectionMatrix();
   }
 
   add(character) {
@@ -326,22 +353,39 @@ export class ElementStage {
     return new THREE.Box3().expandByObject(character.root, vertices < 60000);
   }
 
-  /** Frames everything loaded: the camera looks at the bounding box from the front-right. */
-  frameAll() {
+  /**
+   * Frames everything loaded: the camera looks at the bounding box from the front-right. With
+   * `glide` (a load drawn early making room for what it added) it glides there from where it is.
+   */
+  frameAll({ glide = false } = {}) {
     const box = new THREE.Box3();
     for (const c of this.characters) box.union(this.boundsOf(c));
+    this._glide = null;
     if (box.isEmpty()) return;
     const size = box.getSize(new THREE.Vector3()).length() || 1;
     const center = box.getCenter(new THREE.Vector3());
-    this.camera.near = size / 200;
-    this.camera.far = size * 100;
-    this.camera.updateProjectionMatrix();
     // Distance at which the bounding sphere fits the narrower of the two fields of view.
     const vfov = THREE.MathUtils.degToRad(this.camera.fov);
     const hfov = 2 * Math.atan(Math.tan(vfov / 2) * this.camera.aspect);
     const distance = (size / 2 / Math.sin(Math.min(vfov, hfov) / 2)) * 1.05;
-    this.camera.position.copy(center).add(new THREE.Vector3(0.45, 0.3, 1).normalize().multiplyScalar(distance));
-    this.controls.target.copy(center);
+    const to = {
+      position: center.clone().add(new THREE.Vector3(0.45, 0.3, 1).normalize().multiplyScalar(distance)),
+      target: center,
+      near: size / 200,
+      far: size * 100,
+    };
+    if (glide && this.framesDrawn > 0 && !reducedMotion()) {
+      this._glide = { from: { position: this.camera.position.clone(), target: this.controls.target.clone() }, to, start: null };
+      // Near and far cover both framings until the glide ends.
+      this.camera.near = Math.min(this.camera.near, to.near);
+      this.camera.far = Math.max(this.camera.far, to.far);
+    } else {
+      this.camera.near = to.near;
+      this.camera.far = to.far;
+      this.camera.position.copy(to.position);
+      this.controls.target.copy(to.target);
+    }
+    this.camera.updateProjectionMatrix();
     this.controls.update();
     this.grid.scale.setScalar(10 ** Math.round(Math.log10(size)) / 5);
     this.grid.position.set(center.x, box.min.y, center.z);
@@ -351,6 +395,7 @@ export class ElementStage {
 
   /** Turns the camera about the target: `azimuth` around the up axis, `polar` over the top (radians). */
   orbit(azimuth, polar) {
+    this._glide = null;
     const target = this.controls.target;
     const s = new THREE.Spherical().setFromVector3(this.camera.position.clone().sub(target));
     s.theta += azimuth;
@@ -362,6 +407,7 @@ export class ElementStage {
 
   /** Moves the camera towards (factor < 1) or away from the target. */
   zoom(factor) {
+    this._glide = null;
     const offset = this.camera.position.clone().sub(this.controls.target).multiplyScalar(factor);
     const { minDistance, maxDistance } = this.controls;
     offset.setLength(THREE.MathUtils.clamp(offset.length(), Math.max(minDistance, this.camera.near * 2), maxDistance));
@@ -372,6 +418,7 @@ export class ElementStage {
 
   /** camera="px,py,pz,tx,ty,tz". */
   setView([px, py, pz, tx, ty, tz]) {
+    this._glide = null;
     this.camera.position.set(px, py, pz);
     this.controls.target.set(tx, ty, tz);
     this.controls.update();
