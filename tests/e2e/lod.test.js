@@ -198,6 +198,27 @@ describe('the level of detail travels with every way of showing a model', () => 
     await source.close();
   }, 240000);
 
+  it('a packed link at All levels pasted into a tab showing the demo opens at All levels', async () => {
+    const source = await openPage(browser, '/?demo=0', { viewport: { width: 800, height: 600 } });
+    await openFolder(source, BODIES);
+    await chooseLod(source, 'all');
+    const [want] = await drawn(source);
+    const link = await shareText(source, 'link');
+    await source.close();
+    const page = await openPage(browser, '/');
+    expect(await page.evaluate(() => window.__rigscope.app.demo)).toBe(true);
+    // Only the fragment changes: the page opens the pack as a drop, which replaces the demo (and
+    // with it the level the pack set before its files were drawn).
+    await page.evaluate((hash) => {
+      location.hash = hash;
+    }, new URL(link).hash);
+    await page.waitForFunction(() => !window.__rigscope.app.demo && window.__rigscope.app.lod === 'all', null, { timeout: 60000 });
+    await expect.poll(() => drawn(page), { timeout: 60000 }).toEqual([want]);
+    await expect.poll(() => page.inputValue('#lod')).toBe('all');
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 240000);
+
   it('Save page at LOD 2 writes a page that opens from disk at LOD 2', async () => {
     const source = await openPage(browser, '/?demo=0', { viewport: { width: 800, height: 600 } });
     await openFolder(source, BODIES);
@@ -287,6 +308,12 @@ describe('the level of detail travels with every way of showing a model', () => 
     expect((await drawn(page))[0].meshes.map(([, n]) => n)).toEqual([34, 26, 14, 22]);
     expect(await page.evaluate(() => window.__rigscope.app.lod)).toBe(0);
     await page.close();
+    // A level past the deepest shows each part's coarsest, and the chooser names the level asked for.
+    const deep = await openRecorded(`/?${fileQuery()}&lod=7`);
+    expect((await drawn(deep))[0].meshes.map(([, n]) => n)).toEqual([6, 4, 14, 4]);
+    expect(await deep.inputValue('#lod')).toBe('7');
+    expect(await deep.textContent('#lod option:checked')).toBe('LOD 7 (coarsest shown)');
+    await deep.close();
     const embed = await openPage(browser, `/embed.html?${fileQuery()}&lod=abc`);
     expect(await embed.textContent('#errors')).toContain('lod=abc is not a level of detail (0 the finest, 1, 2… or all); ignored');
     expect((await elementDrawn(embed))[0].meshes.map(([, n]) => n)).toEqual([34, 26, 14, 22]);
