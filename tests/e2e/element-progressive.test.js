@@ -224,4 +224,32 @@ describe('a folder drawn while it decodes', () => {
     expect(page.errors).toEqual([]);
     await page.close();
   }, 180000);
+
+  it('a load that fails after drawing early shows its message and nothing of what it drew', async () => {
+    const page = await heldPage();
+    await addViewer(page, folderSrc());
+    await until(page, () => window.__held > 0 && document.getElementById('v').stage.characters.length > 0, null, 30000);
+    // The assembly of the whole folder fails (as a scene that cannot be assembled would).
+    await page.evaluate(() => {
+      const v = document.getElementById('v');
+      window.__drawnEarly = v.app.characters.length;
+      v.app._draw = () => Promise.reject(new Error('assembly failed here'));
+      window.__release();
+    });
+    await until(page, () => window.__events.includes('error'), null, 30000);
+    const after = await page.evaluate(() => {
+      const v = document.getElementById('v');
+      return {
+        drawnEarly: window.__drawnEarly,
+        characters: v.app.characters.length,
+        onStage: v.stage.content.children.length,
+        messages: v.messages.map((m) => m.text),
+        status: v.shadowRoot.querySelector('.status').textContent,
+        events: [...window.__events],
+      };
+    });
+    expect(after.drawnEarly).toBeGreaterThan(0);
+    expect(after).toMatchObject({ characters: 0, onStage: 0, messages: ['assembly failed here'], status: '', events: ['error'] });
+    await page.close();
+  }, 180000);
 });

@@ -72,23 +72,28 @@ export class Player extends Playback {
     const generation = ++this._generation;
     this._decoding = generation;
     const current = () => generation === this._generation;
+    const early = earlyDrawing(async (partial) => {
+      if (!current()) return;
+      const first = !this.partial;
+      await this._draw(partial, generation);
+      this.partial = true;
+      onDrawn?.(first);
+      // The first drawing is framed at once; the camera glides to frame each later one (it adds
+      // characters beside those drawn), and frames the final scene when it is whole.
+      this.stage.frameAll({ glide: !first });
+    });
     try {
-      const early = earlyDrawing(async (partial) => {
-        if (!current()) return;
-        const first = !this.partial;
-        await this._draw(partial, generation);
-        this.partial = true;
-        onDrawn?.(first);
-        // The first drawing is framed at once; the camera glides to frame each later one (it adds
-        // characters beside those drawn), and frames the final scene when it is whole.
-        this.stage.frameAll({ glide: !first });
-      });
       const decoded = await decodeFiles(entries, this.decoder, { onProgress, onDecoded: early.decoded, isCancelled: () => !current() });
       await early.settled();
       if (!current()) throw droppedLoad();
       await this._draw(decoded, generation);
       // Kept only where another level would show something else.
       this.decoded = hasLevels(this.scene) ? decoded : null;
+    } catch (err) {
+      // A load that fails shows nothing of itself: what it drew early goes with its message.
+      await early.settled();
+      if (current() && this.partial) this.clear();
+      throw err;
     } finally {
       if (this._decoding === generation) this._decoding = null;
     }
