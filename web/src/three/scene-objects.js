@@ -29,9 +29,12 @@ const shownRecord = new WeakMap();
  * gives it no texture loses the one it had (drawn early from part of a drop).
  */
 async function applyTextures(character, decoder, records, track) {
+  const materialOf = (c, entry, same) => c.materials.find((m) => same(m.userData.model, entry.model) && m.userData.index === entry.index);
   for (const c of character.tree()) {
     for (const entry of c.scene.materials) {
-      const material = c.materials.find((m) => m.userData.model === entry.model && m.userData.index === entry.index);
+      // A kept character may have been built from an earlier decode of the same files (a drop's
+      // first look): its materials are then known by their model's file.
+      const material = materialOf(c, entry, (a, b) => a === b) ?? (track ? materialOf(c, entry, (a, b) => a.file === b.file) : undefined);
       if (!material) continue;
       if (track && (shownRecord.get(material) ?? null) === (entry.texture ?? null)) continue;
       if (!entry.texture) {
