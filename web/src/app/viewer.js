@@ -9,7 +9,8 @@ import { BonesHelper, JointsHelper } from '../three/helpers.js';
 import { displayName } from '../core/files.js';
 import { SlicedUploads } from './upload.js';
 import { Glides } from './glides.js';
-import { nextTask, slicer } from '../core/tasks.js';
+import { slicer } from '../core/tasks.js';
+import { linkPrograms } from '../three/programs.js';
 
 /** Characters whose materials are prepared in one call of three's compile (it walks the whole scene for lights each call). */
 const COMPILED_AT_ONCE = 24;
@@ -273,9 +274,8 @@ export class Viewer {
   /**
    * Compiles the shaders of characters not yet in the view, with the view's lights, so that they
    * are drawn from their first frame without a compile in it. three compiles one program per kind
-   * of material (its program cache). Where the browser links in parallel
-   * (KHR_parallel_shader_compile) this waits for it; elsewhere (software GL) a program links when
-   * first used, so each is used here, one per task, and no task links them all.
+   * of material (its program cache); each new program is linked before the characters enter the
+   * view, without holding the page (three/programs.js).
    * @param {import('three').Object3D[]} roots
    */
   async compileFor(roots) {
@@ -295,16 +295,10 @@ export class Viewer {
       }
     }
     group.children = [];
-    const parallel = this.renderer.extensions.has('KHR_parallel_shader_compile');
     // Programs linked before are not waited for again (a task each, at every assembly of a drop).
-    for (const program of [...programs].filter((p) => !this._linked.has(p))) {
-      if (parallel) while (!program.isReady()) await new Promise((r) => setTimeout(r, 10));
-      else {
-        program.getUniforms(); // links now: the first use waits for the link
-        await nextTask();
-      }
-      this._linked.add(program);
-    }
+    const linking = [...programs].filter((p) => !this._linked.has(p));
+    await linkPrograms(this.renderer, linking);
+    for (const program of linking) this._linked.add(program);
   }
 
   /** The materials a root's meshes draw with. */

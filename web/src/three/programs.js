@@ -1,0 +1,41 @@
+// Shader programs linked without holding the page. WebGL links a program in the GPU process; the
+// first use of it (three's getUniforms) waits for that link. Where the browser links in parallel
+// (KHR_parallel_shader_compile) three can ask whether a program is ready. Elsewhere (software GL,
+// where one link takes 0.1-0.9 s) a fence tells when the GPU process has run every command sent
+// before it, links included: asked after that, a program is used at once.
+
+/** Longest wait for the GPU process, in ms: past it, the first use waits for the rest. */
+const CAUGHT_UP_MS = 3000;
+
+/**
+ * Resolves once the GPU process has run every command sent so far (or after `maxMs`), between
+ * tasks: the page draws and answers input meanwhile.
+ * @param {import('three').WebGLRenderer} renderer
+ */
+export async function gpuCaughtUp(renderer, maxMs = CAUGHT_UP_MS) {
+  const gl = /** @type {WebGL2RenderingContext} */ (renderer.getContext());
+  if (!gl.fenceSync) return;
+  const fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
+  gl.flush();
+  const start = performance.now();
+  // A fence's status changes only between tasks (WebGL): polled with a zero timeout.
+  while (gl.clientWaitSync(fence, 0, 0) === gl.TIMEOUT_EXPIRED && performance.now() - start < maxMs)
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  gl.deleteSync(fence);
+}
+
+/**
+ * Links three's programs (from renderer.compile) one per task, each once its link is done.
+ * @param {import('three').WebGLRenderer} renderer
+ * @param {object[]} programs three's WebGLProgram objects
+ */
+export async function linkPrograms(renderer, programs) {
+  if (!programs.length) return;
+  const parallel = renderer.extensions.has('KHR_parallel_shader_compile');
+  if (!parallel) await gpuCaughtUp(renderer);
+  for (const program of programs) {
+    if (parallel) while (!program.isReady()) await new Promise((resolve) => setTimeout(resolve, 10));
+    else program.getUniforms(); // the link is done: this finds its uniforms at once
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
