@@ -4,8 +4,12 @@
 // where one link takes 0.1-0.9 s) a fence tells when the GPU process has run every command sent
 // before it, links included: asked after that, a program is used at once.
 
-/** Longest wait for the GPU process, in ms: past it, the first use waits for the rest. */
-const CAUGHT_UP_MS = 3000;
+/**
+ * Longest wait for the GPU process, in ms: past it, the first use waits for the rest. Linking a
+ * large drop's programs took it 0.2-2.5 s, more while the machine was busy; the page is free
+ * meanwhile, so the wait is long (a lost context ends it at once: its fence reports a failure).
+ */
+const CAUGHT_UP_MS = 20000;
 
 /**
  * Resolves once the GPU process has run every command sent so far (or after `maxMs`), between
