@@ -81,6 +81,8 @@ export class Player extends Playback {
       // The first drawing is framed at once; the camera glides to frame each later one (it adds
       // characters beside those drawn), and frames the final scene when it is whole.
       this.stage.frameAll({ glide: !first });
+      // The next drawings link shaders, which holds the GPU process: the first frame goes first.
+      if (first) await this.stage.shown();
     });
     try {
       const decoded = await decodeFiles(entries, this.decoder, { onProgress, onDecoded: early.decoded, isCancelled: () => !current() });

@@ -133,6 +133,28 @@ export class ElementStage {
     sharedRenderer.request(this);
   }
 
+  /**
+   * Resolves once what the stage holds now is on screen: a frame drawn after this call has been
+   * presented (the animation frame after it has begun); after `ms` if none is drawn (off screen).
+   * A load's next drawings wait for it: linking their shaders holds the GPU process, and the first
+   * frame would wait behind them.
+   */
+  shown(ms = 1000) {
+    const since = this.framesDrawn;
+    let waiting = true;
+    this.invalidate();
+    const drawn = new Promise((resolve) => {
+      const wait = () =>
+        requestAnimationFrame(() => {
+          if (!waiting) return;
+          if (this.framesDrawn > since) requestAnimationFrame(() => resolve());
+          else wait();
+        });
+      wait();
+    });
+    return Promise.race([drawn, new Promise((resolve) => setTimeout(resolve, ms))]).finally(() => (waiting = false));
+  }
+
   /** The pose changed (a frame of a clip, another clip, a load): the shadow is made again. */
   poseChanged() {
     if (this.shadow) this.shadow.dirty = true;
