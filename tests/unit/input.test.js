@@ -9,6 +9,7 @@ import {
   MAX_ZIP_BYTES,
   MAX_ZIP_ENTRIES,
   entriesFromUrls,
+  FETCHES_AT_ONCE,
   expandZips,
 } from '../../web/src/core/input.js';
 import { walk } from '../../web/src/app/input.js';
@@ -185,13 +186,25 @@ describe('zip limits', () => {
 
 describe('links', () => {
   let server, base;
+  let open = 0,
+    widest = 0;
   // /size/N: N bytes with Content-Length; /endless: chunks forever; /stall: 10 bytes, then
   // nothing; /trickle: a byte every 20 ms; /missing: 404.
   beforeAll(async () => {
     server = createServer((req, res) => {
       const timers = [];
       req.on('close', () => timers.forEach(clearInterval));
-      if (req.url.startsWith('/size/')) {
+      if (req.url.startsWith('/slow/')) {
+        // Answers after 100 ms, counting the requests open at once.
+        open++;
+        widest = Math.max(widest, open);
+        const n = Number(req.url.split('/')[2]);
+        setTimeout(() => {
+          open--;
+          res.writeHead(200, { 'Content-Length': n });
+          res.end(Buffer.alloc(n, n & 255));
+        }, 100);
+      } else if (req.url.startsWith('/size/')) {
         const n = Number(req.url.split('/')[2]);
         res.writeHead(200, { 'Content-Length': n, 'Access-Control-Allow-Origin': '*' });
         res.end(Buffer.alloc(n, 1));
@@ -230,6 +243,25 @@ describe('links', () => {
     const [m] = await entriesFromUrls([`${base}/pack.zip?x=1`]);
     expect(m.path).toBe('pack.zip/m/a.psk');
     await expect(entriesFromUrls([`${base}/missing`])).rejects.toThrow(`Could not fetch ${base}/missing: HTTP 404`);
+  });
+
+  it('fetch a few at once, in the order given, and count the files in', async () => {
+    widest = 0;
+    const sizes = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20];
+    const counts = [];
+    const entries = await entriesFromUrls(
+      sizes.map((n) => `${base}/slow/${n}`),
+      ({ done, count }) => counts.push([done, count]),
+    );
+    expect(entries.map((e) => [e.name, e.size])).toEqual(sizes.map((n) => [String(n), n]));
+    expect(new Uint8Array(await entries[3].read())[0]).toBe(14);
+    expect(widest).toBe(FETCHES_AT_ONCE);
+    expect(counts.every(([, count]) => count === sizes.length)).toBe(true);
+    expect(counts.at(-1)[0]).toBeGreaterThanOrEqual(sizes.length - FETCHES_AT_ONCE);
+    // The first failure in the URLs' order is the one named, whatever finished first.
+    await expect(entriesFromUrls([`${base}/slow/3`, `${base}/missing`, `${base}/size/5`])).rejects.toThrow(
+      `Could not fetch ${base}/missing: HTTP 404`,
+    );
   });
 
   it('refuse a file whose Content-Length passes the byte cap, before reading it', async () => {

@@ -15,7 +15,13 @@ export function loadingPanel({ app, $, messages }) {
     bar.max = total || 1;
     bar.value = done;
   }
-  function fetchProgress({ url, got, total }) {
+  function fetchProgress({ url, got, total, done, count }) {
+    // One file: its bytes; several (fetched a few at once): how many are in.
+    if (count > 1) {
+      status(`Fetching ${count} files: ${done} in`);
+      progress(done, count);
+      return;
+    }
     status(`Fetching ${url.split('/').pop()}: ${total ? `${Math.round((got / total) * 100)}%` : `${(got / 1e6).toFixed(1)} MB`}`);
     progress(got, total);
   }
