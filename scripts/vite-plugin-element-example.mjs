@@ -16,6 +16,10 @@ const FAMILY_FILES = {
 
 const DEMO = './demo/rigscope-demo.psk ./demo/rigscope-demo.psa';
 
+/** A part exported at three levels of detail (FModel's _LOD0.._LOD2), for the lod attribute. */
+const LEVELS = ['SK_Goblin_Torso_LOD0.psk', 'SK_Goblin_Torso_LOD1.psk', 'SK_Goblin_Torso_LOD2.psk'];
+const LEVELS_DIR = 'lod_export/fmodel/Characters/Goblin/';
+
 /** [attributes, caption]: each figure shows one attribute (the demo model unless src says otherwise). */
 const EXAMPLES = [
   ['', 'Only <code>src</code>: the files, space-separated (a mesh and its animations, textures, scripts).'],
@@ -35,6 +39,10 @@ const EXAMPLES = [
   ['environment="neutral"', '<code>environment="neutral"</code> (the default): a soft room lights and is reflected.'],
   ['exposure="1.8"', '<code>exposure</code>: brighter (above 1) or darker (below).'],
   ['shadow="false"', '<code>shadow="false"</code>: no contact shadow on the ground.'],
+  [
+    `src="${LEVELS.map((f) => `./example/${f}`).join(' ')}" lod="2"`,
+    '<code>lod</code>: the level of detail shown of a part exported with levels (0 the finest, or <code>all</code>).',
+  ],
 ];
 
 function page() {
@@ -84,10 +92,11 @@ export function elementExamplePage() {
     name: 'rigscope-element-example',
     apply: 'build',
     generateBundle() {
-      const files = Object.values(FAMILY_FILES).flat();
+      const files = [...Object.values(FAMILY_FILES).flat(), ...LEVELS.map((f) => `${LEVELS_DIR}${f}`)];
       const missing = files.filter((f) => !existsSync(new URL(f, FIXTURES)));
       if (missing.length) this.error(`rigscope-viewer-example.html needs build/fixtures/${missing.join(', ')}: run scripts/build.sh`);
-      for (const f of files) this.emitFile({ type: 'asset', fileName: `example/${f}`, source: readFileSync(new URL(f, FIXTURES)) });
+      for (const f of files)
+        this.emitFile({ type: 'asset', fileName: `example/${f.split('/').pop()}`, source: readFileSync(new URL(f, FIXTURES)) });
       this.emitFile({ type: 'asset', fileName: 'rigscope-viewer-example.html', source: page() });
     },
   };

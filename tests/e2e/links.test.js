@@ -1,7 +1,7 @@
 // Shader links on software GL (no KHR_parallel_shader_compile): a program's first use waits for
 // its link, holding the page. The viewer uses a new program only once a fence says the GPU
 // process has run the link (three/programs.js). Checked by the order of the GL calls, not by time.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chooseFiles, filePayload, FIXTURES, launch, openPage } from './browser.js';
 
 let browser;
@@ -12,48 +12,89 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Logs, in order, each program linked, each fence found done, and each first query of a program's link. */
+/**
+ * Logs, in order, each program linked, each fence found done, and each first query of a program's
+ * link, from the page's first script on (an init script: the element renders as soon as it loads).
+ */
 function recordLinks() {
-  const gl = window.__rigscope.viewer.renderer.getContext();
+  const gl = WebGL2RenderingContext.prototype;
   const log = (window.__links = []);
   const ids = new Map();
   const id = (p) => (ids.has(p) ? ids.get(p) : (ids.set(p, ids.size), ids.size - 1));
+  // The ids of the GL programs the characters' materials draw with.
+  window.__characterPrograms = (renderer, characters) => {
+    const out = new Set();
+    for (const c of characters)
+      c.root.traverse((o) => {
+        for (const m of o.material ? [o.material].flat() : []) {
+          const program = renderer.properties.get(m).currentProgram?.program;
+          if (program) out.add(id(program));
+        }
+      });
+    return [...out];
+  };
   const wrap = (name, after) => {
-    const real = gl[name].bind(gl);
-    gl[name] = (...args) => {
-      const out = real(...args);
-      after(out, ...args);
+    const real = gl[name];
+    gl[name] = function (...args) {
+      const out = real.apply(this, args);
+      after.call(this, out, ...args);
       return out;
     };
   };
   wrap('linkProgram', (_, p) => log.push(['link', id(p)]));
-  wrap('clientWaitSync', (status) => {
-    if (status === gl.ALREADY_SIGNALED || status === gl.CONDITION_SATISFIED) log.push(['caught up']);
+  wrap('clientWaitSync', function (status) {
+    if (status === this.ALREADY_SIGNALED || status === this.CONDITION_SATISFIED) log.push(['caught up']);
   });
-  wrap('getProgramParameter', (_, p, what) => {
-    if (what === gl.LINK_STATUS) log.push(['asked', id(p)]);
+  wrap('getProgramParameter', function (_, p, what) {
+    if (what === this.LINK_STATUS) log.push(['asked', id(p)]);
   });
+}
+
+/** Each of `programs` (ids) was asked about only after a fence was seen done since its link. */
+function expectLinkedBeforeUse(log, programs) {
+  expect(programs.length).toBeGreaterThan(0);
+  for (const p of programs) {
+    const link = log.findIndex(([what, q]) => what === 'link' && q === p);
+    const asked = log.findIndex(([what, q]) => what === 'asked' && q === p);
+    expect(link).toBeGreaterThanOrEqual(0);
+    expect(asked).toBeGreaterThan(link);
+    // Between the link and the first question about it, the GPU process was seen to be done.
+    expect(log.slice(link, asked).some(([what]) => what === 'caught up')).toBe(true);
+  }
 }
 
 describe('shader links on software GL', () => {
   it('uses a new character’s programs only after the GPU process has linked them, and draws it', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const context = await browser.newContext();
+    await context.addInitScript(recordLinks);
+    const page = await openPage(context, '/?demo=0');
     expect(await page.evaluate(() => window.__rigscope.viewer.renderer.extensions.has('KHR_parallel_shader_compile'))).toBe(false);
-    await page.evaluate(recordLinks);
     await chooseFiles(page, [filePayload(`${FIXTURES}knight_body.psk`), filePayload(`${FIXTURES}knight.psa`)]);
-    const log = await page.evaluate(() => window.__links);
-    const linked = log.filter(([what]) => what === 'link').map(([, p]) => p);
-    expect(linked.length).toBeGreaterThan(0);
-    for (const p of linked) {
-      const link = log.findIndex(([what, q]) => what === 'link' && q === p);
-      const asked = log.findIndex(([what, q]) => what === 'asked' && q === p);
-      expect(asked).toBeGreaterThan(link);
-      // Between the link and the first question about it, the GPU process was seen to be done.
-      expect(log.slice(link, asked).some(([what]) => what === 'caught up')).toBe(true);
-    }
+    const programs = await page.evaluate(() =>
+      window.__characterPrograms(window.__rigscope.viewer.renderer, window.__rigscope.app.characters),
+    );
+    expectLinkedBeforeUse(await page.evaluate(() => window.__links), programs);
     const drawn = await page.evaluate(() => window.__rigscope.viewer.renderer.info.render.triangles);
     expect(drawn).toBeGreaterThan(0);
     expect(page.errors).toEqual([]);
-    await page.close();
+    await context.close();
+  });
+
+  it('the same in <rigscope-viewer>: its characters enter once their programs are linked', async () => {
+    const context = await browser.newContext();
+    await context.addInitScript(recordLinks);
+    const page = await openPage(
+      context,
+      `/embed.html?file=${inject('baseUrl')}/fixtures/arm.pmd&file=${inject('baseUrl')}/fixtures/arm_wave.psa`,
+    );
+    await page.waitForFunction(() => document.getElementById('player').app.characters.length > 0, null, { timeout: 60000 });
+    await page.waitForFunction(() => !document.getElementById('player').shadowRoot.querySelector('.status').textContent);
+    const programs = await page.evaluate(() => {
+      const player = document.getElementById('player');
+      return window.__characterPrograms(player.constructor.renderer.renderer, player.app.characters);
+    });
+    expectLinkedBeforeUse(await page.evaluate(() => window.__links), programs);
+    expect(page.errors).toEqual([]);
+    await context.close();
   });
 });

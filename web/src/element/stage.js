@@ -7,6 +7,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { HDRLoader } from 'three/addons/loaders/HDRLoader.js';
 import { ContactShadow } from '../three/contact-shadow.js';
 import { Labels } from '../three/labels.js';
+import { gpuCaughtUp } from '../three/programs.js';
 import { BonesHelper } from '../three/helpers.js';
 import { displayName } from '../core/files.js';
 import { sharedRenderer } from './renderer.js';
@@ -333,6 +334,8 @@ export class ElementStage {
     const { renderer } = sharedRenderer;
     if (!roots) await renderer.compileAsync(this.scene, this.camera);
     else await Promise.all(roots.map((root) => renderer.compileAsync(root, this.camera, this.scene)));
+    // Software GL resolves compileAsync at once; the first frame would wait for the links.
+    if (!renderer.extensions.has('KHR_parallel_shader_compile')) await gpuCaughtUp(renderer);
   }
 
   setWireframe(on) {
