@@ -71,6 +71,28 @@ describe('rigscope page', () => {
     expect(page.state).toEqual({});
   });
 
+  it('packs every level of a part and opens at the level asked for', async () => {
+    const goblin = `${FIXTURES}lod_export/fmodel/Characters/Goblin`;
+    const out = join(dir, 'goblin.html');
+    const r = run(goblin, '-o', out, '--lod', 'ALL');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/5 file\(s\) .*, LOD all\n$/);
+    const page = await readPage(out);
+    expect(page.files.map(([n]) => n).sort()).toEqual([
+      'Goblin/SK_Goblin_Cape_LOD0.psk',
+      'Goblin/SK_Goblin_Cape_LOD1.psk',
+      'Goblin/SK_Goblin_Torso_LOD0.psk',
+      'Goblin/SK_Goblin_Torso_LOD1.psk',
+      'Goblin/SK_Goblin_Torso_LOD2.psk',
+    ]);
+    expect(page.state).toEqual({ lod: 'all' });
+    run(goblin, '-o', out, '--lod', '1');
+    expect((await readPage(out)).state).toEqual({ lod: 1 });
+    run(goblin, '-o', out);
+    expect((await readPage(out)).state).toEqual({});
+  });
+
   it('refuses a bad command line with exit 2, the reason and the usage', () => {
     const psk = `${FIXTURES}two_bone.psk`;
     const cases = [
@@ -81,12 +103,13 @@ describe('rigscope page', () => {
       [[psk, '-o', join(dir, 'x.html'), '--frame', '3'], /page does not take --frame/],
       [[`${FIXTURES}no-such-file.psk`, '-o', join(dir, 'x.html')], /no-such-file\.psk: no such file or folder/],
       [[psk, `${FIXTURES}two_bone.psa`, '-o', join(dir, 'x.html'), '--clip', 'Wave'], /--clip Wave: no clip of that name; clips: Bend/],
+      [[psk, '-o', join(dir, 'x.html'), '--lod', 'finest'], /--lod finest: a level number \(0 is the finest\) or all/],
     ];
     for (const [args, message] of cases) {
       const r = run(...args);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
-      expect(r.stderr).toContain('rigscope page FILE|FOLDER... -o OUT.html [--clip NAME]');
+      expect(r.stderr).toContain('rigscope page FILE|FOLDER... -o OUT.html [--clip NAME] [--lod N|all]');
       expect(r.stdout).toBe('');
     }
     expect(existsSync(join(dir, 'x.html'))).toBe(false);

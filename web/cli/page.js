@@ -1,4 +1,4 @@
-// `rigscope page FILE|FOLDER... -o hero.html [--clip NAME]`: the viewer's *Save page* from the
+// `rigscope page FILE|FOLDER... -o hero.html [--clip NAME] [--lod N|all]`: the viewer's *Save page* from the
 // command line. The files are assembled into the scene as `rigscope scene` does; the files that
 // scene uses (not unused or refused ones) are packed (core/pack.js) into the standalone player's
 // template (build/standalone/rigscope-page.html, from scripts/build-standalone.mjs): one .html
@@ -62,9 +62,10 @@ export async function readTemplate(path = TEMPLATE_PATH) {
  * Writes the standalone page. Returns the exit status: 0, or 1 when some files given could not be
  * used (named on stderr; the page of what could be used is still written).
  * @param {string[]} paths
- * @param {{ out: string, clip?: string, template?: string }} options
+ * @param {{ out: string, clip?: string, lod?: number | 'all', template?: string }} options lod: the
+ *   level of detail the page shows of parts that have levels (every level is packed; 0 by default)
  */
-export async function page(paths, { out, clip, template: templatePath }) {
+export async function page(paths, { out, clip, lod = 0, template: templatePath }) {
   if (!/\.html?$/i.test(out)) throw new UsageError(`-o ${out}: the page is an .html file`);
   const template = await readTemplate(templatePath);
   const named = await namedEntries(paths);
@@ -75,11 +76,12 @@ export async function page(paths, { out, clip, template: templatePath }) {
       named.map((n) => n.entry),
       decoder,
     ),
+    { lod },
   );
   const problems = scene.records.filter(isProblem);
   for (const r of problems) process.stderr.write(`rigscope: ${describeRecord(r, { paths: true })}\n`);
   if (!scene.characters.length) throw new Error('nothing to show: no mesh among the files');
-  const state = {};
+  const state = lod === 0 ? {} : { lod };
   if (clip !== undefined) {
     const names = await clipNames(scene);
     const hit = names.find((n) => n === clip) ?? names.find((n) => n.toLowerCase() === clip.toLowerCase());
@@ -94,7 +96,7 @@ export async function page(paths, { out, clip, template: templatePath }) {
   const left = named.length - used.length;
   const size = files.reduce((n, f) => n + f.bytes.length, 0);
   process.stdout.write(
-    `${out}: ${formatBytes(html.length)}, ${files.length} file(s) (${formatBytes(size)})${state.clip ? `, clip ${state.clip}` : ''}${left ? `; ${left} file(s) left out (not used)` : ''}\n`,
+    `${out}: ${formatBytes(html.length)}, ${files.length} file(s) (${formatBytes(size)})${state.clip ? `, clip ${state.clip}` : ''}${state.lod !== undefined ? `, LOD ${state.lod}` : ''}${left ? `; ${left} file(s) left out (not used)` : ''}\n`,
   );
   return problems.length ? 1 : 0;
 }

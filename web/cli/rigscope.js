@@ -2,24 +2,25 @@
 // rigscope inspect FILE|FOLDER... [--json]
 // rigscope scene FILE|FOLDER... [--json] [--lod N|all]
 // rigscope convert FILE|FOLDER... -o out.glb [--clip NAME] [--lod N|all]
-// rigscope page FILE|FOLDER... -o page.html [--clip NAME]
+// rigscope page FILE|FOLDER... -o page.html [--clip NAME] [--lod N|all]
 // rigscope export FOLDER|FILE... -o OUTDIR [--clip NAME] [--lod N|all] [--jobs N] [--skip-existing] [--dry-run] [--json]
 import { loadNodeDecoders } from '../src/decoder/node.js';
 import { entriesFromPaths } from './entries.js';
 import { formatText, inspect } from './inspect.js';
+import { lodFromText } from '../src/core/lod.js';
 
 const USAGE = `usage: rigscope inspect FILE|FOLDER... [--json]
        rigscope scene FILE|FOLDER... [--json] [--lod N|all]
        rigscope convert FILE|FOLDER... -o OUT.glb [--clip NAME] [--lod N|all]
-       rigscope page FILE|FOLDER... -o OUT.html [--clip NAME]
+       rigscope page FILE|FOLDER... -o OUT.html [--clip NAME] [--lod N|all]
        rigscope export FOLDER|FILE... -o OUTDIR [--clip NAME] [--lod N|all] [--jobs N] [--skip-existing] [--dry-run] [--json]`;
 
 /** `--lod N|all`: the level of detail of parts that have levels (0, the finest, when not given). */
 function parseLod(value) {
   if (value === undefined) return 0;
-  if (value === 'all') return 'all';
-  if (/^\d{1,3}$/.test(value)) return Number(value);
-  throw new Error(`--lod ${value}: a level number (0 is the finest) or all`);
+  const lod = lodFromText(value);
+  if (lod === null) throw new Error(`--lod ${value}: a level number (0 is the finest) or all`);
+  return lod;
 }
 
 /** Splits arguments into paths and options; `takes` lists options that take a value. */
@@ -72,15 +73,22 @@ async function main(argv) {
     try {
       const { paths, options } = (() => {
         try {
-          return parseArgs(rest, ['-o', '--clip']);
+          return parseArgs(rest, ['-o', '--clip', '--lod']);
         } catch (err) {
           throw new UsageError(err.message);
         }
       })();
-      const unknown = Object.keys(options).filter((k) => !['-o', '--clip'].includes(k));
+      const unknown = Object.keys(options).filter((k) => !['-o', '--clip', '--lod'].includes(k));
       if (unknown.length) throw new UsageError(`page does not take ${unknown.join(', ')}`);
       if (!options['-o']) throw new UsageError('page needs -o OUT.html');
-      return await page(paths, { out: options['-o'], clip: options['--clip'] });
+      const lod = (() => {
+        try {
+          return parseLod(options['--lod']);
+        } catch (err) {
+          throw new UsageError(err.message);
+        }
+      })();
+      return await page(paths, { out: options['-o'], clip: options['--clip'], lod });
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       process.stderr.write(`rigscope: ${err.message}${err.message.includes('usage:') ? '' : `\n${USAGE}`}\n`);
