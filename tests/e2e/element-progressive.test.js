@@ -146,8 +146,36 @@ describe('a folder drawn while it decodes', () => {
       return v.app.characters.length;
     });
 
+    // Where the early characters stand, and each glide the stage is given from there (once the
+    // drawings of the 24 files decoded have passed 8 characters).
+    await until(page, () => document.getElementById('v').app.characters.length >= 8, null, 30000);
+    await page.evaluate(() => {
+      const glides = document.getElementById('v').stage.glides;
+      window.__stood = new Map(document.getElementById('v').app.characters.map((c) => [c, c.root.position.clone()]));
+      window.__glidedFrom = new Map();
+      const to = glides.to.bind(glides);
+      glides.to = (vector, target, now) => {
+        for (const c of window.__stood.keys()) if (c.root.position === vector) window.__glidedFrom.set(c, vector.clone());
+        return to(vector, target, now);
+      };
+    });
+
     await page.evaluate(() => window.__release());
     await page.evaluate(() => document.getElementById('v').loaded);
+    // The characters drawn early that the final layout moves glide there from where they stood
+    // (no jump), and end where the scene puts them.
+    await until(page, () => !document.getElementById('v').stage.glides.active, null, 30000);
+    const moves = await page.evaluate(() =>
+      [...window.__stood]
+        .filter(([c]) => document.getElementById('v').app.characters.includes(c))
+        .map(([c, was]) => ({
+          moved: !was.equals(c.root.position),
+          glidedFrom: window.__glidedFrom.get(c)?.equals(was) ?? false,
+          atPlace: c.root.position.toArray().every((x, i) => Math.abs(x - (c.scene.offset?.[i] ?? 0)) < 1e-9),
+        })),
+    );
+    expect(moves.filter((m) => m.moved).length).toBeGreaterThan(0);
+    for (const m of moves) expect(m).toEqual({ moved: m.moved, glidedFrom: m.moved, atPlace: true });
     const end = await state(page);
     expect(end.names).toContain(HELD);
     expect(end.characters).toBeGreaterThan(early);

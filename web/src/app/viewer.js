@@ -8,7 +8,7 @@ import { Labels } from '../three/labels.js';
 import { BonesHelper, JointsHelper } from '../three/helpers.js';
 import { displayName } from '../core/files.js';
 import { SlicedUploads } from './upload.js';
-import { Glides } from './glides.js';
+import { Glides } from '../three/glides.js';
 import { slicer } from '../core/tasks.js';
 import { linkPrograms } from '../three/programs.js';
 

@@ -117,6 +117,8 @@ export class Player extends Playback {
   async _draw(decoded, generation) {
     const mine = this.partial ? this.built : new Map();
     const before = texturesOf(this.partial ? this.characters : []);
+    // Where the characters drawn so far stand: those kept glide from there to their new places.
+    const stood = new Map(this.partial ? this.characters.map((c) => [c, c.root.position.clone()]) : []);
     let made = null;
     try {
       made = await sceneObjects(decoded, this.decoder, { built: mine, lod: this.lod });
@@ -142,6 +144,11 @@ export class Player extends Playback {
     for (const c of characters) {
       c.root.visible = !c.scene.hidden;
       if (isNew.has(c)) this.stage.add(c);
+      else if (stood.has(c)) {
+        const place = c.root.position.clone();
+        c.root.position.copy(stood.get(c));
+        this.stage.glideTo(c, place);
+      }
     }
     this.scene = scene;
     this.characters = characters;

@@ -11,11 +11,10 @@ import { gpuCaughtUp } from '../three/programs.js';
 import { BonesHelper } from '../three/helpers.js';
 import { displayName } from '../core/files.js';
 import { sharedRenderer } from './renderer.js';
+import { Glides, reducedMotion } from '../three/glides.js';
 
 /** Longest frame step: a tab coming back after a minute resumes, it does not jump. */
 const MAX_STEP = 0.1;
-/** How long the camera takes to glide to a new framing (a load drawn early making room), in ms. */
-const GLIDE_MS = 400;
 
 /**
  * Light intensities (hemisphere, key) with and without an environment lighting the models. With
@@ -44,9 +43,6 @@ async function loadEquirect(url) {
   map.mapping = THREE.EquirectangularReflectionMapping;
   return map;
 }
-
-/** The reader asked for less motion: the camera moves to a new framing at once, and autoplay stays off (they can still press play). */
-export const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 /**
  * Every texture the materials of these characters (and their props) hold.
@@ -113,10 +109,12 @@ export class ElementStage {
 
     this.controls = new OrbitControls(this.camera, canvas);
     this.controls.addEventListener('change', () => this.invalidate());
-    /** The camera gliding to a new framing: { from, to, start } (positions and targets), or null. */
-    this._glide = null;
+    /** Characters gliding to their new places, and the camera to a new framing (a load drawn early making room). */
+    this.glides = new Glides();
+    /** The framing the camera glides to: its near and far planes are set when it arrives. */
+    this._framing = null;
     // The reader takes the camera: a glide under way gives way.
-    this.controls.addEventListener('start', () => (this._glide = null));
+    this.controls.addEventListener('start', () => this._stopCamera());
 
     this.labels = new Labels(labelLayer);
     this.characters = [];
@@ -240,7 +238,7 @@ export class ElementStage {
     const playing = this.isPlaying();
     const dt = playing && this._last !== null ? Math.min((now - this._last) / 1000, MAX_STEP) : 0;
     this._last = playing ? now : null;
-    this._stepGlide(now);
+    this._stepGlides(now);
     for (const c of this.characters) if (dt > 0) c.advance(dt * this.timeScale);
     if (dt > 0) this.poseChanged();
     this.playback?.tick();
@@ -250,24 +248,36 @@ export class ElementStage {
   afterDraw() {
     this.labels.render(this.scene, this.camera);
     this.onDraw?.();
-    if (this.isPlaying() || this._glide) this.invalidate();
+    if (this.isPlaying() || this.glides.active) this.invalidate();
   }
 
-  /** Moves the camera along its glide to `now` (ms); the glide ends at its framing. */
-  _stepGlide(now) {
-    const glide = this._glide;
-    if (!glide) return;
-    glide.start ??= now;
-    const t = Math.min(1, (now - glide.start) / GLIDE_MS);
-    const ease = t * t * (3 - 2 * t);
-    this.camera.position.lerpVectors(glide.from.position, glide.to.position, ease);
-    this.controls.target.lerpVectors(glide.from.target, glide.to.target, ease);
+  /** Moves what glides to `now` (ms); the camera's glide ends at its framing's near and far. */
+  _stepGlides(now) {
+    if (!this.glides.active) return;
+    this.glides.step(now);
     this.controls.update();
-    if (t < 1) return;
-    this._glide = null;
-    this.camera.near = glide.to.near;
-    this.camera.far = glide.to.far;
+    this.poseChanged(); // characters moved: the contact shadow follows
+    if (this._framing && !this.glides.moves.has(this.camera.position)) this._arrive();
+  }
+
+  /** The camera at its framing: near and far as the framing has them. */
+  _arrive() {
+    this.camera.near = this._framing.near;
+    this.camera.far = this._framing.far;
     this.camera.updateProjectionMatrix();
+    this._framing = null;
+  }
+
+  /** The camera stays where it is (the reader took it, or a view was set). */
+  _stopCamera() {
+    this.glides.drop([this.camera.position, this.controls.target]);
+    if (this._framing) this._arrive();
+  }
+
+  /** Moves a character already drawn to `position` (its place in a scene that made room), gliding. */
+  glideTo(character, position) {
+    this.glides.to(character.root.position, position);
+    this.invalidate();
   }
 
   add(character) {
@@ -300,6 +310,7 @@ export class ElementStage {
    */
   remove(character, keep) {
     this.characters = this.characters.filter((c) => c !== character);
+    this.glides.drop([character.root.position]);
     for (const h of this.helpers.filter((x) => x.userData.character === character)) {
       h.removeFromParent();
       h.dispose();
@@ -383,9 +394,13 @@ export class ElementStage {
    * `glide` (a load drawn early making room for what it added) it glides there from where it is.
    */
   frameAll({ glide = false } = {}) {
-    const box = new THREE.Box3();
-    for (const c of this.characters) box.union(this.boundsOf(c));
-    this._glide = null;
+    // Framed where the characters are going, not where a glide has them now.
+    const box = this.glides.atTargets(() => {
+      const all = new THREE.Box3();
+      for (const c of this.characters) all.union(this.boundsOf(c));
+      return all;
+    });
+    this._stopCamera();
     if (box.isEmpty()) return;
     const size = box.getSize(new THREE.Vector3()).length() || 1;
     const center = box.getCenter(new THREE.Vector3());
@@ -400,7 +415,9 @@ export class ElementStage {
       far: size * 100,
     };
     if (glide && this.framesDrawn > 0 && !reducedMotion()) {
-      this._glide = { from: { position: this.camera.position.clone(), target: this.controls.target.clone() }, to, start: null };
+      this.glides.to(this.camera.position, to.position);
+      this.glides.to(this.controls.target, to.target);
+      this._framing = to;
       // Near and far cover both framings until the glide ends.
       this.camera.near = Math.min(this.camera.near, to.near);
       this.camera.far = Math.max(this.camera.far, to.far);
@@ -420,7 +437,7 @@ export class ElementStage {
 
   /** Turns the camera about the target: `azimuth` around the up axis, `polar` over the top (radians). */
   orbit(azimuth, polar) {
-    this._glide = null;
+    this._stopCamera();
     const target = this.controls.target;
     const s = new THREE.Spherical().setFromVector3(this.camera.position.clone().sub(target));
     s.theta += azimuth;
@@ -432,7 +449,7 @@ export class ElementStage {
 
   /** Moves the camera towards (factor < 1) or away from the target. */
   zoom(factor) {
-    this._glide = null;
+    this._stopCamera();
     const offset = this.camera.position.clone().sub(this.controls.target).multiplyScalar(factor);
     const { minDistance, maxDistance } = this.controls;
     offset.setLength(THREE.MathUtils.clamp(offset.length(), Math.max(minDistance, this.camera.near * 2), maxDistance));
@@ -443,7 +460,7 @@ export class ElementStage {
 
   /** camera="px,py,pz,tx,ty,tz". */
   setView([px, py, pz, tx, ty, tz]) {
-    this._glide = null;
+    this._stopCamera();
     this.camera.position.set(px, py, pz);
     this.controls.target.set(tx, ty, tz);
     this.controls.update();

@@ -1,11 +1,13 @@
-// Gliding into place. A folder's characters arrive one after another and the layout makes room
-// for each; what is already drawn moves to its new place, and the camera to its new framing,
-// over a moment instead of jumping. With reduced motion asked for, everything moves at once.
+// Gliding into place, for the page's viewer and <rigscope-viewer> alike. A folder's characters
+// arrive one after another and the layout makes room for each; what is already drawn moves to its
+// new place, and the camera to its new framing, over a moment instead of jumping. With reduced
+// motion asked for, everything moves at once.
 
 /** How long a glide takes. */
 const GLIDE_MS = 400;
 
-const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+/** Whether the reader asked for reduced motion (no glides, no autoplay). */
+export const reducedMotion = () => globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 export class Glides {
   constructor() {
