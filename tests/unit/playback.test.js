@@ -11,7 +11,16 @@ import { bytes, decoder, fixture, fakeViewer } from './helpers.js';
 
 const DEMO = new URL('../../web/public/demo/', import.meta.url).pathname;
 
-const fakeStage = () => ({ add() {}, clear() {}, frameAll() {}, prepare: async () => {}, invalidate() {} });
+const fakeStage = () => ({
+  add() {},
+  clear() {},
+  frameAll() {},
+  prepare: async () => {},
+  invalidate() {},
+  poseChanged() {},
+  glideTo() {},
+  shown: async () => {},
+});
 const files = (...names) => names.map((n) => entryFromBytes(n, fixture(n)));
 
 /** The demo character with its Idle, Walk and Wave clips (written by the PSK/PSA writer at build time). */
