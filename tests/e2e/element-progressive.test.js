@@ -149,13 +149,16 @@ describe('a folder drawn while it decodes', () => {
     // Where the early characters stand, and each glide the stage is given from there (once the
     // drawings of the 24 files decoded have passed 8 characters).
     await until(page, () => document.getElementById('v').app.characters.length >= 8, null, 30000);
+    await until(page, () => !document.getElementById('v').stage.glides.active, null, 30000);
     await page.evaluate(() => {
       const glides = document.getElementById('v').stage.glides;
       window.__stood = new Map(document.getElementById('v').app.characters.map((c) => [c, c.root.position.clone()]));
       window.__glidedFrom = new Map();
       const to = glides.to.bind(glides);
       glides.to = (vector, target, now) => {
-        for (const c of window.__stood.keys()) if (c.root.position === vector) window.__glidedFrom.set(c, vector.clone());
+        // The first glide of each (a later drawing may glide it again, from where it is then).
+        for (const c of window.__stood.keys())
+          if (c.root.position === vector && !window.__glidedFrom.has(c)) window.__glidedFrom.set(c, vector.clone());
         return to(vector, target, now);
       };
     });

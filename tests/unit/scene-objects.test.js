@@ -25,6 +25,7 @@ describe('sceneObjects keeps what was built', () => {
     const plaque = early.characters.find((c) => c.name === 'plaque2a_d.3d');
     expect(plaque.clips.map((k) => k.name)).toEqual(['All']);
 
+    const stood = new Map(early.characters.map((c) => [c, c.root.position.toArray()]));
     const whole = await sceneObjects(await decodeFiles(all, d), d, { built: early.built });
     const byName = new Map(whole.characters.map((c) => [c.name, c]));
     const rebuilt = byName.get('plaque2a_d.3d');
@@ -39,11 +40,15 @@ describe('sceneObjects keeps what was built', () => {
         .sort(),
     );
     expect(whole.added.map((c) => c.name)).toEqual(expect.arrayContaining(['plaque2a_d.3d', 'steak_d.3d', 'trashbag_d.3d']));
-    // Kept characters show the new scene (its materials, its place) and the textures it gives them.
+    // Kept characters show the new scene (its materials) and the textures it gives them; they stay
+    // where they were drawn (the caller moves them to their new place: the element glides them),
+    // while new characters stand where the scene puts them.
     for (const c of kept) {
       expect(whole.scene.characters).toContain(c.scene);
-      if (c.scene.offset) expect(c.root.position.toArray()).toEqual(c.scene.offset);
+      expect(c.root.position.toArray()).toEqual(stood.get(c));
     }
+    expect(kept.some((c) => c.scene.offset && !c.root.position.equals(c.root.position.clone().fromArray(c.scene.offset)))).toBe(true);
+    for (const c of whole.added) if (c.scene.offset) expect(c.root.position.toArray()).toEqual(c.scene.offset);
     expect(byName.get('Hamburger01_d.3d')).toBe(early.characters.find((c) => c.name === 'Hamburger01_d.3d'));
     expect(mapped(byName.get('Hamburger01_d.3d'))).toBeGreaterThan(0);
     // Without `built` (the loaders), every character is new.

@@ -117,8 +117,6 @@ export class Player extends Playback {
   async _draw(decoded, generation) {
     const mine = this.partial ? this.built : new Map();
     const before = texturesOf(this.partial ? this.characters : []);
-    // Where the characters drawn so far stand: those kept glide from there to their new places.
-    const stood = new Map(this.partial ? this.characters.map((c) => [c, c.root.position.clone()]) : []);
     let made = null;
     try {
       made = await sceneObjects(decoded, this.decoder, { built: mine, lod: this.lod });
@@ -144,11 +142,8 @@ export class Player extends Playback {
     for (const c of characters) {
       c.root.visible = !c.scene.hidden;
       if (isNew.has(c)) this.stage.add(c);
-      else if (stood.has(c)) {
-        const place = c.root.position.clone();
-        c.root.position.copy(stood.get(c));
-        this.stage.glideTo(c, place);
-      }
+      // Kept: it glides from where it stands to its place in this scene.
+      else this.stage.glideTo(c, c.root.position.clone().fromArray(c.scene.offset ?? [0, 0, 0]));
     }
     this.scene = scene;
     this.characters = characters;

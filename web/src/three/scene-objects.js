@@ -103,8 +103,9 @@ export async function sceneObjects(decoded, decoder, { layout = true, built: bef
       // AnimationMixer plays their clips; without rendering (Node), call character.update().
       for (const part of c.tree()) for (const va of part.vertexAnimations) va.mesh.onBeforeRender = () => va.update();
     }
-    // Unrelated models stand side by side where the scene lays them out.
-    if (c.scene.offset) c.root.position.fromArray(c.scene.offset);
+    // Unrelated models stand side by side where the scene lays them out. A kept character is on
+    // screen (and may be gliding): its caller moves it to its new place.
+    if (c.scene.offset && isNew.has(c)) c.root.position.fromArray(c.scene.offset);
   }
   return { scene, characters, added, built };
 }
