@@ -13,11 +13,11 @@ import { formatBytes } from '../src/core/input.js';
 import { packName, packScene, usedFiles } from '../src/core/pack.js';
 import { checkTemplate, standalonePage } from '../src/core/page.js';
 import { entriesFromPaths } from './entries.js';
+import { UsageError } from './usage.js';
 
 export const TEMPLATE_PATH = fileURLToPath(new URL('../../build/standalone/rigscope-page.html', import.meta.url));
 
-/** A bad command line: the caller prints it with the usage and exits 2. */
-export class UsageError extends Error {}
+export { UsageError };
 
 /**
  * Entries for the paths, each with the name it gets in the page: a file its own name, a file in a
