@@ -1,11 +1,16 @@
-// Bytes from outside become FileEntry lists: zip archives (expanded) and URLs. Page-specific
-// sources (drops, the file button) live in app/input.js and end here. What comes from outside is
-// bounded: the limits
-// below are named here, listed in the README ("Limits"), and every refusal names the file and the
-// limit it passed.
+// Bytes from outside become FileEntry lists: zip archives and .rigscope bundles (expanded) and
+// URLs. Page-specific sources (drops, the file button) live in app/input.js and end here. What
+// comes from outside is bounded: the fetch limits below are named here and the zip budgets in
+// limits.js, all listed in the README ("Limits"), and every refusal names the file and the limit
+// it passed.
 import { Inflate } from 'fflate';
 import { entryFromBytes, extension } from './files.js';
 import { nextTask, slicer } from './tasks.js';
+import { MAX_ZIP_BYTES, MAX_ZIP_ENTRIES, formatBytes } from './limits.js';
+import { bundleEntries, isBundleEntry } from './bundle.js';
+
+// The zip budgets are named in limits.js (core/pack.js and core/bundle.js spend them too).
+export { MAX_ZIP_BYTES, MAX_ZIP_ENTRIES, formatBytes };
 
 /** Largest file opened from a link: 1 GiB, refused as soon as Content-Length or the bytes received pass it. */
 export const MAX_FETCH_BYTES = 2 ** 30;
@@ -13,15 +18,6 @@ export const MAX_FETCH_BYTES = 2 ** 30;
 export const FETCH_STALL_MS = 30_000;
 /** A link still downloading after 10 minutes is abandoned (a server that trickles forever). */
 export const FETCH_TOTAL_MS = 600_000;
-/** Most entries in the zips of one drop (a zip of 100,000 tiny files is an attack, not a mod). */
-export const MAX_ZIP_ENTRIES = 20_000;
-/**
- * Most bytes the zips of one drop may inflate to: 2 GiB. Checked from the central directory
- * before anything is inflated, and enforced while inflating: no entry may grow past the size its
- * directory declares (a zip bomb that lies about its sizes stops there).
- */
-export const MAX_ZIP_BYTES = 2 ** 31;
-
 const LIMITS = {
   maxFetchBytes: MAX_FETCH_BYTES,
   stallMs: FETCH_STALL_MS,
@@ -32,17 +28,6 @@ const LIMITS = {
 
 /** "10 minutes", "30 s": durations in messages. */
 const formatDuration = (ms) => (ms >= 60000 ? `${+(ms / 60000).toFixed(1)} minutes` : `${+(ms / 1000).toFixed(1)} s`);
-
-/** "1 GiB", "2.5 MiB", "812 bytes": sizes in messages. */
-export function formatBytes(n) {
-  const units = [
-    ['GiB', 2 ** 30],
-    ['MiB', 2 ** 20],
-    ['KiB', 2 ** 10],
-  ];
-  for (const [unit, size] of units) if (n >= size) return `${+(n / size).toFixed(1)} ${unit}`;
-  return `${n} bytes`;
-}
 
 // ---- zip archives ---------------------------------------------------------------------------
 // Read from the central directory (the end-of-central-directory record in the last 64 KiB, and its
@@ -167,18 +152,22 @@ async function inflateEntry(b, zip, e, pause) {
 }
 
 /**
- * Replaces every .zip entry by its members (folders inside the zip keep their paths). The zips
- * of one call share one budget of MAX_ZIP_ENTRIES entries and MAX_ZIP_BYTES inflated bytes.
- * `limits` overrides the limits (tests).
+ * Replaces every .zip entry by its members (folders inside the zip keep their paths) and every
+ * .rigscope bundle, given or inside a zip, by its files (core/bundle.js: found by content, named
+ * as inside it; each remembers its bundle and view state). The zips and bundles of one call share
+ * one budget of MAX_ZIP_ENTRIES entries and MAX_ZIP_BYTES inflated bytes. `limits` overrides the
+ * limits (tests).
  */
 export async function expandZips(entries, limits = {}) {
   const { maxZipEntries, maxZipBytes } = { ...LIMITS, ...limits };
   const out = [];
   const budget = { entries: 0, bytes: 0 };
   const pause = slicer();
+  const bundleOrFile = async (entry) =>
+    (await isBundleEntry(entry)) ? bundleEntries(entry, { budget, maxZipEntries, maxZipBytes }) : [entry];
   for (const zipEntry of entries) {
     if (extension(zipEntry.name) !== 'zip') {
-      out.push(zipEntry);
+      out.push(...(await bundleOrFile(zipEntry)));
       continue;
     }
     const zip = zipEntry.name;
@@ -201,7 +190,8 @@ export async function expandZips(entries, limits = {}) {
       );
     }
     // A zip's members came from the zip's URL, if it had one.
-    for (const e of members) out.push({ ...entryFromBytes(`${zip}/${e.name}`, await inflateEntry(b, zip, e, pause)), url: zipEntry.url });
+    for (const e of members)
+      out.push(...(await bundleOrFile({ ...entryFromBytes(`${zip}/${e.name}`, await inflateEntry(b, zip, e, pause)), url: zipEntry.url })));
   }
   return out;
 }

@@ -8,11 +8,11 @@
 // One deflate stream over all files lets a mesh and its animations share a dictionary.
 //
 // Reading is hostile-input safe: the header is capped, the entry count and the declared total are
-// checked against the zip budgets (core/input.js) and against what the payload could possibly
+// checked against the zip budgets (core/limits.js) and against what the payload could possibly
 // inflate to before anything is allocated, and every inflated byte is counted as it arrives, so a
 // payload that inflates past its header stops there. Inflating yields every few milliseconds.
 import { Deflate, Inflate, deflateSync } from 'fflate';
-import { MAX_ZIP_BYTES, MAX_ZIP_ENTRIES, formatBytes } from './input.js';
+import { MAX_ZIP_BYTES, MAX_ZIP_ENTRIES, formatBytes } from './limits.js';
 import { slicer } from './tasks.js';
 
 const MAGIC = [0x52, 0x53, 0x50, 0x4b]; // "RSPK"

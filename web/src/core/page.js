@@ -26,12 +26,15 @@ export function standalonePage(template, payload) {
   return `${template}<script type="application/octet-stream" id="${PACK_TAG}">${toBase64Url(payload)}</script>\n`;
 }
 
-/** A file name for the page from a character's (or file's) name: no path, no reserved characters. */
-export function pageFileName(name) {
+/**
+ * A file name for the page (or, given another extension, a bundle) from a character's (or file's)
+ * name: no path, no reserved characters.
+ */
+export function pageFileName(name, ext = '.html') {
   const base = String(name ?? '')
     .replace(/\.[^./]*$/, '')
     .replace(/[\\/:*?"<>|\p{Cc}\p{Cf}]+/gu, '_')
     .replace(/^[\s.]+|[\s.]+$/g, '')
     .slice(0, 100);
-  return `${base || 'rigscope'}.html`;
+  return `${base || 'rigscope'}${ext}`;
 }
