@@ -12,7 +12,7 @@ import { sceneToJSON } from '../src/core/scene.js';
 import { describeRecord } from '../src/core/report.js';
 import { baseName } from '../src/core/files.js';
 import { glbNames } from '../src/three/glb-names.js';
-import { entryFromPath } from './entries.js';
+import { entryFromPath, openBundles } from './entries.js';
 import './convert.js'; // Node's stand-in for FileReader, which GLTFExporter reads its Blob with
 
 /** The suffix of a GLB being written; such a file is never a finished export. */
@@ -80,7 +80,8 @@ function notUsed(scene, json) {
  */
 export async function exportFolder(unit, { outDir, clip, lod, skipExisting = false, dryRun = false, decoder }) {
   const [{ Character }, { exportGLB }] = await Promise.all([import('../src/three/character.js'), import('../src/three/export.js')]);
-  const entries = unit.files.map((f) => entryFromPath(f.path, f.size));
+  // A .rigscope bundle in the folder stands for its files (cli/entries.js).
+  const entries = await openBundles(unit.files.map((f) => entryFromPath(f.path, f.size)));
   const scene = await assembleScene(await decodeFiles(entries, decoder, { maxFiles: Infinity }), { lod });
   const json = sceneToJSON(scene);
   const target = join(outDir, unit.out);

@@ -20,8 +20,9 @@ export const TEMPLATE_PATH = fileURLToPath(new URL('../../build/standalone/rigsc
 export { UsageError };
 
 /**
- * Entries for the paths, each with the name it gets in the page: a file its own name, a file in a
- * folder the path from that folder's name on (as a folder dropped in the viewer).
+ * Entries for the paths, each with the name it gets when packed: a file its own name, a file in a
+ * folder the path from that folder's name on (as a folder dropped in the viewer), a file from a
+ * bundle its name inside the bundle (so a bundle packed again keeps its names).
  */
 async function namedEntries(paths) {
   const out = [];
@@ -32,7 +33,7 @@ async function namedEntries(paths) {
     } catch (err) {
       throw new UsageError(err.code === 'ENOENT' ? `${p}: no such file or folder` : `${p}: ${err.message}`, { cause: err });
     }
-    for (const e of entries) out.push({ entry: e, path: e.path, name: packName(relative(dirname(p), e.path)) });
+    for (const e of entries) out.push({ entry: e, path: e.path, name: packName(e.nameInBundle ?? relative(dirname(p), e.path)) });
   }
   return out;
 }
@@ -41,6 +42,49 @@ async function namedEntries(paths) {
 async function clipNames(scene) {
   const { Character } = await import('../src/three/character.js');
   return scene.characters.flatMap((sc) => new Character(sc).clips.map((k) => k.name));
+}
+
+/**
+ * What `page` and `bundle` pack: the scene of the paths, assembled as `rigscope scene` does, the
+ * files it uses (not unused or refused ones) with their bytes, and the view state in the links'
+ * words (strings, as the viewer's packed links carry it: `clip`, `lod`). Problems are named on
+ * stderr; a `clip` no character has is a UsageError that lists the clips.
+ * @param {string[]} paths
+ * @param {{ clip?: string, lod?: number | 'all' }} options
+ * @returns {Promise<{ files: { name: string, bytes: Uint8Array }[], state: Record<string, string>, problems: object[], left: number }>}
+ *   left: how many files given the scene does not use
+ */
+export async function sceneToPack(paths, { clip, lod = 0 }) {
+  const named = await namedEntries(paths);
+  if (!named.length) throw new UsageError(`no files in ${paths.join(', ')}`);
+  const decoder = await loadNodeDecoders();
+  const scene = await assembleScene(
+    await decodeFiles(
+      named.map((n) => n.entry),
+      decoder,
+    ),
+    { lod },
+  );
+  const problems = scene.records.filter(isProblem);
+  for (const r of problems) process.stderr.write(`rigscope: ${describeRecord(r, { paths: true })}\n`);
+  if (!scene.characters.length) throw new Error('nothing to show: no mesh among the files');
+  const state = lod === 0 ? {} : { lod: String(lod) };
+  if (clip !== undefined) {
+    const names = await clipNames(scene);
+    const hit = names.find((n) => n === clip) ?? names.find((n) => n.toLowerCase() === clip.toLowerCase());
+    if (!hit) throw new UsageError(`--clip ${clip}: no clip of that name; clips: ${names.length ? names.join(', ') : 'none'}`);
+    state.clip = hit;
+  }
+  const used = usedFiles(scene, named);
+  const files = [];
+  for (const u of used) files.push({ name: u.name, bytes: new Uint8Array(await u.entry.read()) });
+  return { files, state, problems, left: named.length - used.length };
+}
+
+/** The line a command prints for what it wrote: size, files, clip, level of detail, files left out. */
+export function wroteLine(out, bytes, { files, state, left }) {
+  const size = files.reduce((n, f) => n + f.bytes.length, 0);
+  return `${out}: ${formatBytes(bytes)}, ${files.length} file(s) (${formatBytes(size)})${state.clip ? `, clip ${state.clip}` : ''}${state.lod !== undefined ? `, LOD ${state.lod}` : ''}${left ? `; ${left} file(s) left out (not used)` : ''}\n`;
 }
 
 export async function readTemplate(path = TEMPLATE_PATH) {
@@ -68,35 +112,9 @@ export async function readTemplate(path = TEMPLATE_PATH) {
 export async function page(paths, { out, clip, lod = 0, template: templatePath }) {
   if (!/\.html?$/i.test(out)) throw new UsageError(`-o ${out}: the page is an .html file`);
   const template = await readTemplate(templatePath);
-  const named = await namedEntries(paths);
-  if (!named.length) throw new UsageError(`no files in ${paths.join(', ')}`);
-  const decoder = await loadNodeDecoders();
-  const scene = await assembleScene(
-    await decodeFiles(
-      named.map((n) => n.entry),
-      decoder,
-    ),
-    { lod },
-  );
-  const problems = scene.records.filter(isProblem);
-  for (const r of problems) process.stderr.write(`rigscope: ${describeRecord(r, { paths: true })}\n`);
-  if (!scene.characters.length) throw new Error('nothing to show: no mesh among the files');
-  const state = lod === 0 ? {} : { lod };
-  if (clip !== undefined) {
-    const names = await clipNames(scene);
-    const hit = names.find((n) => n === clip) ?? names.find((n) => n.toLowerCase() === clip.toLowerCase());
-    if (!hit) throw new UsageError(`--clip ${clip}: no clip of that name; clips: ${names.length ? names.join(', ') : 'none'}`);
-    state.clip = hit;
-  }
-  const used = usedFiles(scene, named);
-  const files = [];
-  for (const u of used) files.push({ name: u.name, bytes: new Uint8Array(await u.entry.read()) });
-  const html = standalonePage(template, packScene({ files, state }));
+  const packed = await sceneToPack(paths, { clip, lod });
+  const html = standalonePage(template, packScene(packed));
   await writeFile(out, html);
-  const left = named.length - used.length;
-  const size = files.reduce((n, f) => n + f.bytes.length, 0);
-  process.stdout.write(
-    `${out}: ${formatBytes(html.length)}, ${files.length} file(s) (${formatBytes(size)})${state.clip ? `, clip ${state.clip}` : ''}${state.lod !== undefined ? `, LOD ${state.lod}` : ''}${left ? `; ${left} file(s) left out (not used)` : ''}\n`,
-  );
-  return problems.length ? 1 : 0;
+  process.stdout.write(wroteLine(out, html.length, packed));
+  return packed.problems.length ? 1 : 0;
 }
