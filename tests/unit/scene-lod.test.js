@@ -125,7 +125,7 @@ describe('levels of detail are one part with levels', () => {
 
   it('rejects a --lod that is not a level or all, naming it', () => {
     const scene = cli('scene', BODIES, '--lod', 'high');
-    expect(scene.status).toBe(1);
+    expect(scene.status).toBe(2);
     expect(scene.stderr).toContain('--lod high');
     const exported = cli('export', BODIES, '-o', scratch(), '--lod', '-1');
     expect(exported.status).toBe(2);

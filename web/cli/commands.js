@@ -196,6 +196,26 @@ function refusal(command, args, options, err) {
 }
 
 /**
+ * `--camera -2,1,3,0,1,0` and `--lod -1` as `--camera=-2,…`: parseArgs takes a value that starts
+ * with a dash for an option of its own, and negative numbers are common in cameras.
+ */
+function negativeValues(args, options) {
+  const strings = new Set();
+  for (const [name, o] of Object.entries(options)) {
+    if (o.type !== 'string') continue;
+    strings.add(`--${name}`);
+    if (o.short) strings.add(`-${o.short}`);
+  }
+  const out = [];
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--') return out.concat(args.slice(i));
+    if (strings.has(args[i]) && /^-[\d.]/.test(args[i + 1] ?? '')) out.push(`${args[i]}=${args[++i]}`);
+    else out.push(args[i]);
+  }
+  return out;
+}
+
+/**
  * Parses a command's arguments. Returns `{ help: true }` for --help, else `{ paths, options }`
  * with every option parsed (camelCased: `skip-existing` → `skipExisting`). Throws UsageError.
  * @param {string} command
@@ -207,7 +227,7 @@ export function parseCommand(command, args) {
   for (const [name, o] of Object.entries(spec)) options[name] = { type: o.type, ...(o.short ? { short: o.short } : {}) };
   let parsed;
   try {
-    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+    parsed = parseArgs({ args: negativeValues(args, options), options, strict: true, allowPositionals: true });
   } catch (err) {
     throw new UsageError(refusal(command, args, options, err), { cause: err });
   }
