@@ -3,10 +3,12 @@
 // token that starts with '#' (`#pack=…`, as a packed link's fragment) is a packed scene, and so is
 // the `packed` attribute (with or without `#pack=`). Packed scenes are unpacked here, in the page,
 // within the zip budgets (core/pack.js); their view state fills the view attributes the page did
-// not set, so `<rigscope-viewer packed="…">` shows what the link showed.
+// not set, so `<rigscope-viewer packed="…">` shows what the link showed. A URL that fetches a
+// .rigscope bundle (core/bundle.js, opened with the zips) is the same: its files and its view.
 import { entriesFromUrls } from '../core/input.js';
 import { entryFromBytes } from '../core/files.js';
 import { fromBase64Url, unpackScene } from '../core/pack.js';
+import { bundlesOf } from '../core/bundle.js';
 
 const PACK = /^#?(pack=)?/;
 
@@ -38,8 +40,9 @@ export function attributesOfPackedState(state) {
 }
 
 /**
- * Entries for `src` and `packed`: URLs are fetched (within the fetch limits), packed scenes
- * unpacked. Throws a sentence naming what failed.
+ * Entries for `src` and `packed`: URLs are fetched (within the fetch limits), bundles among them
+ * and packed scenes unpacked, and the view attributes their states name. Throws a sentence
+ * naming what failed.
  * @param {string} src
  * @param {string | null} packed
  * @param {string} base
@@ -53,6 +56,8 @@ export async function entriesFromSource(src, packed, base) {
   const entries = urls.length ? await entriesFromUrls(urls) : [];
   /** @type {Record<string, string>} */
   let attributes = {};
+  // Fetched bundles first, in src order: the first to name a view attribute sets it.
+  for (const b of bundlesOf(entries)) attributes = { ...attributesOfPackedState(b.state), ...attributes };
   for (const text of packs) {
     let pack;
     try {

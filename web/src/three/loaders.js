@@ -12,6 +12,7 @@ import { createDecoderHost } from '#decoder-host';
 import { fitAnimation } from '../core/scene.js';
 import { isLod } from '../core/lod.js';
 import { baseName, entryFromBytes } from '../core/files.js';
+import { expandBundles } from '../core/bundle.js';
 import { describeRecord } from '../core/report.js';
 import { decodeFiles, FAMILIES, familyById } from '../families/index.js';
 import { Character } from './character.js';
@@ -287,25 +288,37 @@ class RigscopeLoader extends Loader {
    */
   async parseAsync(data, path = '') {
     const ctor = /** @type {typeof RigscopeLoader} */ (this.constructor);
-    const entries = entriesOf(data, path, `file.${ctor.family}`);
+    const given = entriesOf(data, path, `file.${ctor.family}`);
+    // A .rigscope bundle (core/bundle.js) stands for the files inside it, so loading one gives
+    // what loading its files gives; the file asked for is then the bundle's files together.
+    const entries = await expandBundles(given);
+    const bundle = entries[0]?.bundle?.path === given[0].path ? given[0].path : null;
+    const asked = bundle ? entries.filter((e) => e.bundle?.path === bundle).map((e) => e.path) : [entries[0].path];
+    const primary = bundle ?? entries[0].path;
     const decoder = this._decoder();
     /** @type {any} */
     const decoded = await decodeFiles(entries, decoder);
-    const primary = entries[0].path;
-    const mine = (list) => list.find((m) => m.files.includes(primary));
-    const found = mine(decoded.models) ?? mine(decoded.animations);
+    const mine = (list) =>
+      bundle
+        ? (list.find((m) => m.family === ctor.family && m.files.some((f) => asked.includes(f))) ??
+          list.find((m) => m.files.some((f) => asked.includes(f))))
+        : list.find((m) => m.files.includes(primary));
+    const found =
+      bundle && ctor.output === 'animation'
+        ? (mine(decoded.animations) ?? mine(decoded.models))
+        : (mine(decoded.models) ?? mine(decoded.animations));
     const family = familyById(ctor.family);
     const output = found && (decoded.models.includes(found) ? 'mesh' : 'animation');
-    const texturesOnly = !found && ctor.output === 'mesh' && decoded.textures.some((t) => t.path === primary && t.decoded);
+    const texturesOnly = !found && ctor.output === 'mesh' && decoded.textures.some((t) => asked.includes(t.path) && t.decoded);
     if (texturesOnly) return this._result(decoded, null, decoder);
     if (!found || found.family !== ctor.family || output !== ctor.output) {
-      const problem = decoded.records.find((r) => r.files.includes(primary) && r.kind !== 'paired');
+      const problem = decoded.records.find((r) => r.files.some((f) => asked.includes(f)) && r.kind !== 'paired');
       const wanted = `${ctor.output === 'mesh' ? 'a mesh' : 'an animation'} (${family?.label})`;
       const reason = found
         ? `${primary} holds ${output === 'mesh' ? 'a mesh' : 'an animation'} (${familyById(found.family)?.label ?? found.family}), not ${wanted}`
         : problem
           ? describeRecord(problem)
-          : `${primary} is not ${wanted}`;
+          : `${primary} is not ${bundle ? `a bundle holding ${wanted}` : wanted}`;
       throw new Error(`${ctor.name}: ${reason}`);
     }
     return this._result(decoded, found, decoder);
