@@ -2,14 +2,19 @@
 // Debian Chromium), short fuzz runs — and ends with one plain "N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
+import { relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 mkdirSync(`${root}build`, { recursive: true });
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
+/** Wall time of every test file and every other check, for the slowest-five list at the end. */
+const timings = [];
+const started = Date.now();
 
 function run(cmd, args, env = {}) {
   console.log(`\n$ ${cmd} ${args.join(' ')}`);
+  const t0 = Date.now();
   const r = spawnSync(cmd, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -18,6 +23,7 @@ function run(cmd, args, env = {}) {
     maxBuffer: 1 << 28,
   });
   process.stdout.write(r.stdout ?? '');
+  r.seconds = (Date.now() - t0) / 1000;
   return r;
 }
 
@@ -31,6 +37,7 @@ function suite(name, passed, failed, skipped = 0) {
 // Native: GoogleTest through ctest.
 {
   const r = run('ctest', ['--test-dir', 'build/native', '--output-on-failure', '-j2']);
+  timings.push(['native (ctest)', r.seconds]);
   const m = /(\d+)% tests passed, (\d+) tests? failed out of (\d+)/.exec(r.stdout ?? '');
   if (m) {
     const failed = Number(m[2]);
@@ -43,6 +50,8 @@ function vitest(name, config, out) {
   const r = run('npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
   if (!existsSync(`${root}${out}`)) return suite(name, 0, 1);
   const j = JSON.parse(readFileSync(`${root}${out}`, 'utf8'));
+  for (const t of j.testResults) timings.push([relative(root, t.name), (t.endTime - t.startTime) / 1000]);
+  console.log(`${name}: ${r.seconds.toFixed(0)} s`);
   // A suite that fails to load counts as a failure even when it ran no test.
   const brokenFiles = j.testResults.filter((t) => t.status === 'failed' && t.assertionResults.length === 0).length;
   suite(name, j.numPassedTests, j.numFailedTests + brokenFiles, j.numPendingTests + j.numTodoTests);
@@ -57,18 +66,21 @@ vitest('consumer', 'tests/consumer/vitest.config.js', 'build/vitest-consumer.jso
 // Lint: ESLint over web/, tests/ and scripts/ (eslint.config.js), one check that passes or fails.
 {
   const r = run('npx', ['eslint', '--max-warnings=0', 'web', 'tests', 'scripts']);
+  timings.push(['lint (eslint)', r.seconds]);
   suite('lint (eslint)', r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1);
 }
 
 // Format: Prettier over the same tree (.prettierrc.json); `npx prettier --write web tests scripts` fixes it.
 {
   const r = run('npx', ['prettier', '--check', 'web', 'tests', 'scripts']);
+  timings.push(['format (prettier)', r.seconds]);
   suite('format (prettier)', r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1);
 }
 
 // C++ lint: clang-format and clang-tidy over wasm/ (scripts/lint-cpp.sh), two checks.
 {
   const r = run('bash', ['scripts/lint-cpp.sh']);
+  timings.push(['lint (C++)', r.seconds]);
   const m = /lint-cpp: (\d+) passed, (\d+) failed/.exec(r.stdout ?? '');
   if (m) suite('lint (C++)', Number(m[1]), Number(m[2]));
   else suite('lint (C++)', 0, 1);
@@ -77,11 +89,17 @@ vitest('consumer', 'tests/consumer/vitest.config.js', 'build/vitest-consumer.jso
 // Fuzzers: a short run of each, so a regression in hostile-input handling fails CI.
 if (existsSync(`${root}scripts/fuzz.sh`)) {
   const r = run('bash', ['scripts/fuzz.sh', '--ci']);
+  timings.push(['fuzz', r.seconds]);
   const m = /fuzz: (\d+) passed, (\d+) failed/.exec(r.stdout ?? '');
   if (m) suite('fuzz', Number(m[1]), Number(m[2]));
   else suite('fuzz', 0, 1);
 }
 
+console.log('');
+// The budget stays visible: the whole run and its five slowest files (or checks).
+console.log(`suite time: ${((Date.now() - started) / 60000).toFixed(1)} min; slowest:`);
+for (const [what, seconds] of timings.sort((a, b) => b[1] - a[1]).slice(0, 5))
+  console.log(`  ${seconds.toFixed(0).padStart(5)} s  ${what}`);
 console.log('');
 for (const l of lines) console.log(l);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
