@@ -15,6 +15,12 @@ import { IMAGE_EXTENSIONS, entryFromBytes, extension } from './files.js';
 import { MAX_ZIP_BYTES, MAX_ZIP_ENTRIES } from './limits.js';
 import { pageFileName } from './page.js';
 
+/** @typedef {import('./files.js').FileEntry & { url?: string }} SourceEntry */
+/**
+ * A file from a bundle: it remembers the bundle (shared by the bundle's files) and its name inside.
+ * @typedef {SourceEntry & { bundle?: { path: string, state: Record<string, unknown> }, nameInBundle?: string }} BundledEntry
+ */
+
 /** The first 8 bytes of every bundle. */
 export const BUNDLE_SIGNATURE = Uint8Array.of(0x89, 0x52, 0x53, 0x42, 0x0d, 0x0a, 0x1a, 0x0a);
 /** A bundle's file name extension (without the dot). */
@@ -138,11 +144,12 @@ export async function isBundleEntry(entry) {
  * The file entries inside a bundle entry. Each remembers its bundle (`bundle: { path, state }`,
  * shared by the bundle's files), its name inside it (`nameInBundle`) and the bundle's URL, if it
  * was fetched. `budget` ({ entries, bytes }, spent here) is the drop's, shared with its zips.
- * @param {import('./files.js').FileEntry & { url?: string }} entry
+ * @param {SourceEntry} entry
  * @param {{ prefix?: boolean, budget?: { entries: number, bytes: number }, maxZipEntries?: number, maxZipBytes?: number,
  *   onProgress?: (p: { done: number, total: number }) => void }} [options]
  *   prefix: paths are `<bundle path>/<name inside>` (the command line, whose records name both);
  *   else the names inside as they are (the page: a bundle opens as its files did)
+ * @returns {Promise<BundledEntry[]>}
  */
 export async function bundleEntries(entry, options = {}) {
   const { prefix = false, budget = { entries: 0, bytes: 0 }, maxZipEntries = MAX_ZIP_ENTRIES, maxZipBytes = MAX_ZIP_BYTES } = options;
@@ -167,11 +174,13 @@ export async function bundleEntries(entry, options = {}) {
 /**
  * Every bundle among the entries replaced by its files, in place; the bundles share one budget.
  * Throws on the first bundle that cannot be opened (as a bad zip ends a drop).
- * @param {(import('./files.js').FileEntry & { url?: string })[]} entries
+ * @param {SourceEntry[]} entries
  * @param {Parameters<typeof bundleEntries>[1]} [options]
+ * @returns {Promise<BundledEntry[]>}
  */
 export async function expandBundles(entries, options = {}) {
   const budget = options.budget ?? { entries: 0, bytes: 0 };
+  /** @type {BundledEntry[]} */
   const out = [];
   for (const e of entries) {
     if (await isBundleEntry(e)) out.push(...(await bundleEntries(e, { ...options, budget })));
@@ -182,8 +191,11 @@ export async function expandBundles(entries, options = {}) {
 
 /**
  * The bundles the entries came from, in order, each once: `{ path, state }`.
- * @param {{ bundle?: { path: string, state: Record<string, unknown> } }[]} entries
+ * @param {BundledEntry[]} entries
+ * @returns {{ path: string, state: Record<string, unknown> }[]}
  */
 export function bundlesOf(entries) {
-  return [...new Set(entries.map((e) => e.bundle).filter(Boolean))];
+  const seen = new Set();
+  for (const e of entries) if (e.bundle) seen.add(e.bundle);
+  return [...seen];
 }

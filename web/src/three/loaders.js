@@ -289,13 +289,14 @@ class RigscopeLoader extends Loader {
   async parseAsync(data, path = '') {
     const ctor = /** @type {typeof RigscopeLoader} */ (this.constructor);
     const given = entriesOf(data, path, `file.${ctor.family}`);
+    // Taken before anything is awaited: a dispose() right after this call ends this decode.
+    const decoder = this._decoder();
     // A .rigscope bundle (core/bundle.js) stands for the files inside it, so loading one gives
     // what loading its files gives; the file asked for is then the bundle's files together.
     const entries = await expandBundles(given);
     const bundle = entries[0]?.bundle?.path === given[0].path ? given[0].path : null;
     const asked = bundle ? entries.filter((e) => e.bundle?.path === bundle).map((e) => e.path) : [entries[0].path];
     const primary = bundle ?? entries[0].path;
-    const decoder = this._decoder();
     /** @type {any} */
     const decoded = await decodeFiles(entries, decoder);
     const mine = (list) =>
