@@ -6,7 +6,8 @@ import { fromBase64Url, packSceneAsync, toBase64Url, unpackScene, usedFiles } fr
 import { entryFromBytes } from '../core/files.js';
 import { formatBytes } from '../core/input.js';
 import { nextTask } from '../core/tasks.js';
-import { buildQuery, packedState } from './params.js';
+import { bundlesOf } from '../core/bundle.js';
+import { buildQuery, packedState, queryWithPackedState, readParams } from './params.js';
 
 /** Longest URL Chromium opens: 2,097,152 characters (measured, Chromium 156: one more and it does not navigate). */
 export const MAX_LINK_CHARS = 2 * 1024 * 1024;
@@ -119,4 +120,17 @@ export async function openPacked(text, { onProgress, limits = {} } = {}) {
     }
   } else if (entries.length) drops.push(entries);
   return { drops, state };
+}
+
+/**
+ * The view a load's first .rigscope bundle carries (core/bundle.js), read as a packed link's state
+ * is read (its values are as untrusted as a link's query), each problem naming the bundle; null
+ * when no bundle came with the load.
+ * @param {{ bundle?: { path: string, state: Record<string, unknown> } }[]} entries
+ */
+export function bundleView(entries) {
+  const [first] = bundlesOf(entries);
+  if (!first) return null;
+  const view = readParams(queryWithPackedState('', first.state), location.href, '');
+  return { ...view, problems: view.problems.map((p) => `${first.path}: ${p}`) };
 }

@@ -1,11 +1,14 @@
 // Opening files: drops anywhere on the page, the file and folder buttons, Open URL, Clear and
-// Cancel, with the status line and progress bar. Returns `load`, which the page's start uses too.
+// Cancel, with the status line and progress bar. Zips and .rigscope bundles among them are opened
+// by core/input.js; a bundle's view is applied here. Returns `load`, which the page's start uses too.
 import { entriesFromUrls } from '../../core/input.js';
 import { displayName } from '../../core/files.js';
 import { isProblem } from '../../core/report.js';
 import { entriesFromDataTransfer, entriesFromFileList } from '../input.js';
+import { bundleView } from '../packed-link.js';
+import { applyState } from '../params.js';
 
-export function loadingPanel({ app, $, messages }) {
+export function loadingPanel({ app, viewer, $, messages }) {
   const status = (text) => {
     $('status').textContent = displayName(text);
   };
@@ -35,6 +38,10 @@ export function loadingPanel({ app, $, messages }) {
     status(`Reading ${label}…`);
     try {
       const entries = await getEntries();
+      // A .rigscope bundle opens as its packed link would: its level of detail is shown from the
+      // first drawing of its files on, and the rest of its view applies once they are in.
+      const view = bundleView(entries);
+      if (view?.lod !== undefined) app.lod = view.lod;
       const report = await app.loadFiles(entries, {
         demo,
         replace: replace ?? (!demo && $('drop-mode').value === 'replace'),
@@ -48,6 +55,11 @@ export function loadingPanel({ app, $, messages }) {
       status(
         `${entries.length} file${entries.length === 1 ? '' : 's'} read${problems ? `; ${problems} problem${problems === 1 ? '' : 's'} (see Files)` : ''}`,
       );
+      if (view) {
+        for (const problem of view.problems) messages.add(problem);
+        await applyState(app, viewer, view);
+        if (view.skeleton) $('show-skeleton').checked = true;
+      }
       messages.render();
     } catch (err) {
       messages.add(err.message);

@@ -1,10 +1,13 @@
-// Save page: the current view as one standalone .html file (the player, the decoder and the files
-// the scene uses, core/page.js). It opens by double click from disk with no network, or from any
-// static host. The player's template comes from the site (rigscope-page.html, built by
-// scripts/build-standalone.mjs); the files and view are packed as a packed link packs them.
+// Save page and Save bundle: the files the scene uses and the view, packed as a packed link packs
+// them, written as one file. *Save page* puts the pack into the standalone .html (the player, the
+// decoder and the files, core/page.js): it opens by double click from disk with no network, or from
+// any static host; the player's template comes from the site (rigscope-page.html, built by
+// scripts/build-standalone.mjs). *Save bundle* writes the pack behind the bundle signature
+// (core/bundle.js): a .rigscope file that any Rigscope opens as the files it holds.
 import { packSceneAsync, usedFiles } from '../../core/pack.js';
 import { formatBytes } from '../../core/input.js';
 import { pageFileName, standalonePage } from '../../core/page.js';
+import { bundleBytes, bundleFileName } from '../../core/bundle.js';
 import { currentState, packedState } from '../params.js';
 import { download } from './export.js';
 import { readForPacking } from '../packed-link.js';
@@ -32,39 +35,68 @@ async function fetchTemplate() {
   return response.text();
 }
 
-export function pagePanel({ app, viewer, $, messages, loader }) {
-  const button = $('save-page-button');
+/**
+ * The files the scene uses (usedFiles) and the current view, packed (packSceneAsync) with the
+ * drops they came in, as a packed link packs them. `what` names the file in messages ("the page").
+ * @returns {Promise<{ files: { name: string, bytes: Uint8Array }[], payload: Uint8Array }>}
+ */
+async function packView({ app, viewer, loader }, what) {
+  const used = usedFiles(app.scene, loadedFiles(app));
+  const { files, drops } = await readForPacking(used, what);
+  const state = { ...packedState(currentState(app, viewer, [])), drops };
+  const { payload } = await packSceneAsync(
+    { files, state },
+    { onProgress: ({ done, total }) => loader.status(`Saving ${what}: packing ${formatBytes(done)} of ${formatBytes(total)}`) },
+  );
+  return { files, payload };
+}
+
+/** The standalone page of the current view. */
+async function savePage(page) {
+  const [template, { files, payload }] = await Promise.all([fetchTemplate(), packView(page, 'the page')]);
+  const html = standalonePage(template, payload);
+  return { files, blob: new Blob([html], { type: 'text/html' }), name: pageFileName(page.app.characters[0].name), size: html.length };
+}
+
+/** The .rigscope bundle of the current view. */
+async function saveBundle(page) {
+  const { files, payload } = await packView(page, 'the bundle');
+  const bytes = bundleBytes(payload);
+  return {
+    files,
+    blob: new Blob([bytes], { type: 'application/octet-stream' }),
+    name: bundleFileName(page.app.characters[0].name),
+    size: bytes.length,
+  };
+}
+
+/** Wires a Save button (`what` names its file in the status line): one save at a time, its progress in the status line, failures as messages. */
+function saveButton(page, id, label, what, save) {
+  const { app, $, messages, loader } = page;
+  const button = $(id);
   let busy = false;
-  async function save() {
+  button.addEventListener('click', async () => {
     if (busy) return;
     if (!app.characters.length) return messages.add('Nothing to save: open a model first');
     busy = true;
     button.disabled = true;
-    loader.status('Saving the page…');
+    loader.status(`Saving ${what}…`);
     try {
-      const used = usedFiles(app.scene, loadedFiles(app));
-      const { files, drops } = await readForPacking(used, 'the page');
-      const state = { ...packedState(currentState(app, viewer, [])), drops };
-      const [template, packed] = await Promise.all([
-        fetchTemplate(),
-        packSceneAsync(
-          { files, state },
-          { onProgress: ({ done, total }) => loader.status(`Saving the page: packing ${formatBytes(done)} of ${formatBytes(total)}`) },
-        ),
-      ]);
-      const html = standalonePage(template, packed.payload);
-      const name = pageFileName(app.characters[0].name);
-      download(new Blob([html], { type: 'text/html' }), name);
-      loader.status(
-        `Saved ${name}: ${formatBytes(html.length)}, ${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(files.reduce((n, f) => n + f.bytes.length, 0))})`,
-      );
+      const { files, blob, name, size } = await save(page);
+      download(blob, name);
+      const raw = files.reduce((n, f) => n + f.bytes.length, 0);
+      loader.status(`Saved ${name}: ${formatBytes(size)}, ${files.length} file${files.length === 1 ? '' : 's'} (${formatBytes(raw)})`);
     } catch (err) {
       loader.status('');
-      messages.add(`Save page failed: ${err.message}`);
+      messages.add(`${label} failed: ${err.message}`);
     } finally {
       busy = false;
       button.disabled = false;
     }
-  }
-  button.addEventListener('click', save);
+  });
+}
+
+export function pagePanel(page) {
+  saveButton(page, 'save-page-button', 'Save page', 'the page', savePage);
+  if (page.$('save-bundle-button')) saveButton(page, 'save-bundle-button', 'Save bundle', 'the bundle', saveBundle);
 }
