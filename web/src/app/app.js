@@ -315,22 +315,7 @@ export class App extends Playback {
 
   /** World bounds of what is visible over the whole current clip (sampled), else as posed now. */
   clipBounds(characters = this.characters.filter((c) => c.root.visible)) {
-    const box = this.viewer.visibleBounds(characters);
-    const cur = this.current;
-    if (!cur || !characters.includes(cur.character) || cur.clip.frameCount < 2) return box;
-    const { action, character } = cur;
-    const time = action.time;
-    const samples = Math.min(12, cur.clip.frameCount);
-    for (let k = 0; k < samples; k++) {
-      action.time = (k / (samples - 1)) * cur.clip.lastTime;
-      character.mixer.update(0);
-      character.update();
-      box.union(this.viewer.visibleBounds([character]));
-    }
-    action.time = time;
-    character.mixer.update(0);
-    character.update();
-    return box;
+    return this.boundsOverClip(characters, (list) => this.viewer.visibleBounds(list));
   }
 
   /** Frames what is visible over the current clip (a preset view direction when given). */

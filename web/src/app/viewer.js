@@ -10,6 +10,7 @@ import { displayName } from '../core/files.js';
 import { SlicedUploads } from './upload.js';
 import { Glides } from '../three/glides.js';
 import { slicer } from '../core/tasks.js';
+import { flipRows } from '../core/png.js';
 import { linkPrograms } from '../three/programs.js';
 
 /** Characters whose materials are prepared in one call of three's compile (it walks the whole scene for lights each call). */
@@ -39,18 +40,6 @@ function attachmentsOf(character, on) {
   character.root.traverse((o) => {
     if (o.userData.isAttachmentMarker) o.visible = on;
   });
-}
-
-/** WebGL counts rows from the bottom; pictures count from the top. */
-function flipRows(rows, width, height) {
-  const stride = width * 4;
-  const line = new Uint8Array(stride);
-  for (let top = 0, bottom = height - 1; top < bottom; top++, bottom--) {
-    line.set(rows.subarray(top * stride, top * stride + stride));
-    rows.copyWithin(top * stride, bottom * stride, bottom * stride + stride);
-    rows.set(line, bottom * stride);
-  }
-  return rows;
 }
 
 export class Viewer {

@@ -1,5 +1,6 @@
-// A PNG writer for RGBA8 pixels (GLB export of decoded textures, in Node and the browser alike):
-// one IDAT of zlib (fflate) over rows with filter 0. Rows are given top first, as PNG stores them.
+// A PNG writer for RGBA8 pixels (GLB export of decoded textures, posters, in Node and the browser
+// alike): one IDAT of zlib (fflate) over rows with filter 0. Rows are given top first, as PNG stores
+// them; pixels read back from WebGL come bottom first (flipRows) and premultiplied (unpremultiply).
 import { zlibSync } from 'fflate';
 
 const CRC_TABLE = new Uint32Array(256).map((_, n) => {
@@ -50,4 +51,29 @@ export function encodePng(rgba, width, height) {
     o += p.length;
   }
   return out;
+}
+
+/** WebGL counts rows from the bottom; pictures count from the top. Flips `rows` in place. */
+export function flipRows(rows, width, height) {
+  const stride = width * 4;
+  const line = new Uint8Array(stride);
+  for (let top = 0, bottom = height - 1; top < bottom; top++, bottom--) {
+    line.set(rows.subarray(top * stride, top * stride + stride));
+    rows.copyWithin(top * stride, bottom * stride, bottom * stride + stride);
+    rows.set(line, bottom * stride);
+  }
+  return rows;
+}
+
+/**
+ * Straight alpha from premultiplied RGBA8, in place: a canvas's pixels are premultiplied (an edge
+ * antialiased over a clear background is darker by its cover), PNG's are not.
+ */
+export function unpremultiply(rgba) {
+  for (let o = 0; o < rgba.length; o += 4) {
+    const a = rgba[o + 3];
+    if (a === 255 || a === 0) continue;
+    for (let c = o; c < o + 3; c++) rgba[c] = Math.min(255, Math.round((rgba[c] * 255) / a));
+  }
+  return rgba;
 }

@@ -8,6 +8,8 @@ import { entriesFromSource } from './packed.js';
 import { describeRecord, isProblem } from '../core/report.js';
 import { displayName } from '../core/files.js';
 import { lodFromText } from '../core/lod.js';
+import { encodePng } from '../core/png.js';
+import { CROSSFADE_SECONDS } from '../three/playback.js';
 import { sharedPool } from '../decoder/pool.js';
 import { ElementStage } from './stage.js';
 import { reducedMotion } from '../three/glides.js';
@@ -81,6 +83,12 @@ function readCamera(value) {
   if (v.length !== 6 || !v.every(Number.isFinite) || (v[0] === v[3] && v[1] === v[4] && v[2] === v[5])) return null;
   return /** @type {[number, number, number, number, number, number]} */ (v);
 }
+
+/** background="RRGGBB" (as the viewer's bg= parameter) or any CSS colour three reads. */
+const readBackground = (value) => (/^[0-9a-f]{6}$/i.test(value) ? `#${value}` : value);
+
+/** Largest side of a still (renderStill): what every WebGL 2 renderer can draw at once. */
+const MAX_STILL = 4096;
 
 /**
  * lod="N" or "all": the level of detail shown of parts that have levels (UE Viewer's X_Lod1,
@@ -293,6 +301,36 @@ export class RigscopeViewer extends HTMLElement {
     if (this.app.current && this.app.playing) this.app.togglePlay();
   }
 
+  /**
+   * One still picture of what is shown, as PNG bytes: `width` × `height` pixels (1 to 4096 a
+   * side), drawn once off screen with the view's looks and camera (a picture of another shape
+   * than the view keeps its vertical extent). The current clip is paused at `frame` (the file's
+   * own numbering, as the frame attribute) or `time` (seconds into the clip) when given, else
+   * where it stands; no wall-clock time enters, so the same files and options give the same
+   * picture. `transparent` leaves the background out (alpha 0); `background` ("RRGGBB" or a CSS
+   * colour) is this picture's alone. Waits for the current load.
+   * @param {{ width: number, height: number, time?: number, frame?: number, transparent?: boolean, background?: string }} options
+   * @returns {Promise<Uint8Array>}
+   */
+  async renderStill({ width, height, time, frame, transparent = false, background } = /** @type {any} */ ({})) {
+    const whole = (/** @type {number} */ side) => Number.isInteger(side) && side >= 1 && side <= MAX_STILL;
+    if (!whole(width) || !whole(height))
+      throw new RangeError(`renderStill: ${width} x ${height} is not a size in whole pixels from 1 to ${MAX_STILL} a side`);
+    await this.loaded;
+    const cur = this.app.current;
+    if (cur) {
+      const at = cur.action.time;
+      cur.action.paused = true;
+      // A crossfade from the last clip would stay half done: finished, so the clip shows alone.
+      cur.character.mixer.update(CROSSFADE_SECONDS);
+      if (frame !== undefined) this.app.goToFileFrame(Number(frame));
+      else this.app.setTime(time !== undefined ? Number(time) : at);
+    }
+    this.stage.poseChanged();
+    const rgba = this.stage.still(width, height, { transparent, background: background ? readBackground(background) : undefined });
+    return encodePng(rgba, width, height);
+  }
+
   /** What is shown, in the viewer page's words: see window.rigscope.snapshot() there. */
   snapshot() {
     const cur = this.app.current;
@@ -394,7 +432,7 @@ export class RigscopeViewer extends HTMLElement {
     const stage = this.stage;
     switch (name) {
       case 'background':
-        if (value) stage.setBackground(/^[0-9a-f]{6}$/i.test(value) ? `#${value}` : value);
+        if (value) stage.setBackground(readBackground(value));
         break;
       case 'skeleton':
         stage.setSkeletonVisible(value !== null && truthy(value));

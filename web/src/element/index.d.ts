@@ -90,6 +90,13 @@ export class RigscopeViewer extends HTMLElement {
   play(): void;
   pause(): void;
   snapshot(): ViewerSnapshot;
+  /**
+   * One still picture of what is shown, as PNG bytes, drawn once off screen with the view's looks
+   * and camera (another shape than the view keeps its vertical extent). The current clip is paused
+   * at `frame` (the file's own numbering) or `time` (seconds) when given, else where it stands; no
+   * wall-clock time enters. Waits for the current load; sides from 1 to 4096 pixels.
+   */
+  renderStill(options: ViewerStillOptions): Promise<Uint8Array>;
   addEventListener<K extends keyof RigscopeViewerEventMap>(
     type: K,
     listener: (this: RigscopeViewer, ev: RigscopeViewerEventMap[K]) => any,
@@ -101,6 +108,20 @@ export class RigscopeViewer extends HTMLElement {
     options?: boolean | AddEventListenerOptions,
   ): void;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+}
+
+/** What renderStill draws. */
+export interface ViewerStillOptions {
+  width: number;
+  height: number;
+  /** Seconds into the current clip. */
+  time?: number;
+  /** A frame of the current clip in the file's own numbering (as the `frame` attribute). */
+  frame?: number;
+  /** No background: alpha 0 where nothing is drawn. */
+  transparent?: boolean;
+  /** `RRGGBB` or a CSS colour, for this picture alone. */
+  background?: string;
 }
 
 /** The element's own events (its `error` is a CustomEvent with records, not an ErrorEvent). */

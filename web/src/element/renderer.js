@@ -4,6 +4,7 @@
 // are on screen; a paused, untouched viewer costs nothing.
 import * as THREE from 'three';
 import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
+import { flipRows, unpremultiply } from '../core/png.js';
 
 class SharedRenderer {
   constructor() {
@@ -90,8 +91,40 @@ class SharedRenderer {
 
   /** Renders a stage's scene and copies it into the stage's own canvas. */
   draw(stage) {
-    const renderer = this.renderer;
     const { width: w, height: h } = stage;
+    this._render(stage, stage.camera, w, h);
+    stage.context2d.drawImage(this.renderer.domElement, 0, 0, w, h, 0, 0, w, h);
+    stage.framesDrawn++;
+    this.stats.frames++;
+    stage.afterDraw();
+  }
+
+  /**
+   * Renders a stage's scene once through `camera` at `w` × `h` and reads it back: RGBA rows from
+   * the top, straight alpha (stage.still). Drawn into this renderer's canvas, which is never on
+   * screen, not into a render target: three tone-maps only what it draws to a canvas, and the
+   * picture must have the stage's looks. `transparent`: cleared to alpha 0 (the stage leaves its
+   * background out).
+   */
+  still(stage, camera, w, h, { transparent = false } = {}) {
+    const renderer = this.renderer;
+    const alpha = renderer.getClearAlpha();
+    renderer.setClearAlpha(transparent ? 0 : 1);
+    try {
+      const y = this._render(stage, camera, w, h);
+      const gl = renderer.getContext();
+      const rows = new Uint8Array(w * h * 4);
+      // Read in the same task as the render: the drawing buffer is not kept past it.
+      gl.readPixels(0, y, w, h, gl.RGBA, gl.UNSIGNED_BYTE, rows);
+      return unpremultiply(flipRows(rows, w, h));
+    } finally {
+      renderer.setClearAlpha(alpha);
+    }
+  }
+
+  /** Draws a stage's scene at the top left `w` × `h` of the canvas (grown to fit); returns that area's bottom row. */
+  _render(stage, camera, w, h) {
+    const renderer = this.renderer;
     const size = renderer.getSize(new THREE.Vector2());
     if (size.x < w || size.y < h) renderer.setSize(Math.max(size.x, w), Math.max(size.y, h), false);
     const H = renderer.getSize(size).y;
@@ -101,11 +134,8 @@ class SharedRenderer {
     renderer.toneMappingExposure = stage.exposure ?? 1;
     renderer.setViewport(0, H - h, w, h);
     renderer.setScissor(0, H - h, w, h);
-    renderer.render(stage.scene, stage.camera);
-    stage.context2d.drawImage(renderer.domElement, 0, 0, w, h, 0, 0, w, h);
-    stage.framesDrawn++;
-    this.stats.frames++;
-    stage.afterDraw();
+    renderer.render(stage.scene, camera);
+    return H - h;
   }
 }
 

@@ -390,16 +390,23 @@ export class ElementStage {
   }
 
   /**
-   * Frames everything loaded: the camera looks at the bounding box from the front-right. With
-   * `glide` (a load drawn early making room for what it added) it glides there from where it is.
+   * World bounds of the characters shown, over the whole current clip as the page's *Frame*
+   * measures them (Playback.boundsOverClip), so a character that walks away stays in view.
+   */
+  shownBounds() {
+    const posed = (list) => list.reduce((box, c) => box.union(this.boundsOf(c)), new THREE.Box3());
+    const shown = this.characters.filter((c) => c.root.visible);
+    return this.playback ? this.playback.boundsOverClip(shown, posed) : posed(shown);
+  }
+
+  /**
+   * Frames everything shown over the current clip: the camera looks at the bounding box from the
+   * front-right. With `glide` (a load drawn early making room for what it added) it glides there
+   * from where it is.
    */
   frameAll({ glide = false } = {}) {
     // Framed where the characters are going, not where a glide has them now.
-    const box = this.glides.atTargets(() => {
-      const all = new THREE.Box3();
-      for (const c of this.characters) all.union(this.boundsOf(c));
-      return all;
-    });
+    const box = this.glides.atTargets(() => this.shownBounds());
     this._stopCamera();
     if (box.isEmpty()) return;
     const size = box.getSize(new THREE.Vector3()).length() || 1;
@@ -465,6 +472,35 @@ export class ElementStage {
     this.controls.target.set(tx, ty, tz);
     this.controls.update();
     this.invalidate();
+  }
+
+  /**
+   * One picture of the view as it stands, `width` × `height`, drawn once off screen (the shared
+   * renderer's own canvas) with this stage's looks: RGBA rows from the top, straight alpha. The
+   * camera keeps its eye and vertical extent (a wider picture shows more at the sides); glides end
+   * where they are going. `transparent` leaves the background out (alpha 0 there); `background`
+   * is a colour for this picture alone.
+   * @param {number} width
+   * @param {number} height
+   * @param {{ transparent?: boolean, background?: THREE.ColorRepresentation }} [options]
+   */
+  still(width, height, { transparent = false, background } = {}) {
+    this.glides.finish();
+    if (this._framing) this._arrive();
+    this.controls.update();
+    this.playback?.tick();
+    for (const c of this.characters) c.update();
+    const camera = this.camera.clone(false);
+    camera.aspect = width / height;
+    camera.updateProjectionMatrix();
+    camera.updateMatrixWorld(true);
+    const shown = background === undefined ? this.background : new THREE.Color(background);
+    this.scene.background = transparent ? null : shown;
+    try {
+      return sharedRenderer.still(this, camera, width, height, { transparent });
+    } finally {
+      this.scene.background = this.background;
+    }
   }
 
   /** Draws now and counts the pixels that differ from the background (tests). */

@@ -215,6 +215,33 @@ export class Playback {
     return this.current?.clip.notifies ?? [];
   }
 
+  /**
+   * Bounds of `characters` over the whole current clip: `posed(list)` (their world bounds as posed
+   * now) united with the current character's at 12 times spread over its clip, so framing them
+   * keeps a character that walks away in view. The clip is put back at its time. The page's and
+   * the element's framing both measure this way.
+   * @param {any[]} characters
+   * @param {(list: any[]) => THREE.Box3} posed
+   */
+  boundsOverClip(characters, posed) {
+    const box = posed(characters);
+    const cur = this.current;
+    if (!cur || !characters.includes(cur.character) || cur.clip.frameCount < 2) return box;
+    const { action, character } = cur;
+    const time = action.time;
+    const samples = Math.min(12, cur.clip.frameCount);
+    for (let k = 0; k < samples; k++) {
+      action.time = (k / (samples - 1)) * cur.clip.lastTime;
+      character.mixer.update(0);
+      character.update();
+      box.union(posed([character]));
+    }
+    action.time = time;
+    character.mixer.update(0);
+    character.update();
+    return box;
+  }
+
   /** Forgets what plays (the owner clears the characters themselves). */
   resetPlayback() {
     this.current = null;
