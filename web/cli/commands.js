@@ -75,6 +75,16 @@ const UP = {
   help: 'quarter turns of the scene about X, Y and Z in degrees, as in links (e.g. -90,0,0)',
 };
 const BACKGROUND = { type: 'string', value: 'RRGGBB', parse: colour, help: 'background colour' };
+const COMPRESS = { type: 'boolean', help: 'quantized, meshopt-compressed GLB (KHR_mesh_quantization, EXT_meshopt_compression)' };
+const TEXTURES = {
+  type: 'string',
+  value: 'webp|ktx2|keep',
+  parse: (value) => {
+    if (!['webp', 'ktx2', 'keep'].includes(value)) throw new UsageError(`--textures ${value}: webp, ktx2 or keep`);
+    return value;
+  },
+  help: 'textures of a --compress export: WebP (default), KTX2, or as they are',
+};
 const out = (value, help) => ({ type: 'string', short: 'o', value, required: true, help });
 
 /**
@@ -92,11 +102,23 @@ export const COMMANDS = {
   },
   convert: {
     summary: 'one GLB of the scene: skeletons, skins, clips, morphs, textures',
-    options: { out: out('OUT.glb', 'the GLB to write'), clip: CLIP('export only this clip'), lod: LOD },
+    options: {
+      out: out('OUT.glb', 'the GLB to write'),
+      clip: CLIP('export only this clip'),
+      lod: LOD,
+      compress: COMPRESS,
+      textures: TEXTURES,
+    },
   },
   page: {
     summary: 'the standalone page: player and files in one .html that opens from disk',
-    options: { out: out('OUT.html', 'the page to write'), clip: CLIP('the clip the page opens at'), lod: LOD },
+    options: {
+      out: out('OUT.html', 'the page to write'),
+      clip: CLIP('the clip the page opens at'),
+      lod: LOD,
+      compress: { type: 'boolean', help: 'carry the scene as one compressed GLB instead of its files (large characters)' },
+      textures: TEXTURES,
+    },
   },
   bundle: {
     summary: 'the files the scene uses and the view in one .rigscope file',
@@ -132,6 +154,8 @@ export const COMMANDS = {
       out: out('OUTDIR', 'the folder to write into'),
       clip: CLIP('export only this clip'),
       lod: LOD,
+      compress: COMPRESS,
+      textures: TEXTURES,
       jobs: {
         type: 'string',
         value: 'N',

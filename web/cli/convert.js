@@ -31,14 +31,22 @@ export async function buildScene(paths, decoder, { lod } = {}) {
   return { scene, characters: scene.characters.map((sc) => new Character(sc)) };
 }
 
-export async function convert(paths, { out, clip, lod }) {
+export async function convert(paths, { out, clip, lod, compress = false, textures }) {
   const { exportGLB } = await import('../src/three/export.js');
   const decoder = await loadNodeDecoders();
   const { scene, characters } = await buildScene(paths, decoder, { lod });
   const problems = scene.records.filter(isProblem);
   for (const r of problems) process.stderr.write(`rigscope: ${describeRecord(r, { paths: true })}\n`);
   if (!characters.length) throw new Error('nothing to convert: no mesh among the files');
-  const { glb, problems: left } = await exportGLB(characters, { clip, decoder });
+  const exported = await exportGLB(characters, { clip, decoder });
+  let { glb } = exported;
+  const left = exported.problems;
+  if (compress) {
+    const { compressForCli } = await import('./compress.js');
+    const done = await compressForCli(glb, { textures });
+    glb = done.glb;
+    left.push(...done.problems);
+  }
   for (const p of left) process.stderr.write(`rigscope: texture not exported: ${p}\n`);
   await writeFile(out, Buffer.from(glb));
   const clips = characters.reduce((n, c) => n + c.clips.filter((k) => !clip || k.name === clip).length, 0);

@@ -78,7 +78,7 @@ function notUsed(scene, json) {
  * Exports one folder: its scene, one GLB per character. `decoder` is this thread's.
  * @returns {Promise<object>} the folder's summary: characters written (or planned), what was not used
  */
-export async function exportFolder(unit, { outDir, clip, lod, skipExisting = false, dryRun = false, decoder }) {
+export async function exportFolder(unit, { outDir, clip, lod, skipExisting = false, dryRun = false, compress, decoder }) {
   const [{ Character }, { exportGLB }] = await Promise.all([import('../src/three/character.js'), import('../src/three/export.js')]);
   // A .rigscope bundle in the folder stands for its files (cli/entries.js).
   const entries = await openBundles(unit.files.map((f) => entryFromPath(f.path, f.size)));
@@ -120,8 +120,13 @@ export async function exportFolder(unit, { outDir, clip, lod, skipExisting = fal
       continue;
     }
     const only = clip === undefined ? undefined : clips[0];
-    const { glb, problems } = await exportGLB([character], { clip: only, decoder, noClips: clip !== undefined && !only, origin: true });
+    let { glb, problems } = await exportGLB([character], { clip: only, decoder, noClips: clip !== undefined && !only, origin: true });
     row.problems = problems.map((p) => `texture not exported: ${p}`);
+    if (compress) {
+      const { compressForCli } = await import('./compress.js');
+      ({ glb, problems } = await compressForCli(glb, compress));
+      row.problems.push(...problems);
+    }
     row.bytes = glb.byteLength;
     await writeWhole(join(outDir, file), Buffer.from(glb));
   }
@@ -199,7 +204,7 @@ function totalsOf(folders, failed) {
  * Runs an export over folders in `jobs` threads. Resolves with the summary; `signal` (an
  * AbortSignal, fired on Ctrl-C) stops the run: threads end, half-written files are removed.
  */
-export async function runExport(paths, { outDir, clip, lod, jobs, skipExisting, dryRun, signal, onProgress }) {
+export async function runExport(paths, { outDir, clip, lod, jobs, skipExisting, dryRun, compress, signal, onProgress }) {
   const { Worker } = await import('node:worker_threads');
   const units = await planFolders(paths);
   const t = {
@@ -227,7 +232,7 @@ export async function runExport(paths, { outDir, clip, lod, jobs, skipExisting, 
       // A small young generation: a folder's garbage is mostly short-lived three.js objects, and
       // V8's default lets each thread keep tens of MB of it between collections.
       const w = new Worker(new URL('./export-worker.js', import.meta.url), {
-        workerData: { outDir, clip, lod, skipExisting, dryRun },
+        workerData: { outDir, clip, lod, skipExisting, dryRun, compress },
         resourceLimits: { maxYoungGenerationSizeMb: 4 },
       });
       workers.add(w);
@@ -277,7 +282,7 @@ export async function runExport(paths, { outDir, clip, lod, jobs, skipExisting, 
 }
 
 /** `rigscope export`'s command line: exit 0 when everything was used, 1 when something was not. */
-export async function exportCommand(paths, { out, clip, lod, jobs, skipExisting, dryRun, json }) {
+export async function exportCommand(paths, { out, clip, lod, jobs, skipExisting, dryRun, json, compress, textures }) {
   const started = Date.now();
   const tty = process.stderr.isTTY;
   const controller = new AbortController();
@@ -291,6 +296,8 @@ export async function exportCommand(paths, { out, clip, lod, jobs, skipExisting,
       jobs,
       skipExisting,
       dryRun,
+      // --compress: { textures } for compressForCli (web/cli/compress.js)
+      compress: compress ? { textures } : undefined,
       signal: controller.signal,
       onProgress: tty ? (t) => process.stderr.write(`\r\x1b[K${progressLine(t, started)}`) : undefined,
     });

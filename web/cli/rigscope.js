@@ -35,13 +35,15 @@ const RUN = {
     process.stdout.write(`${json ? JSON.stringify(record, null, 2) : formatScene(record)}\n`);
     return record.refused.length ? 1 : 0;
   },
-  async convert(paths, { out, clip, lod = 0 }) {
+  async convert(paths, { out, clip, lod = 0, compress = false, textures }) {
+    if (textures && !compress) throw new UsageError('--textures goes with --compress');
     const { convert } = await import('./convert.js');
-    return convert(paths, { out, clip, lod });
+    return convert(paths, { out, clip, lod, compress, textures });
   },
-  async page(paths, { out, clip, lod = 0 }) {
+  async page(paths, { out, clip, lod = 0, compress = false, textures }) {
+    if (textures && !compress) throw new UsageError('--textures goes with --compress');
     const { page } = await import('./page.js');
-    return page(paths, { out, clip, lod });
+    return page(paths, { out, clip, lod, compress, textures });
   },
   async bundle(paths, options) {
     const { bundle } = await import('./bundle.js');
@@ -54,6 +56,7 @@ const RUN = {
     return poster(paths, { lod: 0, ...size, ...options });
   },
   async export(paths, { jobs, lod = 0, ...options }) {
+    if (options.textures && !options.compress) throw new UsageError('--textures goes with --compress');
     const [{ existsSync }, { availableParallelism }] = await Promise.all([import('node:fs'), import('node:os')]);
     const missing = paths.filter((p) => !existsSync(p));
     if (missing.length) throw new UsageError(`no such file or folder: ${missing.join(', ')}`);
@@ -66,6 +69,8 @@ const RUN = {
       dryRun: !!options.dryRun,
       json: !!options.json,
       posters: !!options.posters,
+      compress: !!options.compress,
+      textures: options.textures,
     });
   },
 };

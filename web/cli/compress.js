@@ -1,0 +1,37 @@
+// Compressed exports in Node (`--compress`). WebP: PNG decoded and WebP encoded by the WASM builds of libpng
+// and libwebp (@jsquash), whose modules are handed their .wasm bytes here, as Node's fetch cannot
+// read files. JPEG is left as it is (the exporter writes PNG for every picture it decodes).
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { WEBP_QUALITY } from '../src/three/compress-textures.js';
+
+const wasm = (specifier) => readFile(fileURLToPath(import.meta.resolve(specifier)));
+
+let codecs;
+function load() {
+  codecs ??= (async () => {
+    const png = await import('@jsquash/png/decode.js');
+    const webp = await import('@jsquash/webp/encode.js');
+    await png.init(await wasm('@jsquash/png/codec/pkg/squoosh_png_bg.wasm'));
+    // The SIMD build when the runtime has it (Node 20 does), as @jsquash itself chooses.
+    const simd = await import('wasm-feature-detect').then((m) => m.simd());
+    const file = simd ? 'webp_enc_simd.wasm' : 'webp_enc.wasm';
+    await webp.init({ wasmBinary: await wasm(`@jsquash/webp/codec/enc/${file}`) });
+    return { decodePng: png.default, encodeWebP: webp.default };
+  })();
+  return codecs;
+}
+
+/** @returns {Promise<Uint8Array|null>} the picture as WebP, or null when it stays as it is */
+export async function nodeWebP(bytes, mimeType) {
+  if (mimeType !== 'image/png') return null;
+  const { decodePng, encodeWebP } = await load();
+  const image = await decodePng(bytes.slice().buffer);
+  return new Uint8Array(await encodeWebP(image, { quality: WEBP_QUALITY }));
+}
+
+/** `--compress [--textures webp|ktx2|keep]` on a GLB `exportGLB` wrote. */
+export async function compressForCli(glb, { textures = 'webp' } = {}) {
+  const { compressGLB } = await import('../src/three/compress.js');
+  return compressGLB(glb, { textures, encodeImage: nodeWebP });
+}
