@@ -1,0 +1,241 @@
+// `rigscope poster FILE|FOLDER... -o out.png`: a still of the scene `rigscope scene` assembles,
+// drawn by the player itself (<rigscope-viewer>: its renderer, environment, tone mapping and
+// contact shadow) in a headless Chromium (web/cli/chromium.js), so a poster looks as the page does.
+//
+// The files are assembled and chosen as `rigscope page` does (sceneToPack), packed (core/pack.js)
+// and handed to the standalone player's template (build/standalone/rigscope-page.html, opened
+// from file://: the WASM and the worker are inline). The element loads them, frames them as the
+// page's *Frame* does (over the whole clip shown), and draws one still with renderStill: at a
+// fixed size, device pixel ratio 1, posed at exactly the asked time, never by the wall clock, on
+// SwiftShader, so the same files and options give the same PNG on any machine.
+//
+// One PosterBrowser draws any number of posters in one page (`export --posters`): each is a new
+// packed scene for the same element, so Chromium, the page and the decoder worker start once.
+import { writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { packScene, toBase64Url, usedFiles } from '../src/core/pack.js';
+import { launchChromium, chromiumPath } from './chromium.js';
+import { readTemplate, sceneToPack, TEMPLATE_PATH } from './page.js';
+import { UsageError } from './usage.js';
+
+/** A poster's size when none is asked for. */
+export const DEFAULT_SIZE = { width: 640, height: 480 };
+/** Sides a poster may have (what every WebGL 2 renderer draws at once). */
+const SIDES = [16, 4096];
+/** The view attributes a poster sets on the element; each poster clears those of the last. */
+const VIEW_ATTRIBUTES = ['clip', 'frame', 'camera', 'up', 'background', 'lod', 'autoplay', 'skeleton', 'labels'];
+/** Longest wait for a load or a still in the page (a large folder under SwiftShader on a busy machine). */
+const PAGE_TIMEOUT_MS = 10 * 60 * 1000;
+
+/**
+ * Checks a poster's options (the command line's words, or a caller's) and returns them ready for
+ * the page; a bad one is a UsageError. Frame is the file's own numbering (as links' frame=).
+ */
+export function posterOptions({
+  out,
+  width = DEFAULT_SIZE.width,
+  height = DEFAULT_SIZE.height,
+  frame,
+  time,
+  camera,
+  background,
+  transparent,
+  up,
+}) {
+  if (out !== undefined && !/\.png$/i.test(out)) throw new UsageError(`-o ${out}: the poster is a .png file`);
+  for (const side of [width, height])
+    if (!Number.isInteger(side) || side < SIDES[0] || side > SIDES[1])
+      throw new UsageError(`--size ${width}x${height}: width x height in pixels, each from ${SIDES[0]} to ${SIDES[1]}`);
+  if (frame !== undefined && time !== undefined) throw new UsageError('--frame and --time name the same thing: give one');
+  if (background !== undefined && transparent) throw new UsageError('--background and --transparent: give one');
+  const number = (v) => (typeof v === 'string' && v.trim() === '' ? NaN : Number(v));
+  if (frame !== undefined && !(Number.isInteger(number(frame)) && number(frame) >= 0))
+    throw new UsageError(`--frame ${frame}: a frame number (the file's own numbering), 0 or more`);
+  if (time !== undefined && !(Number.isFinite(number(time)) && number(time) >= 0))
+    throw new UsageError(`--time ${time}: seconds into the clip, 0 or more`);
+  if (background !== undefined && !/^#?[0-9a-f]{6}$/i.test(background))
+    throw new UsageError(`--background ${background}: a colour as RRGGBB (e.g. 202830)`);
+  const numbers = (v) => String(v).split(',').map(number);
+  const view = camera === undefined ? null : numbers(camera);
+  if (view && (view.length !== 6 || !view.every(Number.isFinite) || (view[0] === view[3] && view[1] === view[4] && view[2] === view[5])))
+    throw new UsageError(`--camera ${camera}: camera position and target, six numbers px,py,pz,tx,ty,tz (not the same point)`);
+  const turns = up === undefined ? null : numbers(up);
+  if (turns && (turns.length !== 3 || !turns.every((d) => Number.isInteger(d) && d % 90 === 0 && Math.abs(d) <= 180)))
+    throw new UsageError(`--up ${up}: quarter turns about X, Y and Z in degrees, e.g. -90,0,0`);
+  return {
+    width,
+    height,
+    // No pose asked for: the clip's first frame (time 0), whatever the clip's own numbering.
+    ...(frame !== undefined ? { frame: number(frame) } : { time: time !== undefined ? number(time) : 0 }),
+    transparent: !!transparent,
+    attributes: {
+      ...(view ? { camera: view.join(',') } : {}),
+      ...(turns ? { up: turns.join(',') } : {}),
+      ...(background !== undefined ? { background: background.replace(/^#/, '') } : {}),
+    },
+  };
+}
+
+/**
+ * In the page: shows one packed scene in the player and draws one still. Runs inside Chromium
+ * (serialized by playwright), so it uses nothing from this module.
+ */
+async function showAndDraw({ packed, attributes, names, still, timeout }) {
+  const el = document.getElementById('player');
+  const deadline = (what) =>
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`the player did not ${what} within ${timeout / 1000} s`)), timeout));
+  // The last poster's scene and view go (a load with no files clears what is shown at once).
+  el.removeAttribute('packed');
+  for (const name of names) el.removeAttribute(name);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  // The stage is the poster's size: framing depends on its shape.
+  await Promise.race([
+    deadline('take the poster size'),
+    new Promise((resolve) => {
+      const check = () => (el.stage.width === still.width && el.stage.height === still.height ? resolve() : requestAnimationFrame(check));
+      check();
+    }),
+  ]);
+  // The element loads once it is on screen: `load` or `error` says this scene's load has ended.
+  const ended = new Promise((resolve) => {
+    el.addEventListener('load', resolve, { once: true });
+    el.addEventListener('error', resolve, { once: true });
+  });
+  el.setAttribute('packed', packed);
+  await Promise.race([ended, deadline('load the files')]);
+  await el.loaded;
+  const messages = el.messages.map((m) => m.text);
+  if (!el.app.characters.length) return { messages };
+  const png = await el.renderStill(still);
+  let binary = '';
+  for (let i = 0; i < png.length; i += 0x8000) binary += String.fromCharCode(...png.subarray(i, i + 0x8000));
+  const cur = el.app.current;
+  return {
+    png: btoa(binary),
+    messages,
+    clip: el.currentClip,
+    frame: cur ? cur.clip.firstFrame + el.app.frame : null,
+    time: el.currentTime,
+  };
+}
+
+/** One headless Chromium page holding the standalone player, drawing posters one after another. */
+export class PosterBrowser {
+  /**
+   * Starts Chromium (throws the sentence of chromium.js when there is none) and opens the player.
+   * @param {{ width?: number, height?: number, template?: string }} [options] the first posters' size
+   */
+  static async open({ width = DEFAULT_SIZE.width, height = DEFAULT_SIZE.height, template = TEMPLATE_PATH } = {}) {
+    const executablePath = chromiumPath();
+    await readTemplate(template); // says how to build it when it is missing
+    const started = performance.now();
+    const browser = await launchChromium({ executablePath });
+    try {
+      // Reduced motion: nothing glides or plays by itself; device pixel ratio 1: pixels as asked.
+      const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1, reducedMotion: 'reduce' });
+      const errors = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      page.setDefaultTimeout(PAGE_TIMEOUT_MS);
+      await page.goto(pathToFileURL(template).href);
+      await page.waitForFunction(() => window.__rigscope?.ready === true);
+      // Nothing but the view: no control bar taking rows from the picture.
+      await page.evaluate(() => document.getElementById('player').setAttribute('controls', 'none'));
+      return new PosterBrowser(browser, page, errors, performance.now() - started);
+    } catch (err) {
+      await browser.close();
+      throw err;
+    }
+  }
+
+  constructor(browser, page, errors, startMs) {
+    Object.assign(this, { browser, page, errors, startMs });
+    this.size = page.viewportSize();
+  }
+
+  /**
+   * Draws one poster of `files` ({ name, bytes }[], as packed). `options` as posterOptions
+   * returns them, with `clip` (a name the files have) and `lod`. Resolves to { png: Buffer, clip,
+   * frame, time, messages }; throws when nothing could be shown.
+   */
+  async render(files, { width, height, frame, time, transparent, attributes = {}, clip, lod = 0 }) {
+    if (this.size.width !== width || this.size.height !== height) {
+      await this.page.setViewportSize({ width, height });
+      this.size = { width, height };
+    }
+    // The page's own autoplay rule is off: a packed scene without autoplay=0 would play.
+    const packed = toBase64Url(packScene({ files, state: { autoplay: '0' } }));
+    const shown = {
+      ...attributes,
+      ...(clip !== undefined ? { clip } : {}),
+      ...(lod !== 0 ? { lod: String(lod) } : {}),
+    };
+    const still = { width, height, transparent, ...(frame !== undefined ? { frame } : { time }) };
+    this.errors.length = 0;
+    const result = await this.page.evaluate(showAndDraw, {
+      packed,
+      attributes: shown,
+      names: VIEW_ATTRIBUTES,
+      still,
+      timeout: PAGE_TIMEOUT_MS,
+    });
+    if (!result.png) {
+      const why = [...result.messages, ...this.errors].join('; ') || 'the player showed nothing';
+      throw new Error(`nothing could be drawn: ${why}`);
+    }
+    return { ...result, png: Buffer.from(result.png, 'base64') };
+  }
+
+  async close() {
+    await this.browser.close();
+  }
+}
+
+/**
+ * The files to pack for one character of a scene alone (its poster in `export --posters`): the
+ * files the scene uses, less those only other characters show. Sidecars no record names (actor
+ * templates, material files) stay, as `usedFiles` keeps them.
+ * @template {{ path: string }} T
+ * @param {{ characters: object[], boards: object[], records: object[] }} scene
+ * @param {object} character one of scene.characters
+ * @param {T[]} entries
+ * @returns {T[]}
+ */
+export function characterFiles(scene, character, entries) {
+  // usedFiles of a scene whose every file is marked unused gives what its characters show.
+  const everyFile = { kind: 'unused', files: entries.map((e) => e.path) };
+  const shownBy = (characters) => new Set(usedFiles({ characters, boards: [], records: [everyFile] }, entries).map((e) => e.path));
+  const mine = shownBy([character]);
+  const others = shownBy(scene.characters.filter((c) => c !== character));
+  return usedFiles(scene, entries).filter((e) => mine.has(e.path) || !others.has(e.path));
+}
+
+/**
+ * Writes the poster. Returns the exit status: 0, or 1 when some files given could not be used
+ * (named on stderr; the poster of what could be used is still written). A bad option, a missing
+ * path or a clip no file has is a UsageError (exit 2).
+ * @param {string[]} paths
+ * @param {{ out: string, width?: number, height?: number, clip?: string, frame?: number, time?: number,
+ *   lod?: number | 'all', camera?: string, background?: string, transparent?: boolean, up?: string }} options
+ *   frame: the file's own numbering; camera: px,py,pz,tx,ty,tz; up: X,Y,Z quarter turns in degrees;
+ *   background: RRGGBB. No frame or time: the clip's first frame.
+ */
+export async function poster(paths, { out, width, height, clip, frame, time, lod = 0, camera, background, transparent, up }) {
+  if (out === undefined) throw new UsageError('poster needs -o OUT.png');
+  const asked = posterOptions({ out, width, height, frame, time, camera, background, transparent, up });
+  if (!paths.length) throw new UsageError('poster needs files or folders to draw');
+  chromiumPath(); // no Chromium: said before any file is read
+  const packed = await sceneToPack(paths, { clip, lod });
+  const browser = await PosterBrowser.open(asked);
+  let drawn;
+  try {
+    drawn = await browser.render(packed.files, { ...asked, clip: packed.state.clip, lod });
+  } finally {
+    await browser.close();
+  }
+  await writeFile(out, drawn.png);
+  const pose = drawn.clip === null ? 'no clip' : `clip ${drawn.clip}, frame ${drawn.frame} (${drawn.time.toFixed(3)} s)`;
+  process.stdout.write(
+    `${out}: ${asked.width}x${asked.height}, ${pose}, ${packed.files.length} file(s)${lod !== 0 ? `, LOD ${lod}` : ''}\n`,
+  );
+  return packed.problems.length ? 1 : 0;
+}
