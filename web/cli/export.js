@@ -13,6 +13,10 @@ import { describeRecord } from '../src/core/report.js';
 import { baseName } from '../src/core/files.js';
 import { glbNames } from '../src/three/glb-names.js';
 import { entryFromPath, openBundles } from './entries.js';
+import { characterFiles } from './poster.js';
+import { chromiumPath } from './chromium.js';
+import { ExportPosters } from './export-posters.js';
+import { galleryPage } from './gallery.js';
 import './convert.js'; // Node's stand-in for FileReader, which GLTFExporter reads its Blob with
 
 /** The suffix of a GLB being written; such a file is never a finished export. */
@@ -78,7 +82,7 @@ function notUsed(scene, json) {
  * Exports one folder: its scene, one GLB per character. `decoder` is this thread's.
  * @returns {Promise<object>} the folder's summary: characters written (or planned), what was not used
  */
-export async function exportFolder(unit, { outDir, clip, lod, skipExisting = false, dryRun = false, compress, decoder }) {
+export async function exportFolder(unit, { outDir, clip, lod, skipExisting = false, dryRun = false, compress, posters = false, decoder }) {
   const [{ Character }, { exportGLB }] = await Promise.all([import('../src/three/character.js'), import('../src/three/export.js')]);
   // A .rigscope bundle in the folder stands for its files (cli/entries.js).
   const entries = await openBundles(unit.files.map((f) => entryFromPath(f.path, f.size)));
@@ -111,6 +115,8 @@ export async function exportFolder(unit, { outDir, clip, lod, skipExisting = fal
     ];
     const row = { name: c.name, file, meshes: c.meshes.map(baseName), clips, textures, bytes: 0, status: 'written', problems: [] };
     summary.characters.push(row);
+    // --posters: the files this character uses, for the main thread to draw it alone (export-posters.js).
+    if (posters && !dryRun) row.sources = characterFiles(scene, sc, entries).map((e) => e.path);
     if (dryRun) {
       row.status = 'planned';
       continue;
@@ -158,7 +164,8 @@ const clock = (ms) => {
 function progressLine(t, started) {
   const elapsed = Date.now() - started;
   const eta = t.bytesDone > 0 && t.bytesDone < t.bytes ? ` · ETA ${clock((elapsed * (t.bytes - t.bytesDone)) / t.bytesDone)}` : '';
-  return `folders ${t.foldersDone}/${t.folders} · ${t.written} characters written · ${t.refused} files refused · ${mb(t.bytesDone)} read · ${clock(elapsed)}${eta}`;
+  const posters = t.posters === undefined ? '' : ` · ${t.posters} posters`;
+  return `folders ${t.foldersDone}/${t.folders} · ${t.written} characters written${posters} · ${t.refused} files refused · ${mb(t.bytesDone)} read · ${clock(elapsed)}${eta}`;
 }
 
 /** The summary as text: a table per folder of characters written, then what was not used and why. */
@@ -176,6 +183,11 @@ export function formatSummary(result) {
     for (const n of f.notUsed) lines.push(`  not used: ${n.why}`);
   }
   for (const f of result.failed) lines.push(`${f.folder}: not exported: ${f.error}`);
+  const p = result.posters;
+  if (p)
+    lines.push(
+      `${p.drawn} poster(s) in ${(p.ms / 1000).toFixed(1)} s (${p.drawn ? (p.ms / p.drawn / 1000).toFixed(2) : '0'} s each; Chromium started in ${(p.startMs / 1000).toFixed(1)} s)${p.failed ? `, ${p.failed} not drawn` : ''}; gallery: ${p.gallery}`,
+    );
   const t = result.totals;
   lines.push(
     `${t.folders} folder(s), ${t.written} GLB(s) written${t.skipped ? `, ${t.skipped} skipped (already there)` : ''}${t.planned ? `, ${t.planned} planned` : ''}, ${t.notUsed} file(s) not used, ${t.refused} refused${result.interrupted ? '; interrupted: run again with --skip-existing to finish' : ''}`,
@@ -204,7 +216,10 @@ function totalsOf(folders, failed) {
  * Runs an export over folders in `jobs` threads. Resolves with the summary; `signal` (an
  * AbortSignal, fired on Ctrl-C) stops the run: threads end, half-written files are removed.
  */
-export async function runExport(paths, { outDir, clip, lod, jobs, skipExisting, dryRun, compress, signal, onProgress }) {
+export async function runExport(
+  paths,
+  { outDir, clip, lod, jobs, skipExisting, dryRun, compress, posters, posterSize, signal, onProgress },
+) {
   const { Worker } = await import('node:worker_threads');
   const units = await planFolders(paths);
   const t = {
@@ -215,6 +230,19 @@ export async function runExport(paths, { outDir, clip, lod, jobs, skipExisting, 
     bytes: units.reduce((n, u) => n + u.files.reduce((m, f) => m + f.size, 0), 0),
     bytesDone: 0,
   };
+  // --posters: one Chromium for the whole run, in this thread, drawing as the folders come in.
+  const drawing =
+    posters && !dryRun
+      ? new ExportPosters({
+          outDir,
+          clip,
+          lod,
+          size: posterSize,
+          skipExisting,
+          onPoster: (drawn) => onProgress?.(Object.assign(t, { posters: drawn })),
+          write: writeWhole,
+        })
+      : null;
   const folders = [],
     failed = [];
   const queue = units.slice().sort((a, b) => b.files.reduce((n, f) => n + f.size, 0) - a.files.reduce((n, f) => n + f.size, 0)); // largest first: the last to finish are short
@@ -232,7 +260,7 @@ export async function runExport(paths, { outDir, clip, lod, jobs, skipExisting, 
       // A small young generation: a folder's garbage is mostly short-lived three.js objects, and
       // V8's default lets each thread keep tens of MB of it between collections.
       const w = new Worker(new URL('./export-worker.js', import.meta.url), {
-        workerData: { outDir, clip, lod, skipExisting, dryRun, compress },
+        workerData: { outDir, clip, lod, skipExisting, dryRun, compress, posters: !!drawing },
         resourceLimits: { maxYoungGenerationSizeMb: 4 },
       });
       workers.add(w);
@@ -240,6 +268,7 @@ export async function runExport(paths, { outDir, clip, lod, jobs, skipExisting, 
         if (m.ready) return next(w);
         if (m.summary) {
           folders.push(m.summary);
+          drawing?.add(w.unit, m.summary);
           t.written += m.summary.characters.filter((c) => c.status === 'written').length;
           t.refused += m.summary.refused;
         } else failed.push(m.failed);
@@ -269,20 +298,31 @@ export async function runExport(paths, { outDir, clip, lod, jobs, skipExisting, 
       'abort',
       () => {
         interrupted = true;
+        drawing?.stop();
         for (const w of workers) w.terminate();
       },
       { once: true },
     );
     for (let i = 0; i < threads; i++) spawn();
   });
+  const drawn = await drawing?.finish();
   if (interrupted) await removePartials(outDir);
   const order = new Map(units.map((u, i) => [u.dir, i]));
   folders.sort((a, b) => order.get(a.folder) - order.get(b.folder));
-  return { folders, failed, interrupted, totals: totalsOf(folders, failed) };
+  const result = { folders, failed, interrupted, totals: totalsOf(folders, failed) };
+  if (drawn && !interrupted) {
+    // The gallery of every character with a GLB: OUTDIR/index.html, relative links, no script.
+    await mkdir(outDir, { recursive: true });
+    await writeWhole(join(outDir, 'index.html'), galleryPage(result));
+    result.posters = { ...drawn, gallery: join(outDir, 'index.html') };
+  }
+  return result;
 }
 
 /** `rigscope export`'s command line: exit 0 when everything was used, 1 when something was not. */
-export async function exportCommand(paths, { out, clip, lod, jobs, skipExisting, dryRun, json, compress, textures }) {
+export async function exportCommand(paths, { out, clip, lod, jobs, skipExisting, dryRun, json, compress, textures, posters, posterSize }) {
+  // No Chromium for --posters: said before anything is exported.
+  if (posters && !dryRun) chromiumPath();
   const started = Date.now();
   const tty = process.stderr.isTTY;
   const controller = new AbortController();
@@ -298,6 +338,8 @@ export async function exportCommand(paths, { out, clip, lod, jobs, skipExisting,
       dryRun,
       // --compress: { textures } for compressForCli (web/cli/compress.js)
       compress: compress ? { textures } : undefined,
+      posters,
+      posterSize,
       signal: controller.signal,
       onProgress: tty ? (t) => process.stderr.write(`\r\x1b[K${progressLine(t, started)}`) : undefined,
     });
