@@ -3,6 +3,7 @@ import { chromium } from 'playwright-core';
 import { inject } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
+import { CHROMIUM_ARGS } from '../../web/cli/chromium.js';
 
 export const SAMPLES = new URL('../../../shared/samples/', import.meta.url).pathname;
 export const FIXTURES = new URL('../../build/fixtures/', import.meta.url).pathname;
@@ -27,21 +28,9 @@ export async function until(page, predicate, arg, timeout = 60000) {
   }
 }
 
+/** Debian's Chromium with the switches `rigscope poster` uses (web/cli/chromium.js): SwiftShader, no sandbox, no background traffic. */
 export async function launch(extraArgs = []) {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-      ...extraArgs,
-    ],
-  });
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 /** Opens a page, collecting console errors (minus SwiftShader's ReadPixels stall notes). */
