@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { loadNodeDecoders } from '../../web/src/decoder/node.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
+import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import { Box3 } from 'three';
 
 export const SAMPLES = new URL('../../../shared/samples/', import.meta.url).pathname;
@@ -60,7 +61,9 @@ export async function reimport(glb) {
   out.fill(0x20, 20, 20 + padded);
   out.set(text, 20);
   out.set(bin, 20 + padded);
-  return new Promise((resolve, reject) => new GLTFLoader().parse(out.buffer, '', resolve, reject));
+  // Compressed exports (EXT_meshopt_compression) need the decoder; raw ones never call it.
+  const loader = new GLTFLoader().setMeshoptDecoder(MeshoptDecoder);
+  return new Promise((resolve, reject) => loader.parse(out.buffer, '', resolve, reject));
 }
 
 /** A viewer that draws nothing: App logic in Node. */

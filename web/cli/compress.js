@@ -2,10 +2,11 @@
 // and libwebp (@jsquash), whose modules are handed their .wasm bytes here, as Node's fetch cannot
 // read files. JPEG is left as it is (the exporter writes PNG for every picture it decodes).
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { WEBP_QUALITY } from '../src/three/compress-textures.js';
 
-const wasm = (specifier) => readFile(fileURLToPath(import.meta.resolve(specifier)));
+const require = createRequire(import.meta.url);
+const wasm = (specifier) => readFile(require.resolve(specifier));
 
 let codecs;
 function load() {

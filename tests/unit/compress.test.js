@@ -1,0 +1,201 @@
+// Compressed exports (#31): every family's GLB through `compressGLB` passes the Khronos validator,
+// re-imports in three with MeshoptDecoder with the same joints, clips and morphs, poses like the
+// raw export at three times of every clip (within POSE_ERROR of the mesh's size), keeps its UVs
+// within 1/4096, and is no larger than gltfpack -cc makes Rigscope's own raw GLB.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as THREE from 'three';
+import { validateBytes } from 'gltf-validator';
+import { buildScene } from '../../web/cli/convert.js';
+import { compressForCli } from '../../web/cli/compress.js';
+import { exportGLB } from '../../web/src/three/export.js';
+import { compressGLB, POSE_ERROR, UV_ERROR } from '../../web/src/three/compress.js';
+import { decoder, FIXTURES, glbJson, HAVE_SAMPLES, reimport, SAMPLES } from './helpers.js';
+
+const GLTFPACK = new URL('../../node_modules/gltfpack/cli.js', import.meta.url).pathname;
+
+async function exportBoth(paths, options) {
+  const d = await decoder();
+  const { characters } = await buildScene(paths, d);
+  const { glb: raw } = await exportGLB(characters, { decoder: d });
+  const { glb, problems } = await compressForCli(raw, options);
+  expect(problems).toEqual([]);
+  return { raw, glb };
+}
+
+function meshesOf(gltf) {
+  const out = [];
+  gltf.scene.traverse((o) => {
+    if (o.isMesh) out.push(o);
+  });
+  return out;
+}
+
+/** World positions of every vertex of `mesh` as three skins and morphs them. */
+function positions(mesh) {
+  mesh.updateMatrixWorld(true);
+  const n = mesh.geometry.attributes.position.count;
+  const out = new Float32Array(n * 3);
+  const v = new THREE.Vector3();
+  for (let i = 0; i < n; i++) {
+    mesh.getVertexPosition(i, v).applyMatrix4(mesh.matrixWorld);
+    out.set([v.x, v.y, v.z], i * 3);
+  }
+  return out;
+}
+
+/** Every mesh's positions at `time` of clip `name` (rest when no name). */
+function pose(gltf, name, time) {
+  const mixer = new THREE.AnimationMixer(gltf.scene);
+  const clip = name && gltf.animations.find((a) => a.name === name);
+  if (clip) mixer.clipAction(clip).play();
+  mixer.setTime(time);
+  gltf.scene.updateMatrixWorld(true);
+  const out = meshesOf(gltf).map(positions);
+  mixer.stopAllAction();
+  mixer.uncacheRoot(gltf.scene);
+  return out;
+}
+
+const diagonal = (p) => {
+  const box = new THREE.Box3();
+  const v = new THREE.Vector3();
+  for (let i = 0; i < p.length; i += 3) box.expandByPoint(v.fromArray(p, i));
+  return box.getSize(v).length() || 1;
+};
+
+/**
+ * meshopt reorders vertices for compression: for each compressed vertex, the raw vertex at the
+ * same rest position and UV (nearest, through a grid of cells a thousandth of the mesh's size).
+ */
+function vertexMap(rawRest, rawUV, rest, uv) {
+  const size = diagonal(rawRest);
+  const cell = size / 1000;
+  const key = (x, y, z) => `${x},${y},${z}`;
+  const grid = new Map();
+  const cellOf = (p, i) => [0, 1, 2].map((k) => Math.floor(p[i * 3 + k] / cell));
+  for (let i = 0; i < rawRest.length / 3; i++) {
+    const k = key(...cellOf(rawRest, i));
+    if (!grid.has(k)) grid.set(k, []);
+    grid.get(k).push(i);
+  }
+  const map = new Int32Array(rest.length / 3);
+  for (let i = 0; i < map.length; i++) {
+    const [cx, cy, cz] = cellOf(rest, i);
+    let best = -1;
+    let cost = Infinity;
+    for (let dx = -1; dx <= 1; dx++)
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dz = -1; dz <= 1; dz++) {
+          for (const j of grid.get(key(cx + dx, cy + dy, cz + dz)) ?? []) {
+            let c = 0;
+            for (let k = 0; k < 3; k++) c += Math.abs(rest[i * 3 + k] - rawRest[j * 3 + k]) / size;
+            // UVs only tell apart vertices at one position (seams): their own error is larger.
+            if (uv) c += 1e-3 * (Math.abs(uv.getX(i) - rawUV.getX(j)) + Math.abs(uv.getY(i) - rawUV.getY(j)));
+            if (c < cost) [best, cost] = [j, c];
+          }
+        }
+    map[i] = best;
+  }
+  return map;
+}
+
+/** The largest distance between mapped vertices, as a fraction of the raw mesh's size. */
+function worst(rawP, p, map) {
+  const size = diagonal(rawP);
+  let w = 0;
+  for (let i = 0; i < map.length; i++) for (let k = 0; k < 3; k++) w = Math.max(w, Math.abs(p[i * 3 + k] - rawP[map[i] * 3 + k]) / size);
+  return w;
+}
+
+const morphCounts = (gltf) => meshesOf(gltf).map((m) => m.morphTargetInfluences?.length ?? 0);
+
+/** The whole check of one compressed export against its raw one; returns the worst errors. */
+async function expectFaithful(raw, glb) {
+  const report = await validateBytes(new Uint8Array(glb));
+  expect(report.issues.messages.filter((m) => m.severity === 0)).toEqual([]);
+  const json = glbJson(glb);
+  expect(json.extensionsUsed).toEqual(expect.arrayContaining(['KHR_mesh_quantization', 'EXT_meshopt_compression']));
+  const [a, b] = [await reimport(raw), await reimport(glb)];
+  expect(b.animations.map((c) => c.name).sort()).toEqual(a.animations.map((c) => c.name).sort());
+  expect((json.skins ?? []).map((s) => s.joints.length)).toEqual((glbJson(raw).skins ?? []).map((s) => s.joints.length));
+  expect(morphCounts(b)).toEqual(morphCounts(a));
+  const [ma, mb] = [meshesOf(a), meshesOf(b)];
+  expect(mb.map((m) => m.name)).toEqual(ma.map((m) => m.name));
+  const [restA, restB] = [pose(a), pose(b)];
+  // Primitives that shared one vertex array may each have their own now (and fewer vertices).
+  const maps = ma.map((m, i) => vertexMap(restA[i], m.geometry.attributes.uv, restB[i], mb[i].geometry.attributes.uv));
+  for (const map of maps) expect(map.indexOf(-1)).toBe(-1);
+  let uvError = 0;
+  ma.forEach((m, i) => {
+    const [ua, ub] = [m.geometry.attributes.uv, mb[i].geometry.attributes.uv];
+    if (!ua) return;
+    for (let v = 0; v < maps[i].length; v++) {
+      uvError = Math.max(uvError, Math.abs(ub.getX(v) - ua.getX(maps[i][v])), Math.abs(ub.getY(v) - ua.getY(maps[i][v])));
+    }
+  });
+  expect(uvError).toBeLessThanOrEqual(UV_ERROR);
+  let poseError = Math.max(...restA.map((p, i) => worst(p, restB[i], maps[i])));
+  for (const clip of a.animations) {
+    for (const t of [0, 0.37, 0.81].map((f) => f * clip.duration)) {
+      const [pa, pb] = [pose(a, clip.name, t), pose(b, clip.name, t)];
+      const errors = pa.map((p, i) => worst(p, pb[i], maps[i]));
+      if (process.env.RIGSCOPE_DEBUG) console.log(clip.name, t, errors.map((e, i) => `${ma[i].name}:${e.toExponential(1)}`).join(' '));
+      poseError = Math.max(poseError, ...errors);
+    }
+  }
+  expect(poseError).toBeLessThanOrEqual(POSE_ERROR);
+  return { poseError, uvError };
+}
+
+/** gltfpack -cc's bytes for the same raw GLB (the field's reference tool, npm's WASM build). */
+function gltfpackBytes(raw) {
+  const dir = mkdtempSync(join(tmpdir(), 'rigscope-gltfpack-'));
+  writeFileSync(join(dir, 'in.glb'), Buffer.from(raw));
+  const run = spawnSync(process.execPath, [GLTFPACK, '-cc', '-i', join(dir, 'in.glb'), '-o', join(dir, 'out.glb')], { encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(0);
+  return readFileSync(join(dir, 'out.glb')).length;
+}
+
+const folderBytes = (dir) =>
+  readdirSync(dir, { recursive: true }).reduce((n, f) => (statSync(join(dir, f)).isFile() ? n + statSync(join(dir, f)).size : n), 0);
+
+describe('compressed GLB', () => {
+  it('fixtures: a skinned PSK + PSA, a 0 A.D. PMD + PSA and a UE1 vertex mesh stay faithful', async () => {
+    const sets = [
+      [`${FIXTURES}two_bone.psk`, `${FIXTURES}two_bone.psa`],
+      [`${FIXTURES}knight_head.psk`, `${FIXTURES}knight_body.psk`, `${FIXTURES}knight.psa`],
+    ];
+    for (const paths of sets) {
+      const { raw, glb } = await exportBoth(paths, { textures: 'keep' });
+      await expectFaithful(raw, glb);
+    }
+  });
+
+  it('refuses a texture format it does not know, and names why ktx2 is not there', async () => {
+    const { raw } = await exportBoth([`${FIXTURES}two_bone.psk`], { textures: 'keep' });
+    await expect(compressGLB(raw, { textures: 'avif' })).rejects.toThrow(/webp, ktx2, keep/);
+    await expect(compressGLB(raw, { textures: 'ktx2' })).rejects.toThrow(/Basis Universal/);
+  });
+
+  const folders = ['psk', 'zeroad', 'vertex3d', 'psg'];
+  it.skipIf(!HAVE_SAMPLES).each(folders)('samples/%s: valid, faithful, and no larger than gltfpack -cc', async (folder) => {
+    const { raw, glb } = await exportBoth([`${SAMPLES}${folder}`], { textures: 'webp' });
+    const { poseError, uvError } = await expectFaithful(raw, glb);
+    const packed = gltfpackBytes(raw);
+    console.log(`[rigscope] samples/${folder}: raw ${raw.byteLength}, compressed ${glb.byteLength}, gltfpack -cc ${packed}; pose error ${poseError.toExponential(2)} of the size, UV error ${uvError.toExponential(2)}`);
+    expect(glb.byteLength).toBeLessThan(raw.byteLength / 2);
+    expect(glb.byteLength).toBeLessThanOrEqual(packed);
+  }, 120_000);
+
+  it.skipIf(!HAVE_SAMPLES)('a UE1 character compressed is no larger than its game files (quantized morph targets)', async () => {
+    const dir = `${SAMPLES}vertex3d/assimp-mar_rifle`;
+    const { raw, glb } = await exportBoth([dir], { textures: 'webp' });
+    expect(glbJson(glb).meshes.some((m) => m.primitives.some((p) => p.targets?.length))).toBe(true);
+    await expectFaithful(raw, glb);
+    expect(glb.byteLength).toBeLessThanOrEqual(folderBytes(dir));
+  });
+});
