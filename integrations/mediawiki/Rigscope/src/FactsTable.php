@@ -1,0 +1,114 @@
+<?php
+/**
+ * The file description page's table of what `rigscope inspect` knows of a model file: its
+ * format, counts, clips with frames and rates, what it plays with, and warnings.
+ *
+ * @file
+ */
+
+namespace MediaWiki\Extension\Rigscope;
+
+use File;
+use Html;
+use MessageLocalizer;
+
+class FactsTable {
+
+	/** Counts worth a card or a summary, in this order (the decoders' own names). */
+	private const SHOWN = [ 'triangles', 'vertices', 'bones', 'sequences', 'frames', 'meshes', 'textures', 'props' ];
+
+	/**
+	 * @param array $facts a file's metadata
+	 * @return array<string,int> count name => count, the notable ones first
+	 */
+	public static function countsShown( array $facts ): array {
+		$counts = is_array( $facts['counts'] ?? null ) ? $facts['counts'] : [];
+		$out = [];
+		foreach ( self::SHOWN as $name ) {
+			if ( isset( $counts[$name] ) && is_int( $counts[$name] ) && $counts[$name] > 0 ) {
+				$out[$name] = $counts[$name];
+			}
+		}
+		if ( !$out ) {
+			foreach ( $facts['header'] ?? [] as $name => $value ) {
+				if ( is_int( $value ) && $value > 0 && $name !== 'typeFlag' && $name !== 'payloadSize' ) {
+					$out[$name] = $value;
+				}
+			}
+		}
+		return $out;
+	}
+
+	/**
+	 * @param File $file
+	 * @param MessageLocalizer $ctx
+	 * @return string HTML
+	 */
+	public static function html( File $file, MessageLocalizer $ctx ): string {
+		$facts = $file->getMetadataArray();
+		$rows = '';
+		$row = static function ( string $label, string $valueHtml ) use ( &$rows ) {
+			$rows .= Html::rawElement( 'tr', [], Html::element( 'th', [ 'scope' => 'row' ], $label ) . Html::rawElement( 'td', [], $valueHtml ) );
+		};
+		$row( $ctx->msg( 'rigscope-facts-format' )->text(),
+			htmlspecialchars( (string)( $facts['format'] ?? $facts['kind'] ?? $ctx->msg( 'rigscope-facts-unknown' )->text() ) ) );
+		$counts = is_array( $facts['counts'] ?? null ) ? $facts['counts'] : [];
+		foreach ( $counts as $name => $n ) {
+			if ( is_scalar( $n ) && $n !== 0 ) {
+				$row( (string)$name, htmlspecialchars( (string)$n ) );
+			}
+		}
+		if ( !$counts ) {
+			foreach ( $facts['header'] ?? [] as $name => $value ) {
+				if ( is_scalar( $value ) ) {
+					$row( (string)$name, htmlspecialchars( (string)$value ) );
+				}
+			}
+		}
+		foreach ( $facts['files'] ?? [] as $i => $f ) {
+			if ( $i === 0 ) {
+				$row( $ctx->msg( 'rigscope-facts-files' )->text(), htmlspecialchars( implode( ', ', array_map( static function ( $f ) {
+					return ( $f['name'] ?? '?' ) . ' (' . ( $f['size'] ?? 0 ) . ' B)';
+				}, $facts['files'] ) ) ) );
+			}
+		}
+		$sequences = is_array( $facts['sequences'] ?? null ) ? $facts['sequences'] : [];
+		if ( $sequences ) {
+			$items = '';
+			foreach ( $sequences as $s ) {
+				$fps = isset( $s['fps'] ) && is_numeric( $s['fps'] ) ? round( (float)$s['fps'], 2 ) : '?';
+				$items .= Html::rawElement( 'li', [],
+					Html::element( 'span', [ 'class' => 'rigscope-clip-name' ], (string)( $s['name'] ?? '' ) ) . ' '
+					. $ctx->msg( 'rigscope-facts-clip' )->numParams( (int)( $s['frames'] ?? 0 ) )->params( $fps )->escaped() );
+			}
+			$row( $ctx->msg( 'rigscope-facts-clips' )->numParams( count( $sequences ) )->text(),
+				Html::rawElement( 'ul', [ 'class' => 'rigscope-clips' ], $items ) );
+		}
+		$companions = Companions::of( $file );
+		if ( $companions ) {
+			$links = array_map( static function ( File $c ) {
+				return Html::element( 'a', [ 'href' => $c->getDescriptionUrl() ], $c->getName() );
+			}, $companions );
+			$row( $ctx->msg( 'rigscope-facts-plays-with' )->text(), implode( ', ', $links ) );
+		}
+		foreach ( [ 'pairedWith', 'boundTo' ] as $field ) {
+			if ( !empty( $facts[$field] ) ) {
+				$row( $ctx->msg( 'rigscope-facts-' . strtolower( $field ) )->text(),
+					htmlspecialchars( implode( ', ', array_map( 'basename', (array)$facts[$field] ) ) ) );
+			}
+		}
+		$warnings = is_array( $facts['warnings'] ?? null ) ? $facts['warnings'] : [];
+		if ( $warnings ) {
+			$items = '';
+			foreach ( $warnings as $w ) {
+				$items .= Html::element( 'li', [], (string)$w );
+			}
+			$row( $ctx->msg( 'rigscope-facts-warnings' )->text(), Html::rawElement( 'ul', [], $items ) );
+		}
+		if ( empty( $facts['inspected'] ) ) {
+			$row( $ctx->msg( 'rigscope-facts-source' )->text(), $ctx->msg( 'rigscope-facts-header-only' )->escaped() );
+		}
+		$caption = Html::element( 'caption', [], $ctx->msg( 'rigscope-facts-caption' )->text() );
+		return Html::rawElement( 'table', [ 'class' => 'wikitable rigscope-facts' ], $caption . $rows );
+	}
+}

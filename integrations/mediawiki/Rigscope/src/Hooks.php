@@ -1,0 +1,169 @@
+<?php
+/**
+ * The extension's hooks: model files' MIME types, the upload check, the `<rigscope>` tag and
+ * `{{#rigscope:}}`, and the file description page (player, facts, OpenGraph).
+ *
+ * @file
+ */
+
+namespace MediaWiki\Extension\Rigscope;
+
+use Html;
+use ImagePage;
+use MediaWiki\Hook\BeforePageDisplayHook;
+use MediaWiki\Hook\ParserFirstCallInitHook;
+use MediaWiki\Hook\UploadVerifyFileHook;
+use MediaWiki\Hook\MimeMagicGuessFromContentHook;
+use MediaWiki\Hook\MimeMagicImproveFromExtensionHook;
+use MediaWiki\Hook\MimeMagicInitHook;
+use MediaWiki\Page\Hook\ImageOpenShowImageInlineBeforeHook;
+use MediaWiki\MediaWikiServices;
+use OutputPage;
+use Parser;
+use Skin;
+use UploadBase;
+
+class Hooks implements
+	MimeMagicInitHook,
+	MimeMagicGuessFromContentHook,
+	MimeMagicImproveFromExtensionHook,
+	UploadVerifyFileHook,
+	ParserFirstCallInitHook,
+	BeforePageDisplayHook,
+	ImageOpenShowImageInlineBeforeHook
+{
+
+	/** @inheritDoc */
+	public function onMimeMagicInit( $mimeMagic ) {
+		foreach ( ModelFileCheck::EXTENSIONS as $mime => $extensions ) {
+			$mimeMagic->addExtraTypes( $mime . ' ' . implode( ' ', $extensions ) );
+			$mimeMagic->addExtraInfo( $mime . ' [' . MEDIATYPE_3D . ']' );
+		}
+	}
+
+	/**
+	 * Magic only: UE1 halves have none, and size arithmetic alone would claim unrelated files.
+	 *
+	 * @inheritDoc
+	 */
+	public function onMimeMagicGuessFromContent( $mimeMagic, &$head, &$tail, $file, &$mime ) {
+		if ( $mime ) {
+			return;
+		}
+		$kind = ModelFileCheck::detectHead( $head, 0 );
+		if ( $kind !== null && !str_starts_with( $kind, 'ue1' ) ) {
+			$mime = ModelFileCheck::MIME_TYPES[$kind];
+		}
+	}
+
+	/**
+	 * A file named as a model is typed as one whatever its bytes, so that the upload check
+	 * (onUploadVerifyFile) refuses it with a sentence naming what is wrong, rather than MediaWiki's
+	 * "does not match the detected MIME type".
+	 *
+	 * @inheritDoc
+	 */
+	public function onMimeMagicImproveFromExtension( $mimeMagic, $ext, &$mime ) {
+		$ext = strtolower( (string)$ext );
+		if ( !in_array( $ext, ModelFileCheck::fileExtensions(), true ) ) {
+			return;
+		}
+		if ( $mime !== null && in_array( $ext, ModelFileCheck::EXTENSIONS[$mime] ?? [], true ) ) {
+			return;
+		}
+		foreach ( ModelFileCheck::EXTENSIONS as $type => $extensions ) {
+			if ( in_array( $ext, $extensions, true ) ) {
+				$mime = $type;
+				return;
+			}
+		}
+	}
+
+	/**
+	 * Each model file is checked by its content: the header checks of ModelFileCheck, then, with
+	 * $wgRigscopeNode set, the whole file through `rigscope inspect`.
+	 *
+	 * @inheritDoc
+	 */
+	public function onUploadVerifyFile( $upload, $mime, &$error ) {
+		$title = $upload->getTitle();
+		$name = $title ? $title->getText() : '';
+		$ext = strtolower( pathinfo( $name, PATHINFO_EXTENSION ) );
+		if ( !isset( ModelFileCheck::EXTENSIONS[$mime] ) && !in_array( $ext, ModelFileCheck::fileExtensions(), true ) ) {
+			return true;
+		}
+		$path = $upload->getTempPath();
+		$check = ModelFileCheck::check( $path, $name );
+		if ( $check['error'] !== null ) {
+			$error = [ 'rigscope-upload-refused', $check['error'] ];
+			return false;
+		}
+		$facts = Inspector::facts( $path, $name );
+		if ( !empty( $facts['error'] ) ) {
+			$error = [ 'rigscope-upload-refused', (string)$facts['error'] ];
+			return false;
+		}
+		return true;
+	}
+
+	/** @inheritDoc */
+	public function onParserFirstCallInit( $parser ) {
+		$parser->setHook( 'rigscope', [ ModelTag::class, 'tag' ] );
+		$parser->setFunctionHook( 'rigscope', [ ModelTag::class, 'parserFunction' ], Parser::SFH_OBJECT_ARGS );
+	}
+
+	/**
+	 * The file page carries OpenGraph tags: a chat that unfurls a link shows the poster.
+	 *
+	 * @inheritDoc
+	 */
+	public function onBeforePageDisplay( $out, $skin ): void {
+		$title = $out->getTitle();
+		if ( !$title || $title->getNamespace() !== NS_FILE || !$out->isArticle() ) {
+			return;
+		}
+		$file = MediaWikiServices::getInstance()->getRepoGroup()->findFile( $title );
+		if ( !RigscopeHandler::isModel( $file ) ) {
+			return;
+		}
+		$image = null;
+		if ( Inspector::posterCommand() ) {
+			$thumb = $file->transform( [ 'width' => RigscopeHandler::WIDTH ] );
+			if ( $thumb && !$thumb->isError() && $thumb->getUrl() ) {
+				$image = $thumb->getUrl();
+			}
+		}
+		if ( $image === null ) {
+			$image = $out->getConfig()->get( 'ExtensionAssetsPath' ) . '/Rigscope/resources/rigscope-badge.png';
+		}
+		$image = wfExpandUrl( $image, PROTO_CANONICAL );
+		$meta = [
+			'og:title' => $title->getText(),
+			'og:type' => 'website',
+			'og:image' => $image,
+			'og:image:width' => (string)RigscopeHandler::WIDTH,
+			'og:image:height' => (string)RigscopeHandler::HEIGHT,
+			'og:image:alt' => wfMessage( 'rigscope-play-label' )->params( $file->getName() )->inContentLanguage()->text(),
+			'og:description' => RigscopeHandler::summary( $file ),
+		];
+		foreach ( $meta as $property => $content ) {
+			$out->addHeadItem( "rigscope-$property", Html::element( 'meta', [ 'property' => $property, 'content' => $content ] ) );
+		}
+	}
+
+	/**
+	 * The file page opens its player at once, beside a table of facts.
+	 *
+	 * @inheritDoc
+	 */
+	public function onImageOpenShowImageInlineBefore( $imagePage, $out ) {
+		$file = $imagePage->getDisplayedFile();
+		if ( !RigscopeHandler::isModel( $file ) ) {
+			return;
+		}
+		$out->addModules( [ 'ext.rigscope' ] );
+		$out->addModuleStyles( [ 'ext.rigscope.styles' ] );
+		$out->addJsConfigVars( 'wgRigscopeOpen', true );
+		$out->addHTML( FactsTable::html( $file, $out->getContext() ) );
+	}
+}

@@ -1,0 +1,213 @@
+<?php
+/**
+ * The Rigscope command line, run on the server: `rigscope inspect --json` reads a whole file with
+ * the same decoders as the viewer (when $wgRigscopeNode is set), and `rigscope poster` draws a
+ * thumbnail (when $wgRigscopePosterCommand is set). The extension itself knows no format beyond
+ * the header checks of ModelFileCheck.
+ *
+ * @file
+ */
+
+namespace MediaWiki\Extension\Rigscope;
+
+use MediaWiki\MediaWikiServices;
+use MediaWiki\Shell\Shell;
+
+class Inspector {
+
+	/** The name a file is given for the command line, by kind (the decoders pair UE1 halves by name). */
+	private const NAMES = [
+		'bundle' => 'model.rigscope',
+		'psk' => 'model.psk',
+		'psa' => 'model.psa',
+		'pmd' => 'model.pmd',
+		'pssa' => 'model.psa',
+		'psg' => 'model.psg',
+		'ue1-data' => 'model_d.3d',
+		'ue1-anim' => 'model_a.3d',
+	];
+
+	/** Facts of files read in this request, by path, size and time: an upload reads them three times. */
+	private static $cache = [];
+
+	/**
+	 * What a file is: its kind and header (ModelFileCheck), and with $wgRigscopeNode set, the
+	 * decoders' record (`rigscope inspect --json`): format, counts, sequences, warnings, error.
+	 *
+	 * @param string $path
+	 * @param string $name the file's name, when known (messages name it)
+	 * @return array
+	 */
+	public static function facts( string $path, string $name = '' ): array {
+		$key = $path . '|' . @filesize( $path ) . '|' . @filemtime( $path );
+		if ( !isset( self::$cache[$key] ) ) {
+			self::$cache[$key] = self::read( $path );
+		}
+		$facts = self::$cache[$key];
+		if ( $name !== '' ) {
+			// Messages name the file as the wiki does, not as the command line saw it.
+			$facts = self::renamed( $facts, $name );
+		}
+		return $facts;
+	}
+
+	private static function read( string $path ): array {
+		$kind = ModelFileCheck::detect( $path );
+		// UE1 halves are known by their size arithmetic alone.
+		$facts = [ 'kind' => $kind ];
+		if ( $kind === null ) {
+			return $facts;
+		}
+		$check = ModelFileCheck::check( $path, self::NAMES[$kind] );
+		$facts['header'] = $check['header'];
+		if ( $kind === 'bundle' ) {
+			$facts['files'] = $check['header']['files'] ?? [];
+			$facts['format'] = 'Rigscope bundle';
+		}
+		$record = self::inspect( $path, self::NAMES[$kind] );
+		if ( $record !== null ) {
+			foreach ( [ 'format', 'counts', 'sequences', 'warnings', 'error', 'info', 'pairedWith', 'boundTo' ] as $field ) {
+				if ( isset( $record[$field] ) && $record[$field] !== [] ) {
+					$facts[$field] = $record[$field];
+				}
+			}
+			$facts['inspected'] = true;
+		}
+		return $facts;
+	}
+
+	/** Facts whose messages name `$name` instead of the command line's copy. */
+	private static function renamed( array $facts, string $name ): array {
+		$kind = $facts['kind'] ?? null;
+		$seen = $kind ? self::NAMES[$kind] : null;
+		if ( $seen === null ) {
+			return $facts;
+		}
+		$swap = static function ( $text ) use ( $seen, $name ) {
+			return is_string( $text ) ? preg_replace( '#\S*/' . preg_quote( $seen, '#' ) . '#', $name,
+				str_replace( " $seen", " $name", $text ) ) : $text;
+		};
+		if ( isset( $facts['error'] ) ) {
+			$facts['error'] = $swap( $facts['error'] );
+		}
+		if ( isset( $facts['warnings'] ) ) {
+			$facts['warnings'] = array_map( $swap, $facts['warnings'] );
+		}
+		return $facts;
+	}
+
+	/** The node binary, when the wiki runs the command line. */
+	public static function node(): ?string {
+		$node = MediaWikiServices::getInstance()->getMainConfig()->get( 'RigscopeNode' );
+		return $node && !Shell::isDisabled() ? (string)$node : null;
+	}
+
+	/** The command line script: a setting, else the repository's web/cli/rigscope.js beside this folder. */
+	public static function cli(): string {
+		$cli = MediaWikiServices::getInstance()->getMainConfig()->get( 'RigscopeCli' );
+		return $cli ? (string)$cli : dirname( __DIR__, 4 ) . '/web/cli/rigscope.js';
+	}
+
+	/**
+	 * @return string[]|null the poster command's words, before its arguments
+	 */
+	public static function posterCommand(): ?array {
+		$command = MediaWikiServices::getInstance()->getMainConfig()->get( 'RigscopePosterCommand' );
+		if ( !$command || Shell::isDisabled() ) {
+			return null;
+		}
+		if ( $command === true ) {
+			$node = self::node() ?? 'node';
+			return [ $node, self::cli(), 'poster' ];
+		}
+		return (array)$command;
+	}
+
+	/**
+	 * `rigscope inspect --json` on one file, copied under a name of its kind.
+	 *
+	 * @param string $path
+	 * @param string $as the name the command line sees
+	 * @return array|null the file's record, or null without $wgRigscopeNode or when it did not run
+	 */
+	public static function inspect( string $path, string $as ): ?array {
+		$node = self::node();
+		if ( $node === null ) {
+			return null;
+		}
+		$dir = wfTempDir() . '/rigscope-' . bin2hex( random_bytes( 8 ) );
+		if ( !@mkdir( $dir, 0700 ) ) {
+			return null;
+		}
+		$copy = "$dir/$as";
+		try {
+			if ( !@symlink( $path, $copy ) && !@copy( $path, $copy ) ) {
+				return null;
+			}
+			$result = Shell::command( $node, self::cli(), 'inspect', '--json', $copy )
+				->limits( [ 'memory' => 0, 'time' => 120, 'walltime' => 120 ] )
+				->execute();
+			$records = json_decode( $result->getStdout(), true );
+			if ( !is_array( $records ) || !isset( $records[0] ) || !is_array( $records[0] ) ) {
+				wfDebugLog( 'rigscope', "inspect gave no record (exit {$result->getExitCode()}): "
+					. substr( $result->getStderr() ?? '', 0, 500 ) );
+				return null;
+			}
+			return $records[0];
+		} finally {
+			@unlink( $copy );
+			@rmdir( $dir );
+		}
+	}
+
+	/**
+	 * Draws a poster with `rigscope poster FILE... -o OUT.png --size WxH [--clip NAME] [--frame N]`.
+	 *
+	 * @param string[] $paths the model's files (the first, and its companions)
+	 * @param string $out
+	 * @param int $width
+	 * @param int $height
+	 * @param string|null $clip
+	 * @param int|null $frame
+	 * @return string|null null when drawn, else why not
+	 */
+	public static function poster( array $paths, string $out, int $width, int $height, ?string $clip, ?int $frame ): ?string {
+		$command = self::posterCommand();
+		if ( !$command ) {
+			return 'no poster command';
+		}
+		// The command line pairs files by name: each is seen under its name on the wiki.
+		$dir = wfTempDir() . '/rigscope-' . bin2hex( random_bytes( 8 ) );
+		if ( !@mkdir( $dir, 0700 ) ) {
+			return "cannot make $dir";
+		}
+		$links = [];
+		try {
+			foreach ( $paths as $path ) {
+				$link = $dir . '/' . basename( $path );
+				if ( @symlink( $path, $link ) || @copy( $path, $link ) ) {
+					$links[] = $link;
+				}
+			}
+			$args = array_merge( $command, $links, [ '-o', $out, '--size', "{$width}x{$height}" ] );
+			if ( $clip !== null && $clip !== '' ) {
+				array_push( $args, '--clip', $clip );
+			}
+			if ( $frame !== null ) {
+				array_push( $args, '--frame', (string)$frame );
+			}
+			$result = Shell::command( $args )
+				->limits( [ 'memory' => 0, 'time' => 180, 'walltime' => 180 ] )
+				->execute();
+			if ( $result->getExitCode() !== 0 || !is_file( $out ) || filesize( $out ) === 0 ) {
+				return 'exit ' . $result->getExitCode() . ': ' . substr( trim( $result->getStderr() ?? $result->getStdout() ), 0, 500 );
+			}
+			return null;
+		} finally {
+			foreach ( $links as $link ) {
+				@unlink( $link );
+			}
+			@rmdir( $dir );
+		}
+	}
+}

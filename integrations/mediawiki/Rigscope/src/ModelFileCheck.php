@@ -1,0 +1,457 @@
+<?php
+/**
+ * What an uploaded file is, read from its first bytes: the same magic and header checks as the
+ * decoders' `detectFormat` (wasm/src/formats/detect.cpp) and the first checks of each decoder,
+ * and nothing more. The whole file is read by the decoders themselves (`rigscope inspect`) when
+ * $wgRigscopeNode is set.
+ *
+ * A refusal is a sentence shaped like the decoders' own errors: the format, the file, the field
+ * and the byte offset ("PSK Grunt.psk: file does not start with an ACTRHEAD chunk (found "GIF8")
+ * (at byte 0)").
+ *
+ * @file
+ */
+
+namespace MediaWiki\Extension\Rigscope;
+
+class ModelFileCheck {
+
+	/** The 8-byte signature of a `.rigscope` bundle (PNG-style: high bit, name, CR LF, ^Z, LF). */
+	public const BUNDLE_SIGNATURE = "\x89RSB\r\n\x1a\n";
+
+	/** MIME types, one per kind of file this extension opens. */
+	public const MIME_TYPES = [
+		'bundle' => 'application/x-rigscope',
+		'psk' => 'model/x-actorx-psk',
+		'psa' => 'model/x-actorx-psa',
+		'pmd' => 'model/x-0ad-pmd',
+		'pssa' => 'model/x-0ad-pssa',
+		'psg' => 'model/x-renderware-psg',
+		'ue1-data' => 'model/x-unreal-3d',
+		'ue1-anim' => 'model/x-unreal-3d',
+	];
+
+	/** The file extensions each MIME type is uploaded with. */
+	public const EXTENSIONS = [
+		'application/x-rigscope' => [ 'rigscope' ],
+		'model/x-actorx-psk' => [ 'psk', 'pskx' ],
+		'model/x-actorx-psa' => [ 'psa' ],
+		'model/x-0ad-pmd' => [ 'pmd' ],
+		'model/x-0ad-pssa' => [ 'psa' ],
+		'model/x-renderware-psg' => [ 'psg' ],
+		'model/x-unreal-3d' => [ '3d' ],
+	];
+
+	/** What each file extension may hold (kinds, as `detectFormat` names them). */
+	private const KINDS_BY_EXTENSION = [
+		'rigscope' => [ 'bundle' ],
+		'psk' => [ 'psk' ],
+		'pskx' => [ 'psk' ],
+		'psa' => [ 'psa', 'pssa' ],
+		'pmd' => [ 'pmd' ],
+		'psg' => [ 'psg' ],
+		'3d' => [ 'ue1-data', 'ue1-anim' ],
+	];
+
+	/** The format names the decoders put first in their messages. */
+	private const FORMAT_NAMES = [
+		'rigscope' => 'Rigscope bundle',
+		'psk' => 'PSK',
+		'pskx' => 'PSK',
+		'psa' => 'PSA',
+		'pmd' => 'PMD',
+		'psg' => 'PSG',
+		'3d' => 'UE1',
+	];
+
+	/** Bytes of a file read for its check: a bundle's header may need more (read as it inflates). */
+	public const HEAD_BYTES = 65536;
+
+	/** A bundle's header: at most 4 MiB of JSON and 20,000 files (web/src/core/pack.js). */
+	private const MAX_BUNDLE_HEADER = 4 * 1024 * 1024;
+	private const MAX_BUNDLE_FILES = 20000;
+	/** Compressed bytes read to find a bundle's header: deflate cannot expand more than 1032:1. */
+	private const MAX_BUNDLE_READ = 8 * 1024 * 1024;
+
+	/**
+	 * @return string[] every file extension this extension opens
+	 */
+	public static function fileExtensions(): array {
+		return array_keys( self::KINDS_BY_EXTENSION );
+	}
+
+	/**
+	 * The kind of a file, from its content alone (its extension only settles UE1 halves whose size
+	 * does not add up, as `detectFormat` does).
+	 *
+	 * @param string $path
+	 * @param string $name the file's name (for UE1 `_d.3d` / `_a.3d`)
+	 * @return string|null a key of MIME_TYPES, or null
+	 */
+	public static function detect( string $path, string $name = '' ): ?string {
+		$head = self::readHead( $path );
+		if ( $head === null ) {
+			return null;
+		}
+		return self::detectHead( $head, (int)filesize( $path ), $name );
+	}
+
+	/**
+	 * @param string $head the file's first bytes (up to HEAD_BYTES)
+	 * @param int $fileSize
+	 * @param string $name
+	 * @return string|null
+	 */
+	public static function detectHead( string $head, int $fileSize, string $name = '' ): ?string {
+		if ( str_starts_with( $head, self::BUNDLE_SIGNATURE ) ) {
+			return 'bundle';
+		}
+		// ActorX files open with a 32-byte chunk header whose id names the file kind.
+		if ( str_starts_with( $head, 'ACTRHEAD' ) ) {
+			return 'psk';
+		}
+		if ( str_starts_with( $head, 'ANIMHEAD' ) ) {
+			return 'psa';
+		}
+		if ( str_starts_with( $head, 'PSMD' ) ) {
+			return 'pmd';
+		}
+		if ( str_starts_with( $head, 'PSSA' ) ) {
+			return 'pssa';
+		}
+		if ( str_starts_with( $head, "\x89RW4" ) ) {
+			return 'psg';
+		}
+		// UE1 files have no magic: their sizes are exact multiples of their records.
+		$lower = strtolower( $name );
+		$size = strlen( $head );
+		if ( $size >= 48 ) {
+			$numPolys = self::u16( $head, 0 );
+			if ( $numPolys !== 0 && 48 + 16 * $numPolys === $fileSize && self::u16( $head, 2 ) >= 3
+				&& !str_ends_with( $lower, '_a.3d' )
+			) {
+				return 'ue1-data';
+			}
+		}
+		if ( $size >= 4 ) {
+			$frames = self::u16( $head, 0 );
+			$frameSize = self::u16( $head, 2 );
+			if ( $frames > 0 && $frameSize > 0 && 4 + $frames * $frameSize === $fileSize
+				&& !str_ends_with( $lower, '_d.3d' )
+			) {
+				return 'ue1-anim';
+			}
+			// Named as one and with a plausible header, a UE1 file whose size does not add up is still
+			// claimed: the decoder then says which count the bytes cannot hold.
+			if ( str_ends_with( $lower, '_a.3d' ) && $frames > 0 && $frameSize > 0 && $frameSize % 4 === 0 ) {
+				return 'ue1-anim';
+			}
+			if ( str_ends_with( $lower, '_d.3d' ) && $frames > 0 && $frameSize >= 3 ) {
+				return 'ue1-data';
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Checks that a file holds what its extension says, as far as its header tells.
+	 *
+	 * @param string $path the file on disk
+	 * @param string $name its name (the wiki's file name)
+	 * @return array{kind:?string,error:?string,header:array} kind (a key of MIME_TYPES) when it
+	 *   holds what its extension says; else error, a sentence naming the file, the field and the byte
+	 */
+	public static function check( string $path, string $name ): array {
+		$ext = strtolower( pathinfo( $name, PATHINFO_EXTENSION ) );
+		$format = self::FORMAT_NAMES[$ext] ?? strtoupper( $ext );
+		$refuse = static function ( int $at, string $what ) use ( $format, $name ): array {
+			return [ 'kind' => null, 'error' => "$format $name: $what (at byte $at)", 'header' => [] ];
+		};
+		if ( !isset( self::KINDS_BY_EXTENSION[$ext] ) ) {
+			return $refuse( 0, ".$ext is not a model file extension" );
+		}
+		$head = self::readHead( $path );
+		$fileSize = (int)@filesize( $path );
+		if ( $head === null || $head === '' ) {
+			return $refuse( 0, 'the file is empty' );
+		}
+		$kind = self::detectHead( $head, $fileSize, $name );
+		$expected = self::KINDS_BY_EXTENSION[$ext];
+		if ( $kind === null || !in_array( $kind, $expected, true ) ) {
+			return $refuse( 0, self::notWhat( $ext, $head, $fileSize, $kind ) );
+		}
+		switch ( $kind ) {
+			case 'bundle':
+				return self::checkBundle( $path, $name, $refuse );
+			case 'psk':
+			case 'psa':
+				return self::checkActorXHead( $head, $kind, $refuse );
+			case 'pmd':
+			case 'pssa':
+				return self::checkFileHeader( $head, $fileSize, $kind, $refuse );
+			case 'psg':
+				return self::checkArenaHeader( $head, $refuse );
+			default:
+				return self::checkUnrealHeader( $head, $fileSize, $kind, $refuse );
+		}
+	}
+
+	/** Why the first bytes are not what the extension says, in the decoders' words. */
+	private static function notWhat( string $ext, string $head, int $fileSize, ?string $kind ): string {
+		$found = self::shown( substr( $head, 0, 8 ) );
+		$is = $kind ? ' (it is a ' . $kind . ' file)' : '';
+		switch ( $ext ) {
+			case 'rigscope':
+				return "signature is not \\x89RSB\\r\\n\\x1a\\n (found \"$found\")$is";
+			case 'psk':
+			case 'pskx':
+				return "file does not start with an ACTRHEAD chunk (found \"$found\")$is";
+			case 'psa':
+				return "file does not start with an ANIMHEAD chunk or the PSSA magic (found \"$found\")$is";
+			case 'pmd':
+				return "magic is not PSMD (found \"" . self::shown( substr( $head, 0, 4 ) ) . "\")"
+					. ( str_starts_with( $head, 'Pmd' ) ? ' (a MikuMikuDance model, not 0 A.D.)' : $is );
+			case 'psg':
+				return "magic is not \\x89RW4 (not a RenderWare 4 arena; found \"$found\")$is";
+			default:
+				$a = strlen( $head ) >= 4 ? self::u16( $head, 0 ) : 0;
+				$b = strlen( $head ) >= 4 ? self::u16( $head, 2 ) : 0;
+				return "neither a data file (48 + 16 × NumPolys $a = " . ( 48 + 16 * $a )
+					. " bytes) nor an animation file (4 + NumFrames $a × FrameSize $b = " . ( 4 + $a * $b )
+					. " bytes) holds $fileSize bytes$is";
+		}
+	}
+
+	/** The first chunk header of an ActorX file: id, TypeFlag, DataSize, DataCount (32 bytes). */
+	private static function checkActorXHead( string $head, string $kind, callable $refuse ): array {
+		if ( strlen( $head ) < 32 ) {
+			return $refuse( 0, 'file is ' . strlen( $head ) . ' bytes, shorter than its 32-byte chunk header' );
+		}
+		$dataSize = self::i32( $head, 24 );
+		$dataCount = self::i32( $head, 28 );
+		$id = rtrim( substr( $head, 0, 20 ), "\0" );
+		$id = explode( "\0", $id )[0];
+		if ( $dataSize < 0 ) {
+			return $refuse( 24, "chunk $id declares DataSize $dataSize" );
+		}
+		if ( $dataCount < 0 ) {
+			return $refuse( 28, "chunk $id declares DataCount $dataCount" );
+		}
+		return [ 'kind' => $kind, 'error' => null, 'header' => [ 'typeFlag' => self::u32( $head, 20 ) ] ];
+	}
+
+	/** 0 A.D.'s 12-byte FileHeader: magic, version (1 and up), payloadSize. */
+	private static function checkFileHeader( string $head, int $fileSize, string $kind, callable $refuse ): array {
+		if ( strlen( $head ) < 12 ) {
+			return $refuse( 0, 'file is ' . strlen( $head ) . ' bytes, shorter than the 12-byte header' );
+		}
+		$version = self::u32( $head, 4 );
+		if ( $version === 0 ) {
+			return $refuse( 4, 'version 0 (the engine reads versions 1 and up)' );
+		}
+		return [ 'kind' => $kind, 'error' => null, 'header' => [
+			'version' => $version,
+			'payloadSize' => self::u32( $head, 8 ),
+		] ];
+	}
+
+	/** The RenderWare 4 arena header (skate3-psg.md §2): suffix, platform, byte order, pointer size, version. */
+	private static function checkArenaHeader( string $head, callable $refuse ): array {
+		if ( strlen( $head ) < 28 ) {
+			return $refuse( 0, 'arena header needs 28 bytes, file has ' . strlen( $head ) );
+		}
+		if ( substr( $head, 8, 4 ) !== "\r\n\x1a\n" ) {
+			return $refuse( 8, 'magic suffix is not 0D 0A 1A 0A (file damaged by a text-mode transfer?)' );
+		}
+		$platform = substr( $head, 4, 4 );
+		if ( $platform !== "ps3\0" ) {
+			$known = [ "xb2\0" => 'X360', "rev\0" => 'Wii', "w32\0" => 'PC' ];
+			if ( isset( $known[$platform] ) ) {
+				return $refuse( 4, "platform '" . rtrim( $platform, "\0" ) . "' is a {$known[$platform]} arena; "
+					. "X360/Wii/PC arenas are not supported, only PS3 ('ps3')" );
+			}
+			return $refuse( 4, 'unknown platform tag ' . strtoupper( implode( ' ', str_split( bin2hex( $platform ), 2 ) ) )
+				. " (expected 'ps3')" );
+		}
+		if ( ord( $head[0x0C] ) !== 1 ) {
+			return $refuse( 0x0C, 'endianness byte is ' . ord( $head[0x0C] ) . ', PS3 arenas are big-endian (1)' );
+		}
+		if ( ord( $head[0x0D] ) !== 32 ) {
+			return $refuse( 0x0D, 'pointer size is ' . ord( $head[0x0D] ) . ' bits, expected 32' );
+		}
+		if ( substr( $head, 0x10, 4 ) !== "454\0" ) {
+			return $refuse( 0x10, 'major version is not "454" (RenderWare 4.5.4)' );
+		}
+		return [ 'kind' => 'psg', 'error' => null, 'header' => [ 'platform' => 'ps3', 'version' => '4.5.4' ] ];
+	}
+
+	/** UE1's FJSDataHeader (NumPolys, NumVertices) or FJSAnivHeader (NumFrames, FrameSize). */
+	private static function checkUnrealHeader( string $head, int $fileSize, string $kind, callable $refuse ): array {
+		$a = self::u16( $head, 0 );
+		$b = self::u16( $head, 2 );
+		if ( $kind === 'ue1-data' ) {
+			if ( $fileSize < 48 ) {
+				return $refuse( 0, "data file is $fileSize bytes, shorter than its 48-byte header" );
+			}
+			if ( $b < 3 ) {
+				return $refuse( 2, "NumVertices is $b, a mesh needs at least 3" );
+			}
+			if ( 48 + 16 * $a > $fileSize ) {
+				return $refuse( 0, "NumPolys declares $a triangles of 16 bytes after the 48-byte header, "
+					. ( $fileSize - 48 ) . ' bytes remain' );
+			}
+			return [ 'kind' => $kind, 'error' => null, 'header' => [ 'NumPolys' => $a, 'NumVertices' => $b ] ];
+		}
+		if ( 4 + $a * $b > $fileSize ) {
+			return $refuse( 0, "NumFrames declares $a frames of $b bytes, " . ( $fileSize - 4 ) . ' bytes remain' );
+		}
+		return [ 'kind' => $kind, 'error' => null, 'header' => [ 'NumFrames' => $a, 'FrameSize' => $b ] ];
+	}
+
+	/**
+	 * A bundle: the signature, then raw deflate of "RSPK" · u32le file count · u32le header length ·
+	 * JSON header {v:1,state,files:[{name,size}]} · the files. Only the header is inflated, and at
+	 * most as much input as it can take.
+	 */
+	private static function checkBundle( string $path, string $name, callable $refuse ): array {
+		$header = self::readBundleHeader( $path );
+		if ( isset( $header['error'] ) ) {
+			return $refuse( $header['at'], $header['error'] );
+		}
+		return [ 'kind' => 'bundle', 'error' => null, 'header' => $header ];
+	}
+
+	/**
+	 * The header of a bundle: [ 'files' => [[name, size]...], 'state' => [...] ], or
+	 * [ 'error' => sentence, 'at' => byte ] (offsets count in the inflated container, after the
+	 * 8-byte signature, as web/src/core/pack.js does).
+	 *
+	 * @param string $path
+	 * @return array
+	 */
+	public static function readBundleHeader( string $path ): array {
+		$fail = static function ( int $at, string $what ): array {
+			return [ 'error' => $what, 'at' => $at ];
+		};
+		if ( !function_exists( 'inflate_init' ) ) {
+			return $fail( 8, 'this PHP has no zlib, the bundle\'s header cannot be read' );
+		}
+		$f = @fopen( $path, 'rb' );
+		if ( !$f ) {
+			return $fail( 0, 'the file cannot be read' );
+		}
+		$fileSize = (int)filesize( $path );
+		fseek( $f, strlen( self::BUNDLE_SIGNATURE ) );
+		$ctx = inflate_init( ZLIB_ENCODING_RAW );
+		$out = '';
+		$need = 12;
+		$read = 0;
+		$count = null;
+		$headerLength = null;
+		while ( strlen( $out ) < $need ) {
+			if ( feof( $f ) || $read >= self::MAX_BUNDLE_READ ) {
+				fclose( $f );
+				return $fail( strlen( $out ), strlen( $out ) < 12
+					? 'the container ends before its 12-byte head'
+					: "its header of $headerLength bytes ends after " . ( strlen( $out ) - 12 ) . ' bytes' );
+			}
+			$chunk = fread( $f, 16384 );
+			$read += strlen( $chunk );
+			$more = @inflate_add( $ctx, $chunk, ZLIB_SYNC_FLUSH );
+			if ( $more === false ) {
+				fclose( $f );
+				return $fail( strlen( $out ), 'its deflate stream is damaged' );
+			}
+			$out .= $more;
+			if ( $count === null && strlen( $out ) >= 12 ) {
+				if ( substr( $out, 0, 4 ) !== 'RSPK' ) {
+					fclose( $f );
+					return $fail( 0, 'it is not a Rigscope packed scene (its first bytes are not "RSPK")' );
+				}
+				$count = self::u32( $out, 4 );
+				$headerLength = self::u32( $out, 8 );
+				if ( $count > self::MAX_BUNDLE_FILES ) {
+					fclose( $f );
+					return $fail( 4, "it holds $count files, over the limit of " . self::MAX_BUNDLE_FILES );
+				}
+				if ( $headerLength > self::MAX_BUNDLE_HEADER ) {
+					fclose( $f );
+					return $fail( 8, "its header declares $headerLength bytes, over the 4 MiB limit" );
+				}
+				$need = 12 + $headerLength;
+			}
+		}
+		fclose( $f );
+		$json = json_decode( substr( $out, 12, $headerLength ), true );
+		if ( !is_array( $json ) ) {
+			return $fail( 12, "its header (bytes 12–" . ( 12 + $headerLength ) . ') is not JSON' );
+		}
+		if ( ( $json['v'] ?? null ) !== 1 ) {
+			return $fail( 12, 'its header is version ' . json_encode( $json['v'] ?? null ) . '; this Rigscope reads version 1' );
+		}
+		$files = $json['files'] ?? null;
+		if ( !is_array( $files ) || !array_is_list( $files ) ) {
+			return $fail( 12, 'its header has no file list' );
+		}
+		if ( count( $files ) !== $count ) {
+			return $fail( 4, 'its header lists ' . count( $files ) . " files, its count says $count" );
+		}
+		$state = $json['state'] ?? [];
+		if ( !is_array( $state ) || ( $state !== [] && array_is_list( $state ) ) ) {
+			return $fail( 12, "its header's view state is not an object" );
+		}
+		$listed = [];
+		$declared = 0;
+		foreach ( $files as $i => $file ) {
+			$fileName = $file['name'] ?? null;
+			$size = $file['size'] ?? null;
+			if ( !is_string( $fileName ) || $fileName === '' || strlen( $fileName ) > 1024
+				|| preg_match( '/[\x00-\x1f\x7f\\\\]/', $fileName ) || str_starts_with( $fileName, '/' )
+				|| preg_match( '#(^|/)\.{0,2}(/|$)#', $fileName )
+			) {
+				return $fail( 12, 'file ' . ( $i + 1 ) . "'s name is not a relative path; nothing was opened" );
+			}
+			if ( !is_int( $size ) || $size < 0 ) {
+				return $fail( 12, "$fileName: its size " . json_encode( $size ) . ' is not a byte count' );
+			}
+			$declared += $size;
+			$listed[] = [ 'name' => $fileName, 'size' => $size ];
+		}
+		if ( $declared + 12 + $headerLength > $fileSize * 1032 ) {
+			return $fail( 12, "its files declare $declared bytes, more than $fileSize bytes of deflate can hold" );
+		}
+		return [ 'files' => $listed, 'state' => $state ];
+	}
+
+	/** @return string|null the first HEAD_BYTES of a file */
+	private static function readHead( string $path ): ?string {
+		$f = @fopen( $path, 'rb' );
+		if ( !$f ) {
+			return null;
+		}
+		$head = (string)fread( $f, self::HEAD_BYTES );
+		fclose( $f );
+		return $head;
+	}
+
+	/** Bytes as text for a message: printable ASCII kept, the rest as \xNN. */
+	private static function shown( string $bytes ): string {
+		$bytes = rtrim( $bytes, "\0" );
+		return preg_replace_callback( '/[^\x20-\x7e]|["\\\\]/', static function ( $m ) {
+			return sprintf( '\\x%02X', ord( $m[0] ) );
+		}, $bytes );
+	}
+
+	private static function u16( string $s, int $at ): int {
+		return unpack( 'v', $s, $at )[1];
+	}
+
+	private static function u32( string $s, int $at ): int {
+		return unpack( 'V', $s, $at )[1];
+	}
+
+	private static function i32( string $s, int $at ): int {
+		$v = unpack( 'V', $s, $at )[1];
+		return $v >= 0x80000000 ? $v - 0x100000000 : $v;
+	}
+}

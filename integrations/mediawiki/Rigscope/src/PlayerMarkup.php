@@ -1,0 +1,123 @@
+<?php
+/**
+ * The HTML a page holds before anyone clicks: a placeholder carrying the files' URLs, clip and
+ * frame as data attributes, around a poster or a card. The client script (resources/ext.rigscope.js)
+ * turns a placeholder into `<rigscope-viewer>` on a click or Enter; nothing else runs before.
+ * Every text taken from a file or a page goes through Html (escaped).
+ *
+ * @file
+ */
+
+namespace MediaWiki\Extension\Rigscope;
+
+use File;
+use Html;
+use ParserOutput;
+
+class PlayerMarkup {
+
+	/** The modules a page with a model loads: a small script and its styles. */
+	public static function addModules( ParserOutput $output ): void {
+		$output->addModules( [ 'ext.rigscope' ] );
+		$output->addModuleStyles( [ 'ext.rigscope.styles' ] );
+	}
+
+	/**
+	 * @param File[] $files the model's files, in order (companions found by name are added)
+	 * @param array $view clip, frame, width, height (pixels; width 0 = the page's width)
+	 * @param string $innerHtml the poster or card
+	 * @param array $extra more attributes (class)
+	 * @return string HTML
+	 */
+	public static function placeholder( array $files, array $view, string $innerHtml, array $extra = [] ): string {
+		$urls = [];
+		$names = [];
+		foreach ( self::withCompanions( $files ) as $file ) {
+			$urls[] = $file->getUrl();
+			$names[] = $file->getName();
+		}
+		$attribs = [
+			'class' => trim( 'rigscope-thumb ' . ( $extra['class'] ?? '' ) ),
+			'data-rigscope-src' => implode( ' ', $urls ),
+			'data-rigscope-player' => RigscopeHandler::playerUrl(),
+			'data-rigscope-name' => implode( ', ', $names ),
+		];
+		if ( isset( $view['clip'] ) && $view['clip'] !== '' ) {
+			$attribs['data-rigscope-clip'] = (string)$view['clip'];
+		}
+		if ( isset( $view['frame'] ) && $view['frame'] !== '' ) {
+			$attribs['data-rigscope-frame'] = (string)(int)$view['frame'];
+		}
+		if ( !empty( $view['width'] ) ) {
+			$attribs['data-rigscope-width'] = (string)(int)$view['width'];
+		}
+		if ( !empty( $view['height'] ) ) {
+			$attribs['data-rigscope-height'] = (string)(int)$view['height'];
+		}
+		$badge = Html::element( 'span', [ 'class' => 'rigscope-badge', 'aria-hidden' => 'true' ],
+			wfMessage( 'rigscope-badge' )->inContentLanguage()->text() );
+		$play = Html::element( 'span', [ 'class' => 'rigscope-play', 'aria-hidden' => 'true' ] );
+		// A block (the tag and the parser function) is a div, so no paragraph wraps it.
+		$block = str_contains( $attribs['class'], 'rigscope-block' );
+		return Html::rawElement( $block ? 'div' : 'span', $attribs, $innerHtml . $badge . $play );
+	}
+
+	/**
+	 * A card standing in for a poster: the name, the counts from the file's facts and a 3D badge.
+	 *
+	 * @param File[] $files
+	 * @param int $width pixels (0: as wide as the page allows)
+	 * @param int $height pixels
+	 * @param string $alt
+	 * @return string HTML
+	 */
+	public static function card( array $files, int $width, int $height, string $alt = '' ): string {
+		$first = $files[0];
+		$lines = '';
+		$facts = $first->getMetadataArray();
+		$counts = [];
+		foreach ( FactsTable::countsShown( $facts ) as $name => $n ) {
+			$counts[] = "$n $name";
+		}
+		$clips = count( $facts['sequences'] ?? [] );
+		if ( $clips ) {
+			$counts[] = wfMessage( 'rigscope-card-clips' )->numParams( $clips )->inContentLanguage()->text();
+		}
+		$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-name' ], $first->getName() );
+		if ( count( $files ) > 1 ) {
+			$others = array_map( static function ( File $f ) {
+				return $f->getName();
+			}, array_slice( $files, 1 ) );
+			$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-files' ], implode( ' · ', $others ) );
+		}
+		$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-format' ],
+			(string)( $facts['format'] ?? $facts['kind'] ?? '' ) );
+		if ( $counts ) {
+			$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-counts' ], implode( ' · ', array_slice( $counts, 0, 4 ) ) );
+		}
+		$style = $width ? "width:{$width}px;height:{$height}px" : "height:{$height}px";
+		$label = $alt !== '' ? $alt : wfMessage( 'rigscope-play-label' )->params( $first->getName() )->inContentLanguage()->text();
+		return Html::rawElement( 'span', [ 'class' => 'rigscope-card', 'style' => $style, 'role' => 'img',
+			'aria-label' => $label ], $lines );
+	}
+
+	/**
+	 * The files with the companions each names (UE1 `_d.3d` ↔ `_a.3d`, a mesh's `.psa` of the same
+	 * name), each once, in order.
+	 *
+	 * @param File[] $files
+	 * @return File[]
+	 */
+	public static function withCompanions( array $files ): array {
+		$out = [];
+		foreach ( $files as $file ) {
+			$out[$file->getName()] = $file;
+		}
+		if ( count( $files ) === 1 ) {
+			foreach ( Companions::of( $files[0] ) as $c ) {
+				$out[$c->getName()] ??= $c;
+			}
+		}
+		return array_values( $out );
+	}
+}

@@ -1,0 +1,218 @@
+<?php
+/**
+ * Model files as media: size and facts on upload, a poster (or a card) as the thumbnail, and the
+ * `clip` and `frame` parameters of `[[File:Grunt.psk|clip=Walk|frame=12]]`.
+ *
+ * @file
+ */
+
+namespace MediaWiki\Extension\Rigscope;
+
+use File;
+use ImageHandler;
+use MediaTransformError;
+use MediaWiki\MediaWikiServices;
+use Parser;
+use TransformParameterError;
+
+class RigscopeHandler extends ImageHandler {
+
+	/** The size a model is described with: posters keep this shape (4:3) at any width. */
+	public const WIDTH = 640;
+	public const HEIGHT = 480;
+
+	/** Metadata layout version: facts stored under an older one are read again. */
+	private const METADATA_VERSION = 1;
+
+	/** @inheritDoc */
+	public function isEnabled() {
+		return true;
+	}
+
+	/** @inheritDoc */
+	public function mustRender( $file ) {
+		return true;
+	}
+
+	/** @inheritDoc */
+	public function isVectorized( $file ) {
+		return true;
+	}
+
+	/** @inheritDoc */
+	public function canRender( $file ) {
+		return true;
+	}
+
+	/** @inheritDoc */
+	public function getParamMap() {
+		return [
+			'img_width' => 'width',
+			'rigscope_clip' => 'clip',
+			'rigscope_frame' => 'frame',
+		];
+	}
+
+	/** @inheritDoc */
+	public function validateParam( $name, $value ) {
+		if ( $name === 'width' || $name === 'height' ) {
+			return $value > 0;
+		}
+		if ( $name === 'clip' ) {
+			return is_string( $value ) && $value !== '' && mb_strlen( $value ) <= 200;
+		}
+		if ( $name === 'frame' ) {
+			return preg_match( '/^\d{1,7}$/', (string)$value ) === 1;
+		}
+		return false;
+	}
+
+	/** @inheritDoc */
+	public function makeParamString( $params ) {
+		$s = parent::makeParamString( $params );
+		if ( isset( $params['frame'] ) ) {
+			$s = 'frame' . (int)$params['frame'] . '-' . $s;
+		}
+		if ( isset( $params['clip'] ) && $params['clip'] !== '' ) {
+			// A clip name may hold anything: thumbnail names hold a readable one or its hash.
+			$clip = (string)$params['clip'];
+			$s = ( preg_match( '/^[A-Za-z0-9_]{1,64}$/', $clip ) ? "clip-$clip" : 'cliph-' . substr( md5( $clip ), 0, 12 ) )
+				. '-' . $s;
+		}
+		return $s;
+	}
+
+	/** @inheritDoc */
+	public function parseParamString( $str ) {
+		if ( !preg_match( '/^(?:clip-([A-Za-z0-9_]{1,64})-)?(?:frame(\d{1,7})-)?(\d+)px$/', $str, $m ) ) {
+			return false;
+		}
+		$params = [ 'width' => (int)$m[3] ];
+		if ( $m[1] !== '' ) {
+			$params['clip'] = $m[1];
+		}
+		if ( $m[2] !== '' ) {
+			$params['frame'] = (int)$m[2];
+		}
+		return $params;
+	}
+
+	/** @inheritDoc */
+	public function getThumbType( $ext, $mime, $params = null ) {
+		return [ 'png', 'image/png' ];
+	}
+
+	/**
+	 * @inheritDoc
+	 * The facts come from `rigscope inspect --json` when $wgRigscopeNode is set, else from the
+	 * header check alone.
+	 */
+	public function getSizeAndMetadata( $state, $path ) {
+		$metadata = [ 'v' => self::METADATA_VERSION ] + Inspector::facts( $path );
+		return [ 'width' => self::WIDTH, 'height' => self::HEIGHT, 'metadata' => $metadata ];
+	}
+
+	/** @inheritDoc */
+	public function getMetadataType( $image ) {
+		return 'rigscope';
+	}
+
+	/** @inheritDoc */
+	public function isFileMetadataValid( $image ) {
+		$v = $image->getMetadataItem( 'v' );
+		return $v === self::METADATA_VERSION ? self::METADATA_GOOD : self::METADATA_BAD;
+	}
+
+	/** @inheritDoc */
+	public function formatMetadata( $image, $context = false ) {
+		// The file page shows its own table of facts (FactsTable), beside the player.
+		return false;
+	}
+
+	/** @inheritDoc */
+	public function getShortDesc( $file ) {
+		return wfMessage( 'rigscope-short-desc' )->params( self::summary( $file ) )->escaped();
+	}
+
+	/** @inheritDoc */
+	public function getLongDesc( $file ) {
+		return wfMessage( 'rigscope-long-desc' )->params( self::summary( $file ) )->sizeParams( $file->getSize() )->escaped();
+	}
+
+	/** @inheritDoc */
+	public function getDimensionsString( $file ) {
+		return self::summary( $file );
+	}
+
+	/** What a model file holds, in a few words: its format and counts. */
+	public static function summary( File $file ): string {
+		$facts = $file->getMetadataArray();
+		$parts = [ (string)( $facts['format'] ?? $facts['kind'] ?? '3D' ) ];
+		foreach ( FactsTable::countsShown( $facts ) as $name => $n ) {
+			$parts[] = "$n $name";
+		}
+		return implode( ', ', array_slice( $parts, 0, 5 ) );
+	}
+
+	/** @inheritDoc */
+	public function parserTransformHook( $parser, $file ) {
+		PlayerMarkup::addModules( $parser->getOutput() );
+	}
+
+	/**
+	 * A poster made by $wgRigscopePosterCommand (kept by the file repository like any thumbnail),
+	 * or, without one, a card made of the file's name and counts.
+	 *
+	 * @inheritDoc
+	 */
+	public function doTransform( $image, $dstPath, $dstUrl, $params, $flags = 0 ) {
+		if ( !$this->normaliseParams( $image, $params ) ) {
+			return new TransformParameterError( $params );
+		}
+		$width = (int)$params['physicalWidth'];
+		$height = (int)round( $width * self::HEIGHT / self::WIDTH );
+		$params['height'] = $params['physicalHeight'] = $height;
+		$params['width'] = $width;
+		if ( !Inspector::posterCommand() ) {
+			return new RigscopeThumbnail( $image, false, false, $params );
+		}
+		if ( $flags & self::TRANSFORM_LATER ) {
+			return new RigscopeThumbnail( $image, $dstUrl, false, $params );
+		}
+		if ( !wfMkdirParents( dirname( $dstPath ), null, __METHOD__ ) ) {
+			return new MediaTransformError( 'thumbnail_error', $width, $height, wfMessage( 'thumbnail_dest_directory' ) );
+		}
+		$sources = [ $image->getLocalRefPath() ];
+		foreach ( Companions::of( $image ) as $companion ) {
+			$sources[] = $companion->getLocalRefPath();
+		}
+		$error = Inspector::poster( array_filter( $sources ), $dstPath, $width, $height, $params['clip'] ?? null,
+			isset( $params['frame'] ) ? (int)$params['frame'] : null );
+		if ( $error !== null ) {
+			// A wiki page never breaks on a poster: the card stands in, and the reason is logged.
+			wfDebugLog( 'rigscope', 'poster failed for ' . $image->getName() . ": $error" );
+			return new RigscopeThumbnail( $image, false, false, $params );
+		}
+		return new RigscopeThumbnail( $image, $dstUrl, $dstPath, $params );
+	}
+
+	/** The handler of a file, when it is this one. */
+	public static function isModel( ?File $file ): bool {
+		return $file && $file->exists() && $file->getHandler() instanceof self;
+	}
+
+	/** The extension's player scripts, as served from the extension's folder. */
+	public static function playerUrl(): string {
+		$config = MediaWikiServices::getInstance()->getMainConfig();
+		$path = $config->get( 'RigscopePlayerPath' );
+		if ( !$path ) {
+			$path = $config->get( 'ExtensionAssetsPath' ) . '/Rigscope/resources/player';
+		}
+		return rtrim( $path, '/' ) . '/rigscope-viewer.js';
+	}
+
+	/** Parser output hooks for a page that shows a model (used by the tag and function too). */
+	public static function forParser( Parser $parser ): void {
+		PlayerMarkup::addModules( $parser->getOutput() );
+	}
+}

@@ -1,0 +1,56 @@
+<?php
+/**
+ * A model's thumbnail: its poster (an ordinary thumbnail image) or a card, inside a placeholder
+ * that the client script swaps for the player on a click or Enter.
+ *
+ * @file
+ */
+
+namespace MediaWiki\Extension\Rigscope;
+
+use Html;
+use ThumbnailImage;
+
+class RigscopeThumbnail extends ThumbnailImage {
+
+	/** @var array the transform's parameters: clip and frame travel to the player */
+	private $view;
+
+	/**
+	 * @param \File $file
+	 * @param string|false $url the poster, or false for a card
+	 * @param string|false $path
+	 * @param array $parameters width, height, clip, frame
+	 */
+	public function __construct( $file, $url, $path = false, $parameters = [] ) {
+		parent::__construct( $file, $url, $path, $parameters );
+		$this->view = $parameters;
+	}
+
+	/**
+	 * @param array $options as ThumbnailImage::toHtml
+	 * @return string HTML
+	 */
+	public function toHtml( $options = [] ) {
+		$file = $this->file;
+		$width = (int)$this->getWidth();
+		$height = (int)$this->getHeight();
+		if ( $this->url ) {
+			$options['loading'] = $options['loading'] ?? 'lazy';
+			$inner = parent::toHtml( $options );
+		} else {
+			$link = !empty( $options['desc-link'] ) ? $this->getDescLinkAttribs(
+				empty( $options['title'] ) ? null : $options['title'], $options['desc-query'] ?? ''
+			) : [ 'href' => $file->getDescriptionUrl() ];
+			$link['class'] = trim( ( $link['class'] ?? '' ) . ' rigscope-card-link' );
+			$inner = Html::rawElement( 'a', $link,
+				PlayerMarkup::card( [ $file ], $width, $height, $options['alt'] ?? '' ) );
+		}
+		return PlayerMarkup::placeholder( [ $file ], [
+			'clip' => $this->view['clip'] ?? null,
+			'frame' => $this->view['frame'] ?? null,
+			'width' => $width,
+			'height' => $height,
+		], $inner );
+	}
+}

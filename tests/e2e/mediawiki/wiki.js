@@ -1,0 +1,160 @@
+// A throwaway MediaWiki for the Rigscope extension's tests (and screenshots): Debian's MediaWiki
+// 1.39 installed on SQLite in a temporary folder, served by `php -S` with a router, the extension
+// loaded from the repository, and a small API client (login, upload, edit).
+// See /work/shared/specs/mediawiki.md for what these steps rely on.
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { basename } from 'node:path';
+
+export const MEDIAWIKI = '/usr/share/mediawiki';
+export const EXTENSION_DIR = new URL('../../../integrations/mediawiki/Rigscope', import.meta.url).pathname;
+const ROUTER = new URL('./router.php', import.meta.url).pathname;
+export const ADMIN = { user: 'Admin', password: 'Rigscope-test-password-1' };
+
+/** Whether this machine has MediaWiki and PHP (scripts/setup.sh installs them). */
+export const hasMediaWiki = () => existsSync(`${MEDIAWIKI}/maintenance/install.php`) && existsSync('/usr/bin/php');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Installs a wiki in `dir` and serves it.
+ * @param {{ dir: string, settings?: string }} options settings: PHP lines appended to LocalSettings.php
+ * @returns {Promise<{ url: string, dir: string, api: WikiApi, stop: () => void, php: (args: string[], input?: string) => string }>}
+ */
+export async function makeWiki({ dir, settings = '' }) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  mkdirSync(`${dir}/data`, { recursive: true });
+  mkdirSync(`${dir}/images`, { recursive: true });
+  execFileSync(
+    'php',
+    [
+      `${MEDIAWIKI}/maintenance/install.php`,
+      '--dbtype=sqlite',
+      `--dbpath=${dir}/data`,
+      '--dbname=wiki',
+      `--server=${url}`,
+      '--scriptpath=',
+      `--pass=${ADMIN.password}`,
+      `--confpath=${dir}`,
+      '--skins=Vector,MinervaNeue',
+      'Rigscope test wiki',
+      ADMIN.user,
+    ],
+    { stdio: 'pipe' },
+  );
+  const config = `${dir}/LocalSettings.php`;
+  appendFileSync(
+    config,
+    `
+# ---- Rigscope test settings ----
+$wgEnableUploads = true;
+$wgUploadDirectory = ${JSON.stringify(`${dir}/images`)};
+$wgUploadPath = '/images';
+$wgTmpDirectory = ${JSON.stringify(`${dir}/tmp`)};
+$wgCacheDirectory = ${JSON.stringify(`${dir}/cache`)};
+$wgDefaultSkin = 'vector-2022';
+$wgShowExceptionDetails = true;
+$wgDebugLogGroups['rigscope'] = ${JSON.stringify(`${dir}/rigscope.log`)};
+$wgFileExtensions = array_merge( $wgFileExtensions, [ 'rigscope', 'psk', 'pskx', 'psa', 'pmd', '3d', 'psg', 'tga', 'bmp', 'pcx' ] );
+wfLoadExtension( 'Rigscope', ${JSON.stringify(`${EXTENSION_DIR}/extension.json`)} );
+${settings}
+`,
+  );
+  mkdirSync(`${dir}/tmp`, { recursive: true });
+  const env = { ...process.env, MW_CONFIG_FILE: config, RIGSCOPE_WIKI_IMAGES: `${dir}/images`, RIGSCOPE_EXTENSION_DIR: EXTENSION_DIR };
+  const php = (args, input) => execFileSync('php', args, { env, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], cwd: MEDIAWIKI });
+  php([`${MEDIAWIKI}/maintenance/update.php`, '--quick']);
+  const server = spawn(
+    'php',
+    ['-d', 'upload_max_filesize=64M', '-d', 'post_max_size=64M', '-S', `127.0.0.1:${port}`, '-t', MEDIAWIKI, ROUTER],
+    { env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let log = '';
+  server.stderr.on('data', (d) => (log = (log + d).slice(-20000)));
+  // Wait until index.php answers.
+  const end = Date.now() + 30000;
+  for (;;) {
+    try {
+      const r = await fetch(`${url}/index.php?title=Main_Page`);
+      if (r.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > end || server.exitCode !== null) throw new Error(`the wiki did not answer at ${url}:\n${log}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { url, dir, api: new WikiApi(url), php, log: () => log, stop: () => server.kill() };
+}
+
+/** MediaWiki's action API, with cookies. */
+export class WikiApi {
+  constructor(url) {
+    this.url = url;
+    this.cookies = new Map();
+  }
+
+  async request(params, body) {
+    const query = new URLSearchParams({ format: 'json', formatversion: '2', ...(body ? {} : params) });
+    const headers = { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+    let payload;
+    if (body) {
+      payload = new FormData();
+      for (const [k, v] of Object.entries(params)) payload.append(k, v);
+      for (const [k, v] of Object.entries(body)) {
+        if (v?.blob) payload.append(k, v.blob, v.name);
+        else payload.append(k, v);
+      }
+    }
+    const r = await fetch(`${this.url}/api.php?${query}`, { method: body ? 'POST' : 'GET', headers, body: payload });
+    for (const c of r.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const at = pair.indexOf('=');
+      this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    const text = await r.text();
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new Error(`api.php answered ${r.status} with no JSON: ${text.slice(0, 500)}`);
+    }
+  }
+
+  async token(type = 'csrf') {
+    const r = await this.request({ action: 'query', meta: 'tokens', type });
+    return r.query.tokens[`${type}token`];
+  }
+
+  async login({ user, password } = ADMIN) {
+    const logintoken = await this.token('login');
+    const r = await this.request({ action: 'login' }, { lgname: user, lgpassword: password, lgtoken: logintoken });
+    if (r.login?.result !== 'Success') throw new Error(`login failed: ${JSON.stringify(r)}`);
+  }
+
+  /** Uploads a file under `name`; the API's answer (with `error` when refused). */
+  async upload(path, name = basename(path), text = '') {
+    const token = await this.token();
+    const bytes = readFileSync(path);
+    return this.request(
+      { action: 'upload' },
+      { filename: name, ignorewarnings: '1', text, token, file: { blob: new Blob([bytes]), name } },
+    );
+  }
+
+  async edit(title, text) {
+    const token = await this.token();
+    const r = await this.request({ action: 'edit' }, { title, text, token, summary: 'test' });
+    if (r.edit?.result !== 'Success') throw new Error(`edit failed: ${JSON.stringify(r)}`);
+    return r;
+  }
+}
