@@ -9,13 +9,24 @@ export function download(blob, name) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+/**
+ * The GLB as *Compressed* asks: raw, or quantized and meshopt-compressed with WebP textures
+ * (three/compress.js, glTF-Transform and meshopt's encoder, loaded only when it is ticked).
+ */
+async function finished({ glb, problems }, $) {
+  if (!$('export-compressed').checked) return { glb, problems };
+  const { compressGLB } = await import('../../three/compress.js');
+  const done = await compressGLB(glb, { textures: 'webp' });
+  return { glb: done.glb, problems: [...problems, ...done.problems] };
+}
+
 export function exportPanel({ app, viewer, $, messages, loader }) {
   $('export-button').addEventListener('click', async () => {
     if (!app.characters.length) return messages.add('Nothing to export: load a model first');
     loader.status('Exporting GLB…');
     try {
       const { exportGLB } = await import('../../three/export.js');
-      const { glb, problems } = await exportGLB(app.characters, { decoder: app.decoder });
+      const { glb, problems } = await finished(await exportGLB(app.characters, { decoder: app.decoder }), $);
       download(new Blob([glb], { type: 'model/gltf-binary' }), `${app.characters[0].name.replace(/\.[^.]*$/, '')}.glb`);
       loader.status(`Exported ${(glb.byteLength / 1024).toFixed(0)} KB`);
       for (const p of problems) messages.add(`Export: ${p}`);
@@ -72,7 +83,7 @@ function exportAll({ app, $, messages, loader }) {
         loader.progress(i, plan.length);
         // The count also on the button beside Export all: on a phone the status line is off-screen.
         $('export-all-cancel').textContent = `Cancel export (${i + 1}/${plan.length})`;
-        const { glb, problems } = await exportGLB([character], { decoder: app.decoder, origin: true });
+        const { glb, problems } = await finished(await exportGLB([character], { decoder: app.decoder, origin: true }), $);
         for (const p of problems) messages.add(`Export: ${path}: ${p}`);
         const entry = new ZipPassThrough(path); // GLBs hold compressed pictures: storing is as small and far faster
         zip.add(entry);
