@@ -17,6 +17,13 @@ command -v clang-tidy >/dev/null 2>&1 || need+=(clang-tidy)
 [ -f /usr/include/gtest/gtest.h ] || need+=(libgtest-dev)
 # libFuzzer and the sanitizer runtimes for clang.
 ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || need+=(libclang-rt-14-dev)
+# The MediaWiki extension's tests (tests/e2e/mediawiki.test.js): Debian's MediaWiki 1.39 and PHP,
+# a throwaway wiki on SQLite served by `php -S` (Apache comes only with the recommended packages).
+[ -f /usr/share/mediawiki/maintenance/install.php ] || need+=(mediawiki)
+command -v php >/dev/null 2>&1 || need+=(php-cli)
+for ext in pdo_sqlite intl mbstring dom; do
+  php -m 2>/dev/null | grep -qix "$ext" || need+=("php-$(case $ext in pdo_sqlite) echo sqlite3 ;; dom) echo xml ;; *) echo $ext ;; esac)")
+done
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
