@@ -15,6 +15,8 @@ export default async function setup({ provide }) {
   servers = [site.server, foreign.server];
   provide('baseUrl', site.url);
   provide('foreignUrl', foreign.url);
+  // The built site itself, for tests that install the player elsewhere (the MediaWiki extension).
+  provide('siteDir', siteDir);
   return async () => {
     for (const s of servers) s.close();
     rmSync(`${root}${siteDir}`, { recursive: true, force: true });
