@@ -16,6 +16,10 @@ import { build } from 'vite';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const TEMPLATE_PATH = `${root}build/standalone/rigscope-page.html`;
+/** The GLB reader (families/gltf-model.js: glTF-Transform, meshopt's decoder) as one classic
+ * script, which `rigscope page --compress` adds to the pages that carry a compressed GLB: the
+ * template itself does not grow by it for pages of game files. */
+export const GLB_READER_PATH = `${root}build/standalone/rigscope-glb-reader.js`;
 
 // The site's decoder client names its module worker (new Worker(new URL('./worker.js', …))); the
 // standalone page gives the pool its own worker, so that default is left out of the bundle (Vite
@@ -23,8 +27,13 @@ export const TEMPLATE_PATH = `${root}build/standalone/rigscope-page.html`;
 const DEFAULT_WORKER = "new Worker(new URL('./worker.js', import.meta.url), { type: 'module' })";
 // With wasmBinary given Emscripten never reads its .wasm; the file reference is dropped too.
 const WASM_URL = 'new URL("decoders.wasm",import.meta.url).toString()';
+// The glTF family loads its reader when a GLB is opened; in the page it is the script
+// GLB_READER_PATH, present only in pages that carry a GLB.
+const GLB_READER = "import('./gltf-model.js')";
+const GLB_READER_GLOBAL =
+  "(globalThis.RigscopeGlbReader ? Promise.resolve(globalThis.RigscopeGlbReader) : Promise.reject(new Error('this page has no GLB reader (rigscope page --compress writes pages that do)')))";
 
-function dropFileReferences() {
+function dropFileReferences({ reader = false } = {}) {
   return {
     name: 'rigscope-standalone-inline',
     enforce: 'pre',
@@ -34,6 +43,7 @@ function dropFileReferences() {
           throw new Error(`build-standalone: ${id} no longer contains ${from}; update scripts/build-standalone.mjs`);
         return code.replace(from, to);
       };
+      if (id.endsWith('/families/gltf.js') && !reader) return swap(GLB_READER, GLB_READER_GLOBAL);
       if (id.endsWith('/decoder/client.js'))
         return swap(DEFAULT_WORKER, "(() => { throw new Error('the standalone page starts its own decoder worker'); })()");
       // A classic worker has no import.meta; its own location serves Emscripten's script directory.
@@ -45,12 +55,12 @@ function dropFileReferences() {
 }
 
 /** One entry bundled as a single minified classic script. */
-async function bundle(entry, name) {
+async function bundle(entry, name, { reader = false } = {}) {
   const out = await build({
     configFile: false,
     root,
     logLevel: 'error',
-    plugins: [dropFileReferences()],
+    plugins: [dropFileReferences({ reader })],
     build: {
       write: false,
       target: 'es2022',
@@ -103,10 +113,16 @@ export async function buildStandaloneTemplate() {
 `;
 }
 
+/** The GLB reader script's text, ready to sit inside a <script> of the page. */
+export async function buildGlbReader() {
+  return scriptSafe(await bundle('web/src/families/gltf-model.js', 'RigscopeGlbReader', { reader: true }));
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const html = await buildStandaloneTemplate();
+  const [html, reader] = await Promise.all([buildStandaloneTemplate(), buildGlbReader()]);
   await mkdir(`${root}build/standalone`, { recursive: true });
   await writeFile(TEMPLATE_PATH, html);
+  await writeFile(GLB_READER_PATH, reader);
   const gz = gzipSync(html, { level: 9 }).length;
-  console.log(`standalone page template: ${html.length} bytes, ${gz} gzipped`);
+  console.log(`standalone page template: ${html.length} bytes, ${gz} gzipped; GLB reader (page --compress only): ${reader.length} bytes`);
 }

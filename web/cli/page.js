@@ -109,10 +109,15 @@ export async function readTemplate(path = TEMPLATE_PATH) {
  * @param {{ out: string, clip?: string, lod?: number | 'all', template?: string }} options lod: the
  *   level of detail the page shows of parts that have levels (every level is packed; 0 by default)
  */
-export async function page(paths, { out, clip, lod = 0, template: templatePath }) {
+export async function page(paths, { out, clip, lod = 0, template: templatePath, compress = false, textures }) {
   if (!/\.html?$/i.test(out)) throw new UsageError(`-o ${out}: the page is an .html file`);
-  const template = await readTemplate(templatePath);
-  const packed = await sceneToPack(paths, { clip, lod });
+  let template = await readTemplate(templatePath);
+  let packed;
+  if (compress) {
+    // One compressed GLB instead of the files, and the reader that opens it (page-compressed.js).
+    const { compressedPack, withGlbReader } = await import('./page-compressed.js');
+    [packed, template] = await Promise.all([compressedPack(paths, { clip, lod, textures }), withGlbReader(template)]);
+  } else packed = await sceneToPack(paths, { clip, lod });
   const html = standalonePage(template, packScene(packed));
   await writeFile(out, html);
   process.stdout.write(wroteLine(out, html.length, packed));

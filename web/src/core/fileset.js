@@ -274,7 +274,8 @@ export async function decodeFiles(
   const run = async (job) => {
     if (isCancelled()) return { reason: 'decoding was cancelled' };
     try {
-      return { decoded: await decoder.call(job.op, await job.args()) };
+      // A family that reads its files in JavaScript (glTF) gives `decode` instead of a worker op.
+      return { decoded: job.decode ? await job.decode() : await decoder.call(job.op, await job.args()) };
     } catch (err) {
       return { reason: refusal(err, job.inputs[0].entry) };
     }

@@ -236,6 +236,10 @@ function ownClips(character) {
       total: va.vertexCount,
       clips: character.clips.slice(),
     });
+  } else if (host.clips?.length) {
+    // Clips in the mesh's own file (a GLB): every bone is its own.
+    const bones = host.skeleton?.names.length ?? 0;
+    character.animations.push({ file: host.file, by: host.bindBy, matched: bones, total: bones, clips: character.clips.slice() });
   }
 }
 

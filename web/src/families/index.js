@@ -13,8 +13,9 @@ import zeroad from './zeroad.js';
 import ue1 from './ue1.js';
 import psg from './psg.js';
 import images from './images.js';
+import gltf from './gltf.js';
 
-export const FAMILIES = [unreal, zeroad, ue1, psg, images];
+export const FAMILIES = [unreal, zeroad, ue1, psg, gltf, images];
 
 /** The family with this id, or undefined. */
 export const familyById = (id) => lookUp(FAMILIES, id);
