@@ -11,7 +11,7 @@ import { lodFromText } from '../core/lod.js';
 import { encodePng } from '../core/png.js';
 import { CROSSFADE_SECONDS } from '../three/playback.js';
 import { sharedPool } from '../decoder/pool.js';
-import { ElementStage } from './stage.js';
+import { BACKGROUND, ElementStage } from './stage.js';
 import { reducedMotion } from '../three/glides.js';
 import { Player } from './player.js';
 import { sharedRenderer } from './renderer.js';
@@ -432,7 +432,8 @@ export class RigscopeViewer extends HTMLElement {
     const stage = this.stage;
     switch (name) {
       case 'background':
-        if (value) stage.setBackground(readBackground(value));
+        // Taken away, the default comes back (a page that changes scenes in one element).
+        stage.setBackground(value ? readBackground(value) : BACKGROUND);
         break;
       case 'skeleton':
         stage.setSkeletonVisible(value !== null && truthy(value));

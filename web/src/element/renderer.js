@@ -111,31 +111,35 @@ class SharedRenderer {
     const alpha = renderer.getClearAlpha();
     renderer.setClearAlpha(transparent ? 0 : 1);
     try {
-      const y = this._render(stage, camera, w, h);
+      // At the canvas's origin, whatever its size (grown by other stages): the viewport's offset
+      // enters the rasterizer's arithmetic, and an edge pixel could come out otherwise.
+      this._render(stage, camera, w, h, { atOrigin: true });
       const gl = renderer.getContext();
       const rows = new Uint8Array(w * h * 4);
       // Read in the same task as the render: the drawing buffer is not kept past it.
-      gl.readPixels(0, y, w, h, gl.RGBA, gl.UNSIGNED_BYTE, rows);
+      gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, rows);
       return unpremultiply(flipRows(rows, w, h));
     } finally {
       renderer.setClearAlpha(alpha);
     }
   }
 
-  /** Draws a stage's scene at the top left `w` × `h` of the canvas (grown to fit); returns that area's bottom row. */
-  _render(stage, camera, w, h) {
+  /**
+   * Draws a stage's scene in `w` × `h` of the canvas (grown to fit): its top left, where draw()
+   * copies from, or with `atOrigin` its bottom left (WebGL's origin).
+   */
+  _render(stage, camera, w, h, { atOrigin = false } = {}) {
     const renderer = this.renderer;
     const size = renderer.getSize(new THREE.Vector2());
     if (size.x < w || size.y < h) renderer.setSize(Math.max(size.x, w), Math.max(size.y, h), false);
-    const H = renderer.getSize(size).y;
     // WebGL counts rows from the bottom: the top-left w × h of the canvas is y = H - h.
+    const y = atOrigin ? 0 : renderer.getSize(size).y - h;
     // The shadow pass (only when the pose changed) draws into its own target first.
     stage.beforeDraw?.(renderer);
     renderer.toneMappingExposure = stage.exposure ?? 1;
-    renderer.setViewport(0, H - h, w, h);
-    renderer.setScissor(0, H - h, w, h);
+    renderer.setViewport(0, y, w, h);
+    renderer.setScissor(0, y, w, h);
     renderer.render(stage.scene, camera);
-    return H - h;
   }
 }
 

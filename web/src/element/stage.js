@@ -60,6 +60,9 @@ export function texturesOf(characters) {
   return out;
 }
 
+/** The view's colour where nothing is drawn, unless the background attribute says otherwise. */
+export const BACKGROUND = 0x23262e;
+
 export class ElementStage {
   /**
    * @param {HTMLCanvasElement} canvas the element's own canvas (2D)
@@ -89,7 +92,7 @@ export class ElementStage {
     this.shadow = null;
     this.showShadow = true;
 
-    this.background = new THREE.Color(0x23262e);
+    this.background = new THREE.Color(BACKGROUND);
     this.scene = new THREE.Scene();
     this.scene.background = this.background;
     // Z-up sources turn under this group (up="z"); helpers and labels turn with them.
