@@ -208,16 +208,27 @@ function sampleAt(sampler, t, size, out) {
   if (sampler.getInterpolation() === 'STEP') return a;
   const b = at(hi, []);
   const f = (t - times[lo]) / (times[hi] - times[lo]);
-  if (size === 4) {
-    let dot = 0;
-    for (let k = 0; k < 4; k++) dot += a[k] * b[k];
-    const s = dot < 0 ? -1 : 1;
-    for (let k = 0; k < 4; k++) out[k] = a[k] + (s * b[k] - a[k]) * f;
-    const l = Math.hypot(...out.slice(0, 4)) || 1;
-    for (let k = 0; k < 4; k++) out[k] /= l;
-    return out;
-  }
+  if (size === 4) return slerp(a, b, f, out);
   for (let k = 0; k < size; k++) out[k] = a[k] + (b[k] - a[k]) * f;
+  return out;
+}
+
+/** Spherical interpolation, as glTF (and three) interpolate rotations: the shorter way. */
+function slerp(a, b, f, out) {
+  let dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  const s = dot < 0 ? -1 : 1;
+  dot *= s;
+  let wa = 1 - f;
+  let wb = f * s;
+  if (dot < 0.9995) {
+    const angle = Math.acos(dot);
+    const sin = Math.sin(angle);
+    wa = Math.sin((1 - f) * angle) / sin;
+    wb = (Math.sin(f * angle) / sin) * s;
+  }
+  for (let k = 0; k < 4; k++) out[k] = wa * a[k] + wb * b[k];
+  const l = Math.hypot(out[0], out[1], out[2], out[3]) || 1;
+  for (let k = 0; k < 4; k++) out[k] /= l;
   return out;
 }
 
