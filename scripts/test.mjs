@@ -63,16 +63,16 @@ vitest('browser', 'tests/e2e/vitest.config.js', 'build/vitest-e2e.json');
 // The packed package in a fresh app: Vite build, Chromium and Node (tests/consumer).
 vitest('consumer', 'tests/consumer/vitest.config.js', 'build/vitest-consumer.json');
 
-// Lint: ESLint over web/, tests/ and scripts/ (eslint.config.js), one check that passes or fails.
+// Lint: ESLint over web/, tests/, scripts/ and integrations/ (eslint.config.js), one check that passes or fails.
 {
-  const r = run('npx', ['eslint', '--max-warnings=0', 'web', 'tests', 'scripts']);
+  const r = run('npx', ['eslint', '--max-warnings=0', 'web', 'tests', 'scripts', 'integrations']);
   timings.push(['lint (eslint)', r.seconds]);
   suite('lint (eslint)', r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1);
 }
 
-// Format: Prettier over the same tree (.prettierrc.json); `npx prettier --write web tests scripts` fixes it.
+// Format: Prettier over the same tree (.prettierrc.json); `npx prettier --write web tests scripts integrations` fixes it.
 {
-  const r = run('npx', ['prettier', '--check', 'web', 'tests', 'scripts']);
+  const r = run('npx', ['prettier', '--check', 'web', 'tests', 'scripts', 'integrations']);
   timings.push(['format (prettier)', r.seconds]);
   suite('format (prettier)', r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1);
 }

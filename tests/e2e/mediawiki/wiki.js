@@ -28,10 +28,12 @@ function freePort() {
 
 /**
  * Installs a wiki in `dir` and serves it.
- * @param {{ dir: string, settings?: string }} options settings: PHP lines appended to LocalSettings.php
+ * @param {{ dir: string, settings?: string, extensionDir?: string }} options settings: PHP lines
+ *   appended to LocalSettings.php; extensionDir: the extension's folder (the repository's by default),
+ *   served under /extensions/Rigscope/ as a link in MediaWiki's extensions/ would be
  * @returns {Promise<{ url: string, dir: string, api: WikiApi, stop: () => void, php: (args: string[], input?: string) => string }>}
  */
-export async function makeWiki({ dir, settings = '' }) {
+export async function makeWiki({ dir, settings = '', extensionDir = EXTENSION_DIR }) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   mkdirSync(`${dir}/data`, { recursive: true });
@@ -67,12 +69,19 @@ $wgDefaultSkin = 'vector-2022';
 $wgShowExceptionDetails = true;
 $wgDebugLogGroups['rigscope'] = ${JSON.stringify(`${dir}/rigscope.log`)};
 $wgFileExtensions = array_merge( $wgFileExtensions, [ 'rigscope', 'psk', 'pskx', 'psa', 'pmd', '3d', 'psg', 'tga', 'bmp', 'pcx' ] );
-wfLoadExtension( 'Rigscope', ${JSON.stringify(`${EXTENSION_DIR}/extension.json`)} );
+wfLoadExtension( 'Rigscope', ${JSON.stringify(`${extensionDir}/extension.json`)} );
 ${settings}
 `,
   );
   mkdirSync(`${dir}/tmp`, { recursive: true });
-  const env = { ...process.env, MW_CONFIG_FILE: config, RIGSCOPE_WIKI_IMAGES: `${dir}/images`, RIGSCOPE_EXTENSION_DIR: EXTENSION_DIR };
+  // Several workers: a page that draws a poster (seconds) does not hold the wiki's other requests.
+  const env = {
+    ...process.env,
+    PHP_CLI_SERVER_WORKERS: '4',
+    MW_CONFIG_FILE: config,
+    RIGSCOPE_WIKI_IMAGES: `${dir}/images`,
+    RIGSCOPE_EXTENSION_DIR: extensionDir,
+  };
   const php = (args, input) => execFileSync('php', args, { env, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], cwd: MEDIAWIKI });
   php([`${MEDIAWIKI}/maintenance/update.php`, '--quick']);
   const server = spawn(

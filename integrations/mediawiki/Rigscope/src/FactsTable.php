@@ -17,6 +17,30 @@ class FactsTable {
 	/** Counts worth a card or a summary, in this order (the decoders' own names). */
 	private const SHOWN = [ 'triangles', 'vertices', 'bones', 'sequences', 'frames', 'meshes', 'textures', 'props' ];
 
+	/** What each kind of file is called (the kinds of ModelFileCheck and `rigscope inspect`). */
+	private const KIND_LABELS = [
+		'bundle' => 'Rigscope bundle',
+		'psk' => 'Unreal ActorX mesh (PSK)',
+		'psa' => 'Unreal ActorX animation (PSA)',
+		'pmd' => '0 A.D. model (PMD)',
+		'pssa' => '0 A.D. animation (PSA)',
+		'psg' => 'Skate 3 RenderWare arena (PSG)',
+		'ue1-data' => 'Unreal Engine 1 data file (_d.3d)',
+		'ue1-anim' => 'Unreal Engine 1 animation file (_a.3d)',
+	];
+
+	/**
+	 * @param array $facts a file's metadata
+	 * @return string the file's format, as a reader knows it
+	 */
+	public static function formatLabel( array $facts ): string {
+		$format = $facts['format'] ?? null;
+		if ( !is_string( $format ) || $format === '' || $format === 'unknown' ) {
+			$format = $facts['kind'] ?? null;
+		}
+		return self::KIND_LABELS[$format] ?? ( is_string( $format ) ? $format : '3D' );
+	}
+
 	/**
 	 * @param array $facts a file's metadata
 	 * @return array<string,int> count name => count, the notable ones first
@@ -50,8 +74,7 @@ class FactsTable {
 		$row = static function ( string $label, string $valueHtml ) use ( &$rows ) {
 			$rows .= Html::rawElement( 'tr', [], Html::element( 'th', [ 'scope' => 'row' ], $label ) . Html::rawElement( 'td', [], $valueHtml ) );
 		};
-		$row( $ctx->msg( 'rigscope-facts-format' )->text(),
-			htmlspecialchars( (string)( $facts['format'] ?? $facts['kind'] ?? $ctx->msg( 'rigscope-facts-unknown' )->text() ) ) );
+		$row( $ctx->msg( 'rigscope-facts-format' )->text(), htmlspecialchars( self::formatLabel( $facts ) ) );
 		$counts = is_array( $facts['counts'] ?? null ) ? $facts['counts'] : [];
 		foreach ( $counts as $name => $n ) {
 			if ( is_scalar( $n ) && $n !== 0 ) {
@@ -97,7 +120,11 @@ class FactsTable {
 					htmlspecialchars( implode( ', ', array_map( 'basename', (array)$facts[$field] ) ) ) );
 			}
 		}
-		$warnings = is_array( $facts['warnings'] ?? null ) ? $facts['warnings'] : [];
+		// What the file was read without (its mesh, its other half) is no news on a wiki, where the
+		// player finds companions by name: those warnings of a file read alone are left out.
+		$warnings = array_filter( is_array( $facts['warnings'] ?? null ) ? $facts['warnings'] : [], static function ( $w ) {
+			return is_string( $w ) && !preg_match( '/^(not played on any model|missing \S+ \(its )/', $w );
+		} );
 		if ( $warnings ) {
 			$items = '';
 			foreach ( $warnings as $w ) {

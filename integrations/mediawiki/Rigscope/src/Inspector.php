@@ -61,18 +61,56 @@ class Inspector {
 		$check = ModelFileCheck::check( $path, self::NAMES[$kind] );
 		$facts['header'] = $check['header'];
 		if ( $kind === 'bundle' ) {
-			$facts['files'] = $check['header']['files'] ?? [];
-			$facts['format'] = 'Rigscope bundle';
+			// The names inside (the first 200: metadata stays small) and the view state it opens with.
+			$files = $check['header']['files'] ?? [];
+			$facts['header'] = [ 'files' => count( $files ) ];
+			$facts['files'] = array_slice( $files, 0, 200 );
+			$facts['state'] = array_intersect_key( $check['header']['state'] ?? [], [ 'clip' => 1, 'frame' => 1 ] );
+			$facts['format'] = 'bundle';
 		}
-		$record = self::inspect( $path, self::NAMES[$kind] );
-		if ( $record !== null ) {
-			foreach ( [ 'format', 'counts', 'sequences', 'warnings', 'error', 'info', 'pairedWith', 'boundTo' ] as $field ) {
-				if ( isset( $record[$field] ) && $record[$field] !== [] ) {
-					$facts[$field] = $record[$field];
+		$records = self::inspect( $path, self::NAMES[$kind] );
+		if ( $records === null ) {
+			return $facts;
+		}
+		// One record per file; a bundle gives one per file inside it: its first mesh's counts,
+		// every clip, and the first error.
+		$main = $records[0];
+		foreach ( $records as $record ) {
+			if ( isset( $record['counts']['triangles'] ) || isset( $record['counts']['vertices'] ) ) {
+				$main = $record;
+				break;
+			}
+		}
+		foreach ( [ 'format', 'counts', 'info', 'pairedWith', 'boundTo' ] as $field ) {
+			if ( isset( $main[$field] ) && $main[$field] !== [] ) {
+				$facts[$field] = $main[$field];
+			}
+		}
+		if ( $kind === 'bundle' ) {
+			$facts['format'] = 'bundle';
+		}
+		$sequences = [];
+		$warnings = [];
+		foreach ( $records as $record ) {
+			foreach ( $record['sequences'] ?? [] as $s ) {
+				if ( is_array( $s ) ) {
+					$sequences[] = array_intersect_key( $s, [ 'name' => 1, 'frames' => 1, 'fps' => 1, 'duration' => 1, 'loop' => 1 ] );
 				}
 			}
-			$facts['inspected'] = true;
+			foreach ( $record['warnings'] ?? [] as $w ) {
+				$warnings[] = (string)$w;
+			}
+			if ( !empty( $record['error'] ) && !isset( $facts['error'] ) ) {
+				$facts['error'] = (string)$record['error'];
+			}
 		}
+		if ( $sequences ) {
+			$facts['sequences'] = $sequences;
+		}
+		if ( $warnings ) {
+			$facts['warnings'] = array_slice( $warnings, 0, 50 );
+		}
+		$facts['inspected'] = true;
 		return $facts;
 	}
 
@@ -128,7 +166,8 @@ class Inspector {
 	 *
 	 * @param string $path
 	 * @param string $as the name the command line sees
-	 * @return array|null the file's record, or null without $wgRigscopeNode or when it did not run
+	 * @return array[]|null its records (a bundle has one per file inside), or null without
+	 *   $wgRigscopeNode or when it did not run
 	 */
 	public static function inspect( string $path, string $as ): ?array {
 		$node = self::node();
@@ -153,7 +192,7 @@ class Inspector {
 					. substr( $result->getStderr() ?? '', 0, 500 ) );
 				return null;
 			}
-			return $records[0];
+			return array_values( array_filter( $records, 'is_array' ) );
 		} finally {
 			@unlink( $copy );
 			@rmdir( $dir );

@@ -91,7 +91,7 @@ class PlayerMarkup {
 			$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-files' ], implode( ' · ', $others ) );
 		}
 		$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-format' ],
-			(string)( $facts['format'] ?? $facts['kind'] ?? '' ) );
+			FactsTable::formatLabel( $facts ) );
 		if ( $counts ) {
 			$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-counts' ], implode( ' · ', array_slice( $counts, 0, 4 ) ) );
 		}

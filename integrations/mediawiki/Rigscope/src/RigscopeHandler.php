@@ -39,6 +39,22 @@ class RigscopeHandler extends ImageHandler {
 		return true;
 	}
 
+	/**
+	 * Posters are drawn in two sizes only, 640 and 1280 pixels wide, and scaled by the browser: a
+	 * poster takes a headless browser some seconds, so a page's thumbnails, their 1.5x and 2x
+	 * versions, the file page and its OpenGraph image share one per clip and frame.
+	 *
+	 * @inheritDoc
+	 */
+	public function normaliseParams( $image, &$params ) {
+		if ( !parent::normaliseParams( $image, $params ) ) {
+			return false;
+		}
+		$params['physicalWidth'] = $params['physicalWidth'] <= self::WIDTH ? self::WIDTH : 2 * self::WIDTH;
+		$params['physicalHeight'] = (int)round( $params['physicalWidth'] * self::HEIGHT / self::WIDTH );
+		return true;
+	}
+
 	/** @inheritDoc */
 	public function canRender( $file ) {
 		return true;
@@ -147,7 +163,7 @@ class RigscopeHandler extends ImageHandler {
 	/** What a model file holds, in a few words: its format and counts. */
 	public static function summary( File $file ): string {
 		$facts = $file->getMetadataArray();
-		$parts = [ (string)( $facts['format'] ?? $facts['kind'] ?? '3D' ) ];
+		$parts = [ FactsTable::formatLabel( $facts ) ];
 		foreach ( FactsTable::countsShown( $facts ) as $name => $n ) {
 			$parts[] = "$n $name";
 		}
@@ -170,9 +186,9 @@ class RigscopeHandler extends ImageHandler {
 			return new TransformParameterError( $params );
 		}
 		$width = (int)$params['physicalWidth'];
-		$height = (int)round( $width * self::HEIGHT / self::WIDTH );
-		$params['height'] = $params['physicalHeight'] = $height;
-		$params['width'] = $width;
+		$height = (int)$params['physicalHeight'];
+		// Shown at the size asked for, in the shape of a poster.
+		$params['height'] = (int)round( $params['width'] * self::HEIGHT / self::WIDTH );
 		if ( !Inspector::posterCommand() ) {
 			return new RigscopeThumbnail( $image, false, false, $params );
 		}
@@ -182,8 +198,25 @@ class RigscopeHandler extends ImageHandler {
 		if ( !wfMkdirParents( dirname( $dstPath ), null, __METHOD__ ) ) {
 			return new MediaTransformError( 'thumbnail_error', $width, $height, wfMessage( 'thumbnail_dest_directory' ) );
 		}
+		$companions = Companions::of( $image );
+		if ( !self::drawsAlone( $image ) && !$companions ) {
+			// An animation without its mesh, half of a UE1 pair: nothing to draw yet.
+			return new RigscopeThumbnail( $image, false, false, $params );
+		}
+		// A poster that failed is not tried again on every parse (each try starts a browser), until
+		// the file or its companions change.
+		$stash = MediaWikiServices::getInstance()->getMainObjectStash();
+		$failedKey = $stash->makeKey( 'rigscope-poster-failed', sha1( implode( '|', array_merge(
+			[ $image->getSha1(), $this->makeParamString( $params ) ],
+			array_map( static function ( File $c ) {
+				return $c->getSha1();
+			}, $companions )
+		) ) ) );
+		if ( $stash->get( $failedKey ) ) {
+			return new RigscopeThumbnail( $image, false, false, $params );
+		}
 		$sources = [ $image->getLocalRefPath() ];
-		foreach ( Companions::of( $image ) as $companion ) {
+		foreach ( $companions as $companion ) {
 			$sources[] = $companion->getLocalRefPath();
 		}
 		$error = Inspector::poster( array_filter( $sources ), $dstPath, $width, $height, $params['clip'] ?? null,
@@ -191,9 +224,16 @@ class RigscopeHandler extends ImageHandler {
 		if ( $error !== null ) {
 			// A wiki page never breaks on a poster: the card stands in, and the reason is logged.
 			wfDebugLog( 'rigscope', 'poster failed for ' . $image->getName() . ": $error" );
+			$stash->set( $failedKey, 1, $stash::TTL_DAY );
 			return new RigscopeThumbnail( $image, false, false, $params );
 		}
 		return new RigscopeThumbnail( $image, $dstUrl, $dstPath, $params );
+	}
+
+	/** Whether a file holds something to draw by itself (a mesh, a bundle), from its facts. */
+	private static function drawsAlone( File $file ): bool {
+		$kind = $file->getMetadataItem( 'kind' );
+		return !in_array( $kind, [ 'psa', 'pssa', 'ue1-data', 'ue1-anim' ], true );
 	}
 
 	/** The handler of a file, when it is this one. */

@@ -1,0 +1,291 @@
+// The MediaWiki extension (integrations/mediawiki/Rigscope) on a real wiki: Debian's MediaWiki 1.39
+// installed on SQLite in a temporary folder, served by `php -S`, the extension folder copied in as an
+// administrator would (with the built player in it), `rigscope inspect` checking uploads and
+// `rigscope poster` drawing thumbnails, under a strict CSP. One wiki for the whole file.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { FAMILY_SAMPLES, SAMPLES, launch } from './browser.js';
+import { EXTENSION_DIR, hasMediaWiki, makeWiki } from './mediawiki/wiki.js';
+import { buildMediaWiki } from '../../scripts/build-mediawiki.mjs';
+import { packScene } from '../../web/src/core/pack.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const ready = hasMediaWiki() && existsSync(SAMPLES);
+if (!ready) console.warn("mediawiki.test.js: skipped (needs Debian's mediawiki and php, see scripts/setup.sh, and ../shared/samples)");
+/** Screenshots for a person to look at: RIGSCOPE_SHOTS=/tmp/shots. */
+const SHOTS = process.env.RIGSCOPE_SHOTS;
+
+const BUNDLE_SIGNATURE = Buffer.from([0x89, 0x52, 0x53, 0x42, 0x0d, 0x0a, 0x1a, 0x0a]);
+const spider = (f) => `${SAMPLES}psk/${f}`;
+
+// The page every browser test reads: a thumbnail with a clip, a tag and a parser function of
+// several files, a bundle, and two names that are no file (one with markup in it).
+const PAGE = `A spider:
+[[File:SkSpiderLargeMesh.psk|thumb|320px|clip=Walk|frame=12|The spider, walking]]
+
+<rigscope clip="Idle" height="300">SkSpiderLargeMesh.psk SkSpiderLargeAnims.psa</rigscope>
+
+{{#rigscope:Skeleton.pmd|Skeleton_idle.psa|height=300}}
+
+[[File:Mar_rifle_d.3d|220px]] [[File:Skinned_quad_f32.psg|220px]] [[File:Spider.rigscope|220px]]
+
+<rigscope>Nope.psk</rigscope>
+{{#rigscope:Nope<b>bold</b>.psa}}
+`;
+
+describe.skipIf(!ready)('MediaWiki extension', () => {
+  let wiki, browser, dir;
+  const uploads = {};
+
+  beforeAll(async () => {
+    dir = mkdtempSync('/tmp/rigscope-wiki-');
+    // The extension as an administrator installs it: the folder copied into extensions/, with the
+    // built player (npm run build puts it there; here, from the site the e2e setup built).
+    const extension = `${dir}/extensions/Rigscope`;
+    cpSync(EXTENSION_DIR, extension, { recursive: true, filter: (src) => !src.includes('/resources/player') });
+    buildMediaWiki(`${root}${inject('siteDir')}`, `${extension}/resources/player`);
+    wiki = await makeWiki({
+      dir,
+      extensionDir: extension,
+      settings: `
+$wgRigscopeNode = ${JSON.stringify(process.execPath)};
+$wgRigscopeCli = ${JSON.stringify(`${root}web/cli/rigscope.js`)};
+$wgRigscopePosterCommand = true;
+# A strict CSP: scripts only from the wiki itself (and RL's nonce), no inline fallback.
+$wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' => [] ];
+`,
+    });
+    await wiki.api.login();
+    for (const files of Object.values(FAMILY_SAMPLES))
+      for (const f of files) {
+        if (f.endsWith('.uc')) continue; // a script, not a model file: not an upload type
+        const name = f.split('/').pop();
+        uploads[name] = await wiki.api.upload(`${SAMPLES}${f}`, name);
+      }
+    // The animation again under the mesh's name: a thumbnail finds it as its companion.
+    uploads['SkSpiderLargeMesh.psa'] = await wiki.api.upload(spider('skSpiderLargeAnims.psa'), 'SkSpiderLargeMesh.psa');
+    const bundle = Buffer.concat([
+      BUNDLE_SIGNATURE,
+      packScene({
+        files: ['skSpiderLargeMesh.psk', 'skSpiderLargeAnims.psa'].map((name) => ({ name, bytes: readFileSync(spider(name)) })),
+        state: { clip: 'Walk' },
+      }),
+    ]);
+    writeFileSync(`${dir}/Spider.rigscope`, bundle);
+    uploads['Spider.rigscope'] = await wiki.api.upload(`${dir}/Spider.rigscope`);
+    await wiki.api.edit('Models', PAGE);
+    browser = await launch();
+  }, 900000);
+
+  afterAll(async () => {
+    await browser?.close();
+    wiki?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Opens a wiki page, counting WebGL contexts and CSP violations, and the players' events. */
+  async function open(path, { viewport = { width: 1280, height: 800 } } = {}) {
+    const page = await browser.newPage({ viewport });
+    page.errors = [];
+    page.on('pageerror', (e) => page.errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/GPU stall|favicon|ReadPixels/.test(m.text())) page.errors.push(m.text());
+    });
+    await page.addInitScript(() => {
+      window.__gl = 0;
+      window.__csp = [];
+      window.__events = [];
+      const getContext = HTMLCanvasElement.prototype.getContext;
+      HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+        const ctx = getContext.call(this, type, ...rest);
+        if (ctx && /webgl/.test(type) && !this.__counted) {
+          this.__counted = true;
+          window.__gl++;
+        }
+        return ctx;
+      };
+      document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
+      for (const type of ['load', 'error'])
+        document.addEventListener(type, (e) => e.target?.localName === 'rigscope-viewer' && window.__events.push(type), true);
+    });
+    // A file page's first view draws its poster (a headless browser on the server): minutes on a busy machine.
+    const response = await page.goto(`${wiki.url}${path}`, { timeout: 300000 });
+    page.csp = response.headers()['content-security-policy'];
+    await page.waitForFunction(() => window.mw?.loader?.getState('ext.rigscope') === 'ready', null, { timeout: 30000 });
+    return page;
+  }
+
+  /** Waits for the `n`th player's load event (not a fixed sleep). */
+  const loaded = (page, n) => page.waitForFunction((k) => window.__events.filter((e) => e === 'load').length >= k, n, { timeout: 120000 });
+
+  it('accepts every family sample, typed by content, with the facts rigscope inspect found', async () => {
+    for (const [name, r] of Object.entries(uploads)) expect(r.upload?.result, `${name}: ${JSON.stringify(r.error)}`).toBe('Success');
+    const info = await wiki.api.request({
+      action: 'query',
+      titles: 'File:SkSpiderLargeAnims.psa|File:Skeleton.pmd|File:Mar_rifle_a.3d|File:Skinned_quad_f32.psg|File:Spider.rigscope',
+      prop: 'imageinfo',
+      iiprop: 'mime|metadata|mediatype',
+    });
+    const byTitle = Object.fromEntries(info.query.pages.map((p) => [p.title, p.imageinfo[0]]));
+    // The API lists metadata as { name, value } pairs, nested arrays too.
+    const plain = (v) =>
+      Array.isArray(v) && v.every((e) => e && 'name' in e) ? Object.fromEntries(v.map((e) => [e.name, plain(e.value)])) : v;
+    const meta = (t) => plain(byTitle[t].metadata);
+    expect(byTitle['File:SkSpiderLargeAnims.psa'].mime).toBe('model/x-actorx-psa');
+    expect(byTitle['File:Skeleton.pmd'].mime).toBe('model/x-0ad-pmd');
+    expect(byTitle['File:Mar rifle a.3d'].mime).toBe('model/x-unreal-3d');
+    expect(byTitle['File:Skinned quad f32.psg'].mime).toBe('model/x-renderware-psg');
+    expect(byTitle['File:Spider.rigscope'].mime).toBe('application/x-rigscope');
+    for (const t of Object.keys(byTitle)) expect(byTitle[t].mediatype).toBe('3D');
+    // The decoders' facts, read whole on the server.
+    const anims = meta('File:SkSpiderLargeAnims.psa');
+    expect(anims.inspected).toBe(true);
+    expect(anims.counts).toMatchObject({ bones: 71, sequences: 12 });
+    expect(Object.values(anims.sequences).map((s) => s.name)).toContain('Walk');
+    expect(meta('File:Skeleton.pmd').counts).toMatchObject({ vertices: 378, bones: 29 });
+    expect(Object.values(meta('File:Spider.rigscope').files)).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'skSpiderLargeMesh.psk' })]),
+    );
+  });
+
+  it("refuses a file whose content is not what its name says, with the decoder's kind of sentence", async () => {
+    // Another file's bytes named .psk: the header check names the field and the byte.
+    const r = await wiki.api.upload(`${SAMPLES}zeroad/skeleton.pmd`, 'Impostor.psk');
+    expect(r.error?.code).toBe('verification-error');
+    expect(r.error.info).toContain('PSK Impostor.psk: file does not start with an ACTRHEAD chunk (found "PSMD');
+    expect(r.error.info).toMatch(/\(at byte 0\)$/);
+    // A right header on a cut file: rigscope inspect reads it whole and refuses it.
+    const cut = `${dir}/Cut.psk`;
+    writeFileSync(cut, readFileSync(spider('skSpiderLargeMesh.psk')).subarray(0, 2000));
+    const c = await wiki.api.upload(cut, 'Cut.psk');
+    expect(c.error?.code).toBe('verification-error');
+    expect(c.error.info).toMatch(/^This file cannot be uploaded as a model: PSK Cut\.psk: .*at byte \d+/);
+    // A bundle that is not one.
+    writeFileSync(`${dir}/Fake.rigscope`, Buffer.concat([BUNDLE_SIGNATURE, Buffer.from('not deflate at all, just text')]));
+    const b = await wiki.api.upload(`${dir}/Fake.rigscope`);
+    expect(b.error?.info).toMatch(/Rigscope bundle Fake\.rigscope: /);
+  });
+
+  it('costs a small script before a click, and shows thumbnails, cards and the error boxes', async () => {
+    const page = await open('/index.php?title=Models');
+    expect(page.csp).toMatch(/script-src[^;]*'nonce-/);
+    expect(page.csp).not.toMatch(/script-src[^;]*'unsafe-inline'/);
+    const before = await page.evaluate(() => ({
+      viewers: document.querySelectorAll('rigscope-viewer').length,
+      playerScript: performance.getEntriesByType('resource').filter((e) => /rigscope-viewer\.js|\.wasm/.test(e.name)).length,
+      thumbs: document.querySelectorAll('.rigscope-thumb').length,
+      posters: [...document.querySelectorAll('.rigscope-thumb img')].map((i) => ({ src: i.getAttribute('src'), w: i.naturalWidth })),
+      errors: [...document.querySelectorAll('.mw-parser-output .error.rigscope-error')].map((e) => e.textContent),
+      bold: document.querySelectorAll('.rigscope-error b').length,
+    }));
+    expect(before.viewers).toBe(0);
+    expect(before.playerScript).toBe(0);
+    expect(before.thumbs).toBe(6);
+    expect(before.errors).toHaveLength(2);
+    expect(before.errors[0]).toContain('“Nope.psk”');
+    // Markup in a name is shown as text, never made into elements.
+    expect(before.errors[1]).toContain('Nope<b>bold</b>.psa');
+    expect(before.bold).toBe(0);
+    // Posters from `rigscope poster`, kept as thumbnails (PNG files of the wiki's thumb store).
+    expect(before.posters.length).toBeGreaterThanOrEqual(4);
+    for (const p of before.posters) expect(p.src).toMatch(/^\/images\/thumb\/.*\.png$/);
+    await page.waitForFunction(() => [...document.querySelectorAll('.rigscope-thumb img')].every((i) => i.complete && i.naturalWidth > 0));
+    // The module's script as ResourceLoader serves it, minified: what a page pays before a click.
+    const js = await (await fetch(`${wiki.url}/load.php?modules=ext.rigscope&only=scripts&skin=vector-2022&lang=en`)).text();
+    console.log(`mediawiki: ext.rigscope is ${js.length} bytes of JS before a click (minified, uncompressed)`);
+    expect(js.length).toBeLessThan(4096);
+    if (SHOTS) await shoot(page, 'wiki-vector-1280x800.png');
+    await page.close();
+  });
+
+  it('a click on a thumbnail plays the clip in place: pixels drawn, time going on', async () => {
+    const page = await open('/index.php?title=Models');
+    await page.click('.thumb .rigscope-thumb');
+    await loaded(page, 1);
+    const v = () => document.querySelector('.thumb rigscope-viewer');
+    await page.waitForFunction(`(${v})().stage.countForegroundPixels().count > 300`, null, { timeout: 60000 });
+    const first = await page.evaluate(
+      `(() => { const v = (${v})(); return { clip: v.currentClip, t: v.currentTime, src: v.getAttribute('src') }; })()`,
+    );
+    expect(first.clip).toBe('Walk');
+    expect(first.src).toMatch(/SkSpiderLargeMesh\.psk .*SkSpiderLargeMesh\.psa$/);
+    // Started at frame 12 of 21, and playing.
+    expect(first.t).toBeGreaterThan(0.3);
+    await page.waitForFunction((t0) => document.querySelector('.thumb rigscope-viewer').currentTime !== t0, first.t, { timeout: 30000 });
+    expect(await page.evaluate(() => window.__csp)).toEqual([]);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Enter on a tag opens it; every player on the page shares one WebGL context', async () => {
+    const page = await open('/index.php?title=Models');
+    await page.focus('div.rigscope-thumb a');
+    await page.keyboard.press('Enter');
+    await loaded(page, 1);
+    expect(await page.evaluate(() => document.querySelector('div.rigscope-player rigscope-viewer').currentClip)).toBe('Idle');
+    // Open all the others.
+    for (let n = await page.locator('.rigscope-thumb').count(); n > 0; n--) {
+      await page.locator('.rigscope-thumb').first().scrollIntoViewIfNeeded();
+      await page.locator('.rigscope-thumb').first().click();
+    }
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await loaded(page, 6);
+    const stats = await page.evaluate(() => ({
+      viewers: document.querySelectorAll('rigscope-viewer').length,
+      scripts: document.querySelectorAll('script[src*="rigscope-viewer.js"]').length,
+      gl: window.__gl,
+      csp: window.__csp,
+      clips: [...document.querySelectorAll('rigscope-viewer')].map((v) => v.clips.length),
+    }));
+    expect(stats.viewers).toBe(6);
+    expect(stats.scripts).toBe(1);
+    expect(stats.gl).toBe(1);
+    expect(stats.csp).toEqual([]);
+    // The 0 A.D. pair, the UE1 pair (found by name) and the bundle have clips.
+    expect(stats.clips.filter((n) => n > 0).length).toBeGreaterThanOrEqual(4);
+    if (SHOTS) await shoot(page, 'wiki-vector-players-1280x800.png');
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the file page shows the player, the facts table and OpenGraph tags', { timeout: 400000 }, async () => {
+    const page = await open('/index.php?title=File:SkSpiderLargeMesh.psa');
+    await loaded(page, 1);
+    const facts = await page.evaluate(() => ({
+      table: document.querySelector('table.rigscope-facts')?.innerText,
+      ogImage: document.querySelector('meta[property="og:image"]')?.content,
+      ogTitle: document.querySelector('meta[property="og:title"]')?.content,
+      clips: document.querySelector('#file rigscope-viewer')?.clips.map((c) => c.name),
+    }));
+    expect(facts.table).toContain('Walk');
+    expect(facts.table).toMatch(/21 frames at 30 fps/);
+    expect(facts.table).toContain('Plays with');
+    expect(facts.table).toContain('SkSpiderLargeMesh.psk');
+    expect(facts.ogTitle).toBe('SkSpiderLargeMesh.psa');
+    expect(facts.ogImage).toMatch(new RegExp(`^${wiki.url}/images/thumb/.*\\.png$`));
+    const image = await fetch(facts.ogImage);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(facts.clips).toContain('Walk');
+    if (SHOTS) await shoot(page, 'wiki-filepage-1280x800.png');
+    await page.close();
+  });
+
+  it.runIf(SHOTS)('screenshots: phone sizes, Vector 2022 and Minerva', async () => {
+    for (const skin of ['vector-2022', 'minerva']) {
+      const page = await open(`/index.php?title=Models&useskin=${skin}`, { viewport: { width: 390, height: 844 } });
+      await shoot(page, `wiki-${skin}-390x844.png`);
+      await page.click('.rigscope-thumb');
+      await loaded(page, 1);
+      await shoot(page, `wiki-${skin}-390x844-playing.png`);
+      await page.close();
+    }
+    const desk = await open('/index.php?title=Models&useskin=minerva');
+    await shoot(desk, 'wiki-minerva-1280x800.png');
+    await desk.close();
+  });
+
+  async function shoot(page, name) {
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}/${name}` });
+  }
+});
