@@ -1,0 +1,150 @@
+// The MediaWiki extension without a wiki: the build script's player closure, the extension's
+// manifest against its classes and messages, and its PHP header checks against the C++ detectFormat
+// on every fixture (when PHP is installed; the wiki itself is tested in tests/e2e/mediawiki.test.js).
+import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildMediaWiki, playerFiles } from '../../scripts/build-mediawiki.mjs';
+import { compiledDecoders, instantiateDecoders } from '../../web/src/decoder/node.js';
+import { packScene } from '../../web/src/core/pack.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const EXT = join(root, 'integrations/mediawiki/Rigscope');
+const FIXTURES = join(root, 'build/fixtures');
+const SAMPLES = join(root, '../shared/samples');
+const hasPhp = (() => {
+  try {
+    execFileSync('php', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+describe('scripts/build-mediawiki.mjs', () => {
+  it('copies the element and what it reaches (chunks, worker, wasm), nothing else', () => {
+    const site = mkdtempSync(join(tmpdir(), 'rigscope-site-'));
+    mkdirSync(join(site, 'assets'));
+    writeFileSync(join(site, 'rigscope-viewer.js'), 'import"./assets/shared-1.js";new URL("assets/worker-2.js",import.meta.url)');
+    writeFileSync(join(site, 'assets/shared-1.js'), 'export const x=1;import("./lazy-3.js")');
+    writeFileSync(join(site, 'assets/lazy-3.js'), 'export {}');
+    writeFileSync(join(site, 'assets/worker-2.js'), 'new URL("decoders-4.wasm",import.meta.url)');
+    writeFileSync(join(site, 'assets/decoders-4.wasm'), '\0asm');
+    writeFileSync(join(site, 'assets/index-5.js'), 'the viewer page, not the element');
+    expect(playerFiles(site)).toEqual([
+      'assets/decoders-4.wasm',
+      'assets/lazy-3.js',
+      'assets/shared-1.js',
+      'assets/worker-2.js',
+      'rigscope-viewer.js',
+    ]);
+    const out = join(site, 'out');
+    const { files } = buildMediaWiki(site, out);
+    expect(files.every((f) => existsSync(join(out, f)))).toBe(true);
+    expect(existsSync(join(out, 'assets/index-5.js'))).toBe(false);
+    rmSync(join(site, 'assets/decoders-4.wasm'));
+    expect(() => buildMediaWiki(site, out)).toThrow(/reaches no \.wasm/);
+    rmSync(site, { recursive: true, force: true });
+  });
+});
+
+describe('the extension manifest', () => {
+  const manifest = JSON.parse(readFileSync(join(EXT, 'extension.json'), 'utf8'));
+  const php = readdirSync(join(EXT, 'src')).map((f) => readFileSync(join(EXT, 'src', f), 'utf8'));
+  const en = JSON.parse(readFileSync(join(EXT, 'i18n/en.json'), 'utf8'));
+  const qqq = JSON.parse(readFileSync(join(EXT, 'i18n/qqq.json'), 'utf8'));
+
+  it('registers a handler for each MIME type the checks give, and a method for each hook', () => {
+    const check = readFileSync(join(EXT, 'src/ModelFileCheck.php'), 'utf8');
+    const mimes = [...check.matchAll(/'((?:application|model)\/x-[a-z0-9-]+)' => \[/g)].map((m) => m[1]);
+    expect(Object.keys(manifest.MediaHandlers).sort()).toEqual([...new Set(mimes)].sort());
+    const hooks = readFileSync(join(EXT, 'src/Hooks.php'), 'utf8');
+    for (const name of Object.keys(manifest.Hooks)) expect(hooks).toContain(`public function on${name.replace(/[^A-Za-z]/g, '')}(`);
+    expect(manifest.manifest_version).toBe(2);
+    expect(manifest.AutoloadNamespaces).toEqual({ 'MediaWiki\\Extension\\Rigscope\\': 'src/' });
+  });
+
+  it('documents every message it uses, in en.json and qqq.json', () => {
+    // wfMessage( 'key' ), ->msg( 'key' ) and an upload error's [ 'key', … ].
+    const calls = /(?:wfMessage|msg)\(\s*'(rigscope-[a-z-]+)'|\$error = \[ '(rigscope-[a-z-]+)'/g;
+    const used = new Set(php.flatMap((text) => [...text.matchAll(calls)].map((m) => m[1] ?? m[2])));
+    expect(used.size).toBeGreaterThan(10);
+    for (const m of Object.values(manifest.ResourceModules).flatMap((mod) => mod.messages ?? [])) used.add(m);
+    // Keys built from a field name: rigscope-facts-pairedwith, rigscope-facts-boundto.
+    used.delete('rigscope-facts-');
+    for (const key of used) {
+      expect(en, key).toHaveProperty([key]);
+      expect(qqq, key).toHaveProperty([key]);
+    }
+    expect(Object.keys(qqq).sort()).toEqual(Object.keys(en).sort());
+  });
+});
+
+/** Runs ModelFileCheck (no MediaWiki needed) over files: [{ path, name }] → [{ kind, error }]. */
+function phpCheck(files) {
+  const script = `
+require ${JSON.stringify(join(EXT, 'src/ModelFileCheck.php'))};
+use MediaWiki\\Extension\\Rigscope\\ModelFileCheck;
+$out = [];
+foreach ( json_decode( stream_get_contents( STDIN ), true ) as $f ) {
+	$head = (string)file_get_contents( $f['path'], false, null, 0, ModelFileCheck::HEAD_BYTES );
+	$check = ModelFileCheck::check( $f['path'], $f['name'] );
+	$out[] = [ 'kind' => ModelFileCheck::detectHead( $head, filesize( $f['path'] ), $f['name'] ), 'check' => $check['kind'], 'error' => $check['error'] ];
+}
+echo json_encode( $out );`;
+  return JSON.parse(execFileSync('php', ['-r', script], { input: JSON.stringify(files), encoding: 'utf8' }));
+}
+
+describe.skipIf(!hasPhp || !existsSync(FIXTURES))('ModelFileCheck (PHP) against detectFormat (C++)', () => {
+  const models = /\.(psk|pskx|psa|pmd|psg|3d)$/i;
+  // The project's fixtures, and the real samples when ../shared is there.
+  const files = [FIXTURES, SAMPLES]
+    .filter((dir) => existsSync(dir))
+    .flatMap((dir) =>
+      readdirSync(dir, { recursive: true })
+        .map((f) => String(f))
+        .filter((f) => models.test(f) && statSync(join(dir, f)).isFile())
+        .map((f) => ({ path: join(dir, f), name: f.split('/').pop() })),
+    );
+
+  it('finds the same kind in every fixture', async () => {
+    const M = await instantiateDecoders(await compiledDecoders());
+    const results = phpCheck(files);
+    expect(files.length).toBeGreaterThan(20);
+    files.forEach((f, i) => {
+      const bytes = readFileSync(f.path);
+      const cpp = M.detectFormat(new Uint8Array(bytes.subarray(0, 65536)), bytes.length, f.name);
+      expect(results[i].kind ?? 'unknown', f.name).toBe(cpp);
+    });
+  });
+
+  it("accepts each fixture under its own name, and refuses it under another family's, naming field and byte", () => {
+    const results = phpCheck(files);
+    // Files broken on purpose past their header still pass: only the decoders read further.
+    files.forEach((f, i) => expect(results[i].error, f.path).toBeNull());
+    const [psk] = phpCheck([{ path: join(FIXTURES, 'arm.pmd'), name: 'Arm.psk' }]);
+    expect(psk.error).toBe('PSK Arm.psk: file does not start with an ACTRHEAD chunk (found "PSMD\\x04") (it is a pmd file) (at byte 0)');
+    const [psg] = phpCheck([{ path: join(FIXTURES, 'two_bone.psk'), name: 'Board.psg' }]);
+    expect(psg.error).toMatch(/^PSG Board\.psg: magic is not \\x89RW4 .*\(at byte 0\)$/);
+  });
+
+  it("reads a bundle's header only, and refuses one whose container is damaged", () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rigscope-bundle-'));
+    const signature = Buffer.from([0x89, 0x52, 0x53, 0x42, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const bytes = (name) => ({ name, bytes: readFileSync(join(FIXTURES, name)) });
+    writeFileSync(
+      join(dir, 'good.rigscope'),
+      Buffer.concat([signature, packScene({ files: [bytes('two_bone.psk'), bytes('two_bone.psa')], state: { clip: 'Bend' } })]),
+    );
+    writeFileSync(join(dir, 'bad.rigscope'), Buffer.concat([signature, Buffer.from('no deflate here')]));
+    const [good, bad] = phpCheck([
+      { path: join(dir, 'good.rigscope'), name: 'Good.rigscope' },
+      { path: join(dir, 'bad.rigscope'), name: 'Bad.rigscope' },
+    ]);
+    expect(good).toMatchObject({ kind: 'bundle', check: 'bundle', error: null });
+    expect(bad.error).toMatch(/^Rigscope bundle Bad\.rigscope: .*\(at byte \d+\)$/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
