@@ -1,12 +1,13 @@
 // `rigscope poster` and `export --posters`: stills drawn by the player in a headless Chromium.
 // Every family's sample gives a PNG of the asked size that the model covers part of; two frames
-// of a clip differ; --transparent leaves the corners clear; the command gives the same bytes as a
-// page that drew other posters before (nothing depends on the wall clock or the page's history);
+// of a clip differ; --transparent leaves the corners clear; the command names a bad file (exit 1)
+// and still writes the same bytes as a page that drew other posters before (nothing depends on
+// the wall clock or the page's history);
 // no Chromium is a sentence and exit 1; a bad command line is a UsageError. `export --posters` on
 // the samples tree writes a PNG beside every GLB and a gallery whose images load from file://.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -120,22 +121,15 @@ describe.skipIf(!have)('rigscope poster', () => {
     expect(Array.from(picture.rgba.subarray(0, 4))).toEqual([255, 0, 0, 255]);
   }, 60000);
 
-  it('the command gives the same bytes as a page that drew other posters first', async () => {
+  it('the command names a bad file (exit 1), still writes the poster, and gives the bytes a page that drew other posters gives', async () => {
     const out = join(dir, 'spider.png');
-    const { stdout } = await run(process.execPath, [
-      CLI,
-      'poster',
-      ...SPIDER,
-      '-o',
-      out,
-      '--size',
-      '320x240',
-      '--clip',
-      'walk',
-      '--frame',
-      '5',
-    ]);
-    expect(stdout).toContain('clip Walk, frame 5');
+    const bad = join(dir, 'broken.psk');
+    writeFileSync(bad, Buffer.from('ACTRHEAD but not really a PSK file at all'));
+    const args = [CLI, 'poster', ...SPIDER, bad, '-o', out, '--size', '320x240', '--clip', 'walk', '--frame', '5'];
+    const err = await run(process.execPath, args).catch((e) => e);
+    expect(err.code).toBe(1);
+    expect(err.stderr).toContain('broken.psk');
+    expect(err.stdout).toContain('clip Walk, frame 5');
     const drawn = await draw(SPIDER, { width: 320, height: 240, clip: 'walk', frame: 5 });
     expect(Buffer.compare(readFileSync(out), drawn.png)).toBe(0);
     // And again in the same page.
