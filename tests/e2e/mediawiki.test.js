@@ -74,6 +74,10 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     writeFileSync(`${dir}/Spider.rigscope`, bundle);
     uploads['Spider.rigscope'] = await wiki.api.upload(`${dir}/Spider.rigscope`);
     await wiki.api.edit('Models', PAGE);
+    await wiki.api.edit(
+      'Twelve',
+      Array.from({ length: 12 }, (_, i) => `<rigscope height="160" width="240">Skeleton.pmd Skeleton_idle.psa</rigscope>`).join('\n'),
+    );
     browser = await launch();
   }, 900000);
 
@@ -244,6 +248,28 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     // The 0 A.D. pair, the UE1 pair (found by name) and the bundle have clips.
     expect(stats.clips.filter((n) => n > 0).length).toBeGreaterThanOrEqual(4);
     if (SHOTS) await shoot(page, 'wiki-vector-players-1280x800.png');
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('twelve players on a page draw through one WebGL context', async () => {
+    const page = await open('/index.php?title=Twelve');
+    expect(await page.locator('.rigscope-thumb').count()).toBe(12);
+    while ((await page.locator('.rigscope-thumb').count()) > 0) {
+      await page.locator('.rigscope-thumb').first().scrollIntoViewIfNeeded();
+      await page.locator('.rigscope-thumb').first().click();
+    }
+    // Each loads as it comes near the view: scroll through them all.
+    for (let i = 0; i < 12; i++) {
+      await page.evaluate((k) => document.querySelectorAll('rigscope-viewer')[k].scrollIntoView({ block: 'center' }), i);
+      await loaded(page, i + 1);
+    }
+    const stats = await page.evaluate(() => ({
+      gl: window.__gl,
+      pixels: [...document.querySelectorAll('rigscope-viewer')].map((v) => v.stage.countForegroundPixels().count),
+    }));
+    expect(stats.gl).toBe(1);
+    expect(stats.pixels.filter((n) => n > 100).length).toBeGreaterThan(0);
     expect(page.errors).toEqual([]);
     await page.close();
   });

@@ -132,7 +132,8 @@ class ModelTag {
 			if ( $thumb && !$thumb->isError() && $thumb->getUrl() ) {
 				$inner = Html::element( 'img', [ 'src' => $thumb->getUrl(), 'alt' => wfMessage( 'rigscope-play-label' )
 					->params( implode( ', ', $names ) )->inContentLanguage()->text(), 'loading' => 'lazy', 'decoding' => 'async',
-					'width' => $width, 'height' => (int)round( $width * RigscopeHandler::HEIGHT / RigscopeHandler::WIDTH ),
+					// The box's own shape: the poster (4:3) is cropped to it (object-fit in the styles).
+					'width' => $width, 'height' => $height,
 					'class' => 'rigscope-poster' ] );
 			}
 		}

@@ -57,8 +57,12 @@ class PlayerMarkup {
 		$badge = Html::element( 'span', [ 'class' => 'rigscope-badge', 'aria-hidden' => 'true' ],
 			wfMessage( 'rigscope-badge' )->inContentLanguage()->text() );
 		$play = Html::element( 'span', [ 'class' => 'rigscope-play', 'aria-hidden' => 'true' ] );
-		// A block (the tag and the parser function) is a div, so no paragraph wraps it.
+		// A block (the tag and the parser function) is a div, so no paragraph wraps it, as wide as
+		// asked: beside a floated thumbnail only when it fits there whole.
 		$block = str_contains( $attribs['class'], 'rigscope-block' );
+		if ( $block && !empty( $view['width'] ) ) {
+			$attribs['style'] = 'width:' . (int)$view['width'] . 'px';
+		}
 		return Html::rawElement( $block ? 'div' : 'span', $attribs, $innerHtml . $badge . $play );
 	}
 
