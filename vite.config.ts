@@ -14,6 +14,8 @@ export default defineConfig({
   server: { host: '127.0.0.1', port: 5173, fs: { allow: [here('.')] } },
   preview: { host: '127.0.0.1', port: 4173 },
   worker: { format: 'es' },
+  // glTF-Transform's texture pixels (unused, and `new Function` at load) stay out: see the stub.
+  resolve: { alias: [{ find: /^ndarray-pixels$/, replacement: here('./web/src/three/no-pixels.js') }] },
   // rigscope-page.html: the standalone page's player, which Save page fills with the files.
   // rigscope-viewer-example.html: each <rigscope-viewer> attribute on the demo and the fixtures.
   plugins: [standalonePageTemplate(), elementExamplePage()],

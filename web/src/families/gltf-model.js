@@ -383,7 +383,9 @@ export async function decodeGlb(bytes, name) {
     format: 'glb',
     name,
     warnings,
-    bindBy: 'name',
+    // A GLB is a character of its own: its clips are its own, no other file's animation binds to
+    // it and no game file merges with it as a part (both ask for bindBy 'name' or 'index').
+    bindBy: 'own',
     counts: {
       meshes: meshes.length,
       vertices,

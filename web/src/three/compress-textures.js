@@ -19,10 +19,11 @@ export async function canvasWebP(bytes, mimeType) {
 
 /**
  * @param {import('@gltf-transform/core').Document} doc
- * @param {{ extensions: object, encodeImage?: (bytes: Uint8Array, mimeType: string) => Promise<Uint8Array|null> }} options
+ * @param {{ WebP: Function, encodeImage?: (bytes: Uint8Array, mimeType: string) => Promise<Uint8Array|null> }} options
+ *   WebP: glTF-Transform's EXTTextureWebP
  * @returns {Promise<string[]>} textures left as they were, and why
  */
-export async function encodeWebP(doc, { extensions, encodeImage = canvasWebP }) {
+export async function encodeWebP(doc, { WebP, encodeImage = canvasWebP }) {
   const problems = [];
   let used = false;
   for (const texture of doc.getRoot().listTextures()) {
@@ -40,6 +41,6 @@ export async function encodeWebP(doc, { extensions, encodeImage = canvasWebP }) 
       problems.push(`${texture.getName() || 'texture'}: left as ${mimeType} (${err.message})`);
     }
   }
-  if (used) doc.createExtension(extensions.EXTTextureWebP).setRequired(true);
+  if (used) doc.createExtension(WebP).setRequired(true);
   return problems;
 }

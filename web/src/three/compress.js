@@ -12,6 +12,15 @@
 // The stated error of the result (tests/unit/compress.test.js holds it): skinned and morphed
 // positions within POSE_ERROR of the model's size at any clip time, UVs within 1/4096.
 
+import { Logger, PropertyType, WebIO } from '@gltf-transform/core';
+import { ALL_EXTENSIONS, EXTTextureWebP } from '@gltf-transform/extensions';
+import { dedup, meshopt, resample } from '@gltf-transform/functions';
+import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
+
+// Imported by name, statically, in a module that is itself loaded only when a compressed export
+// is asked for: the bundler keeps only these functions (glTF-Transform's texture functions pull
+// in ndarray, which compiles code with `new Function`, refused by the site's CSP).
+
 /** Keys dropped only when interpolation gives them back within this (glTF-Transform's default). */
 export const TOLERANCE = 1e-4;
 /** The largest position error of a compressed export, as a fraction of each mesh's box diagonal
@@ -24,26 +33,10 @@ export const TEXTURE_CHOICES = ['webp', 'ktx2', 'keep'];
 const KTX2_UNAVAILABLE =
   '--textures ktx2: no Basis Universal encoder that runs in Node and the browser is available to Rigscope yet; use webp or keep';
 
-let libraries;
-/** glTF-Transform and the meshopt encoder, loaded on the first compressed export only. */
-function load() {
-  libraries ??= Promise.all([
-    import('@gltf-transform/core'),
-    import('@gltf-transform/extensions'),
-    import('@gltf-transform/functions'),
-    import('meshoptimizer'),
-  ]).then(async ([core, extensions, functions, { MeshoptEncoder, MeshoptDecoder }]) => {
-    await MeshoptEncoder.ready;
-    await MeshoptDecoder.ready;
-    return { core, extensions, functions, MeshoptEncoder, MeshoptDecoder };
-  });
-  return libraries;
-}
-
 /** A channel that holds its node at its rest value throughout says nothing: three (and glTF)
  * leave a node at rest when no channel drives it. Runs after `resample`, which leaves such a
  * channel two keys. */
-function dropRestChannels(core) {
+function dropRestChannels() {
   return (doc) => {
     for (const animation of doc.getRoot().listAnimations()) {
       for (const channel of animation.listChannels()) {
@@ -54,7 +47,7 @@ function dropRestChannels(core) {
         if (!rest || !output || !holds(output.getArray(), rest)) continue;
         const sampler = channel.getSampler();
         channel.dispose();
-        if (!sampler.listParents().some((p) => p.propertyType === core.PropertyType.ANIMATION_CHANNEL)) sampler.dispose();
+        if (!sampler.listParents().some((p) => p.propertyType === PropertyType.ANIMATION_CHANNEL)) sampler.dispose();
       }
       // A clip of nothing but rest channels still plays (the rest pose): keep its name with one channel.
     }
@@ -99,26 +92,25 @@ function* uvAccessors(doc) {
  */
 export async function compressGLB(glb, { textures = 'webp', encodeImage } = {}) {
   if (!TEXTURE_CHOICES.includes(textures)) throw new Error(`--textures ${textures}: expected one of ${TEXTURE_CHOICES.join(', ')}`);
-  const { core, extensions, functions, MeshoptEncoder, MeshoptDecoder } = await load();
-  const encoder = MeshoptEncoder;
-  const io = new core.WebIO().registerExtensions(extensions.ALL_EXTENSIONS).registerDependencies({
-    'meshopt.encoder': encoder,
+  await Promise.all([MeshoptEncoder.ready, MeshoptDecoder.ready]);
+  const io = new WebIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({
+    'meshopt.encoder': MeshoptEncoder,
     'meshopt.decoder': MeshoptDecoder,
   });
   const doc = await io.readBinary(glb instanceof Uint8Array ? glb : new Uint8Array(glb));
-  doc.setLogger(new core.Logger(core.Logger.Verbosity.ERROR));
+  doc.setLogger(new Logger(Logger.Verbosity.ERROR));
   await doc.transform(
-    functions.dedup({ propertyTypes: [core.PropertyType.ACCESSOR, core.PropertyType.TEXTURE] }),
-    functions.resample({ tolerance: TOLERANCE }),
-    dropRestChannels(core),
+    dedup({ propertyTypes: [PropertyType.ACCESSOR, PropertyType.TEXTURE] }),
+    resample({ tolerance: TOLERANCE }),
+    dropRestChannels(),
     snapFreeUVs(),
-    functions.meshopt({ encoder, level: 'high', quantizeWeight: 16 }),
+    meshopt({ encoder: MeshoptEncoder, level: 'high', quantizeWeight: 16 }),
   );
   const problems = [];
   if (textures === 'ktx2') throw new Error(KTX2_UNAVAILABLE);
   if (textures === 'webp') {
     const { encodeWebP } = await import('./compress-textures.js');
-    problems.push(...(await encodeWebP(doc, { extensions, encodeImage })));
+    problems.push(...(await encodeWebP(doc, { WebP: EXTTextureWebP, encodeImage })));
   }
   const out = await io.writeBinary(doc);
   return { glb: out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength), problems };

@@ -1,0 +1,107 @@
+// Compressed GLBs in the page (#31): one dropped in draws, textured, and plays its clips; beside the
+// game files it came from it is a character of its own; *Export GLB* with *Compressed* ticked
+// writes a valid quantized, meshopt-compressed GLB with WebP textures (the browser's encoder).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validateBytes } from 'gltf-validator';
+import { chooseFiles, countColour, filePayload, FIXTURES, frameAt, launch, maskDifference, openPage, SAMPLES } from './browser.js';
+
+const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
+const FLAG = ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => FIXTURES + n);
+
+/** `rigscope convert --compress` of the files, as a file payload named `name`. */
+function compressed(files, name) {
+  const out = join(mkdtempSync(join(tmpdir(), 'rigscope-e2e-compressed-')), name);
+  const run = spawnSync(process.execPath, [CLI, 'convert', ...files, '-o', out, '--compress'], { encoding: 'utf8' });
+  expect(run.status, run.stderr).toBe(0);
+  return filePayload(out);
+}
+
+const glbJson = (bytes) =>
+  JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true))));
+
+let browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('compressed GLBs in the viewer', () => {
+  it('a UE1 flag compressed draws textured and plays Wave', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    await chooseFiles(page, [compressed(FLAG, 'flag.glb')]);
+    expect(await page.evaluate(() => window.__rigscope.app.characters.map((c) => c.models[0].family))).toEqual(['gltf']);
+    expect(await page.evaluate(() => window.__rigscope.clipNames())).toEqual(['Still', 'Wave']);
+    await page.locator('#clip-list li', { hasText: 'Wave' }).click();
+    const a = await frameAt(page, 0);
+    expect(a.count).toBeGreaterThan(2000);
+    // The WebP texture decoded: the PCX's red and blue halves both show.
+    expect(countColour(a, (R, G, B) => R > 120 && G < 80 && B < 90)).toBeGreaterThan(75);
+    expect(countColour(a, (R, G, B) => B > 100 && R < 80 && G < 110)).toBeGreaterThan(75);
+    const b = await frameAt(page, 4 / 12);
+    expect(maskDifference(a, b)).toBeGreaterThan(40);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a skinned GLB beside its game files is a character of its own, and its clip moves it', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    const game = [`${FIXTURES}two_bone.psk`, `${FIXTURES}two_bone.psa`];
+    await chooseFiles(page, [...game.map((f) => filePayload(f)), compressed(game, 'two_bone_compressed.glb')]);
+    const characters = await page.evaluate(() =>
+      window.__rigscope.app.characters.map((c) => ({ family: c.models[0].family, clips: c.clips.map((k) => k.name) })),
+    );
+    expect(characters).toHaveLength(2);
+    expect(characters.map((c) => c.family).sort()).toEqual(['gltf', 'unreal']);
+    expect(characters.every((c) => c.clips.includes('Bend'))).toBe(true);
+    const moved = await page.evaluate(() => {
+      const rs = window.__rigscope;
+      const c = rs.app.characters.find((k) => k.models[0].family === 'gltf');
+      const mesh = c.meshes[0];
+      const at = (t) => {
+        c.mixer.stopAllAction();
+        const clip = c.clips.find((k) => k.name === 'Bend');
+        c.mixer.clipAction(clip.build(clip.loop)).play();
+        c.mixer.setTime(t);
+        c.update();
+        c.root.updateMatrixWorld(true);
+        const v = mesh.getVertexPosition(mesh.geometry.attributes.position.count - 1, mesh.position.clone());
+        return [v.x, v.y, v.z];
+      };
+      return [at(0), at(0.15)];
+    });
+    expect(Math.hypot(...moved[0].map((v, i) => v - moved[1][i]))).toBeGreaterThan(0.01);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('Export GLB with Compressed ticked writes a valid meshopt GLB with WebP textures', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    // The UE1 marine's skin is large enough for WebP to beat PNG (the flag's tiny PCX is not: the
+    // smaller one goes in).
+    const marine = `${SAMPLES}vertex3d/assimp-mar_rifle`;
+    const files = existsSync(marine) ? readdirSync(marine).map((n) => `${marine}/${n}`) : FLAG;
+    await chooseFiles(
+      page,
+      files.map((f) => filePayload(f)),
+    );
+    await page.check('#export-compressed');
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.click('#export-button')]);
+    const bytes = new Uint8Array(readFileSync(await download.path()));
+    const report = await validateBytes(bytes);
+    expect(report.issues.messages.filter((m) => m.severity === 0)).toEqual([]);
+    const json = glbJson(bytes);
+    expect(json.extensionsUsed).toEqual(expect.arrayContaining(['KHR_mesh_quantization', 'EXT_meshopt_compression']));
+    if (files !== FLAG) {
+      expect(json.extensionsUsed).toContain('EXT_texture_webp');
+      expect(json.images.every((i) => i.mimeType === 'image/webp')).toBe(true);
+    }
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+});
