@@ -15,32 +15,53 @@ use Title;
 class Companions {
 
 	/**
+	 * The names a file's companions would have.
+	 *
+	 * @param string $name
+	 * @return string[]
+	 */
+	public static function candidates( string $name ): array {
+		if ( preg_match( '/^(.*)_([da])\.3d$/i', $name, $m ) ) {
+			return [ $m[1] . '_' . ( strtolower( $m[2] ) === 'd' ? 'a' : 'd' ) . substr( $name, -3 ) ];
+		}
+		if ( preg_match( '/^(.*)\.(psk|pskx|pmd)$/i', $name, $m ) ) {
+			return [ $m[1] . '.psa' ];
+		}
+		if ( preg_match( '/^(.*)\.psa$/i', $name, $m ) ) {
+			return [ $m[1] . '.psk', $m[1] . '.pskx', $m[1] . '.pmd' ];
+		}
+		return [];
+	}
+
+	/**
+	 * Records the companions' names as files the page uses, found or not: uploading one later
+	 * renders the page again, and the file's page lists it.
+	 *
+	 * @param \Parser $parser
 	 * @param File $file
-	 * @return File[] companions that exist on this wiki
+	 */
+	public static function register( \Parser $parser, File $file ): void {
+		foreach ( self::candidates( $file->getName() ) as $candidate ) {
+			$title = Title::makeTitleSafe( NS_FILE, $candidate );
+			if ( $title ) {
+				$parser->fetchFileAndTitle( $title );
+			}
+		}
+	}
+
+	/**
+	 * @param File $file
+	 * @return File[] companions that exist on this wiki (an animation plays on one mesh)
 	 */
 	public static function of( File $file ): array {
-		$name = $file->getName();
-		$candidates = [];
-		if ( preg_match( '/^(.*)_([da])\.3d$/i', $name, $m ) ) {
-			$candidates[] = $m[1] . '_' . ( strtolower( $m[2] ) === 'd' ? 'a' : 'd' ) . substr( $name, -3 );
-		} elseif ( preg_match( '/^(.*)\.(psk|pskx|pmd)$/i', $name, $m ) ) {
-			$candidates[] = $m[1] . '.psa';
-		} elseif ( preg_match( '/^(.*)\.psa$/i', $name, $m ) ) {
-			array_push( $candidates, $m[1] . '.psk', $m[1] . '.pskx', $m[1] . '.pmd' );
-		}
 		$repo = MediaWikiServices::getInstance()->getRepoGroup();
-		$found = [];
-		foreach ( $candidates as $candidate ) {
+		foreach ( self::candidates( $file->getName() ) as $candidate ) {
 			$title = Title::makeTitleSafe( NS_FILE, $candidate );
 			$other = $title ? $repo->findFile( $title ) : false;
 			if ( $other && $other->exists() ) {
-				$found[] = $other;
-				if ( !str_ends_with( strtolower( $name ), '.psa' ) ) {
-					break;
-				}
+				return [ $other ];
 			}
 		}
-		// An animation plays on one mesh.
-		return array_slice( $found, 0, 1 );
+		return [];
 	}
 }

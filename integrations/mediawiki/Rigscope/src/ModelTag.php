@@ -102,6 +102,9 @@ class ModelTag {
 			}
 			$files[] = $file;
 		}
+		if ( count( $files ) === 1 ) {
+			Companions::register( $parser, $files[0] );
+		}
 		if ( $missing ) {
 			return self::error( wfMessage( 'rigscope-error-missing' )->params( implode( ', ', $missing ) )
 				->numParams( count( $missing ) )->inContentLanguage()->text() );

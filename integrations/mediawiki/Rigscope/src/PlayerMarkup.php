@@ -88,20 +88,27 @@ class PlayerMarkup {
 			$counts[] = wfMessage( 'rigscope-card-clips' )->numParams( $clips )->inContentLanguage()->text();
 		}
 		$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-name' ], $first->getName() );
+		// A gallery's small card holds the name alone.
+		$small = $width && $width < 200;
+		if ( $small ) {
+			$counts = [];
+			$files = [ $first ];
+		}
 		if ( count( $files ) > 1 ) {
 			$others = array_map( static function ( File $f ) {
 				return $f->getName();
 			}, array_slice( $files, 1 ) );
 			$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-files' ], implode( ' · ', $others ) );
 		}
-		$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-format' ],
-			FactsTable::formatLabel( $facts ) );
+		if ( !$small ) {
+			$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-format' ], FactsTable::formatLabel( $facts ) );
+		}
 		if ( $counts ) {
 			$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-counts' ], implode( ' · ', array_slice( $counts, 0, 4 ) ) );
 		}
 		$style = $width ? "width:{$width}px;height:{$height}px" : "height:{$height}px";
 		$label = $alt !== '' ? $alt : wfMessage( 'rigscope-play-label' )->params( $first->getName() )->inContentLanguage()->text();
-		return Html::rawElement( 'span', [ 'class' => 'rigscope-card', 'style' => $style, 'role' => 'img',
+		return Html::rawElement( 'span', [ 'class' => 'rigscope-card' . ( $small ? ' rigscope-card-small' : '' ), 'style' => $style, 'role' => 'img',
 			'aria-label' => $label ], $lines );
 	}
 

@@ -173,6 +173,7 @@ class RigscopeHandler extends ImageHandler {
 	/** @inheritDoc */
 	public function parserTransformHook( $parser, $file ) {
 		PlayerMarkup::addModules( $parser->getOutput() );
+		Companions::register( $parser, $file );
 	}
 
 	/**
