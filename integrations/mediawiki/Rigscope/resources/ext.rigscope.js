@@ -3,8 +3,10 @@
  *
  * This is all the script a page pays for before a click. The player (rigscope-viewer.js, its
  * worker and the WASM decoders) is a static file of the extension, loaded by a module script
- * element on the first click: no inline script, so it works under a strict CSP. Written as ES5
- * for ResourceLoader 1.39's validator and minifier.
+ * element on the first click (no `import()`: a module script element needs nothing of the
+ * minifier and no inline script, so it works under a strict CSP). Written as ES5 and not marked
+ * "es6" in extension.json, so ResourceLoader 1.39 serves it to every browser: one without custom
+ * elements just follows the thumbnail's link to the file page.
  */
 (function () {
   'use strict';
