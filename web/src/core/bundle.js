@@ -114,6 +114,7 @@ const NEVER_BUNDLES = new Set([
   '3d',
   'uc',
   'psg',
+  'glb',
   'config',
   'xml',
   'json',
