@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { validateBytes } from 'gltf-validator';
 import { chooseFiles, countColour, filePayload, FIXTURES, frameAt, launch, maskDifference, openPage, SAMPLES } from './browser.js';
 
@@ -102,6 +103,37 @@ describe('compressed GLBs in the viewer', () => {
       expect(json.images.every((i) => i.mimeType === 'image/webp')).toBe(true);
     }
     expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('rigscope page --compress carries one compressed GLB that opens from disk, offline, and plays', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'rigscope-e2e-page-')), 'flag.html');
+    const run = spawnSync(process.execPath, [CLI, 'page', ...FLAG, '-o', path, '--compress', '--clip', 'Wave'], { encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('1 file(s)');
+    const page = await browser.newPage({ viewport: { width: 640, height: 480 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.fallback() : route.abort()));
+    await page.goto(pathToFileURL(path).href);
+    await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 60000 });
+    const at = (t) =>
+      page.evaluate(async (time) => {
+        const { element, viewer } = window.__rigscope;
+        element.pause();
+        element.currentTime = time;
+        for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+        const { count } = viewer.countForegroundPixels();
+        return { count, clip: element.currentClip, picture: [...viewer.context2d.getImageData(0, 0, viewer.width, viewer.height).data] };
+      }, t);
+    const [a, b] = [await at(0), await at(4 / 12)];
+    expect(a.clip).toBe('Wave');
+    expect(a.count).toBeGreaterThan(500);
+    let changed = 0;
+    for (let i = 0; i < a.picture.length; i += 4)
+      if (Math.abs(a.picture[i] - b.picture[i]) + Math.abs(a.picture[i + 1] - b.picture[i + 1]) > 24) changed++;
+    expect(changed).toBeGreaterThan(40);
+    expect(errors).toEqual([]);
     await page.close();
   });
 });
