@@ -87,7 +87,8 @@ class Hooks implements
 	 */
 	public function onUploadVerifyFile( $upload, $mime, &$error ) {
 		$title = $upload->getTitle();
-		$name = $title ? $title->getText() : '';
+		// The name as the wiki stores it (underscores), as the decoders pair UE1 `_d.3d` and `_a.3d`.
+		$name = $title ? $title->getDBkey() : '';
 		$ext = strtolower( pathinfo( $name, PATHINFO_EXTENSION ) );
 		if ( !isset( ModelFileCheck::EXTENSIONS[$mime] ) && !in_array( $ext, ModelFileCheck::fileExtensions(), true ) ) {
 			return true;
