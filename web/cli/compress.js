@@ -31,8 +31,35 @@ export async function nodeWebP(bytes, mimeType) {
   return new Uint8Array(await encodeWebP(image, { quality: WEBP_QUALITY }));
 }
 
+/**
+ * KTX2 (KHR_texture_basisu): Basis Universal ETC1S with mipmaps through ktx2-encoder's
+ * glTF-Transform transform, which in Node wants the PNGs decoded for it. Pictures it cannot take
+ * (JPEG here) stay as they are and are named.
+ */
+export async function nodeKtx2(doc) {
+  const [{ ktx2 }, { decodePng }] = await Promise.all([import('ktx2-encoder/gltf-transform'), load()]);
+  const imageDecoder = async (bytes) => {
+    const image = await decodePng(bytes.slice().buffer);
+    return { data: new Uint8Array(image.data.buffer), width: image.width, height: image.height };
+  };
+  // The Basis encoder prints its progress through console.log whatever its debug flag says; the
+  // command's stdout is its result lines (and --json), so that chatter is kept out of it.
+  const log = console.log;
+  console.log = () => {};
+  try {
+    await doc.transform(ktx2({ isUASTC: false, generateMipmap: true, qualityLevel: 128, enableDebug: false, imageDecoder }));
+  } finally {
+    console.log = log;
+  }
+  return doc
+    .getRoot()
+    .listTextures()
+    .filter((t) => t.getMimeType() !== 'image/ktx2')
+    .map((t) => `${t.getName() || 'texture'}: left as ${t.getMimeType()} (no KTX2 encoding for it here)`);
+}
+
 /** `--compress [--textures webp|ktx2|keep]` on a GLB `exportGLB` wrote. */
 export async function compressForCli(glb, { textures = 'webp' } = {}) {
   const { compressGLB } = await import('../src/three/compress.js');
-  return compressGLB(glb, { textures, encodeImage: nodeWebP });
+  return compressGLB(glb, { textures, encodeImage: nodeWebP, encodeKtx2: nodeKtx2 });
 }

@@ -30,8 +30,10 @@ export const POSE_ERROR = 1 / 1000;
 /** The largest UV error of a compressed export. */
 export const UV_ERROR = 1 / 4096;
 export const TEXTURE_CHOICES = ['webp', 'ktx2', 'keep'];
+// ktx2-encoder's Basis Universal build (Embind) compiles its call wrappers with `new Function`,
+// which the site's CSP refuses: KTX2 is the command line's (web/cli/compress.js) only.
 const KTX2_UNAVAILABLE =
-  '--textures ktx2: no Basis Universal encoder that runs in Node and the browser is available to Rigscope yet; use webp or keep';
+  'KTX2 textures: the Basis Universal encoder runs only in the command line (rigscope convert/export/page --textures ktx2); use webp or keep';
 
 /** A channel that holds its node at its rest value throughout says nothing: three (and glTF)
  * leave a node at rest when no channel drives it. Runs after `resample`, which leaves such a
@@ -85,12 +87,13 @@ function* uvAccessors(doc) {
 
 /**
  * @param {ArrayBuffer|Uint8Array} glb an uncompressed GLB, as `exportGLB` writes it
- * @param {{ textures?: 'webp'|'ktx2'|'keep', encodeImage?: Function }} options encodeImage: the
- *   WebP encoder (bytes, mimeType) → bytes|null, the browser's canvas when not given
+ * @param {{ textures?: 'webp'|'ktx2'|'keep', encodeImage?: Function, encodeKtx2?: Function }} options
+ *   encodeImage: the WebP encoder (bytes, mimeType) → bytes|null, the browser's canvas when not
+ *   given; encodeKtx2: a transform of the document's textures to KTX2 (the CLI's)
  * @returns {Promise<{ glb: ArrayBuffer, problems: string[] }>} the compressed GLB, and textures
  *   left as they were, and why
  */
-export async function compressGLB(glb, { textures = 'webp', encodeImage } = {}) {
+export async function compressGLB(glb, { textures = 'webp', encodeImage, encodeKtx2 } = {}) {
   if (!TEXTURE_CHOICES.includes(textures)) throw new Error(`--textures ${textures}: expected one of ${TEXTURE_CHOICES.join(', ')}`);
   await Promise.all([MeshoptEncoder.ready, MeshoptDecoder.ready]);
   const io = new WebIO().registerExtensions(ALL_EXTENSIONS).registerDependencies({
@@ -107,7 +110,8 @@ export async function compressGLB(glb, { textures = 'webp', encodeImage } = {}) 
     meshopt({ encoder: MeshoptEncoder, level: 'high', quantizeWeight: 16 }),
   );
   const problems = [];
-  if (textures === 'ktx2') throw new Error(KTX2_UNAVAILABLE);
+  if (textures === 'ktx2' && !encodeKtx2) throw new Error(KTX2_UNAVAILABLE);
+  if (textures === 'ktx2') problems.push(...(await encodeKtx2(doc)));
   if (textures === 'webp') {
     const { encodeWebP } = await import('./compress-textures.js');
     problems.push(...(await encodeWebP(doc, { WebP: EXTTextureWebP, encodeImage })));
