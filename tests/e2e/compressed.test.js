@@ -1,7 +1,7 @@
 // Compressed GLBs in the page (#31): one dropped in draws, textured, and plays its clips; beside the
 // game files it came from it is a character of its own; *Export GLB* with *Compressed* ticked
 // writes a valid quantized, meshopt-compressed GLB with WebP textures (the browser's encoder).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -133,6 +133,26 @@ describe('compressed GLBs in the viewer', () => {
     for (let i = 0; i < a.picture.length; i += 4)
       if (Math.abs(a.picture[i] - b.picture[i]) + Math.abs(a.picture[i + 1] - b.picture[i + 1]) > 24) changed++;
     expect(changed).toBeGreaterThan(40);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('<rigscope-viewer> (the embed page) opens a compressed GLB by URL, with its clips', async () => {
+    const glb = compressed(FLAG, 'flag.glb').buffer;
+    const url = `${inject('baseUrl')}/compressed/flag.glb`;
+    const page = await browser.newPage({ viewport: { width: 400, height: 300 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.route(url, (route) => route.fulfill({ status: 200, contentType: 'model/gltf-binary', body: glb }));
+    await page.goto(`${inject('baseUrl')}/embed.html?file=${encodeURIComponent(url)}&clip=Wave&autoplay=0`);
+    await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 60000 });
+    const state = await page.evaluate(async () => {
+      const el = document.querySelector('rigscope-viewer');
+      await el.loaded;
+      return { clips: el.clips.map((c) => c.name), clip: el.currentClip, messages: el.messages };
+    });
+    expect(state.clips).toEqual(['Still', 'Wave']);
+    expect(state.clip).toBe('Wave');
     expect(errors).toEqual([]);
     await page.close();
   });
