@@ -223,6 +223,29 @@ describe('compressed GLB', () => {
   });
 });
 
+describe('the command line', () => {
+  const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
+  const run = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
+  const meshopt = (path) => glbJson(readFileSync(path).buffer.slice(0)).extensionsUsed ?? [];
+
+  it('convert --compress and export --compress write meshopt GLBs; --textures alone is a bad command line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rigscope-compress-cli-'));
+    const files = [`${FIXTURES}two_bone.psk`, `${FIXTURES}two_bone.psa`];
+    const converted = run('convert', ...files, '-o', join(dir, 'one.glb'), '--compress', '--textures', 'keep');
+    expect(converted.status, converted.stderr).toBe(0);
+    expect(meshopt(join(dir, 'one.glb'))).toContain('EXT_meshopt_compression');
+    const exported = run('export', ...files, '-o', join(dir, 'all'), '--compress', '--json');
+    expect(exported.status, exported.stderr).toBe(0);
+    const [row] = JSON.parse(exported.stdout).folders[0].characters;
+    const path = join(dir, 'all', row.file);
+    expect(meshopt(path)).toContain('EXT_meshopt_compression');
+    expect(row.bytes).toBe(statSync(path).size);
+    const bad = run('convert', ...files, '-o', join(dir, 'two.glb'), '--textures', 'webp');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--textures goes with --compress');
+  });
+});
+
 describe('a GLB opened by Rigscope (families/gltf-model.js)', () => {
   /** The compressed GLB on disk, opened as game files are (the scene, a Character), exported again raw. */
   async function reopened(glb) {
