@@ -137,7 +137,15 @@ class Inspector {
 	/** The node binary, when the wiki runs the command line. */
 	public static function node(): ?string {
 		$node = MediaWikiServices::getInstance()->getMainConfig()->get( 'RigscopeNode' );
-		return $node && !Shell::isDisabled() ? (string)$node : null;
+		if ( !$node || Shell::isDisabled() ) {
+			return null;
+		}
+		if ( !is_file( self::cli() ) ) {
+			// Copied rather than linked from a checkout, the folder needs $wgRigscopeCli.
+			wfDebugLog( 'rigscope', 'no Rigscope command line at ' . self::cli() . ': set $wgRigscopeCli' );
+			return null;
+		}
+		return (string)$node;
 	}
 
 	/** The command line script: a setting, else the repository's web/cli/rigscope.js beside this folder. */
@@ -229,11 +237,12 @@ class Inspector {
 				}
 			}
 			$args = array_merge( $command, $links, [ '-o', $out, '--size', "{$width}x{$height}" ] );
+			// One word each, value joined: a clip name that starts with a dash stays a value.
 			if ( $clip !== null && $clip !== '' ) {
-				array_push( $args, '--clip', $clip );
+				$args[] = "--clip=$clip";
 			}
 			if ( $frame !== null ) {
-				array_push( $args, '--frame', (string)$frame );
+				$args[] = "--frame=$frame";
 			}
 			$result = Shell::command( $args )
 				->limits( [ 'memory' => 0, 'time' => 180, 'walltime' => 180 ] )
