@@ -27,7 +27,11 @@ export class ExportPosters {
     Object.assign(this, { outDir, clip, lod, skipExisting, onPoster, write });
     this.still = posterOptions(size);
     this.size = { width: this.still.width, height: this.still.height };
-    /** @type {PosterBrowser | null} started with the first poster */
+    // Chromium starts at once, while the threads export the first folders; a failed start is
+    // each poster's problem.
+    this.opening = PosterBrowser.open(this.size);
+    this.opening.catch(() => {});
+    /** @type {PosterBrowser | null} once started */
     this.browser = null;
     this.queue = Promise.resolve();
     this.stopped = false;
@@ -66,7 +70,7 @@ export class ExportPosters {
 
   async _draw(row, png, entries, dir) {
     if (!this.browser) {
-      this.browser = await PosterBrowser.open(this.size);
+      this.browser = await this.opening;
       this.stats.startMs = this.browser.startMs;
     }
     const started = performance.now();
@@ -87,7 +91,7 @@ export class ExportPosters {
     try {
       await this.queue;
     } finally {
-      await this.browser?.close();
+      await (this.browser ?? (await this.opening.catch(() => null)))?.close();
       this.browser = null;
     }
     return this.stats;

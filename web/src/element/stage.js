@@ -5,6 +5,7 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { HDRLoader } from 'three/addons/loaders/HDRLoader.js';
+import { characterBox } from '../three/bounds.js';
 import { ContactShadow } from '../three/contact-shadow.js';
 import { Labels } from '../three/labels.js';
 import { gpuCaughtUp } from '../three/programs.js';
@@ -384,12 +385,13 @@ export class ElementStage {
     this.invalidate();
   }
 
-  /** World bounds of a character's meshes in its current pose. */
+  /**
+   * World bounds of a character's visible meshes in its current pose, measured as the page
+   * measures them (three/bounds.js: large meshes keep their bind-pose bounds).
+   */
   boundsOf(character) {
-    character.root.updateMatrixWorld(true);
-    const vertices = (character.meshes ?? []).reduce((n, m) => n + m.geometry.attributes.position.count, 0);
-    // Exact skinned bounds cost a bone transform per vertex: only for meshes of modest size.
-    return new THREE.Box3().expandByObject(character.root, vertices < 60000);
+    character.root.updateWorldMatrix(true, true);
+    return characterBox(character);
   }
 
   /**
