@@ -287,6 +287,8 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     expect(facts.table).toMatch(/21 frames at 30 fps/);
     expect(facts.table).toContain('Plays with');
     expect(facts.table).toContain('SkSpiderLargeMesh.psk');
+    // Read with its mesh on the server: the bones it moves.
+    expect(facts.table).toMatch(/Bound to\s+SkSpiderLargeMesh\.psk \(71 of 71 bones matched\)/);
     expect(facts.ogTitle).toBe('SkSpiderLargeMesh.psa');
     expect(facts.ogImage).toMatch(new RegExp(`^${wiki.url}/images/thumb/.*\\.png$`));
     const image = await fetch(facts.ogImage);

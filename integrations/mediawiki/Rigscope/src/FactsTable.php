@@ -25,6 +25,7 @@ class FactsTable {
 		'pmd' => '0 A.D. model (PMD)',
 		'pssa' => '0 A.D. animation (PSA)',
 		'psg' => 'Skate 3 RenderWare arena (PSG)',
+		'ue1' => 'Unreal Engine 1 vertex mesh (_d.3d + _a.3d)',
 		'ue1-data' => 'Unreal Engine 1 data file (_d.3d)',
 		'ue1-anim' => 'Unreal Engine 1 animation file (_a.3d)',
 	];
@@ -70,6 +71,21 @@ class FactsTable {
 	 */
 	public static function html( File $file, MessageLocalizer $ctx ): string {
 		$facts = $file->getMetadataArray();
+		// Read with its companions, a file says more: a UE1 half its mesh, an animation its mesh.
+		$companions = Companions::of( $file );
+		$together = Inspector::together( $file, $companions );
+		if ( $together ) {
+			if ( !empty( $together['counts'] ) ) {
+				$facts['counts'] = $together['counts'];
+				$facts['format'] = $together['format'] ?? $facts['format'] ?? null;
+				$facts['sequences'] = $together['sequences'] ?? $facts['sequences'] ?? [];
+			}
+			foreach ( [ 'pairedWith', 'boundTo', 'pairing' ] as $field ) {
+				if ( !empty( $together[$field] ) ) {
+					$facts[$field] = $together[$field];
+				}
+			}
+		}
 		$rows = '';
 		$row = static function ( string $label, string $valueHtml ) use ( &$rows ) {
 			$rows .= Html::rawElement( 'tr', [], Html::element( 'th', [ 'scope' => 'row' ], $label ) . Html::rawElement( 'td', [], $valueHtml ) );
@@ -107,18 +123,26 @@ class FactsTable {
 			$row( $ctx->msg( 'rigscope-facts-clips' )->numParams( count( $sequences ) )->text(),
 				Html::rawElement( 'ul', [ 'class' => 'rigscope-clips' ], $items ) );
 		}
-		$companions = Companions::of( $file );
 		if ( $companions ) {
 			$links = array_map( static function ( File $c ) {
 				return Html::element( 'a', [ 'href' => $c->getDescriptionUrl() ], $c->getName() );
 			}, $companions );
 			$row( $ctx->msg( 'rigscope-facts-plays-with' )->text(), implode( ', ', $links ) );
 		}
-		foreach ( [ 'pairedWith', 'boundTo' ] as $field ) {
-			if ( !empty( $facts[$field] ) ) {
-				$row( $ctx->msg( 'rigscope-facts-' . strtolower( $field ) )->text(),
-					htmlspecialchars( implode( ', ', array_map( 'basename', (array)$facts[$field] ) ) ) );
+		if ( !empty( $facts['pairedWith'] ) ) {
+			$row( $ctx->msg( 'rigscope-facts-pairedwith' )->text(),
+				htmlspecialchars( implode( ', ', array_map( 'basename', (array)$facts['pairedWith'] ) ) ) );
+		}
+		if ( !empty( $facts['boundTo'] ) && is_string( $facts['boundTo'] ) ) {
+			// The bones matched on the mesh it is bound to.
+			$bound = basename( $facts['boundTo'] );
+			$text = $bound;
+			foreach ( $facts['pairing'] ?? [] as $p ) {
+				if ( is_array( $p ) && basename( (string)( $p['mesh'] ?? '' ) ) === $bound && isset( $p['matched'], $p['total'] ) ) {
+					$text = $ctx->msg( 'rigscope-facts-bound' )->params( $bound )->numParams( (int)$p['matched'], (int)$p['total'] )->text();
+				}
 			}
+			$row( $ctx->msg( 'rigscope-facts-boundto' )->text(), htmlspecialchars( $text ) );
 		}
 		// What the file was read without (its mesh, its other half) is no news on a wiki, where the
 		// player finds companions by name: those warnings of a file read alone are left out.

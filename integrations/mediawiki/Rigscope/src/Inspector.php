@@ -208,6 +208,66 @@ class Inspector {
 	}
 
 	/**
+	 * What `rigscope inspect` says of a file read together with its companions (the mesh an
+	 * animation binds to, the other half of a UE1 pair), kept for a week per set of contents.
+	 *
+	 * @param \File $file
+	 * @param \File[] $companions
+	 * @return array|null the file's record, with its paths as the wiki's names
+	 */
+	public static function together( \File $file, array $companions ): ?array {
+		$node = self::node();
+		if ( $node === null || !$companions ) {
+			return null;
+		}
+		$stash = MediaWikiServices::getInstance()->getMainObjectStash();
+		$files = array_merge( [ $file ], $companions );
+		$key = $stash->makeKey( 'rigscope-together', 1, sha1( implode( '|', array_map( static function ( \File $f ) {
+			return $f->getName() . ':' . $f->getSha1();
+		}, $files ) ) ) );
+		$cached = $stash->get( $key );
+		if ( is_array( $cached ) ) {
+			return $cached ?: null;
+		}
+		$dir = wfTempDir() . '/rigscope-' . bin2hex( random_bytes( 8 ) );
+		if ( !@mkdir( $dir, 0700 ) ) {
+			return null;
+		}
+		$links = [];
+		$record = [];
+		try {
+			foreach ( $files as $f ) {
+				$path = $f->getLocalRefPath();
+				$link = $dir . '/' . $f->getName();
+				if ( $path && ( @symlink( $path, $link ) || @copy( $path, $link ) ) ) {
+					$links[] = $link;
+				}
+			}
+			$result = Shell::command( array_merge( [ $node, self::cli(), 'inspect', '--json' ], $links ) )
+				->limits( [ 'memory' => 0, 'time' => 120, 'walltime' => 120 ] )
+				->execute();
+			foreach ( json_decode( $result->getStdout(), true ) ?: [] as $r ) {
+				if ( is_array( $r ) && basename( (string)( $r['file'] ?? '' ) ) === $file->getName() ) {
+					$record = $r;
+				}
+			}
+		} finally {
+			foreach ( $links as $link ) {
+				@unlink( $link );
+			}
+			@rmdir( $dir );
+		}
+		// Paths become the wiki's names.
+		array_walk_recursive( $record, static function ( &$v ) use ( $dir ) {
+			if ( is_string( $v ) && str_starts_with( $v, "$dir/" ) ) {
+				$v = substr( $v, strlen( $dir ) + 1 );
+			}
+		} );
+		$stash->set( $key, $record, $stash::TTL_WEEK );
+		return $record ?: null;
+	}
+
+	/**
 	 * Draws a poster with `rigscope poster FILE... -o OUT.png --size WxH [--clip NAME] [--frame N]`.
 	 *
 	 * @param string[] $paths the model's files (the first, and its companions)
