@@ -88,7 +88,9 @@ class FactsTable {
 		}
 		$rows = '';
 		$row = static function ( string $label, string $valueHtml ) use ( &$rows ) {
-			$rows .= Html::rawElement( 'tr', [], Html::element( 'th', [ 'scope' => 'row' ], $label ) . Html::rawElement( 'td', [], $valueHtml ) );
+			$rows .= Html::rawElement( 'tr', [],
+				Html::element( 'th', [ 'scope' => 'row' ], $label ) . Html::rawElement( 'td', [], $valueHtml )
+			);
 		};
 		$row( $ctx->msg( 'rigscope-facts-format' )->text(), htmlspecialchars( self::formatLabel( $facts ) ) );
 		$counts = is_array( $facts['counts'] ?? null ) ? $facts['counts'] : [];
@@ -104,12 +106,12 @@ class FactsTable {
 				}
 			}
 		}
-		foreach ( $facts['files'] ?? [] as $i => $f ) {
-			if ( $i === 0 ) {
-				$row( $ctx->msg( 'rigscope-facts-files' )->text(), htmlspecialchars( implode( ', ', array_map( static function ( $f ) {
-					return ( $f['name'] ?? '?' ) . ' (' . ( $f['size'] ?? 0 ) . ' B)';
-				}, $facts['files'] ) ) ) );
-			}
+		if ( !empty( $facts['files'] ) && is_array( $facts['files'] ) ) {
+			// A bundle's files: name and size.
+			$listed = array_map( static function ( $f ) {
+				return ( $f['name'] ?? '?' ) . ' (' . ( $f['size'] ?? 0 ) . ' B)';
+			}, $facts['files'] );
+			$row( $ctx->msg( 'rigscope-facts-files' )->text(), htmlspecialchars( implode( ', ', $listed ) ) );
 		}
 		$sequences = is_array( $facts['sequences'] ?? null ) ? $facts['sequences'] : [];
 		if ( $sequences ) {
@@ -138,8 +140,11 @@ class FactsTable {
 			$bound = basename( $facts['boundTo'] );
 			$text = $bound;
 			foreach ( $facts['pairing'] ?? [] as $p ) {
-				if ( is_array( $p ) && basename( (string)( $p['mesh'] ?? '' ) ) === $bound && isset( $p['matched'], $p['total'] ) ) {
-					$text = $ctx->msg( 'rigscope-facts-bound' )->params( $bound )->numParams( (int)$p['matched'], (int)$p['total'] )->text();
+				if ( is_array( $p ) && isset( $p['matched'], $p['total'] )
+					&& basename( (string)( $p['mesh'] ?? '' ) ) === $bound
+				) {
+					$text = $ctx->msg( 'rigscope-facts-bound' )->params( $bound )
+						->numParams( (int)$p['matched'], (int)$p['total'] )->text();
 				}
 			}
 			$row( $ctx->msg( 'rigscope-facts-boundto' )->text(), htmlspecialchars( $text ) );

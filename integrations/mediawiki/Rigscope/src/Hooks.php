@@ -148,7 +148,8 @@ class Hooks implements
 			'og:description' => RigscopeHandler::summary( $file ),
 		];
 		foreach ( $meta as $property => $content ) {
-			$out->addHeadItem( "rigscope-$property", Html::element( 'meta', [ 'property' => $property, 'content' => $content ] ) );
+			$out->addHeadItem( "rigscope-$property",
+				Html::element( 'meta', [ 'property' => $property, 'content' => $content ] ) );
 		}
 	}
 

@@ -94,7 +94,8 @@ class Inspector {
 		foreach ( $records as $record ) {
 			foreach ( $record['sequences'] ?? [] as $s ) {
 				if ( is_array( $s ) ) {
-					$sequences[] = array_intersect_key( $s, [ 'name' => 1, 'frames' => 1, 'fps' => 1, 'duration' => 1, 'loop' => 1 ] );
+					$sequences[] = array_intersect_key( $s,
+						[ 'name' => 1, 'frames' => 1, 'fps' => 1, 'duration' => 1, 'loop' => 1 ] );
 				}
 			}
 			foreach ( $record['warnings'] ?? [] as $w ) {
@@ -308,7 +309,8 @@ class Inspector {
 				->limits( [ 'memory' => 0, 'time' => 180, 'walltime' => 180 ] )
 				->execute();
 			if ( $result->getExitCode() !== 0 || !is_file( $out ) || filesize( $out ) === 0 ) {
-				return 'exit ' . $result->getExitCode() . ': ' . substr( trim( $result->getStderr() ?? $result->getStdout() ), 0, 500 );
+				$said = trim( $result->getStderr() ?? $result->getStdout() );
+				return 'exit ' . $result->getExitCode() . ': ' . substr( $said, 0, 500 );
 			}
 			return null;
 		} finally {

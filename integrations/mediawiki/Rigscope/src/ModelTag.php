@@ -43,7 +43,8 @@ class ModelTag {
 				continue;
 			}
 			$title = Title::makeTitleSafe( NS_FILE, $line );
-			if ( str_contains( $line, ' ' ) && !( $title && MediaWikiServices::getInstance()->getRepoGroup()->findFile( $title ) ) ) {
+			$repo = MediaWikiServices::getInstance()->getRepoGroup();
+			if ( str_contains( $line, ' ' ) && !( $title && $repo->findFile( $title ) ) ) {
 				array_push( $names, ...preg_split( '/\s+/', $line ) );
 			} else {
 				$names[] = $line;
@@ -111,7 +112,9 @@ class ModelTag {
 		}
 		$width = self::side( $options['width'] ?? null, self::DEFAULT_WIDTH );
 		$height = self::side( $options['height'] ?? null, self::DEFAULT_HEIGHT );
-		$frame = isset( $options['frame'] ) && preg_match( '/^\d{1,7}$/', (string)$options['frame'] ) ? (int)$options['frame'] : null;
+		$frame = isset( $options['frame'] ) && preg_match( '/^\d{1,7}$/', (string)$options['frame'] )
+			? (int)$options['frame']
+			: null;
 		$clip = isset( $options['clip'] ) ? mb_substr( trim( (string)$options['clip'] ), 0, 200 ) : null;
 
 		// The poster of the first model file, else a card naming the files.

@@ -104,12 +104,18 @@ class PlayerMarkup {
 			$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-format' ], FactsTable::formatLabel( $facts ) );
 		}
 		if ( $counts ) {
-			$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-counts' ], implode( ' · ', array_slice( $counts, 0, 4 ) ) );
+			$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-counts' ],
+				implode( ' · ', array_slice( $counts, 0, 4 ) ) );
 		}
 		$style = $width ? "width:{$width}px;height:{$height}px" : "height:{$height}px";
-		$label = $alt !== '' ? $alt : wfMessage( 'rigscope-play-label' )->params( $first->getName() )->inContentLanguage()->text();
-		return Html::rawElement( 'span', [ 'class' => 'rigscope-card' . ( $small ? ' rigscope-card-small' : '' ), 'style' => $style, 'role' => 'img',
-			'aria-label' => $label ], $lines );
+		$label = $alt !== '' ? $alt
+			: wfMessage( 'rigscope-play-label' )->params( $first->getName() )->inContentLanguage()->text();
+		return Html::rawElement( 'span', [
+			'class' => 'rigscope-card' . ( $small ? ' rigscope-card-small' : '' ),
+			'style' => $style,
+			'role' => 'img',
+			'aria-label' => $label,
+		], $lines );
 	}
 
 	/**
