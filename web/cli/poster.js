@@ -110,13 +110,8 @@ async function showAndDraw({ packed, attributes, names, still, timeout }) {
   let binary = '';
   for (let i = 0; i < png.length; i += 0x8000) binary += String.fromCharCode(...png.subarray(i, i + 0x8000));
   const cur = el.app.current;
-  return {
-    png: btoa(binary),
-    messages,
-    clip: el.currentClip,
-    frame: cur ? cur.clip.firstFrame + el.app.frame : null,
-    time: el.currentTime,
-  };
+  const frames = cur ? [cur.clip.firstFrame, cur.clip.firstFrame + cur.clip.frameCount - 1] : null;
+  return { png: btoa(binary), messages, clip: el.currentClip, frame: cur ? frames[0] + el.app.frame : null, frames, time: el.currentTime };
 }
 
 /** One headless Chromium page holding the standalone player, drawing posters one after another. */
@@ -233,6 +228,11 @@ export async function poster(paths, { out, width, height, clip, frame, time, lod
     await browser.close();
   }
   await writeFile(out, drawn.png);
+  // A frame outside the clip is clamped by the player, as the frame attribute is: said, not refused.
+  if (asked.frame !== undefined && drawn.frames && drawn.frame !== asked.frame)
+    process.stderr.write(
+      `rigscope: --frame ${asked.frame} is outside ${drawn.clip} (frames ${drawn.frames[0]}-${drawn.frames[1]}): frame ${drawn.frame} is shown\n`,
+    );
   const pose = drawn.clip === null ? 'no clip' : `clip ${drawn.clip}, frame ${drawn.frame} (${drawn.time.toFixed(3)} s)`;
   process.stdout.write(
     `${out}: ${asked.width}x${asked.height}, ${pose}, ${packed.files.length} file(s)${lod !== 0 ? `, LOD ${lod}` : ''}\n`,
