@@ -21,7 +21,7 @@ import {
   KHRMeshQuantization,
   KHRTextureTransform,
 } from '@gltf-transform/extensions';
-import { MeshoptDecoder } from 'meshoptimizer';
+import { MeshoptDecoder } from 'meshoptimizer/decoder';
 
 const RATE = 30; // frames per second of clips sampled from a GLB's keys
 // What Rigscope's exports use, and no more (the page's reader script stays small); a GLB that

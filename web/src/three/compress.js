@@ -15,7 +15,8 @@
 import { Logger, PropertyType, WebIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS, EXTTextureWebP } from '@gltf-transform/extensions';
 import { dedup, meshopt, resample } from '@gltf-transform/functions';
-import { MeshoptDecoder, MeshoptEncoder } from 'meshoptimizer';
+import { MeshoptDecoder } from 'meshoptimizer/decoder';
+import { MeshoptEncoder } from 'meshoptimizer/encoder';
 
 // Imported by name, statically, in a module that is itself loaded only when a compressed export
 // is asked for: the bundler keeps only these functions (glTF-Transform's texture functions pull
