@@ -87,8 +87,16 @@ ${settings}
   const server = spawn(
     'php',
     ['-d', 'upload_max_filesize=64M', '-d', 'post_max_size=64M', '-S', `127.0.0.1:${port}`, '-t', MEDIAWIKI, ROUTER],
-    { env, stdio: ['ignore', 'ignore', 'pipe'] },
+    // Its own process group: PHP_CLI_SERVER_WORKERS forks workers that outlive a killed master.
+    { env, stdio: ['ignore', 'ignore', 'pipe'], detached: true },
   );
+  const stop = () => {
+    try {
+      process.kill(-server.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+  };
   let log = '';
   server.stderr.on('data', (d) => (log = (log + d).slice(-20000)));
   // Wait until index.php answers.
@@ -100,10 +108,13 @@ ${settings}
     } catch {
       /* not listening yet */
     }
-    if (Date.now() > end || server.exitCode !== null) throw new Error(`the wiki did not answer at ${url}:\n${log}`);
+    if (Date.now() > end || server.exitCode !== null) {
+      stop();
+      throw new Error(`the wiki did not answer at ${url}:\n${log}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, dir, api: new WikiApi(url), php, log: () => log, stop: () => server.kill() };
+  return { url, dir, api: new WikiApi(url), php, log: () => log, stop };
 }
 
 /** MediaWiki's action API, with cookies. */
