@@ -50,5 +50,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const at = args.indexOf('--out');
   const out = at >= 0 ? resolve(args.splice(at, 2)[1]) : undefined;
   const { files, bytes } = buildMediaWiki(args[0] ? resolve(args[0]) : undefined, out);
-  console.log(`mediawiki: ${files.length} player files (${(bytes / 1024).toFixed(0)} KiB) in ${relative(root, out ?? join(root, 'integrations/mediawiki/Rigscope/resources/player'))}`);
+  console.log(
+    `mediawiki: ${files.length} player files (${(bytes / 1024).toFixed(0)} KiB) in ${relative(root, out ?? join(root, 'integrations/mediawiki/Rigscope/resources/player'))}`,
+  );
 }
