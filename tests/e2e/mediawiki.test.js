@@ -25,7 +25,7 @@ const PAGE = `A spider:
 
 <rigscope clip="Idle" height="300">SkSpiderLargeMesh.psk SkSpiderLargeAnims.psa</rigscope>
 
-{{#rigscope:Skeleton.pmd|Skeleton_idle.psa|height=300}}
+{{#rigscope:Skeleton.pmd|Skeleton_idle.psa|clip=skeleton_idle|height=300}}
 
 [[File:Mar_rifle_d.3d|220px]] [[File:Skinned_quad_f32.psg|220px]] [[File:Spider.rigscope|220px]]
 

@@ -135,6 +135,11 @@ class ModelTag {
 				$params['frame'] = $frame;
 			}
 			$thumb = $model->transform( $params );
+			if ( ( !$thumb || !$thumb->getUrl() ) && count( $params ) > 1 ) {
+				// The poster is the first model file's (with its companions by name): when the clip
+				// is in another of the tag's files, that file is shown at rest instead.
+				$thumb = $model->transform( [ 'width' => $width ] );
+			}
 			if ( $thumb && !$thumb->isError() && $thumb->getUrl() ) {
 				$inner = Html::element( 'img', [ 'src' => $thumb->getUrl(), 'alt' => wfMessage( 'rigscope-play-label' )
 					->params( implode( ', ', $names ) )->inContentLanguage()->text(), 'loading' => 'lazy', 'decoding' => 'async',
