@@ -193,6 +193,43 @@ describe('Save bundle and the view a bundle carries', () => {
     await page.close();
   }, 240000);
 
+  it('the viewer’s file= opens a bundle from the web at its view, and Copy link names the bundle', async () => {
+    const base = inject('baseUrl');
+    const url = `${base}/uploads/spider.rigscope`;
+    const bytes = readFileSync(writeBundle('psk', { clip: 'Jump', frame: '5', autoplay: '0', bg: '102030' }));
+    const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    await page.route(url, (route) => route.fulfill({ body: bytes, headers: { 'Access-Control-Allow-Origin': '*' } }));
+    await page.goto(`${base}/?file=${encodeURIComponent(url)}`);
+    await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 120000 });
+    const view = await page.evaluate(() => {
+      const { app, viewer } = window.__rigscope;
+      return {
+        characters: app.characters.map((c) => c.name),
+        clip: app.current?.clip.name,
+        frame: app.current ? Math.round(app.current.clip.firstFrame + app.frame) : null,
+        playing: app.playing,
+        background: viewer.background.getHexString(),
+        files: [...app.files.keys()],
+      };
+    });
+    expect(view).toEqual({
+      characters: ['skSpiderLargeMesh.psk'],
+      clip: 'Jump',
+      frame: 5,
+      playing: false,
+      background: '102030',
+      files: ['skSpiderLargeMesh.psk', 'skSpiderLargeAnims.psa'],
+    });
+    // The files came from the web in the bundle: a link to this view names the bundle's URL again.
+    await page.click('#link-button');
+    await page.waitForFunction(() => document.getElementById('share-text').value !== '', null, { timeout: 60000 });
+    const link = new URL(await page.evaluate(() => document.getElementById('share-text').value));
+    expect(link.searchParams.getAll('file')).toEqual([url]);
+    expect(link.searchParams.get('clip')).toBe('Jump');
+    expect(link.hash).toBe('');
+    await page.close();
+  }, 120000);
+
   it('a bad bundle ends in a message naming it and what it found; what was loaded stays', async () => {
     const page = await openPage(browser, '/?demo=0');
     await chooseFiles(
