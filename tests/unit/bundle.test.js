@@ -382,6 +382,22 @@ describe('rigscope bundle, and every command on a bundle', () => {
     expect((await readBundle(readFileSync(again))).files.map((f) => f.name)).toEqual(['two_bone.psk', 'two_bone.psa']);
   });
 
+  it('export: a bundle in a folder stands for its files in that folder’s scene', async () => {
+    const folder = join(dir, 'export-in', 'hero');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, 'hero.rigscope'),
+      readFileSync(writeBundle('hero.rigscope', [`${FIXTURES}two_bone.psk`, `${FIXTURES}two_bone.psa`])),
+    );
+    const out = join(dir, 'export-out');
+    const r = await cli('export', join(dir, 'export-in'), '-o', out, '--json');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const [summary] = JSON.parse(r.stdout).folders;
+    expect(summary.characters.map((c) => [c.name, c.file, c.clips])).toEqual([['two_bone.psk', 'export-in/hero/two_bone.glb', ['Bend']]]);
+    expect(existsSync(join(out, 'export-in/hero/two_bone.glb'))).toBe(true);
+  });
+
   it('packs the files the scene uses; one it cannot use makes the exit 1', async () => {
     const folder = join(dir, 'knight');
     mkdirSync(folder, { recursive: true });
