@@ -259,6 +259,21 @@ describe('a GLB opened by Rigscope (families/gltf-model.js)', () => {
     return { characters, again: (await exportGLB(characters, { decoder: d })).glb };
   }
 
+  it('a bad GLB is refused with its reason, and the files beside it still load', async () => {
+    const { glb } = await exportBoth([`${FIXTURES}two_bone.psk`], { textures: 'keep' });
+    const dir = mkdtempSync(join(tmpdir(), 'rigscope-bad-glb-'));
+    writeFileSync(join(dir, 'garbage.glb'), 'not a glb at all');
+    writeFileSync(join(dir, 'truncated.glb'), Buffer.from(glb).subarray(0, 200));
+    const { scene, characters } = await buildScene(
+      [join(dir, 'garbage.glb'), join(dir, 'truncated.glb'), `${FIXTURES}two_bone.psk`],
+      await decoder(),
+    );
+    const refused = scene.records.filter((r) => r.kind === 'refused');
+    expect(refused.map((r) => r.files[0]).sort()).toEqual([join(dir, 'garbage.glb'), join(dir, 'truncated.glb')]);
+    for (const r of refused) expect(r.reason).toMatch(/^GLB (garbage|truncated)\.glb: /);
+    expect(characters.map((c) => c.name)).toEqual(['two_bone.psk']);
+  });
+
   it('a skinned PSK + PSA, compressed, is one character with its clips and poses', async () => {
     const { raw, glb } = await exportBoth([`${FIXTURES}two_bone.psk`, `${FIXTURES}two_bone.psa`], { textures: 'keep' });
     const { characters, again } = await reopened(glb);
