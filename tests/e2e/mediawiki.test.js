@@ -194,6 +194,12 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     expect(before.posters.length).toBeGreaterThanOrEqual(4);
     for (const p of before.posters) expect(p.src).toMatch(/^\/images\/thumb\/.*\.png$/);
     await page.waitForFunction(() => [...document.querySelectorAll('.rigscope-thumb img')].every((i) => i.complete && i.naturalWidth > 0));
+    // A tag's poster takes the tag's shape (640x300), cropped.
+    const tag = await page.evaluate(() => {
+      const r = document.querySelector('div.rigscope-thumb img').getBoundingClientRect();
+      return [Math.round(r.width), Math.round(r.height)];
+    });
+    expect(tag).toEqual([640, 300]);
     // The module's script as ResourceLoader serves it, minified: what a page pays before a click.
     const js = await (await fetch(`${wiki.url}/load.php?modules=ext.rigscope&only=scripts&skin=vector-2022&lang=en`)).text();
     console.log(`mediawiki: ext.rigscope is ${js.length} bytes of JS before a click (minified, uncompressed)`);

@@ -144,7 +144,7 @@ class ModelTag {
 				$inner = Html::element( 'img', [ 'src' => $thumb->getUrl(), 'alt' => wfMessage( 'rigscope-play-label' )
 					->params( implode( ', ', $names ) )->inContentLanguage()->text(), 'loading' => 'lazy', 'decoding' => 'async',
 					// The box's own shape: the poster (4:3) is cropped to it (object-fit in the styles).
-					'width' => $width, 'height' => $height,
+					'width' => $width, 'height' => $height, 'style' => "aspect-ratio:$width/$height",
 					'class' => 'rigscope-poster' ] );
 			}
 		}
