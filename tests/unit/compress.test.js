@@ -168,10 +168,14 @@ const folderBytes = (dir) =>
   readdirSync(dir, { recursive: true }).reduce((n, f) => (statSync(join(dir, f)).isFile() ? n + statSync(join(dir, f)).size : n), 0);
 
 describe('compressed GLB', () => {
-  it('fixtures: a skinned PSK + PSA, a 0 A.D. PMD + PSA and a UE1 vertex mesh stay faithful', async () => {
+  it('fixtures of every family (PSK + PSA, parts, morphs, PMD + PSA, UE1 frames, PSG) stay faithful', async () => {
     const sets = [
       [`${FIXTURES}two_bone.psk`, `${FIXTURES}two_bone.psa`],
       [`${FIXTURES}knight_head.psk`, `${FIXTURES}knight_body.psk`, `${FIXTURES}knight.psa`],
+      [`${FIXTURES}arm.pmd`, `${FIXTURES}arm_wave.psa`],
+      [`${FIXTURES}flag_d.3d`, `${FIXTURES}flag_a.3d`, `${FIXTURES}flag.uc`, `${FIXTURES}flag.pcx`],
+      [`${FIXTURES}skinned_box.psg`],
+      [`${FIXTURES}morph.psk`],
     ];
     for (const paths of sets) {
       const { raw, glb } = await exportBoth(paths, { textures: 'keep' });
