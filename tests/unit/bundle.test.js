@@ -155,12 +155,15 @@ describe('found by content, and opened wherever zips are', () => {
       const opened = await expandZips([entryFromBytes(name, file())]);
       expect(opened.map((e) => e.path)).toEqual(['two_bone.psk', 'two_bone.psa']);
     }
-    // A .psk is read by its family, never as a bundle, so a folder of game files pays no extra read.
-    const psk = entryFromBytes('odd.psk', file());
-    let heads = 0;
-    const counted = { ...psk, readHead: (n) => (heads++, psk.readHead(n)) };
-    expect(await expandBundles([counted])).toEqual([counted]);
-    expect(heads).toBe(0);
+    // A game file (.psk, or a UE package a family does not read) is never looked at, so a folder of
+    // game files pays no extra read.
+    for (const name of ['odd.psk', 'Engine.u', 'readme.md']) {
+      const entry = entryFromBytes(name, file());
+      let heads = 0;
+      const counted = { ...entry, readHead: (n) => (heads++, entry.readHead(n)) };
+      expect(await expandBundles([counted])).toEqual([counted]);
+      expect(heads).toBe(0);
+    }
   });
 
   it('a bundle inside a zip opens, and zips and bundles share the drop budget', async () => {

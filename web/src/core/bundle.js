@@ -11,7 +11,7 @@
 // with its messages, each prefixed by the bundle's name. Bundles are found by content: a file named
 // .rigscope must carry the signature, and any file whose name no family reads is looked at.
 import { unpackScene } from './pack.js';
-import { IMAGE_EXTENSIONS, entryFromBytes, extension } from './files.js';
+import { entryFromBytes, extension } from './files.js';
 import { MAX_ZIP_BYTES, MAX_ZIP_ENTRIES } from './limits.js';
 import { pageFileName } from './page.js';
 
@@ -103,37 +103,20 @@ export async function readBundle(bytes, { name = 'bundle', ...limits } = {}) {
   }
 }
 
-// Names the families read are never bundles: their heads are not read an extra time, so a drop of
-// thousands of game files pays nothing for bundles. Any other name (a bundle a chat host renamed
-// .bin, or saved without an extension) has its first 8 bytes looked at.
-const NEVER_BUNDLES = new Set([
-  'psk',
-  'pskx',
-  'psa',
-  'pmd',
-  '3d',
-  'uc',
-  'psg',
-  'glb',
-  'config',
-  'xml',
-  'json',
-  'txt',
-  'mat',
-  'pcx',
-  'zip',
-  ...IMAGE_EXTENSIONS,
-]);
+// Which other names are looked at for the signature: a bundle that a chat host or a browser saved
+// as download.bin, .dat or without an extension. Only these: a game folder holds thousands of files
+// no family reads (.u, .utx, .uax, .int, readmes), and each would cost a read before the drop starts.
+const RENAMED_BUNDLES = new Set(['', 'bin', 'dat']);
 
 /**
  * Whether an entry is to be opened as a bundle: it is named .rigscope (then it must be one, and
- * readBundle says why not), or its name is none the families read and it starts with the signature.
+ * readBundle says why not), or it has a renamed bundle's name and starts with the signature.
  * @param {import('./files.js').FileEntry} entry
  */
 export async function isBundleEntry(entry) {
   const ext = extension(entry.name);
   if (ext === BUNDLE_EXTENSION) return true;
-  if (NEVER_BUNDLES.has(ext)) return false;
+  if (!RENAMED_BUNDLES.has(ext)) return false;
   try {
     return isBundle(await entry.readHead(BUNDLE_SIGNATURE.length));
   } catch {

@@ -12,7 +12,7 @@ import { createDecoderHost } from '#decoder-host';
 import { fitAnimation } from '../core/scene.js';
 import { isLod } from '../core/lod.js';
 import { baseName, entryFromBytes } from '../core/files.js';
-import { expandBundles } from '../core/bundle.js';
+import { BUNDLE_EXTENSION, expandBundles, isBundle } from '../core/bundle.js';
 import { describeRecord } from '../core/report.js';
 import { decodeFiles, FAMILIES, familyById } from '../families/index.js';
 import { Character } from './character.js';
@@ -63,8 +63,10 @@ function entriesOf(data, path, fallbackName) {
     if (!named.length) throw new TypeError('no files given');
     return named.map(([name, value]) => entryFromBytes(name, bytesOf(value)));
   }
-  const name = fileNameOf(path) || fallbackName;
-  return [entryFromBytes(name, bytesOf(data))];
+  const bytes = bytesOf(data);
+  // Bytes without a name are a bundle when they carry its signature (core/bundle.js).
+  const name = fileNameOf(path) || (isBundle(bytes) ? `file.${BUNDLE_EXTENSION}` : fallbackName);
+  return [entryFromBytes(name, bytes)];
 }
 
 /** Names of the files a family needs beside this one (UE1's _a.3d beside its _d.3d). */
