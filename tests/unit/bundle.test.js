@@ -166,6 +166,15 @@ describe('found by content, and opened wherever zips are', () => {
     }
   });
 
+  it('a bundle unpacks with progress named after it, ending with every byte in', async () => {
+    const seen = [];
+    await expandZips([entryFromBytes('hero.rigscope', file())], { onUnpack: (p) => seen.push(p) });
+    const size = filesOf(two).reduce((n, f) => n + f.bytes.length, 0);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((p) => p.name === 'hero.rigscope' && p.total === size)).toBe(true);
+    expect(seen.at(-1).done).toBe(size);
+  });
+
   it('a bundle inside a zip opens, and zips and bundles share the drop budget', async () => {
     const zip = zipSync({ 'pack/hero.rigscope': file(), 'pack/readme.txt': text('hi') });
     const opened = await expandZips([{ ...entryFromBytes('mods.zip', zip), url: 'https://example.org/mods.zip' }]);

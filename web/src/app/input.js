@@ -3,13 +3,20 @@
 import { entryFromBlob } from '../core/files.js';
 import { expandZips } from '../core/input.js';
 
-/** Reads a drop, recursing into folders. */
-export async function entriesFromDataTransfer(dt) {
+/**
+ * Reads a drop, recursing into folders. `onUnpack({ name, done, total })` follows the unpacking of
+ * a .rigscope bundle among them.
+ */
+export async function entriesFromDataTransfer(dt, onUnpack) {
   const roots = [...dt.items].filter((i) => i.kind === 'file').map((i) => i.webkitGetAsEntry?.() ?? null);
-  if (roots.length === 0 || roots.some((r) => r === null)) return expandZips([...dt.files].map((f) => entryFromBlob(f)));
+  if (roots.length === 0 || roots.some((r) => r === null))
+    return expandZips(
+      [...dt.files].map((f) => entryFromBlob(f)),
+      { onUnpack },
+    );
   const out = [];
   await Promise.all(roots.map((r) => walk(r, out)));
-  return expandZips(out);
+  return expandZips(out, { onUnpack });
 }
 
 export async function walk(fsEntry, out) {
@@ -28,6 +35,9 @@ export async function walk(fsEntry, out) {
   }
 }
 
-export function entriesFromFileList(files) {
-  return expandZips([...files].map((f) => entryFromBlob(f, f.webkitRelativePath || f.name)));
+export function entriesFromFileList(files, onUnpack) {
+  return expandZips(
+    [...files].map((f) => entryFromBlob(f, f.webkitRelativePath || f.name)),
+    { onUnpack },
+  );
 }

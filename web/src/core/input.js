@@ -156,15 +156,17 @@ async function inflateEntry(b, zip, e, pause) {
  * .rigscope bundle, given or inside a zip, by its files (core/bundle.js: found by content, named
  * as inside it; each remembers its bundle and view state). The zips and bundles of one call share
  * one budget of MAX_ZIP_ENTRIES entries and MAX_ZIP_BYTES inflated bytes. `limits` overrides the
- * limits (tests).
+ * limits (tests); `limits.onUnpack({ name, done, total })` follows a bundle's unpacking.
  */
 export async function expandZips(entries, limits = {}) {
-  const { maxZipEntries, maxZipBytes } = { ...LIMITS, ...limits };
+  const { maxZipEntries, maxZipBytes, onUnpack } = { ...LIMITS, ...limits };
   const out = [];
   const budget = { entries: 0, bytes: 0 };
   const pause = slicer();
   const bundleOrFile = async (entry) =>
-    (await isBundleEntry(entry)) ? bundleEntries(entry, { budget, maxZipEntries, maxZipBytes }) : [entry];
+    (await isBundleEntry(entry))
+      ? bundleEntries(entry, { budget, maxZipEntries, maxZipBytes, onProgress: onUnpack && ((p) => onUnpack({ name: entry.name, ...p })) })
+      : [entry];
   for (const zipEntry of entries) {
     if (extension(zipEntry.name) !== 'zip') {
       out.push(...(await bundleOrFile(zipEntry)));

@@ -1,7 +1,7 @@
 // Opening files: drops anywhere on the page, the file and folder buttons, Open URL, Clear and
 // Cancel, with the status line and progress bar. Zips and .rigscope bundles among them are opened
 // by core/input.js; a bundle's view is applied here. Returns `load`, which the page's start uses too.
-import { entriesFromUrls } from '../../core/input.js';
+import { entriesFromUrls, formatBytes } from '../../core/input.js';
 import { displayName } from '../../core/files.js';
 import { isProblem } from '../../core/report.js';
 import { entriesFromDataTransfer, entriesFromFileList } from '../input.js';
@@ -27,6 +27,11 @@ export function loadingPanel({ app, viewer, $, messages }) {
     }
     status(`Fetching ${url.split('/').pop()}: ${total ? `${Math.round((got / total) * 100)}%` : `${(got / 1e6).toFixed(1)} MB`}`);
     progress(got, total);
+  }
+  // A .rigscope bundle unpacks in slices, as a packed link does, with the same progress.
+  function onUnpack({ name, done, total }) {
+    status(`Unpacking ${name}: ${formatBytes(done)} of ${formatBytes(total)}`);
+    progress(done, total);
   }
 
   // Cancel stops the whole batch: the file in flight (its worker is replaced) and every file after it.
@@ -69,7 +74,7 @@ export function loadingPanel({ app, viewer, $, messages }) {
       progress(0, 0);
     }
   }
-  const loadUrls = (urls, label = 'links') => load(() => entriesFromUrls(urls, fetchProgress), label);
+  const loadUrls = (urls, label = 'links') => load(() => entriesFromUrls(urls, fetchProgress, { onUnpack }), label);
 
   // Drop anywhere on the page.
   const stage = $('stage');
@@ -84,7 +89,7 @@ export function loadingPanel({ app, viewer, $, messages }) {
     e.preventDefault();
     stage.classList.remove('dragging');
     // The items list is only readable during the event: collect before awaiting.
-    const pending = entriesFromDataTransfer(e.dataTransfer);
+    const pending = entriesFromDataTransfer(e.dataTransfer, onUnpack);
     load(() => pending, 'dropped files');
   });
   for (const [input, label] of [
@@ -94,7 +99,7 @@ export function loadingPanel({ app, viewer, $, messages }) {
     $(input).addEventListener('change', (e) => {
       const files = [...e.target.files];
       e.target.value = '';
-      load(() => entriesFromFileList(files), label);
+      load(() => entriesFromFileList(files, onUnpack), label);
     });
   }
   // The file and folder buttons are labels: Enter and Space open their dialogs.
