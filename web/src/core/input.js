@@ -324,7 +324,8 @@ export const FETCHES_AT_ONCE = 6;
  * once (FETCHES_AT_ONCE), in the URLs' order; a failure says which limit, or whether the page's
  * policy or the other site refused, of the first URL in order that failed (no new download starts
  * after a failure). `onProgress({ url, got, total, done, count })`: a download's bytes, and how many
- * of the `count` files are in. `limits` overrides the limits (tests).
+ * of the `count` files are in. `limits` overrides the limits (tests); `limits.isCancelled()` stops
+ * starting downloads (Cancel). A URL may be `{ url, path }` to name its entry.
  */
 export async function entriesFromUrls(urls, onProgress, limits = {}) {
   const all = { ...LIMITS, ...limits };
@@ -337,10 +338,13 @@ export async function entriesFromUrls(urls, onProgress, limits = {}) {
   const fetchNext = async () => {
     while (next < count && !failed) {
       const i = next++;
-      const url = urls[i];
+      // An item is a URL, or { url, path } when the URL does not end in the file's name (a
+      // repository's raw-file API, core/repo.js).
+      const { url, path } = typeof urls[i] === 'string' ? { url: urls[i] } : urls[i];
       try {
+        if (all.isCancelled?.()) throw new Error('Fetching was cancelled; files already loaded stay');
         // Each entry remembers its URL, so a link to the view can name the file again.
-        out[i] = { ...entryFromBytes(nameOfUrl(url), await fetchBytes(url, report, all)), url };
+        out[i] = { ...entryFromBytes(path ?? nameOfUrl(url), await fetchBytes(url, report, all)), url };
       } catch (err) {
         failed = true;
         out[i] = { err };

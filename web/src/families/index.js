@@ -8,6 +8,7 @@
 import { decodeFiles as decodeWith } from '../core/fileset.js';
 import { assembleScene as assembleWith } from '../core/scene.js';
 import { familyById as lookUp } from '../core/registry.js';
+import { baseName } from '../core/files.js';
 import unreal from './unreal.js';
 import zeroad from './zeroad.js';
 import ue1 from './ue1.js';
@@ -25,3 +26,15 @@ export const decodeFiles = (entries, decoder, options = {}) => decodeWith(entrie
 
 /** Assembles a scene with this registry (core/scene.js). */
 export const assembleScene = (decoded, options = {}) => assembleWith(decoded, { families: FAMILIES, ...options });
+
+/** Zips and .rigscope bundles (core/input.js, core/bundle.js) hold files the families read. */
+const CONTAINERS = /\.(zip|rigscope)$/i;
+
+/**
+ * Whether a file is worth fetching from a repository folder (core/repo.js): some family claims
+ * its name or names files so, or it is a zip or bundle. Its kind is still found by content.
+ */
+export const readsName = (path) => {
+  const name = baseName(path);
+  return CONTAINERS.test(name) || FAMILIES.some((f) => f.fileNames?.test(name) || f.claims?.(name));
+};

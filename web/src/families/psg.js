@@ -6,6 +6,7 @@ export default {
   id: 'psg',
   label: 'Skate 3 PSG',
   kinds: ['psg'],
+  fileNames: /\.psg$/i, // worth fetching from a repository folder (core/repo.js)
 
   plan(byKind) {
     return {

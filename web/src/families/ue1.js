@@ -21,6 +21,7 @@ export default {
   id: 'ue1',
   label: 'Unreal Engine 1',
   kinds: ['ue1-data', 'ue1-anim', 'uc', 'pcx'],
+  fileNames: /\.(3d|uc|pcx)$/i, // worth fetching from a repository folder (core/repo.js)
   textureNamesRule: 'script slot',
   // A UE1 package's sub-folders: a folder walk (`rigscope export`) keeps them in their package's scene.
   packageFolders: ['Models', 'Classes', 'Textures'],

@@ -31,6 +31,8 @@ export default {
     'Materials',
   ],
   kinds: ['psk', 'psa', 'config', 'material-sidecar'],
+  // Names worth fetching from a repository folder (core/repo.js); the kind is still found by content.
+  fileNames: /\.(pskx?|psa|config)$/i,
   // UE Viewer's X.mat and X.props.txt, FModel's X.json: read when the scene is assembled.
   claims: (name) => (isMaterialSidecar(name) ? 'material-sidecar' : null),
   textKinds: ['material-sidecar'],

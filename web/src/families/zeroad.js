@@ -23,6 +23,7 @@ export default {
   id: 'zeroad',
   label: '0 A.D.',
   kinds: ['pmd', 'pssa', 'xml'],
+  fileNames: /\.(pmd|psa)$/i, // worth fetching from a repository folder (core/repo.js)
   claims: (name) => (/\.xml$/i.test(name) ? 'xml' : null),
   textKinds: ['xml'],
   plainName,

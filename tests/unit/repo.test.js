@@ -1,0 +1,134 @@
+// Repository folders by link (core/repo.js) against a local server that answers as GitHub's and
+// GitLab's APIs do (tests/repo-server.js): listing, raw files, and each failure's sentence.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { clearRepoCache, entriesFromRepo, listRepoFolder, parseRepoUrl, repoHosts } from '../../web/src/core/repo.js';
+import { readsName } from '../../web/src/families/index.js';
+import { startRepoServer } from '../repo-server.js';
+
+const SAMPLES = new URL('../../../shared/samples/', import.meta.url).pathname;
+let fake, hosts;
+
+beforeAll(async () => {
+  const text = mkdtempSync(join(tmpdir(), 'rigscope-repo-text-'));
+  mkdirSync(join(text, 'docs'));
+  writeFileSync(join(text, 'docs', 'README.md'), '# notes\n');
+  writeFileSync(join(text, 'docs', 'notes.txt'), 'hello\n');
+  fake = await startRepoServer({ 'mods/samples': SAMPLES, 'group/sub/samples': SAMPLES, 'mods/text': text });
+  hosts = repoHosts({ github: fake.github, gitlab: fake.gitlab });
+});
+afterAll(() => fake?.close());
+beforeEach(() => {
+  clearRepoCache();
+  Object.assign(fake.state, { rateLimited: false, cut: false });
+});
+
+describe('folder URLs', () => {
+  it('reads GitHub and GitLab folder addresses as the browser shows them', () => {
+    expect(parseRepoUrl('https://github.com/mods/samples/tree/main/psk')).toMatchObject({
+      project: 'mods/samples',
+      segments: ['main', 'psk'],
+    });
+    expect(parseRepoUrl('https://gitlab.com/group/sub/samples/-/tree/main/vertex3d/firetrucks')).toMatchObject({
+      project: 'group/sub/samples',
+      segments: ['main', 'vertex3d', 'firetrucks'],
+    });
+    expect(parseRepoUrl('https://github.com/mods/samples')).toMatchObject({ segments: [] });
+    expect(parseRepoUrl('https://example.com/a/b/tree/main')).toBeNull();
+    expect(parseRepoUrl('https://github.com/mods/samples/blob/main/a.psk')).toBeNull();
+  });
+});
+
+describe('listing', () => {
+  it('lists a GitHub folder at its commit and fetches what the families read', async () => {
+    let listed;
+    const entries = await entriesFromRepo('https://github.com/mods/samples/tree/main/vertex3d/assimp-mar_rifle', {
+      hosts,
+      wanted: readsName,
+      onListed: (l) => (listed = l),
+    });
+    expect(listed.sha).toBe(fake.sha);
+    expect(listed.link).toBe(`https://github.com/mods/samples/tree/${fake.sha}/vertex3d/assimp-mar_rifle`);
+    expect(listed.rate).toMatchObject({ limit: 60 });
+    // The .source.txt is no family's: not fetched.
+    expect(entries.map((e) => e.path).sort()).toEqual([
+      'assimp-mar_rifle/m_rifl.bmp',
+      'assimp-mar_rifle/mar_rifle.uc',
+      'assimp-mar_rifle/mar_rifle_a.3d',
+      'assimp-mar_rifle/mar_rifle_d.3d',
+    ]);
+    expect(entries.every((e) => e.repo === listed.link)).toBe(true);
+  });
+
+  it('walks sub-folders and pages of a GitLab subgroup project, with a ref that holds a slash', async () => {
+    const l = await listRepoFolder('https://gitlab.com/group/sub/samples/-/tree/feature/models/vertex3d', { hosts, wanted: readsName });
+    expect(l.ref).toBe('feature/models');
+    expect(l.folder).toBe('vertex3d');
+    // Folders are rows too: more than 100 rows, so a second page was asked for.
+    expect(fake.state.calls.some((c) => c.includes('/repository/tree?') && c.includes('page=2'))).toBe(true);
+    expect(l.files.some((f) => f.path === 'vertex3d/firetrucks/Models/key_d.3d')).toBe(true);
+    const [first] = await entriesFromRepo('https://gitlab.com/group/sub/samples/-/tree/main/psk', {
+      hosts,
+      wanted: (p) => p.endsWith('Suzanne.psk'),
+    });
+    expect(first.path).toBe('psk/Suzanne.psk');
+    expect(first.size).toBeGreaterThan(1000);
+  });
+
+  it('asks the API once per session for the same folder', async () => {
+    const url = 'https://github.com/mods/samples/tree/main/zeroad';
+    await listRepoFolder(url, { hosts, wanted: readsName });
+    const before = fake.state.calls.length;
+    await listRepoFolder(url, { hosts, wanted: readsName });
+    expect(fake.state.calls.length).toBe(before);
+  });
+});
+
+describe('each failure ends in a sentence', () => {
+  it('a missing or private repository', async () => {
+    await expect(listRepoFolder('https://github.com/mods/nothing/tree/main/psk', { hosts })).rejects.toThrow(
+      'github.com/mods/nothing is not a public repository or does not exist (GitHub answers 404 for private ones).',
+    );
+    await expect(listRepoFolder('https://gitlab.com/group/nothing/-/tree/main', { hosts })).rejects.toThrow(
+      /gitlab\.com\/group\/nothing is not a public repository/,
+    );
+    await expect(listRepoFolder('https://github.com/mods/samples/tree/nope/psk', { hosts })).rejects.toThrow(
+      'knows no such branch, tag or commit',
+    );
+    await expect(listRepoFolder('https://github.com/mods/samples/tree/main/nowhere', { hosts })).rejects.toThrow(
+      'has no folder "nowhere" at main',
+    );
+  });
+
+  it('the API limit, with the reset time', async () => {
+    fake.state.rateLimited = true;
+    await expect(listRepoFolder('https://github.com/mods/samples/tree/main/psk', { hosts })).rejects.toThrow(
+      /^GitHub's API limit is used up \(60 calls an hour without signing in, per address\); it resets at \d\d:\d\d UTC\. .* try again then\.$/,
+    );
+    await expect(listRepoFolder('https://gitlab.com/group/sub/samples/-/tree/main/psk', { hosts })).rejects.toThrow(
+      /^GitLab's API limit is used up; it resets at/,
+    );
+  });
+
+  it('a folder of nothing Rigscope reads', async () => {
+    await expect(listRepoFolder('https://github.com/mods/text/tree/main/docs', { hosts, wanted: readsName })).rejects.toThrow(
+      'github.com/mods/text/docs at main holds 2 files, none of which Rigscope reads (meshes, animations, scripts, textures, zips).',
+    );
+  });
+
+  it('a cut connection', async () => {
+    fake.state.cut = true;
+    await expect(listRepoFolder('https://github.com/mods/samples/tree/main/psk', { hosts })).rejects.toThrow(
+      /^github\.com\/mods\/samples could not be listed: GitHub \(http:\/\/127\.0\.0\.1:\d+\/gh-api\) could not be reached, or the connection was cut/,
+    );
+    // Listed, then cut while the files download: the link fetcher's sentence.
+    fake.state.cut = false;
+    await listRepoFolder('https://github.com/mods/samples/tree/main/psg', { hosts, wanted: readsName });
+    fake.state.cut = true;
+    await expect(entriesFromRepo('https://github.com/mods/samples/tree/main/psg', { hosts, wanted: readsName })).rejects.toThrow(
+      /^Could not fetch http:\/\/127\.0\.0\.1:\d+\/gh-raw\/mods\/samples\/[0-9a-f]{40}\/psg\//,
+    );
+  });
+});
