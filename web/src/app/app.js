@@ -73,16 +73,23 @@ export class App extends Playback {
     const report = { files: [...files], records: this.scene.records.filter((r) => r.files.some((f) => files.has(f))) };
     this.reports.push(report);
     performance.mark('rigscope:framed');
+    // A drop that adds characters starts on its hero (core/layout.js chooseHero): its first clip
+    // with motion, framed alone, the others a PgDn away.
+    const hero = this.hero;
+    if (added.length && hero) this._selected = hero;
     if (!this.current || !this.characters.includes(this.current.character) || added.length) {
-      const pool = this.allClips.filter((c) => added.includes(c.character));
-      const first = Playback.firstMoving(pool) ?? Playback.firstMoving(this.allClips);
+      const pool = this.allClips.filter((c) => (hero && added.length ? c.character === hero : added.includes(c.character)));
+      const first =
+        Playback.firstMoving(pool) ??
+        Playback.firstMoving(this.allClips.filter((c) => added.includes(c.character))) ??
+        Playback.firstMoving(this.allClips);
       if (first && (!this.current || !this.characters.includes(this.current.character) || !this.current.action?.isRunning()))
         this.select(first.character, first.clip);
       else if (!first) this.current = null;
     }
     // Framed over the whole current clip, so a character that walks away stays in view; the
     // camera glides there from the framing of the characters drawn early.
-    if (added.length) this.frameView(null, { glide: early.framed });
+    if (added.length) this.frameView(null, { glide: early.framed, characters: this.firstLook() });
     this._releaseUnusedPixels();
     performance.mark('rigscope:selected');
     this.emit('loaded');
@@ -318,12 +325,82 @@ export class App extends Playback {
     return this.boundsOverClip(characters, (list) => this.viewer.visibleBounds(list));
   }
 
-  /** Frames what is visible over the current clip (a preset view direction when given). */
-  frameView(preset = null, { glide = false } = {}) {
+  /** Frames what is visible (or `characters`) over the current clip (a preset view direction when given). */
+  frameView(preset = null, { glide = false, characters } = {}) {
     // Framed where the characters are going, not where a glide has them now.
-    const box = this.viewer.whenSettled ? this.viewer.whenSettled(() => this.clipBounds()) : this.clipBounds();
+    const measure = () => this.clipBounds(characters?.filter((c) => c.root.visible));
+    const box = this.viewer.whenSettled ? this.viewer.whenSettled(measure) : measure();
     if (preset) this.viewer.view(preset, box);
     else this.viewer.frameAll(box, null, { glide });
+  }
+
+  /** The scene's hero as built (core/layout.js chooseHero marks it), or null. */
+  get hero() {
+    return this.characters.find((c) => c.scene?.hero) ?? null;
+  }
+
+  /** What the first view of a drop frames: the hero alone when it is shown beside others, else everything shown. */
+  firstLook() {
+    const hero = this.hero;
+    return hero?.root.visible ? [hero] : undefined;
+  }
+
+  /** The selected character: the last stepped to or chosen, else the current clip's. */
+  get selected() {
+    const s = this._selected;
+    return s && this.characters.includes(s) ? s : (this.current?.character ?? null);
+  }
+
+  select(character, clip) {
+    this._selected = character;
+    super.select(character, clip);
+  }
+
+  /**
+   * Steps the selection to the next (1) or previous (-1) shown character in outliner order, as
+   * UE Viewer's PgDn/PgUp step through objects: its first clip with motion plays, and the camera
+   * glides to frame it.
+   */
+  stepCharacter(delta) {
+    const shown = this.characters.filter((c) => c.root.visible);
+    if (!shown.length) return;
+    const at = shown.indexOf(this.selected);
+    const next = shown[at < 0 ? (delta > 0 ? 0 : shown.length - 1) : (at + delta + shown.length) % shown.length];
+    const first = Playback.firstMoving(this.allClips.filter((c) => c.character === next));
+    if (first) this.select(first.character, first.clip);
+    else {
+      this._selected = next;
+      this.emit('clip');
+    }
+    this.frameView(null, { glide: true, characters: [next] });
+  }
+
+  /** Where each character's current posed bounds fall on the canvas, in CSS pixels, or null off screen. */
+  _screenRect(box) {
+    if (box.isEmpty()) return null;
+    const canvas = this.viewer.renderer.domElement;
+    const w = canvas.clientWidth,
+      h = canvas.clientHeight;
+    const p = (this._corner ??= new THREE.Vector3());
+    let x0 = Infinity,
+      y0 = Infinity,
+      x1 = -Infinity,
+      y1 = -Infinity;
+    for (let k = 0; k < 8; k++) {
+      p.set(k & 1 ? box.max.x : box.min.x, k & 2 ? box.max.y : box.min.y, k & 4 ? box.max.z : box.min.z).project(this.viewer.camera);
+      if (p.z > 1) continue; // behind the camera
+      x0 = Math.min(x0, p.x);
+      x1 = Math.max(x1, p.x);
+      y0 = Math.min(y0, p.y);
+      y1 = Math.max(y1, p.y);
+    }
+    // The part on the canvas (NDC -1..1), in CSS pixels from the top left.
+    const left = Math.max(x0, -1),
+      right = Math.min(x1, 1),
+      bottom = Math.max(y0, -1),
+      top = Math.min(y1, 1);
+    if (!(left < right && bottom < top)) return null;
+    return { x: ((left + 1) / 2) * w, y: ((1 - top) / 2) * h, width: ((right - left) / 2) * w, height: ((top - bottom) / 2) * h };
   }
 
   /**
@@ -332,6 +409,7 @@ export class App extends Playback {
    */
   snapshot() {
     this.viewer.scene.updateMatrixWorld(true);
+    this.viewer.camera.updateMatrixWorld();
     const characters = this.characters.map((c) => {
       const box = this.viewer.visibleBounds([c]);
       const cur = this.current?.character === c ? this.current : null;
@@ -342,9 +420,10 @@ export class App extends Playback {
         clip: cur?.clip.name ?? null,
         frame: cur ? cur.clip.firstFrame + this.frame : null,
         playing: !!cur && this.playing,
+        screen: c.root.visible ? this._screenRect(box) : null,
       };
     });
-    return { demo: this.demo, characters, messages: this.messages() };
+    return { demo: this.demo, selected: this.selected?.name ?? null, characters, messages: this.messages() };
   }
 
   /** Problems to show a person, one per file they concern: [{ file, text }]. */
@@ -364,6 +443,7 @@ export class App extends Playback {
     this.scene = null;
     this.built = new Map();
     this.characters = [];
+    this._selected = null;
     this.reports = [];
     this.files.clear();
     this._restoring = null;

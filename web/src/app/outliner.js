@@ -114,7 +114,7 @@ export class Outliner {
   /** Sets what a row says of its character; only what changed, so a thousand rows restyle only where they differ. */
   _mark(c, { visible, name, solo }, alone) {
     if (visible.checked !== c.root.visible) visible.checked = c.root.visible;
-    setAttribute(name, 'aria-current', String(this.app.current?.character === c));
+    setAttribute(name, 'aria-current', String(this.app.selected === c));
     setAttribute(solo, 'aria-pressed', String(alone === c));
     const title = alone === c ? 'Show everything again' : `Show ${c.name} alone`;
     if (solo.title !== title) solo.title = title;

@@ -77,8 +77,46 @@ function inward(sc, bounds) {
   return total > 0 && sum < -0.25 * total;
 }
 
+/** Vertices of a character's meshes (what the hero rule weighs after clips). */
+function vertexCount(sc) {
+  let n = 0;
+  for (const model of sc.models) for (const mesh of model.meshes) n += (mesh.positions?.length ?? 0) / 3;
+  return n;
+}
+
 /**
- * Sets `offset` ([x, y, z]), `enclosing` and `hidden` on every scene character.
+ * The character a modder opened a folder for: the one with the most clips, then the most
+ * vertices; the first in scene order on a tie. A prop (one pose, few vertices) never wins over a
+ * character because its name sorts first. Scenery seen from inside is chosen only when it is all
+ * there is. Returns a scene character, or null when none has vertices.
+ * @param {object[]} characters scene characters (their `enclosing` as layoutCharacters set it)
+ */
+export function chooseHero(characters) {
+  let best = null,
+    clips = -1,
+    vertices = -1,
+    enclosing = true;
+  for (const sc of characters) {
+    const v = vertexCount(sc);
+    if (!v) continue;
+    const n = sc.clips?.length ?? 0;
+    const e = !!sc.enclosing;
+    const better = enclosing !== e ? enclosing : n !== clips ? n > clips : v > vertices;
+    if (!better) continue;
+    [best, clips, vertices, enclosing] = [sc, n, v, e];
+  }
+  return best;
+}
+
+/** Smallest size ratio between the largest and smallest model of one size class (one row group). */
+const CLASS_RATIO = 4;
+
+const footprint = (b) => [b.max[0] - b.min[0], b.max[2] - b.min[2]];
+
+/**
+ * Sets `offset` ([x, y, z]), `enclosing` and `hidden` on every scene character, and `hero` on
+ * the one chooseHero picks: it stands at the origin, and the others stand behind it (further
+ * from the default camera, which looks from +z), so none comes between that camera and it.
  * @param {object[]} characters scene characters, in the order they are shown
  */
 export function layoutCharacters(characters) {
@@ -89,6 +127,7 @@ export function layoutCharacters(characters) {
     sc.offset = [0, 0, 0];
     sc.enclosing = false;
     sc.hidden = false;
+    sc.hero = false;
   }
   const sized = items.filter((i) => i.bounds);
   // Which way a mesh faces is a fact of its bind pose, measured about its bind-pose centre.
@@ -96,36 +135,67 @@ export function layoutCharacters(characters) {
   const models = sized.filter((i) => !i.sc.enclosing);
   // Scenery is hidden while there are models to look at; alone it is the model.
   for (const i of sized) if (i.sc.enclosing && models.length) i.sc.hidden = true;
+  const heroSc = chooseHero(characters);
+  if (heroSc) heroSc.hero = true;
   if (models.length < 2) return;
-  // Rows of a width that makes the whole layout about square, biggest models first.
-  const footprint = (b) => [b.max[0] - b.min[0], b.max[2] - b.min[2]];
-  const gap = 0.25 * Math.max(...models.map((i) => Math.max(...footprint(i.bounds))));
-  const order = [...models].sort((a, b) => size(b.bounds) - size(a.bounds));
-  const area = order.reduce((n, i) => {
+  const hero = models.find((i) => i.sc === heroSc);
+  const b = hero.bounds;
+  // The hero stands on the ground, centred on the origin.
+  hero.sc.offset = [-(b.min[0] + b.max[0]) / 2, -b.min[1], -(b.min[2] + b.max[2]) / 2];
+  const others = models.filter((i) => i !== hero).sort((p, q) => size(p.bounds) - size(q.bounds));
+  // Rows behind the hero, smallest models nearest: a prop stands with props, spaced for its
+  // class, and a building in its own row further back, where it hides nothing.
+  let z = -footprint(b)[1] / 2;
+  for (const group of sizeClasses(others)) z = layoutClass(group, z);
+}
+
+/** Models (sorted by size) cut into runs whose largest is at most CLASS_RATIO times its smallest. */
+function sizeClasses(sorted) {
+  const groups = [];
+  for (const i of sorted) {
+    const last = groups.at(-1);
+    if (last && size(i.bounds) <= CLASS_RATIO * Math.max(size(last[0].bounds), 1e-9)) last.push(i);
+    else groups.push([i]);
+  }
+  return groups;
+}
+
+/**
+ * Lays one size class out in centred rows about square overall, starting a gap behind `front`
+ * (a z) and going back; returns the z of its back edge. Bounded work: one pass per model.
+ */
+function layoutClass(group, front) {
+  const gap = 0.25 * Math.max(...group.map((i) => Math.max(...footprint(i.bounds))));
+  const area = group.reduce((n, i) => {
     const [w, d] = footprint(i.bounds);
     return n + (w + gap) * (d + gap);
   }, 0);
-  const rowWidth = Math.max(Math.sqrt(area), ...order.map((i) => footprint(i.bounds)[0] + gap));
-  let x = 0,
-    z = 0,
-    rowDepth = 0,
-    width = 0;
-  for (const i of order) {
-    const [w, d] = footprint(i.bounds);
-    if (x > 0 && x + w > rowWidth) {
-      x = 0;
-      z += rowDepth + gap;
-      rowDepth = 0;
+  const rowWidth = Math.max(Math.sqrt(area), ...group.map((i) => footprint(i.bounds)[0]));
+  let z = front - gap;
+  let row = [];
+  const closeRow = () => {
+    const width = row.reduce((n, i) => n + footprint(i.bounds)[0], 0) + gap * (row.length - 1);
+    const depth = Math.max(...row.map((i) => footprint(i.bounds)[1]));
+    let x = -width / 2;
+    for (const i of row) {
+      // Each model's bounds start at the cursor, its lowest point on the ground (y = 0), its
+      // front edge on the row's front line.
+      i.sc.offset = [x - i.bounds.min[0], -i.bounds.min[1], z - i.bounds.max[2]];
+      x += footprint(i.bounds)[0] + gap;
     }
-    // Each model's bounds start at the cursor, its lowest point on the ground (y = 0).
-    i.sc.offset = [x - i.bounds.min[0], -i.bounds.min[1], z - i.bounds.min[2]];
+    z -= depth + gap;
+    row = [];
+  };
+  let x = 0;
+  for (const i of group) {
+    const w = footprint(i.bounds)[0];
+    if (row.length && x + w > rowWidth) {
+      closeRow();
+      x = 0;
+    }
+    row.push(i);
     x += w + gap;
-    width = Math.max(width, x - gap);
-    rowDepth = Math.max(rowDepth, d);
   }
-  const depth = z + rowDepth;
-  for (const i of order) {
-    i.sc.offset[0] -= width / 2;
-    i.sc.offset[2] -= depth / 2;
-  }
+  closeRow();
+  return z + gap;
 }

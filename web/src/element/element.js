@@ -348,6 +348,7 @@ export class RigscopeViewer extends HTMLElement {
           playing: !!mine && this.app.playing,
         };
       }),
+      selected: (this.app.selected ?? cur?.character)?.name ?? null,
       messages: this.messages.map((m) => ({ ...m })),
     };
   }
@@ -578,11 +579,12 @@ export class RigscopeViewer extends HTMLElement {
     ui.canvas.addEventListener('keydown', (e) => this._onKey(e));
   }
 
-  /** Arrow keys orbit, + and - zoom, Space plays or pauses (the canvas has the focus). */
+  /** Arrow keys orbit, + and - zoom, PgUp/PgDn step through the models, Space plays or pauses (the canvas has the focus). */
   _onKey(e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const turns = { ArrowLeft: [KEY_TURN, 0], ArrowRight: [-KEY_TURN, 0], ArrowUp: [0, KEY_TURN], ArrowDown: [0, -KEY_TURN] };
     if (turns[e.key]) this.stage.orbit(...turns[e.key]);
+    else if (e.key === 'PageUp' || e.key === 'PageDown') this.app.stepCharacter(e.key === 'PageUp' ? -1 : 1);
     else if (e.key === '+' || e.key === '=') this.stage.zoom(1 / KEY_ZOOM);
     else if (e.key === '-' || e.key === '_') this.stage.zoom(KEY_ZOOM);
     else if (e.key === ' ' && this.app.current) {

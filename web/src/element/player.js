@@ -62,6 +62,21 @@ export class Player extends Playback {
   }
 
   /**
+   * Steps the selection to the next (1) or previous (-1) shown character, as the page's PgUp/PgDn
+   * do: its first clip with motion plays and the camera glides to frame it.
+   */
+  stepCharacter(delta) {
+    const shown = this.characters.filter((c) => c.root.visible);
+    if (!shown.length) return;
+    const at = shown.indexOf(this.selected ?? this.current?.character);
+    const next = shown[at < 0 ? (delta > 0 ? 0 : shown.length - 1) : (at + delta + shown.length) % shown.length];
+    this.selected = next;
+    const first = Playback.firstMoving(this.allClips.filter((c) => c.character === next));
+    if (first) this.select(first.character, first.clip);
+    this.stage.frameAll({ glide: true, characters: [next] });
+  }
+
+  /**
    * Replaces what is shown by a file set; resolves to { records } (the scene's report).
    * `onProgress({ done, total, name })` as files are decoded; `onDrawn(first)` after each drawing
    * made before the load is done (first: the one that replaced what was shown before), before it
@@ -100,10 +115,13 @@ export class Player extends Playback {
       if (this._decoding === generation) this._decoding = null;
     }
     this.partial = false;
-    // The first clip with some motion (a one-frame clip is usually a pose).
-    const first = Playback.firstMoving(this.allClips);
+    // The hero (core/layout.js chooseHero) is selected and framed alone, the others stand behind
+    // it a PgDn away; its first clip with motion plays (a one-frame clip is usually a pose).
+    const hero = this.characters.find((c) => c.scene?.hero);
+    this.selected = hero ?? null;
+    const first = Playback.firstMoving(this.allClips.filter((c) => c.character === hero)) ?? Playback.firstMoving(this.allClips);
     if (first) this.select(first.character, first.clip);
-    this.stage.frameAll();
+    this.stage.frameAll({ characters: hero ? [hero] : undefined });
     this.emit('loaded');
     return { records: this.scene.records };
   }
@@ -198,6 +216,7 @@ export class Player extends Playback {
   }
 
   clear() {
+    this.selected = null;
     this.stage.clear();
     this.scene = null;
     this.characters = [];

@@ -398,20 +398,20 @@ export class ElementStage {
    * World bounds of the characters shown, over the whole current clip as the page's *Frame*
    * measures them (Playback.boundsOverClip), so a character that walks away stays in view.
    */
-  shownBounds() {
+  shownBounds(characters = this.characters) {
     const posed = (list) => list.reduce((box, c) => box.union(this.boundsOf(c)), new THREE.Box3());
-    const shown = this.characters.filter((c) => c.root.visible);
+    const shown = characters.filter((c) => c.root.visible);
     return this.playback ? this.playback.boundsOverClip(shown, posed) : posed(shown);
   }
 
   /**
-   * Frames everything shown over the current clip: the camera looks at the bounding box from the
+   * Frames everything shown (or those of `characters`) over the current clip: the camera looks at the bounding box from the
    * front-right. With `glide` (a load drawn early making room for what it added) it glides there
    * from where it is.
    */
-  frameAll({ glide = false } = {}) {
+  frameAll({ glide = false, characters } = {}) {
     // Framed where the characters are going, not where a glide has them now.
-    const box = this.glides.atTargets(() => this.shownBounds());
+    const box = this.glides.atTargets(() => this.shownBounds(characters));
     this._stopCamera();
     if (box.isEmpty()) return;
     const size = box.getSize(new THREE.Vector3()).length() || 1;

@@ -24,6 +24,8 @@ export function keyboard({ app, viewer, $ }) {
     s: () => toggle('show-skeleton'),
     w: () => toggle('show-wireframe'),
     f: () => app.frameView(),
+    PageUp: () => app.stepCharacter(-1),
+    PageDown: () => app.stepCharacter(1),
     l: () => toggle('loop'),
     '?': () => $('help-dialog').showModal(),
   };

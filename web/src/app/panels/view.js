@@ -2,6 +2,8 @@
 // quarter turns of the scene about X, Y and Z (kept in links as up=).
 export function viewPanel({ app, viewer, $ }) {
   $('view-frame').addEventListener('click', () => app.frameView());
+  $('view-previous').addEventListener('click', () => app.stepCharacter(-1));
+  $('view-next').addEventListener('click', () => app.stepCharacter(1));
   for (const b of document.querySelectorAll('[data-view]')) b.addEventListener('click', () => app.frameView(b.dataset.view));
   $('orthographic').addEventListener('change', (e) => viewer.setOrthographic(e.target.checked));
   for (const b of document.querySelectorAll('[data-turn]')) {

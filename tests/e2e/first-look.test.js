@@ -1,0 +1,133 @@
+// The first look at a drop of characters of very different sizes (issue 30): the hero (most
+// clips, then most vertices) is selected and framed large, the others stand behind it, and
+// PgDn/PgUp step the selection and framing through them. Read through window.rigscope.snapshot()
+// (`selected`, each character's `screen` rectangle). Screenshots go to /tmp/shots/hero-*.png.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync } from 'node:fs';
+import { FIXTURES, SAMPLES, chooseFiles, filePayload, launch, openPage } from './browser.js';
+
+const HAVE_SAMPLES = existsSync(SAMPLES);
+const SHOTS = '/tmp/shots';
+let browser;
+beforeAll(async () => {
+  browser = await launch();
+  mkdirSync(SHOTS, { recursive: true });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function openFolder(page, dir) {
+  const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
+  await page.setInputFiles('#folder-input', dir);
+  await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 180000 });
+}
+
+const snapshot = (page) => page.evaluate(() => window.rigscope.snapshot());
+const settled = (page) => page.evaluate(() => window.__rigscope.viewer.settled());
+const canvasHeight = (page) => page.evaluate(() => document.querySelector('#stage canvas').clientHeight);
+
+/** The fixture flag (writer-made) with 100 sequences, shrunk to a tenth of the crate beside it. */
+function heroScript() {
+  const lines = [
+    'class Flag expands Decoration;',
+    '#exec MESH IMPORT MESH=flag ANIVFILE=MODELS\\flag_a.3d DATAFILE=MODELS\\flag_d.3d X=0 Y=0 Z=0',
+    '#exec MESH ORIGIN MESH=flag X=0 Y=0 Z=0',
+  ];
+  for (let i = 0; i < 100; i++) lines.push(`#exec MESH SEQUENCE MESH=flag SEQ=Wave${i} STARTFRAME=1 NUMFRAMES=23 RATE=12`);
+  lines.push(
+    '#exec TEXTURE IMPORT NAME=FlagTex FILE=Textures\\flag.pcx',
+    '#exec MESHMAP NEW MESHMAP=flag MESH=flag',
+    '#exec MESHMAP SCALE MESHMAP=flag X=0.0012 Y=0.0012 Z=0.0024',
+    '#exec MESHMAP SETTEXTURE MESHMAP=flag NUM=0 TEXTURE=FlagTex',
+  );
+  return { name: 'flag.uc', mimeType: 'text/plain', buffer: Buffer.from(lines.join('\r\n')) };
+}
+
+const size = (b) => Math.hypot(...[0, 1, 2].map((k) => b.max[k] - b.min[k]));
+
+/** Checks the first look: `hero` selected, its rectangle at least a third of the view's height. */
+async function expectHeroFramed(page, hero) {
+  await settled(page);
+  const s = await snapshot(page);
+  expect(s.selected).toBe(hero);
+  const c = s.characters.find((x) => x.name === hero);
+  expect(c.screen).not.toBeNull();
+  expect(c.screen.height).toBeGreaterThanOrEqual((await canvasHeight(page)) / 3);
+  return s;
+}
+
+/** PgDn selects the next character and frames it; PgUp comes back to the hero. */
+async function expectStepping(page, hero) {
+  await page.locator('#stage canvas').focus();
+  const before = await snapshot(page);
+  await page.keyboard.press('PageDown');
+  await settled(page);
+  const s = await snapshot(page);
+  const shown = before.characters.filter((c) => c.visible).map((c) => c.name);
+  const next = shown[(shown.indexOf(hero) + 1) % shown.length];
+  expect(s.selected).toBe(next);
+  const c = s.characters.find((x) => x.name === next);
+  expect(c.screen).not.toBeNull();
+  // Framed: it fills a good part of the view one way or the other.
+  const h = await canvasHeight(page);
+  const w = await page.evaluate(() => document.querySelector('#stage canvas').clientWidth);
+  expect(Math.max(c.screen.height / h, c.screen.width / w)).toBeGreaterThan(0.3);
+  // The outliner's selection follows.
+  expect(await page.locator('#outliner button.name[aria-current="true"]').allTextContents()).toEqual([next]);
+  await page.keyboard.press('PageUp');
+  await settled(page);
+  expect((await snapshot(page)).selected).toBe(hero);
+}
+
+describe('the first look at a mixed drop', () => {
+  it('selects and frames the 100-clip character beside a ten times larger prop whose name sorts first', async () => {
+    const page = await openPage(browser, '/?demo=0', { viewport: { width: 1280, height: 800 } });
+    await chooseFiles(page, [
+      filePayload(`${FIXTURES}static.pskx`, 'aaa_crate.pskx'),
+      filePayload(`${FIXTURES}flag_d.3d`),
+      filePayload(`${FIXTURES}flag_a.3d`),
+      filePayload(`${FIXTURES}flag.pcx`),
+      heroScript(),
+    ]);
+    const s = await expectHeroFramed(page, 'flag_d.3d');
+    const [prop, hero] = ['aaa_crate.pskx', 'flag_d.3d'].map((n) => s.characters.find((c) => c.name === n));
+    expect(size(prop.bounds)).toBeGreaterThan(8 * size(hero.bounds));
+    // The prop stands behind the hero (further from the camera, which looks from +z).
+    expect(prop.bounds.max[2]).toBeLessThan(hero.bounds.min[2]);
+    await expectStepping(page, 'flag_d.3d');
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it.skipIf(!HAVE_SAMPLES)('finds the hero of every samples folder dropped together', async () => {
+    const page = await openPage(browser, '/?demo=0', { viewport: { width: 1280, height: 800 } });
+    await openFolder(page, SAMPLES);
+    const hero = await page.evaluate(() => window.__rigscope.app.hero.name);
+    const s = await expectHeroFramed(page, hero);
+    // The hero has the most clips of all.
+    const clips = await page.evaluate(() => window.__rigscope.app.characters.map((c) => c.clips.length));
+    expect(clips[s.characters.findIndex((c) => c.name === hero)]).toBe(Math.max(...clips));
+    await page.screenshot({ path: `${SHOTS}/hero-all-samples-desktop.png` });
+    await expectStepping(page, hero);
+    await page.close();
+  });
+
+  for (const folder of ['firetrucks', 'trashbag', '']) {
+    for (const [device, viewport] of [
+      ['desktop', { width: 1280, height: 800 }],
+      ['phone', { width: 390, height: 844 }],
+    ]) {
+      const name = folder || 'vertex3d';
+      it.skipIf(!HAVE_SAMPLES)(`shows the hero of ${name} large (${device})`, async () => {
+        const page = await openPage(browser, '/?demo=0', { viewport });
+        await openFolder(page, `${SAMPLES}vertex3d/${folder}`);
+        const hero = await page.evaluate(() => window.__rigscope.app.hero.name);
+        await expectHeroFramed(page, hero);
+        await page.screenshot({ path: `${SHOTS}/hero-${name}-${device}.png` });
+        expect(page.errors).toEqual([]);
+        await page.close();
+      });
+    }
+  }
+});
