@@ -85,25 +85,33 @@ function vertexCount(sc) {
 }
 
 /**
- * The character a modder opened a folder for: the one with the most clips, then the most
- * vertices; the first in scene order on a tie. A prop (one pose, few vertices) never wins over a
- * character because its name sorts first. Scenery seen from inside is chosen only when it is all
- * there is. Returns a scene character, or null when none has vertices.
+ * What makes a character the hero, most telling first: not scenery seen from inside, clips with
+ * motion (one or two frames are a pose: a UE1 prop has an "All" sequence of one frame), clips,
+ * vertices.
+ */
+function heroRank(sc) {
+  let moving = 0;
+  for (const clip of sc.clips ?? []) if ((clip.frames ?? clip.frameCount ?? 0) > 2) moving++;
+  return [sc.enclosing ? 0 : 1, moving, sc.clips?.length ?? 0, vertexCount(sc)];
+}
+
+/**
+ * The character a modder opened a folder for: the one with the most clips (those with motion
+ * first), then the most vertices; the first in scene order on a tie. A prop (one pose, few
+ * vertices) never wins over a character because its name sorts first. Scenery seen from inside
+ * is chosen only when it is all there is. Returns a scene character, or null when none has
+ * vertices. Used by every first look: the page, the element and embed page, `rigscope poster`.
  * @param {object[]} characters scene characters (their `enclosing` as layoutCharacters set it)
  */
 export function chooseHero(characters) {
   let best = null,
-    clips = -1,
-    vertices = -1,
-    enclosing = true;
+    bestRank = null;
   for (const sc of characters) {
-    const v = vertexCount(sc);
-    if (!v) continue;
-    const n = sc.clips?.length ?? 0;
-    const e = !!sc.enclosing;
-    const better = enclosing !== e ? enclosing : n !== clips ? n > clips : v > vertices;
-    if (!better) continue;
-    [best, clips, vertices, enclosing] = [sc, n, v, e];
+    if (!vertexCount(sc)) continue;
+    const rank = heroRank(sc);
+    const k = bestRank ? rank.findIndex((v, i) => v !== bestRank[i]) : 0;
+    if (bestRank && (k < 0 || rank[k] < bestRank[k])) continue;
+    [best, bestRank] = [sc, rank];
   }
   return best;
 }
@@ -138,7 +146,7 @@ export function layoutCharacters(characters) {
   const heroSc = chooseHero(characters);
   if (heroSc) heroSc.hero = true;
   if (models.length < 2) return;
-  const hero = models.find((i) => i.sc === heroSc);
+  const hero = models.find((i) => i.sc === heroSc) ?? models[0];
   const b = hero.bounds;
   // The hero stands on the ground, centred on the origin.
   hero.sc.offset = [-(b.min[0] + b.max[0]) / 2, -b.min[1], -(b.min[2] + b.max[2]) / 2];
