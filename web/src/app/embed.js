@@ -1,4 +1,4 @@
-// The iframe player: the page's parameters (file=, clip=, frame=, speed=, autoplay=, skeleton=,
+// The iframe player: the page's parameters (file=, repo=, clip=, frame=, speed=, autoplay=, skeleton=,
 // labels=, camera=, bg=, up=, lod=, controls=, poster=, environment=, exposure=) become one <rigscope-viewer>'s attributes, so
 // the embed and the element behave alike: a clip chooser, fullscreen, labels off unless
 // labels=1, notes for unknown clips and frames, and frames drawn only when something changes.
@@ -37,7 +37,8 @@ const attributes = {
   exposure: query.get('exposure') ?? undefined,
 };
 for (const [name, value] of Object.entries(attributes)) if (value !== undefined) player.setAttribute(name, String(value));
-player.setAttribute('src', files.join(' '));
+// A repository folder (repo=) is one more token of the element's src (element/packed.js).
+player.setAttribute('src', [...(params.repo ? [params.repo] : []), ...files].join(' '));
 // A packed link (#pack=…) carries the files and the view in the fragment: the element unpacks it
 // here, and its view fills what the query did not set.
 if (params.packed !== undefined) player.setAttribute('packed', params.packed);
@@ -45,4 +46,4 @@ if (params.packed !== undefined) player.setAttribute('packed', params.packed);
 const ready = exposePlayer(player);
 player.addEventListener('load', ready);
 player.addEventListener('error', ready);
-if (!files.length && params.packed === undefined) ready();
+if (!files.length && !params.repo && params.packed === undefined) ready();

@@ -39,6 +39,8 @@ async function start() {
   let view = params;
   // A link's level of detail (lod=) is shown from the first drawing of its files on.
   if (params.lod !== undefined) app.lod = params.lod;
+  // A repository folder (repo=): listed at its commit and fetched as a folder drop reads.
+  if (params.repo) await page.loader.loadRepo(params.repo);
   if (params.files.length) {
     await page.loader.loadUrls(params.files.map((f) => new URL(f, location.href).href));
   }

@@ -41,6 +41,8 @@ export async function readForPacking(used, what) {
 
 /**
  * The link (or embed code) for the current view.
+ * A scene read from one repository folder (`state.repo`, core/repo.js) is named by that folder at
+ * its commit: a link of a few hundred characters whatever the folder holds.
  * @param {{ kind: 'link' | 'embed', base: string, hosted: string[], state: object,
  *   local: { path: string, entry: import('../core/files.js').FileEntry, drop: number }[], scene: object | null,
  *   onProgress?: Function }} options
@@ -51,9 +53,9 @@ export async function makeShare({ kind, base, hosted, state, local, scene, onPro
   const page = kind === 'embed' ? 'embed.html' : 'index.html';
   const used = usedFiles(scene, local);
   const left = local.filter((l) => !used.includes(l)).map((l) => l.path);
-  const query = buildQuery(used.length ? { files: hosted } : { ...state, files: hosted });
+  const query = buildQuery(used.length ? { files: hosted, repo: state.repo } : { ...state, files: hosted });
   const plain = new URL(`${page}${query ? `?${query}` : ''}`, base).href;
-  const result = { url: plain, files: [], left, packedBytes: 0, tooLong: false };
+  const result = { url: plain, files: [], left, packedBytes: 0, tooLong: false, repo: state.repo };
   if (used.length) {
     const { files, drops } = await readForPacking(used, 'the link');
     const prefix = `${plain}#pack=`;
@@ -83,6 +85,10 @@ export function describeShare(share) {
     return `These ${share.files.length} files (${formatBytes(size)}) do not fit in a link: packed, they pass the ${chars(MAX_LINK_CHARS)} the longest link Chromium opens may have${share.read < share.total ? ` (packing stopped after ${formatBytes(share.read)} of them)` : ''}.`;
   }
   const n = share.url.length;
+  if (!share.files.length && share.repo) {
+    const sha = /\/tree\/([0-9a-f]{7,64})/i.exec(share.repo)?.[1];
+    return `${chars(n)}. The link reopens the repository folder${sha ? ` at commit ${sha.slice(0, 12)}` : ''}, with the same clip, frame and camera.`;
+  }
   if (!share.files.length) return `${chars(n)}. The link reopens the same files, clip, frame and camera.`;
   const raw = share.files.reduce((s, f) => s + f.size, 0);
   const where =

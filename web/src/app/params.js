@@ -1,8 +1,9 @@
 // One parameter scheme for the viewer and the embed page:
-//   file=URL (repeatable)  clip=NAME  frame=N  speed=X  autoplay=0|1  skeleton=0|1
+//   file=URL (repeatable)  repo=FOLDER-URL  clip=NAME  frame=N  speed=X  autoplay=0|1  skeleton=0|1
 //   camera=px,py,pz,tx,ty,tz  bg=RRGGBB  up=X,Y,Z  lod=N|all  demo=0
 // "Copy link" writes the current state in these words; both pages read them.
 import { lodFromText } from '../core/lod.js';
+import { isRepoUrl } from '../core/repo.js';
 
 /** Camera coordinates beyond this are not a view of any model (1e308 made a blank view). */
 export const MAX_CAMERA_COORDINATE = 1e6;
@@ -25,6 +26,14 @@ function readFiles(values, base, problems) {
     files.push(url.href);
   }
   return files;
+}
+
+// repo=: a GitHub or GitLab folder as the browser shows it (core/repo.js), else a problem naming it.
+function readRepo(value, problems) {
+  if (value === null) return undefined;
+  if (isRepoUrl(value)) return value.trim();
+  problems.push(`repo=${value} is not a GitHub or GitLab folder address (…/tree/BRANCH/FOLDER); it was not opened`);
+  return undefined;
 }
 
 // camera=px,py,pz,tx,ty,tz: six finite numbers within MAX_CAMERA_COORDINATE, the position apart
@@ -69,6 +78,7 @@ export function readParams(search = location.search, base = location.href, hash 
   };
   return {
     files: readFiles(q.getAll('file'), base, problems),
+    repo: readRepo(q.get('repo'), problems),
     clip: q.get('clip') ?? undefined,
     frame: num('frame'),
     speed: num('speed'),
@@ -79,7 +89,7 @@ export function readParams(search = location.search, base = location.href, hash 
     up: readUp(q.get('up'), problems),
     lod: readLod(q.get('lod'), problems),
     // A link that names files shows those or says why not, never the demo in their place.
-    demo: q.get('demo') !== '0' && !q.has('file') && readPackedHash(hash) === undefined,
+    demo: q.get('demo') !== '0' && !q.has('file') && !q.has('repo') && readPackedHash(hash) === undefined,
     packed: readPackedHash(hash),
     problems,
   };
@@ -114,7 +124,11 @@ export function buildQuery(state) {
   if (state.bg) q.set('bg', state.bg);
   if (state.up?.some((d) => d !== 0)) q.set('up', state.up.join(','));
   if (state.lod !== undefined && state.lod !== 0) q.set('lod', String(state.lod));
-  return q.toString();
+  const rest = q.toString();
+  if (!state.repo) return rest;
+  // A folder's address keeps its / and : (allowed in a query): a share link stays short.
+  const repo = `repo=${encodeURIComponent(state.repo).replace(/%2F/g, '/').replace(/%3A/g, ':')}`;
+  return rest ? `${repo}&${rest}` : repo;
 }
 
 /** The current view as parameters. `urls` are the http(s) URLs the loaded files came from. */
@@ -184,19 +198,19 @@ export function readPackedHash(hash) {
 
 /** The view state as a pack carries it: buildQuery's words as strings, without file= URLs. */
 export function packedState(state) {
-  const q = new URLSearchParams(buildQuery({ ...state, files: [] }));
+  const q = new URLSearchParams(buildQuery({ ...state, files: [], repo: undefined }));
   return Object.fromEntries(q.entries());
 }
 
 /**
  * The page's query with a pack's view state laid over it, for readParams to check like any
  * other parameters (a pack's state is as untrusted as a link's query). Only string values count;
- * file= and demo= cannot come from a pack.
+ * file=, repo= and demo= cannot come from a pack.
  */
 export function queryWithPackedState(search, state) {
   const q = new URLSearchParams(search);
   for (const [k, v] of Object.entries(state ?? {})) {
-    if (typeof v === 'string' && k !== 'file' && k !== 'demo') q.set(k, v);
+    if (typeof v === 'string' && k !== 'file' && k !== 'demo' && k !== 'repo') q.set(k, v);
   }
   return q.toString();
 }

@@ -40,7 +40,7 @@ const MAX_REF_TRIES = 4;
  * (tests point the public hosts' API at a local server; `extra` adds GitHub Enterprise
  * `{ kind: 'github', web: 'https://git.corp', api: 'https://git.corp/api/v3', raw: … }` or a GitLab).
  */
-export function repoHosts(settings = {}) {
+export function repoHosts(settings = globalThis.rigscopeRepoHosts ?? {}) {
   const out = DEFAULT_REPO_HOSTS.map((h) => ({ ...h, ...(settings[h.kind] ?? {}) }));
   for (const h of settings.extra ?? []) out.unshift({ name: h.kind === 'gitlab' ? 'GitLab' : 'GitHub', ...h });
   return out.map((h) => ({ ...h, web: trim(h.web), api: trim(h.api), raw: h.raw && trim(h.raw) }));

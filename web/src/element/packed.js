@@ -1,5 +1,6 @@
 // @ts-check
-// How the element's `src` and `packed` become file entries. `src` is space-separated URLs; a
+// How the element's `src` and `packed` become file entries. `src` is space-separated URLs (a
+// GitHub or GitLab folder address among them is its files, core/repo.js); a
 // token that starts with '#' (`#pack=…`, as a packed link's fragment) is a packed scene, and so is
 // the `packed` attribute (with or without `#pack=`). Packed scenes are unpacked here, in the page,
 // within the zip budgets (core/pack.js); their view state fills the view attributes the page did
@@ -9,6 +10,8 @@ import { entriesFromUrls } from '../core/input.js';
 import { entryFromBytes } from '../core/files.js';
 import { fromBase64Url, unpackScene } from '../core/pack.js';
 import { bundlesOf } from '../core/bundle.js';
+import { entriesFromRepo, isRepoUrl } from '../core/repo.js';
+import { readsName } from '../families/index.js';
 
 const PACK = /^#?(pack=)?/;
 
@@ -52,8 +55,12 @@ export async function entriesFromSource(src, packed, base) {
   const tokens = src.split(/\s+/).filter(Boolean);
   const packs = tokens.filter((t) => t.startsWith('#')).map((t) => t.replace(PACK, ''));
   if (packed !== null && packed.trim()) packs.push(packed.trim().replace(PACK, ''));
-  const urls = tokens.filter((t) => !t.startsWith('#')).map((u) => new URL(u, base).href);
-  const entries = urls.length ? await entriesFromUrls(urls) : [];
+  const links = tokens.filter((t) => !t.startsWith('#'));
+  // A GitHub or GitLab folder address (core/repo.js) stands for the files in it some family reads.
+  const entries = [];
+  for (const folder of links.filter((t) => isRepoUrl(t))) entries.push(...(await entriesFromRepo(folder, { wanted: readsName })));
+  const urls = links.filter((t) => !isRepoUrl(t)).map((u) => new URL(u, base).href);
+  if (urls.length) entries.push(...(await entriesFromUrls(urls)));
   /** @type {Record<string, string>} */
   let attributes = {};
   // Fetched bundles first, in src order: the first to name a view attribute sets it.

@@ -2,6 +2,8 @@
 // Cancel, with the status line and progress bar. Zips and .rigscope bundles among them are opened
 // by core/input.js; a bundle's view is applied here. Returns `load`, which the page's start uses too.
 import { entriesFromUrls, formatBytes } from '../../core/input.js';
+import { describeRateLimit, entriesFromRepo, isRepoUrl } from '../../core/repo.js';
+import { readsName } from '../../families/index.js';
 import { displayName } from '../../core/files.js';
 import { isProblem } from '../../core/report.js';
 import { entriesFromDataTransfer, entriesFromFileList } from '../input.js';
@@ -74,7 +76,33 @@ export function loadingPanel({ app, viewer, $, messages }) {
       progress(0, 0);
     }
   }
-  const loadUrls = (urls, label = 'links') => load(() => entriesFromUrls(urls, fetchProgress, { onUnpack }), label);
+  const loadUrls = (urls, label = 'links') =>
+    load(() => entriesFromUrls(urls, fetchProgress, { onUnpack, isCancelled: () => cancelled }), label);
+
+  /**
+   * A repository folder (core/repo.js): listed at one commit through the host's API, then the files
+   * some family reads fetched as links are. The API calls left (GitHub allows 60 an hour without a
+   * key) are said in the status line; notes (a cut listing, files past the cap) become messages.
+   */
+  async function loadRepo(url) {
+    let rate = '';
+    const onListed = (listing) => {
+      rate = describeRateLimit(listing.host, listing.rate);
+      for (const note of listing.notes) messages.add(note);
+      status(`${listing.files.length} files to fetch from ${listing.project} at ${listing.sha.slice(0, 12)}${rate ? ` (${rate})` : ''}`);
+    };
+    await load(
+      () =>
+        entriesFromRepo(url, {
+          wanted: readsName,
+          onListed,
+          onProgress: fetchProgress,
+          limits: { onUnpack, isCancelled: () => cancelled },
+        }),
+      'the repository folder',
+    );
+    if (rate && $('status').textContent) status(`${$('status').textContent}; ${rate}`);
+  }
 
   // Drop anywhere on the page.
   const stage = $('stage');
@@ -123,18 +151,23 @@ export function loadingPanel({ app, viewer, $, messages }) {
   $('url-dialog').addEventListener('close', () => {
     if ($('url-dialog').returnValue !== 'open') return;
     const urls = [];
+    const folders = [];
     for (const u of $('url-text').value.split(/\s+/).filter(Boolean)) {
       try {
-        urls.push(new URL(u, location.href).href);
+        // A GitHub or GitLab folder as the browser shows it opens as a folder drop would.
+        (isRepoUrl(u) ? folders : urls).push(new URL(u, location.href).href);
       } catch {
         messages.add(`${u} is not a web address`);
       }
     }
-    if (urls.length) loadUrls(urls);
+    (async () => {
+      for (const folder of folders) await loadRepo(folder);
+      if (urls.length) await loadUrls(urls);
+    })();
   });
   $('cancel-button').addEventListener('click', () => {
     cancelled = true;
     app.decoder.cancel('Decoding was cancelled; files already loaded stay');
   });
-  return { load, loadUrls, status, progress };
+  return { load, loadUrls, loadRepo, status, progress };
 }

@@ -6,17 +6,24 @@ import { el } from '../dom.js';
 import { currentState, queryWithPackedState, readPackedHash, readParams, applyState } from '../params.js';
 import { describeShare, makeShare, openPacked } from '../packed-link.js';
 
-/** URLs the loaded files came from (a zip's members share the zip's), and how many came from this computer. */
+/**
+ * URLs the loaded files came from (a zip's members share the zip's), how many came from this
+ * computer, and `repo`: the folder's address at its commit when every file came from one
+ * repository folder (core/repo.js), which a link names in place of every file.
+ */
 export function fileSources(app) {
   // The demo is what a link without files shows anyway.
   if (app.demo) return { urls: [], local: 0 };
   const urls = new Set();
+  const repos = new Set();
   let local = 0;
   for (const entry of app.files.values()) {
     if (entry.url) urls.add(entry.url);
     else local++;
+    repos.add(entry.repo);
   }
-  return { urls: [...urls], local };
+  const [only] = repos;
+  return { urls: [...urls], local, repo: repos.size === 1 && only ? only : undefined };
 }
 
 /** Files opened from this computer, each with the drop it came in (packed links keep drops apart). */
@@ -72,7 +79,9 @@ export function sharePanel(page) {
   async function share(kind) {
     if (busy) return;
     busy = true;
-    const { urls } = fileSources(app);
+    const { urls: all, repo } = fileSources(app);
+    // A folder from one repository: the link names the folder at its commit, not every file.
+    const urls = repo ? [] : all;
     $('share-title').textContent = kind === 'embed' ? 'Embed code' : 'Link to this view';
     $('share-text').value = '';
     $('share-files').replaceChildren();
@@ -87,7 +96,7 @@ export function sharePanel(page) {
         kind,
         base: location.href,
         hosted: urls,
-        state: currentState(app, viewer, urls),
+        state: { ...currentState(app, viewer, urls), repo },
         local: localFiles(app),
         scene: app.scene,
         onProgress: ({ done, total }) => {
