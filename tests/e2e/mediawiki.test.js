@@ -110,7 +110,12 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
       };
       document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`));
       for (const type of ['load', 'error'])
-        document.addEventListener(type, (e) => e.target?.localName === 'rigscope-viewer' && window.__events.push(type), true);
+        document.addEventListener(
+          type,
+          // The time shown when it loaded, before anything plays it on.
+          (e) => e.target?.localName === 'rigscope-viewer' && window.__events.push({ type, t: e.target.currentTime }),
+          true,
+        );
     });
     // A file page's first view draws its poster (a headless browser on the server): minutes on a busy machine.
     const response = await page.goto(`${wiki.url}${path}`, { timeout: 300000 });
@@ -120,7 +125,8 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
   }
 
   /** Waits for the `n`th player's load event (not a fixed sleep). */
-  const loaded = (page, n) => page.waitForFunction((k) => window.__events.filter((e) => e === 'load').length >= k, n, { timeout: 120000 });
+  const loaded = (page, n) =>
+    page.waitForFunction((k) => window.__events.filter((e) => e.type === 'load').length >= k, n, { timeout: 120000 });
 
   it('accepts every family sample, typed by content, with the facts rigscope inspect found', async () => {
     for (const [name, r] of Object.entries(uploads)) expect(r.upload?.result, `${name}: ${JSON.stringify(r.error)}`).toBe('Success');
@@ -219,8 +225,9 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     );
     expect(first.clip).toBe('Walk');
     expect(first.src).toMatch(/SkSpiderLargeMesh\.psk .*SkSpiderLargeMesh\.psa$/);
-    // Started at frame 12 of 21, and playing.
-    expect(first.t).toBeGreaterThan(0.3);
+    // Shown at frame 12 (of 21, at 30 fps) when it loaded, then playing.
+    const atLoad = await page.evaluate(() => window.__events.find((e) => e.type === 'load').t);
+    expect(atLoad).toBeCloseTo(12 / 30, 3);
     await page.waitForFunction((t0) => document.querySelector('.thumb rigscope-viewer').currentTime !== t0, first.t, { timeout: 30000 });
     expect(await page.evaluate(() => window.__csp)).toEqual([]);
     expect(page.errors).toEqual([]);
