@@ -1,7 +1,8 @@
 // Repository folders by link (core/repo.js) against a local server that answers as GitHub's and
 // GitLab's APIs do (tests/repo-server.js): listing, raw files, and each failure's sentence.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clearRepoCache, entriesFromRepo, listRepoFolder, parseRepoUrl, repoHosts } from '../../web/src/core/repo.js';
@@ -130,5 +131,49 @@ describe('each failure ends in a sentence', () => {
     await expect(entriesFromRepo('https://github.com/mods/samples/tree/main/psg', { hosts, wanted: readsName })).rejects.toThrow(
       /^Could not fetch http:\/\/127\.0\.0\.1:\d+\/gh-raw\/mods\/samples\/[0-9a-f]{40}\/psg\//,
     );
+  });
+});
+
+describe('the CLI takes folder addresses (RIGSCOPE_GITHUB_API / _RAW, RIGSCOPE_GITLAB_API)', () => {
+  const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
+  // Asynchronous: the fake server answers from this process while the CLI runs.
+  const run = (...args) =>
+    new Promise((resolve) => {
+      const env = {
+        ...process.env,
+        RIGSCOPE_GITHUB_API: fake.github.api,
+        RIGSCOPE_GITHUB_RAW: fake.github.raw,
+        RIGSCOPE_GITLAB_API: fake.gitlab.api,
+      };
+      execFile(process.execPath, [CLI, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 26 }, (err, stdout, stderr) =>
+        resolve({ status: err ? (err.code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+
+  it('scene lists a GitHub folder as a folder on disk', async () => {
+    const r = await run('scene', 'https://github.com/mods/samples/tree/main/vertex3d/assimp-mar_rifle', '--json');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const scene = JSON.parse(r.stdout);
+    expect(scene.characters.length).toBe(1);
+    expect(JSON.stringify(scene)).toContain('assimp-mar_rifle/mar_rifle_d.3d');
+  });
+
+  it('page, bundle and export take a GitLab folder', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'rigscope-repo-cli-'));
+    const folder = 'https://gitlab.com/group/sub/samples/-/tree/main/psg/synthetic';
+    expect((await run('bundle', folder, '-o', join(out, 'quad.rigscope'))).status).toBe(0);
+    expect(readFileSync(join(out, 'quad.rigscope')).subarray(1, 4).toString()).toBe('RSB');
+    expect((await run('page', folder, '-o', join(out, 'quad.html'))).status).toBe(0);
+    expect(existsSync(join(out, 'quad.html'))).toBe(true);
+    const r = await run('export', folder, '-o', join(out, 'glb'));
+    expect(r.status).toBe(0);
+    expect(readdirSync(join(out, 'glb'), { recursive: true }).some((f) => String(f).endsWith('.glb'))).toBe(true);
+  });
+
+  it('says why a folder could not be read', async () => {
+    const r = await run('scene', 'https://github.com/mods/nothing/tree/main/psk');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('github.com/mods/nothing is not a public repository or does not exist');
   });
 });

@@ -2,10 +2,26 @@
 // objects that open their file only while reading it: a game's whole folder never holds more
 // than one file open, and bytes are read when their decode comes up. A .rigscope bundle among them
 // is opened (core/bundle.js) and stands for the files inside it.
-import { open, readFile, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, open, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { baseName } from '../src/core/files.js';
 import { bundleEntries, isBundleEntry } from '../src/core/bundle.js';
+import { entriesFromRepo, isRepoUrl, repoHosts } from '../src/core/repo.js';
+import { readsName } from '../src/families/index.js';
+
+/**
+ * The repository hosts with the environment's bases: RIGSCOPE_GITHUB_API, RIGSCOPE_GITHUB_RAW,
+ * RIGSCOPE_GITHUB_WEB, RIGSCOPE_GITLAB_API, RIGSCOPE_GITLAB_WEB (GitHub Enterprise, a self-hosted
+ * GitLab, or a local stand-in for tests); unset, the public hosts.
+ */
+export function hostsFromEnv(env = process.env) {
+  const pick = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v));
+  return repoHosts({
+    github: pick({ api: env.RIGSCOPE_GITHUB_API, raw: env.RIGSCOPE_GITHUB_RAW, web: env.RIGSCOPE_GITHUB_WEB }),
+    gitlab: pick({ api: env.RIGSCOPE_GITLAB_API, web: env.RIGSCOPE_GITLAB_WEB }),
+  });
+}
 
 /** A FileEntry for a file on disk of a known size, opened only while it is read. */
 export function entryFromPath(path, size) {
@@ -31,7 +47,7 @@ export function entryFromPath(path, size) {
 }
 
 /**
- * Entries for paths: files as given, folders walked (sorted, so the order is the same every run),
+ * Entries for paths: repository folder addresses listed and fetched, files as given, folders walked (sorted, so the order is the same every run),
  * and every bundle replaced by its files, named `<bundle path>/<name inside>` so records name both
  * (`nameInBundle` keeps the name inside). The bundles share the zip budgets of one drop.
  */
@@ -45,7 +61,13 @@ export async function entriesFromPaths(paths) {
       out.push(entryFromPath(path, s.size));
     }
   };
-  for (const p of paths) await visit(p);
+  const hosts = hostsFromEnv();
+  for (const p of paths) {
+    // A GitHub or GitLab folder address: its files some family reads, fetched (Node's fetch) at
+    // one commit and named from the folder on, as a folder on disk is (core/repo.js).
+    if (isRepoUrl(p, hosts)) out.push(...(await entriesFromRepo(p, { hosts, wanted: readsName })));
+    else await visit(p);
+  }
   return openBundles(out);
 }
 
@@ -72,4 +94,31 @@ export async function openBundles(entries) {
     }
   }
   return out;
+}
+
+/**
+ * Paths with every repository folder address replaced by a temporary copy of its files on disk
+ * (`rigscope export` walks folders on disk in its threads); `cleanup()` removes the copies.
+ */
+export async function localFolders(paths) {
+  const hosts = hostsFromEnv();
+  const temps = [];
+  const out = [];
+  for (const p of paths) {
+    if (!isRepoUrl(p, hosts)) {
+      out.push(p);
+      continue;
+    }
+    const entries = await entriesFromRepo(p, { hosts, wanted: readsName });
+    const temp = await mkdtemp(join(tmpdir(), 'rigscope-repo-'));
+    temps.push(temp);
+    // Entry paths are the folder's name and the path below it (core/repo.js checks nothing climbs).
+    for (const e of entries) {
+      const file = join(temp, e.path);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, new Uint8Array(await e.read()));
+    }
+    out.push(join(temp, entries[0].path.split('/')[0]));
+  }
+  return { paths: out, cleanup: () => Promise.all(temps.map((t) => rm(t, { recursive: true, force: true }))) };
 }

@@ -12,7 +12,7 @@ import { sceneToJSON } from '../src/core/scene.js';
 import { describeRecord } from '../src/core/report.js';
 import { baseName } from '../src/core/files.js';
 import { glbNames } from '../src/three/glb-names.js';
-import { entryFromPath, openBundles } from './entries.js';
+import { entryFromPath, localFolders, openBundles } from './entries.js';
 import { characterFiles } from './poster.js';
 import { chromiumPath } from './chromium.js';
 import { ExportPosters } from './export-posters.js';
@@ -221,7 +221,32 @@ export async function runExport(
   { outDir, clip, lod, jobs, skipExisting, dryRun, compress, posters, posterSize, signal, onProgress },
 ) {
   const { Worker } = await import('node:worker_threads');
-  const units = await planFolders(paths);
+  // Repository folder addresses are fetched to a temporary folder first, removed when done.
+  const local = await localFolders(paths);
+  try {
+    return await exportUnits(await planFolders(local.paths), {
+      outDir,
+      clip,
+      lod,
+      jobs,
+      skipExisting,
+      dryRun,
+      compress,
+      posters,
+      posterSize,
+      signal,
+      onProgress,
+      Worker,
+    });
+  } finally {
+    await local.cleanup();
+  }
+}
+
+async function exportUnits(
+  units,
+  { outDir, clip, lod, jobs, skipExisting, dryRun, compress, posters, posterSize, signal, onProgress, Worker },
+) {
   const t = {
     folders: units.length,
     foldersDone: 0,

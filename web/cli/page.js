@@ -33,7 +33,9 @@ async function namedEntries(paths) {
     } catch (err) {
       throw new UsageError(err.code === 'ENOENT' ? `${p}: no such file or folder` : `${p}: ${err.message}`, { cause: err });
     }
-    for (const e of entries) out.push({ entry: e, path: e.path, name: packName(e.nameInBundle ?? relative(dirname(p), e.path)) });
+    // A repository folder's files are already named from the folder on (core/repo.js).
+    for (const e of entries)
+      out.push({ entry: e, path: e.path, name: packName(e.nameInBundle ?? (e.repo ? e.path : relative(dirname(p), e.path))) });
   }
   return out;
 }

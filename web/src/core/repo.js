@@ -291,6 +291,11 @@ async function gitlabFiles(spec, sha, folder, options) {
   return { files, folderExists: true, truncated: !!page };
 }
 
+// A listed path is the host's text: one that climbs out (`..`), is absolute, or holds a backslash,
+// a drive letter or a control character is not fetched (the CLI writes these paths to disk).
+const safePath = (path) =>
+  !/(^|\/)\.\.?(\/|$)|^\/|\\|^[a-z]:|[\u0000-\u001f\u007f]/i.test(path);
+
 function rawUrl(host, project, sha, path) {
   if (host.kind === 'gitlab') return `${apiProject(host, project)}/repository/files/${encodeURIComponent(path)}/raw?ref=${sha}`;
   return `${host.raw}/${project}/${sha}/${path.split('/').map(encodeURIComponent).join('/')}`;
@@ -319,7 +324,7 @@ export async function listRepoFolder(
   if (!listed.folderExists) throw new RepoError(`${what} has no folder "${folder}" at ${ref}.`, 'missing');
   const base = folder ? folder.split('/').pop() : project.split('/').pop();
   const cut = folder ? folder.length + 1 : 0;
-  const readable = listed.files.filter((f) => wanted(f.path));
+  const readable = listed.files.filter((f) => safePath(f.path) && wanted(f.path));
   const files = readable
     .slice(0, maxFiles)
     .map((f) => ({ path: `${base}/${f.path.slice(cut)}`, size: f.size, url: rawUrl(host, project, sha, f.path) }));
