@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { clearRepoCache, entriesFromRepo, listRepoFolder, parseRepoUrl, repoHosts } from '../../web/src/core/repo.js';
 import { readsName } from '../../web/src/families/index.js';
 import { startRepoServer } from '../repo-server.js';
+import { buildQuery, readParams } from '../../web/src/app/params.js';
+import { makeShare } from '../../web/src/app/packed-link.js';
 
 const SAMPLES = new URL('../../../shared/samples/', import.meta.url).pathname;
 let fake, hosts;
@@ -39,6 +41,38 @@ describe('folder URLs', () => {
     expect(parseRepoUrl('https://github.com/mods/samples')).toMatchObject({ segments: [] });
     expect(parseRepoUrl('https://example.com/a/b/tree/main')).toBeNull();
     expect(parseRepoUrl('https://github.com/mods/samples/blob/main/a.psk')).toBeNull();
+  });
+});
+
+describe('repo= links', () => {
+  const folder = `https://github.com/some-modder/unreal-tournament-mod/tree/${'a'.repeat(40)}/Models/Characters`;
+  it('reads repo= and refuses what is not a folder address', () => {
+    expect(readParams(`?repo=${folder}`, 'https://x/').repo).toBe(folder);
+    expect(readParams(`?repo=${folder}`, 'https://x/').demo).toBe(false);
+    const bad = readParams('?repo=https://example.com/x', 'https://x/');
+    expect(bad.repo).toBeUndefined();
+    expect(bad.problems).toEqual([
+      'repo=https://example.com/x is not a GitHub or GitLab folder address (…/tree/BRANCH/FOLDER); it was not opened',
+    ]);
+  });
+
+  it('writes the folder at its commit with the whole view in under 300 characters', async () => {
+    const state = {
+      repo: folder,
+      clip: 'RunLg',
+      frame: 12,
+      speed: 1,
+      autoplay: false,
+      camera: [-123.4567, 89.0123, 456.789, 1.2345, 40.5678, -2.3456],
+      bg: '202830',
+      up: [-90, 0, 0],
+      lod: 0,
+    };
+    const share = await makeShare({ kind: 'link', base: 'https://rigscope.example/viewer/', hosted: [], state, local: [], scene: null });
+    expect(share.url.startsWith(`https://rigscope.example/viewer/index.html?repo=${folder}&clip=RunLg`)).toBe(true);
+    expect(share.url.length).toBeLessThan(300);
+    expect(readParams(new URL(share.url).search, share.url)).toMatchObject({ repo: folder, clip: 'RunLg', frame: 12 });
+    expect(buildQuery({ repo: folder })).toBe(`repo=${folder}`);
   });
 });
 
