@@ -118,6 +118,20 @@ describe('repo= on the page', () => {
   });
 });
 
+describe('Open URL…', () => {
+  it('takes a folder address as the browser shows it', async () => {
+    const page = await pageWithHosts('/?demo=0');
+    const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
+    await page.click('#url-button');
+    await page.fill('#url-text', repoLink('psg'));
+    await page.click('#url-form button[value="open"]');
+    await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 60000 });
+    expect((await scene(page)).characters.length).toBeGreaterThan(0);
+    expect(await page.locator('#status').textContent()).toMatch(/2 files read/);
+    await page.context.close();
+  });
+});
+
 describe('repo= on the embed page', () => {
   it('opens the folder in the element', async () => {
     const page = await pageWithHosts(`/embed.html?repo=${encodeURIComponent(repoLink('ue1'))}`);
