@@ -2,7 +2,7 @@
 // clips, then most vertices) is selected and framed large, the others stand behind it, and
 // PgDn/PgUp step the selection and framing through them. Read through window.rigscope.snapshot()
 // (`selected`, each character's `screen` rectangle). Screenshots go to /tmp/shots/hero-*.png.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { existsSync, mkdirSync } from 'node:fs';
 import { FIXTURES, SAMPLES, chooseFiles, filePayload, launch, openPage } from './browser.js';
 
@@ -26,6 +26,15 @@ async function openFolder(page, dir) {
 const snapshot = (page) => page.evaluate(() => window.rigscope.snapshot());
 const settled = (page) => page.evaluate(() => window.__rigscope.viewer.settled());
 const canvasHeight = (page) => page.evaluate(() => document.querySelector('#stage canvas').clientHeight);
+
+/** The mixed fixture folder: a ten times larger prop whose name sorts first, and the hero. */
+const mixedFolder = () => [
+  filePayload(`${FIXTURES}static.pskx`, 'aaa_crate.pskx'),
+  filePayload(`${FIXTURES}flag_d.3d`),
+  filePayload(`${FIXTURES}flag_a.3d`),
+  filePayload(`${FIXTURES}flag.pcx`),
+  heroScript(),
+];
 
 /** The fixture flag (writer-made) with 100 sequences, shrunk to a tenth of the crate beside it. */
 function heroScript() {
@@ -83,19 +92,53 @@ async function expectStepping(page, hero) {
 describe('the first look at a mixed drop', () => {
   it('selects and frames the 100-clip character beside a ten times larger prop whose name sorts first', async () => {
     const page = await openPage(browser, '/?demo=0', { viewport: { width: 1280, height: 800 } });
-    await chooseFiles(page, [
-      filePayload(`${FIXTURES}static.pskx`, 'aaa_crate.pskx'),
-      filePayload(`${FIXTURES}flag_d.3d`),
-      filePayload(`${FIXTURES}flag_a.3d`),
-      filePayload(`${FIXTURES}flag.pcx`),
-      heroScript(),
-    ]);
+    await chooseFiles(page, mixedFolder());
     const s = await expectHeroFramed(page, 'flag_d.3d');
     const [prop, hero] = ['aaa_crate.pskx', 'flag_d.3d'].map((n) => s.characters.find((c) => c.name === n));
     expect(size(prop.bounds)).toBeGreaterThan(8 * size(hero.bounds));
     // The prop stands behind the hero (further from the camera, which looks from +z).
     expect(prop.bounds.max[2]).toBeLessThan(hero.bounds.min[2]);
     await expectStepping(page, 'flag_d.3d');
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the embed page (<rigscope-viewer>) starts on the hero; PgDn and PgUp on its view frame each model in turn', async () => {
+    const base = `${inject('baseUrl')}/mixed/`;
+    const page = await openPage(browser, '/', { viewport: { width: 640, height: 480 } });
+    const files = mixedFolder();
+    for (const f of files) await page.route(base + f.name, (route) => route.fulfill({ status: 200, body: f.buffer }));
+    const query = files.map((f) => `file=${encodeURIComponent(base + f.name)}`).join('&');
+    await page.goto(`${inject('baseUrl')}/embed.html?${query}`);
+    await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 60000 });
+    await page.evaluate(() => window.__rigscope.element.loaded);
+    // Where the camera looks, against each model's centre.
+    const view = () =>
+      page.evaluate(async () => {
+        const r = window.__rigscope;
+        await r.viewer.glides.settled?.();
+        while (r.viewer.glides.active) await new Promise((ok) => setTimeout(ok, 50));
+        const s = r.snapshot();
+        const centre = (b) => b.min.map((v, k) => (v + b.max[k]) / 2);
+        return {
+          selected: s.selected,
+          target: r.viewer.controls.target.toArray(),
+          centres: Object.fromEntries(s.characters.map((c) => [c.name, centre(c.bounds)])),
+        };
+      });
+    const near = (v, a, b) => Math.hypot(...a.map((x, k) => x - b[k])) < v;
+    let v = await view();
+    expect(v.selected).toBe('flag_d.3d');
+    const gap = Math.hypot(...v.centres['flag_d.3d'].map((x, k) => x - v.centres['aaa_crate.pskx'][k]));
+    expect(near(gap / 4, v.target, v.centres['flag_d.3d'])).toBe(true);
+    await page.locator('rigscope-viewer canvas').focus();
+    await page.keyboard.press('PageDown');
+    v = await view();
+    expect(v.selected).toBe('aaa_crate.pskx');
+    expect(near(gap / 4, v.target, v.centres['aaa_crate.pskx'])).toBe(true);
+    await page.keyboard.press('PageUp');
+    v = await view();
+    expect(v.selected).toBe('flag_d.3d');
     expect(page.errors).toEqual([]);
     await page.close();
   });

@@ -446,7 +446,8 @@ export class RigscopeViewer extends HTMLElement {
         const turns = readUp(value);
         if (!turns) this._note(`up="${value}" is not y, z or three quarter turns X,Y,Z in degrees: ignored`);
         stage.setUp(turns ?? [0, 0, 0]);
-        stage.frameAll();
+        // The selected model (the hero at first) stays the one framed.
+        stage.frameAll({ characters: this.app.framed });
         this._applyView('camera');
         break;
       }

@@ -61,6 +61,12 @@ export class Player extends Playback {
     return this.partial ? [] : super.allClips;
   }
 
+  /** What a new framing frames: the selected model (the hero at first), or everything shown when none is. */
+  get framed() {
+    const s = this.selected;
+    return s?.root.visible && this.characters.includes(s) ? [s] : undefined;
+  }
+
   /**
    * Steps the selection to the next (1) or previous (-1) shown character, as the page's PgUp/PgDn
    * do: its first clip with motion plays and the camera glides to frame it.
@@ -121,7 +127,7 @@ export class Player extends Playback {
     this.selected = hero ?? null;
     const first = Playback.firstMoving(this.allClips.filter((c) => c.character === hero)) ?? Playback.firstMoving(this.allClips);
     if (first) this.select(first.character, first.clip);
-    this.stage.frameAll({ characters: hero ? [hero] : undefined });
+    this.stage.frameAll({ characters: this.framed });
     this.emit('loaded');
     return { records: this.scene.records };
   }
