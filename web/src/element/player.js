@@ -61,6 +61,12 @@ export class Player extends Playback {
     return this.partial ? [] : super.allClips;
   }
 
+  /** A clip chosen (the clip list, `clip=`) selects its character, as in the page. */
+  select(character, clip) {
+    this.selected = character;
+    super.select(character, clip);
+  }
+
   /** What a new framing frames: the selected model (the hero at first), or everything shown when none is. */
   get framed() {
     const s = this.selected;
