@@ -206,7 +206,7 @@ export function clearRepoCache() {
  * One API call's JSON and headers, or a RepoError. `state.rate` keeps the last rate limit seen.
  * A 404 or 422 answer is returned as `{ status }` when `soft` (a ref guess that missed).
  */
-async function getJson(url, { host, what, fetch, state, soft = false }) {
+async function getJson(url, { host, what, fetch, state, soft = false, pick = (body) => body }) {
   const hit = cached(url);
   if (hit) return hit;
   let response;
@@ -229,7 +229,8 @@ async function getJson(url, { host, what, fetch, state, soft = false }) {
   } catch (err) {
     throw new RepoError(`${what}: ${host.name}'s answer was cut off or is not JSON (${err.message}).`, 'network');
   }
-  const out = { body, next: response.headers.get('x-next-page') ?? '' };
+  // Only what is used is kept: a GitHub commit's answer carries its whole diff.
+  const out = { body: pick(body), next: response.headers.get('x-next-page') ?? '' };
   keep(url, out);
   return out;
 }
@@ -252,6 +253,7 @@ async function resolveCommit(spec, options) {
       {
         ...options,
         soft,
+        pick: (b) => ({ sha: b?.sha, id: b?.id }),
       },
     );
     if (got.status) continue;
@@ -263,9 +265,15 @@ async function resolveCommit(spec, options) {
   throw new RepoError(`${options.what}: ${host.name} knows no such branch, tag or commit.`, 'missing');
 }
 
+// A GitHub tree kept to what the listing reads.
+const treeRows = (b) => ({
+  truncated: b?.truncated === true,
+  tree: Array.isArray(b?.tree) ? b.tree.map((t) => ({ path: t?.path, type: t?.type, size: t?.size })) : [],
+});
+
 // GitHub: one recursive tree of the commit, kept to the folder. Paths are from the root.
 async function githubFiles(spec, sha, folder, options) {
-  const got = await getJson(`${apiProject(spec.host, spec.project)}/git/trees/${sha}?recursive=1`, options);
+  const got = await getJson(`${apiProject(spec.host, spec.project)}/git/trees/${sha}?recursive=1`, { ...options, pick: treeRows });
   const tree = Array.isArray(got.body?.tree) ? got.body.tree : [];
   const prefix = folder ? `${folder}/` : '';
   const files = tree
@@ -282,7 +290,10 @@ async function gitlabFiles(spec, sha, folder, options) {
   let page = '1';
   for (let n = 0; page && n < maxPages; n++) {
     const q = new URLSearchParams({ path: folder, ref: sha, recursive: 'true', per_page: '100', page });
-    const got = await getJson(`${apiProject(spec.host, spec.project)}/repository/tree?${q}`, options);
+    const got = await getJson(`${apiProject(spec.host, spec.project)}/repository/tree?${q}`, {
+      ...options,
+      pick: (b) => (Array.isArray(b) ? b.map((t) => ({ path: t?.path, type: t?.type })) : []),
+    });
     if (got.status) return { files, folderExists: false };
     for (const t of Array.isArray(got.body) ? got.body : [])
       if (t && t.type === 'blob' && typeof t.path === 'string') files.push({ path: t.path, size: 0 });
@@ -293,8 +304,7 @@ async function gitlabFiles(spec, sha, folder, options) {
 
 // A listed path is the host's text: one that climbs out (`..`), is absolute, or holds a backslash,
 // a drive letter or a control character is not fetched (the CLI writes these paths to disk).
-const safePath = (path) =>
-  !/(^|\/)\.\.?(\/|$)|^\/|\\|^[a-z]:|[\u0000-\u001f\u007f]/i.test(path);
+const safePath = (path) => !/(^|\/)\.\.?(\/|$)|^\/|\\|^[a-z]:|[\u0000-\u001f\u007f]/i.test(path);
 
 function rawUrl(host, project, sha, path) {
   if (host.kind === 'gitlab') return `${apiProject(host, project)}/repository/files/${encodeURIComponent(path)}/raw?ref=${sha}`;
