@@ -3,7 +3,8 @@
 // x-next-page, raw files, rate-limit headers, 404/422/403/429 bodies, CORS with the headers
 // exposed. Each repository is a folder on disk (the shared samples), read at one fixed commit.
 // Switches: `rateLimited` (GitHub 403 + x-ratelimit-remaining 0, GitLab 429 + retry-after),
-// `cut` (the connection is dropped before an answer).
+// `cut` (the connection is dropped before an answer), `maxTree` (a tree answer past it is cut
+// and marked `truncated`).
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -21,7 +22,7 @@ function treeOf(root) {
       const full = join(dir, name);
       const path = prefix ? `${prefix}/${name}` : name;
       if (statSync(full).isDirectory()) {
-        rows.push({ path, type: 'tree', mode: '040000', full });
+        rows.push({ path, type: 'tree', mode: '040000', full, sha: createHash('sha1').update(`tree ${path}`).digest('hex') });
         visit(full, path);
       } else {
         const bytes = readFileSync(full);
@@ -42,7 +43,7 @@ function treeOf(root) {
 export async function startRepoServer(repos) {
   const sha = createHash('sha1').update('rigscope-fake-commit').digest('hex');
   const trees = new Map(Object.entries(repos).map(([k, dir]) => [k, treeOf(dir)]));
-  const state = { rateLimited: false, cut: false, remaining: 60, calls: [] };
+  const state = { rateLimited: false, cut: false, remaining: 60, calls: [], maxTree: 100000 };
   const resetAt = Math.floor(Date.now() / 1000) + 1800;
 
   const send = (res, status, body, headers = {}) => {
@@ -109,26 +110,27 @@ export async function startRepoServer(repos) {
         headers,
       );
     }
-    if (rest[0] === 'git' && rest[1] === 'trees' && rest[2] === sha) {
-      const rows = tree.map((t) => ({
-        path: t.path,
+    // A tree by the commit (the root) or by a folder's tree sha; paths below that tree. Past
+    // `state.maxTree` rows an answer is cut and says `truncated`, as GitHub's past 100,000.
+    const at = rest[2] === sha ? '' : tree.find((t) => t.type === 'tree' && t.sha === rest[2])?.path;
+    if (rest[0] === 'git' && rest[1] === 'trees' && at !== undefined) {
+      const below = tree.filter((t) => !at || t.path.startsWith(`${at}/`));
+      const all = below.map((t) => ({
+        path: at ? t.path.slice(at.length + 1) : t.path,
         mode: t.mode,
         type: t.type,
-        sha: t.sha ?? 'e'.repeat(40),
+        sha: t.sha,
         ...(t.type === 'blob' ? { size: t.size } : {}),
-        url: `https://api.github.com/repos/${owner}/${name}/git/blobs/${t.sha}`,
+        url: `https://api.github.com/repos/${owner}/${name}/git/${t.type}s/${t.sha}`,
       }));
-      return send(
-        res,
-        200,
-        {
-          sha,
-          url: `https://api.github.com/repos/${owner}/${name}/git/trees/${sha}`,
-          tree: query.get('recursive') ? rows : rows.filter((r) => !r.path.includes('/')),
-          truncated: false,
-        },
-        headers,
-      );
+      const rows = query.get('recursive') ? all : all.filter((r) => !r.path.includes('/'));
+      const body = {
+        sha: rest[2],
+        url: `https://api.github.com/repos/${owner}/${name}/git/trees/${rest[2]}`,
+        tree: rows.slice(0, state.maxTree),
+        truncated: rows.length > state.maxTree,
+      };
+      return send(res, 200, body, headers);
     }
     return send(res, 404, notFound, headers);
   }

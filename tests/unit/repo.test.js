@@ -25,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => fake?.close());
 beforeEach(() => {
   clearRepoCache();
-  Object.assign(fake.state, { rateLimited: false, cut: false });
+  Object.assign(fake.state, { rateLimited: false, cut: false, maxTree: 100000 });
 });
 
 describe('folder URLs', () => {
@@ -110,6 +110,15 @@ describe('listing', () => {
     });
     expect(first.path).toBe('psk/Suzanne.psk');
     expect(first.size).toBeGreaterThan(1000);
+  });
+
+  it('asks a tree too large for one answer again from the folder down', async () => {
+    fake.state.maxTree = 60; // the whole samples tree is cut; vertex3d/firetrucks is not
+    const l = await listRepoFolder('https://github.com/mods/samples/tree/main/vertex3d/firetrucks', { hosts, wanted: readsName });
+    expect(l.truncated).toBe(false);
+    expect(l.files.map((f) => f.path)).toContain('firetrucks/Models/key_d.3d');
+    expect(l.files.length).toBe(15); // 4 scripts, 8 meshes, 3 textures; no README
+    expect(fake.state.calls.filter((c) => /\/git\/trees\/[0-9a-f]{40}$/.test(c)).length).toBe(2); // a level at a time
   });
 
   it('asks the API once per session for the same folder', async () => {

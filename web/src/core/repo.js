@@ -268,19 +268,33 @@ async function resolveCommit(spec, options) {
 // A GitHub tree kept to what the listing reads.
 const treeRows = (b) => ({
   truncated: b?.truncated === true,
-  tree: Array.isArray(b?.tree) ? b.tree.map((t) => ({ path: t?.path, type: t?.type, size: t?.size })) : [],
+  tree: Array.isArray(b?.tree) ? b.tree.map((t) => ({ path: t?.path, type: t?.type, size: t?.size, sha: t?.sha })) : [],
 });
 
-// GitHub: one recursive tree of the commit, kept to the folder. Paths are from the root.
+// GitHub: one recursive tree of the commit, kept to the folder (paths from the root). A tree too
+// large for one answer (`truncated`: 100,000 entries or 7 MB, a whole game's repository) is asked
+// again from the folder down: its tree found a level at a time, then listed recursively.
 async function githubFiles(spec, sha, folder, options) {
-  const got = await getJson(`${apiProject(spec.host, spec.project)}/git/trees/${sha}?recursive=1`, { ...options, pick: treeRows });
-  const tree = Array.isArray(got.body?.tree) ? got.body.tree : [];
-  const prefix = folder ? `${folder}/` : '';
-  const files = tree
-    .filter((t) => t && t.type === 'blob' && typeof t.path === 'string' && t.path.startsWith(prefix))
-    .map((t) => ({ path: t.path, size: Number(t.size) || 0 }));
-  const folderExists = !folder || tree.some((t) => t?.type === 'tree' && t.path === folder);
-  return { files, folderExists, truncated: got.body?.truncated === true };
+  const tree = (id, recursive) =>
+    getJson(`${apiProject(spec.host, spec.project)}/git/trees/${id}${recursive ? '?recursive=1' : ''}`, { ...options, pick: treeRows });
+  const whole = await tree(sha, true);
+  const inFolder = (rows, prefix) =>
+    rows
+      .filter((t) => t.type === 'blob' && typeof t.path === 'string' && t.path.startsWith(prefix))
+      .map((t) => ({ path: t.path, size: Number(t.size) || 0 }));
+  if (!whole.body.truncated || !folder) {
+    const folderExists = !folder || whole.body.tree.some((t) => t.type === 'tree' && t.path === folder);
+    return { files: inFolder(whole.body.tree, folder ? `${folder}/` : ''), folderExists, truncated: whole.body.truncated };
+  }
+  let id = sha;
+  for (const name of folder.split('/')) {
+    const level = await tree(id, false);
+    id = level.body.tree.find((t) => t.type === 'tree' && t.path === name)?.sha;
+    if (!id) return { files: [], folderExists: false };
+  }
+  const below = await tree(id, true);
+  const rows = below.body.tree.map((t) => ({ ...t, path: `${folder}/${t.path}` }));
+  return { files: inFolder(rows, `${folder}/`), folderExists: true, truncated: below.body.truncated };
 }
 
 // GitLab: the folder's tree, recursive, 100 a page, following x-next-page.
