@@ -153,7 +153,8 @@ export function layoutCharacters(characters) {
   const others = models.filter((i) => i !== hero).sort((p, q) => size(p.bounds) - size(q.bounds));
   // Rows behind the hero, smallest models nearest: a prop stands with props, spaced for its
   // class, and a building in its own row further back, where it hides nothing.
-  let z = -footprint(b)[1] / 2;
+  // Half the hero's size clear behind it, so what stands nearest does not crowd its framing.
+  let z = -footprint(b)[1] / 2 - 0.5 * Math.max(...footprint(b));
   for (const group of sizeClasses(others)) z = layoutClass(group, z);
 }
 
