@@ -144,6 +144,12 @@ describe('each failure ends in a sentence', () => {
     await expect(listRepoFolder('https://github.com/mods/samples/tree/main/nowhere', { hosts })).rejects.toThrow(
       'has no folder "nowhere" at main',
     );
+    await expect(listRepoFolder('https://gitlab.com/group/sub/samples/-/tree/nope/psk', { hosts })).rejects.toThrow(
+      'GitLab knows no such branch, tag or commit',
+    );
+    await expect(listRepoFolder('https://gitlab.com/group/sub/samples/-/tree/main/nowhere', { hosts })).rejects.toThrow(
+      'has no folder "nowhere" at main',
+    );
   });
 
   it('the API limit, with the reset time', async () => {

@@ -220,7 +220,14 @@ async function getJson(url, { host, what, fetch, state, soft = false, pick = (bo
   }
   state.rate = rateLimitOf(response.headers) ?? state.rate;
   if (!response.ok) {
-    if (soft && (response.status === 404 || response.status === 422)) return { status: response.status };
+    if (soft && (response.status === 404 || response.status === 422)) {
+      // Read only to tell GitLab's "404 Project Not Found" from "404 Commit Not Found"; never shown.
+      const message = await response.json().then(
+        (b) => String(b?.message ?? ''),
+        () => '',
+      );
+      return { status: response.status, message };
+    }
     throw await failure(response, host, what);
   }
   let body;
@@ -240,28 +247,41 @@ async function getJson(url, { host, what, fetch, state, soft = false, pick = (bo
 const apiProject = (host, project) =>
   host.kind === 'gitlab' ? `${host.api}/projects/${encodeURIComponent(project)}` : `${host.api}/repos/${project}`;
 
+// GitHub answers 404 for a missing or private repository (422 for an unknown ref); GitLab 404 for
+// both, its message saying which.
+const repositoryMissing = (host, got) => got?.status === 404 && (host.kind !== 'gitlab' || /project/i.test(got.message));
+
 // The commit a ref names, trying a longer ref while a shorter one is unknown (refs may hold
 // slashes). Returns { sha, ref, folder }.
 async function resolveCommit(spec, options) {
   const { host, project, segments } = spec;
+  let missed = null;
   const tries = segments.length ? Math.min(MAX_REF_TRIES, segments.length) : 1;
   for (let n = 1; n <= tries; n++) {
     const ref = segments.length ? segments.slice(0, n).join('/') : 'HEAD';
-    const soft = n < tries;
     const got = await getJson(
       `${apiProject(host, project)}/${host.kind === 'gitlab' ? 'repository/' : ''}commits/${encodeURIComponent(ref)}`,
       {
         ...options,
-        soft,
+        soft: true, // an unknown ref: try a longer one, or say which is missing below
         pick: (b) => ({ sha: b?.sha, id: b?.id }),
       },
     );
-    if (got.status) continue;
+    if (got.status) {
+      missed = got;
+      if (repositoryMissing(host, got)) break; // no longer ref can help
+      continue;
+    }
     const sha = host.kind === 'gitlab' ? got.body?.id : got.body?.sha;
     if (typeof sha !== 'string' || !/^[0-9a-f]{7,64}$/i.test(sha))
       throw new RepoError(`${options.what}: ${host.name}'s answer names no commit.`, 'http');
     return { sha, ref, folder: segments.slice(n).join('/') };
   }
+  if (repositoryMissing(host, missed))
+    throw new RepoError(
+      `${options.what} is not a public repository or does not exist (${host.name} answers 404 for private ones).`,
+      'missing',
+    );
   throw new RepoError(`${options.what}: ${host.name} knows no such branch, tag or commit.`, 'missing');
 }
 
@@ -306,6 +326,7 @@ async function gitlabFiles(spec, sha, folder, options) {
     const q = new URLSearchParams({ path: folder, ref: sha, recursive: 'true', per_page: '100', page });
     const got = await getJson(`${apiProject(spec.host, spec.project)}/repository/tree?${q}`, {
       ...options,
+      soft: true, // 404 Tree Not Found: no such folder
       pick: (b) => (Array.isArray(b) ? b.map((t) => ({ path: t?.path, type: t?.type })) : []),
     });
     if (got.status) return { files, folderExists: false };
