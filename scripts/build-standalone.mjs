@@ -20,6 +20,10 @@ export const TEMPLATE_PATH = `${root}build/standalone/rigscope-page.html`;
  * script, which `rigscope page --compress` adds to the pages that carry a compressed GLB: the
  * template itself does not grow by it for pages of game files. */
 export const GLB_READER_PATH = `${root}build/standalone/rigscope-glb-reader.js`;
+/** The same reader as one ES module, which the glTF family imports (families/gltf.js): bundled
+ * here so that an app bundling Rigscope never meets glTF-Transform's `import("node:fs")` (its
+ * NodeIO, never used by the reader), which webpack and esbuild refuse for the browser. */
+export const GLB_READER_MODULE_PATH = `${root}build/gltf/gltf-model.js`;
 
 // The site's decoder client names its module worker (new Worker(new URL('./worker.js', …))); the
 // standalone page gives the pool its own worker, so that default is left out of the bundle (Vite
@@ -29,7 +33,7 @@ const DEFAULT_WORKER = "new Worker(new URL('./worker.js', import.meta.url), { ty
 const WASM_URL = 'new URL("decoders.wasm",import.meta.url).toString()';
 // The glTF family loads its reader when a GLB is opened; in the page it is the script
 // GLB_READER_PATH, present only in pages that carry a GLB.
-const GLB_READER = "import('./gltf-model.js')";
+const GLB_READER = "import('../../../build/gltf/gltf-model.js')";
 const GLB_READER_GLOBAL =
   "(globalThis.RigscopeGlbReader ? Promise.resolve(globalThis.RigscopeGlbReader) : Promise.reject(new Error('this page has no GLB reader (rigscope page --compress writes pages that do)')))";
 
@@ -54,18 +58,20 @@ function dropFileReferences({ reader = false } = {}) {
   };
 }
 
-/** One entry bundled as a single minified classic script. */
-async function bundle(entry, name, { reader = false } = {}) {
+/** One entry bundled as a single minified classic script (or ES module, `format: 'es'`). */
+async function bundle(entry, name, { reader = false, format = 'iife' } = {}) {
   const out = await build({
     configFile: false,
     root,
     logLevel: 'error',
     plugins: [dropFileReferences({ reader })],
+    // glTF-Transform imports ndarray-pixels for what the reader never does (its code needs eval).
+    resolve: { alias: [{ find: /^ndarray-pixels$/, replacement: `${root}web/src/three/no-pixels.js` }] },
     build: {
       write: false,
       target: 'es2022',
       minify: true,
-      lib: { entry: `${root}${entry}`, formats: ['iife'], name },
+      lib: { entry: `${root}${entry}`, formats: [format], name },
       rollupOptions: { output: { inlineDynamicImports: true } },
     },
   });
@@ -118,11 +124,20 @@ export async function buildGlbReader() {
   return scriptSafe(await bundle('web/src/families/gltf-model.js', 'RigscopeGlbReader', { reader: true }));
 }
 
+/** The GLB reader as the ES module families/gltf.js imports; throws if a Node built-in is left in it. */
+export async function buildGlbReaderModule() {
+  const code = await bundle('web/src/families/gltf-model.js', 'RigscopeGlbReader', { reader: true, format: 'es' });
+  if (/\bimport\(\s*["']node:/.test(code)) throw new Error('build-standalone: the GLB reader module still imports a Node built-in');
+  return code;
+}
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const [html, reader] = await Promise.all([buildStandaloneTemplate(), buildGlbReader()]);
+  const [html, reader, readerModule] = await Promise.all([buildStandaloneTemplate(), buildGlbReader(), buildGlbReaderModule()]);
   await mkdir(`${root}build/standalone`, { recursive: true });
+  await mkdir(`${root}build/gltf`, { recursive: true });
   await writeFile(TEMPLATE_PATH, html);
   await writeFile(GLB_READER_PATH, reader);
+  await writeFile(GLB_READER_MODULE_PATH, readerModule);
   const gz = gzipSync(html, { level: 9 }).length;
   console.log(`standalone page template: ${html.length} bytes, ${gz} gzipped; GLB reader (page --compress only): ${reader.length} bytes`);
 }
