@@ -87,6 +87,13 @@ async function expectStepping(page, hero) {
   await page.keyboard.press('PageUp');
   await settled(page);
   expect((await snapshot(page)).selected).toBe(hero);
+  // The view panel's buttons do the same.
+  await page.click('#view-next');
+  await settled(page);
+  expect((await snapshot(page)).selected).toBe(next);
+  await page.click('#view-previous');
+  await settled(page);
+  expect((await snapshot(page)).selected).toBe(hero);
 }
 
 describe('the first look at a mixed drop', () => {
