@@ -15,6 +15,8 @@ export interface ViewerMessage {
 /** The same shape as the viewer page's window.rigscope.snapshot(). */
 export interface ViewerSnapshot {
   demo: boolean;
+  /** The selected character's name (the hero of a drop at first; PgUp/PgDn step it), or null. */
+  selected: string | null;
   characters: {
     name: string;
     visible: boolean;
@@ -22,6 +24,8 @@ export interface ViewerSnapshot {
     clip: string | null;
     frame: number | null;
     playing: boolean;
+    /** The viewer page only: its posed bounds on the canvas in CSS pixels, or null off screen. */
+    screen?: { x: number; y: number; width: number; height: number } | null;
   }[];
   messages: ViewerMessage[];
 }
