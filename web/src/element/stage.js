@@ -405,11 +405,12 @@ export class ElementStage {
   }
 
   /**
-   * Frames everything shown (or those of `characters`) over the current clip: the camera looks at the bounding box from the
-   * front-right. With `glide` (a load drawn early making room for what it added) it glides there
-   * from where it is.
+   * Frames everything shown (or those of `characters`: the selected model) over the current
+   * clip: the camera looks at the bounding box from the front-right. With `glide` (a load drawn
+   * early making room for what it added, a step to another model) it glides there from where it is.
+   * @param {{ glide?: boolean, characters?: any[] }} [options]
    */
-  frameAll({ glide = false, characters } = {}) {
+  frameAll({ glide = false, characters = undefined } = {}) {
     // Framed where the characters are going, not where a glide has them now.
     const box = this.glides.atTargets(() => this.shownBounds(characters));
     this._stopCamera();
