@@ -102,6 +102,27 @@ describe.skipIf(!have)('rigscope poster', () => {
     }
   }, 180000);
 
+  it('without --camera, frames and plays the hero of a mixed folder (core/layout.js chooseHero), not the prop that sorts first', async () => {
+    // The writer-made flag with 100 sequences, shrunk to a tenth of a crate named to sort first.
+    const folder = mkdtempSync(join(dir, 'mixed-'));
+    const seqs = Array.from({ length: 100 }, (_, i) => `#exec MESH SEQUENCE MESH=flag SEQ=Wave${i} STARTFRAME=1 NUMFRAMES=23 RATE=12`);
+    const script = readFileSync(`${FIXTURES}flag.uc`, 'latin1')
+      .replace(/^#exec MESH SEQUENCE.*$/gm, '')
+      .replace(/^#exec MESH NOTIFY.*$/gm, '')
+      .replace(/X=0\.1 Y=0\.1 Z=0\.2/, 'X=0.0012 Y=0.0012 Z=0.0024')
+      .replace('#exec TEXTURE IMPORT', `${seqs.join('\r\n')}\r\n#exec TEXTURE IMPORT`);
+    writeFileSync(join(folder, 'flag.uc'), script);
+    for (const f of ['flag_d.3d', 'flag_a.3d', 'flag.pcx']) writeFileSync(join(folder, f), readFileSync(`${FIXTURES}${f}`));
+    writeFileSync(join(folder, 'aaa_crate.pskx'), readFileSync(`${FIXTURES}static.pskx`));
+    const mixed = await draw([folder]);
+    expect(mixed.clip).toBe('Wave0');
+    // Framed on the hero: the crate, ten times larger and behind it, fills more of the picture
+    // than it does when everything is framed (the crate alone, as framed with the hero beside it).
+    const crate = decode((await draw([join(folder, 'aaa_crate.pskx')])).png);
+    expect(coverage(decode(mixed.png))).toBeGreaterThan(coverage(crate) + 0.1);
+    if (process.env.RIGSCOPE_SHOTS) writeFileSync(`${process.env.RIGSCOPE_SHOTS}/hero-poster-mixed.png`, mixed.png);
+  }, 120000);
+
   it('--transparent: the corners are clear, the model opaque', async () => {
     const { rgba, width, height } = decode((await draw(SPIDER, { transparent: true })).png);
     for (const [x, y] of [
