@@ -94,6 +94,14 @@ async function expectStepping(page, hero) {
   await page.click('#view-previous');
   await settled(page);
   expect((await snapshot(page)).selected).toBe(hero);
+  // A name clicked in the outliner becomes the selection, and PgDn steps on from it.
+  await page.locator('#outliner').getByRole('button', { name: next, exact: true }).click();
+  await settled(page);
+  expect((await snapshot(page)).selected).toBe(next);
+  await page.locator('#stage canvas').focus();
+  await page.keyboard.press('PageDown');
+  await settled(page);
+  expect((await snapshot(page)).selected).toBe(shown[(shown.indexOf(next) + 1) % shown.length]);
 }
 
 describe('the first look at a mixed drop', () => {

@@ -356,6 +356,12 @@ export class App extends Playback {
     super.select(character, clip);
   }
 
+  /** Makes a character the selected one without changing the clip (a name clicked in the outliner). */
+  choose(character) {
+    this._selected = character;
+    this.emit('clip');
+  }
+
   /**
    * Steps the selection to the next (1) or previous (-1) shown character in outliner order, as
    * UE Viewer's PgDn/PgUp step through objects: its first clip with motion plays, and the camera
@@ -368,10 +374,7 @@ export class App extends Playback {
     const next = shown[at < 0 ? (delta > 0 ? 0 : shown.length - 1) : (at + delta + shown.length) % shown.length];
     const first = Playback.firstMoving(this.allClips.filter((c) => c.character === next));
     if (first) this.select(first.character, first.clip);
-    else {
-      this._selected = next;
-      this.emit('clip');
-    }
+    else this.choose(next);
     this.frameView(null, { glide: true, characters: [next] });
   }
 

@@ -72,7 +72,11 @@ export class Outliner {
     const c = button && this.characterOf.get(button.closest('li'));
     if (!c) return;
     if (button.classList.contains('solo')) this.app.isolate(c);
-    else if (button.classList.contains('name')) this.onFrame(c);
+    else if (button.classList.contains('name')) {
+      // The model named becomes the selected one, so PgDn steps on from it.
+      this.app.choose(c);
+      this.onFrame(c);
+    }
   }
 
   /** Builds every row again: after a load, a clear, a texture assignment. */
