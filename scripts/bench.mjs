@@ -259,12 +259,9 @@ async function folderBench() {
     });
   if (!sets.length) return null;
   const { startServer } = await import('../tests/e2e/server.js');
-  const { chromium } = await import('playwright-core');
+  const { launchChromium } = await import('../web/cli/chromium.js');
   const { server, url } = await startServer(0, { site: 'build/bench-site/' });
-  const b = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'],
-  });
+  const b = await launchChromium();
   const once = async (paths) => {
     const page = await b.newPage({ viewport: { width: 960, height: 640 } });
     await page.goto(`${url}/?demo=0`);
@@ -320,21 +317,9 @@ async function folderBench() {
 
 async function browserBench(site, { runs: count = 3, profile = false } = {}) {
   const { startServer } = await import('../tests/e2e/server.js');
-  const { chromium } = await import('playwright-core');
+  const { launchChromium } = await import('../web/cli/chromium.js');
   const { server, url } = await startServer(0, { site: 'build/bench-site/' });
-  const b = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-dev-shm-usage',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-    ],
-  });
+  const b = await launchChromium();
   const runs = [];
   try {
     for (let run = 0; run < count; run++) {

@@ -13,7 +13,7 @@ import { buildScene } from '../../web/cli/convert.js';
 import { compressForCli } from '../../web/cli/compress.js';
 import { exportGLB } from '../../web/src/three/export.js';
 import { compressGLB, POSE_ERROR, UV_ERROR } from '../../web/src/three/compress.js';
-import { decoder, FIXTURES, glbJson, HAVE_SAMPLES, reimport, SAMPLES } from './helpers.js';
+import { decoder, FIXTURES, glbJson, HAVE_SAMPLES, positions, reimport, SAMPLES } from './helpers.js';
 
 const GLTFPACK = new URL('../../node_modules/gltfpack/cli.js', import.meta.url).pathname;
 
@@ -31,19 +31,6 @@ function meshesOf(gltf) {
   gltf.scene.traverse((o) => {
     if (o.isMesh) out.push(o);
   });
-  return out;
-}
-
-/** World positions of every vertex of `mesh` as three skins and morphs them. */
-function positions(mesh) {
-  mesh.updateMatrixWorld(true);
-  const n = mesh.geometry.attributes.position.count;
-  const out = new Float32Array(n * 3);
-  const v = new THREE.Vector3();
-  for (let i = 0; i < n; i++) {
-    mesh.getVertexPosition(i, v).applyMatrix4(mesh.matrixWorld);
-    out.set([v.x, v.y, v.z], i * 3);
-  }
   return out;
 }
 

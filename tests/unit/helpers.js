@@ -4,7 +4,7 @@ import { loadNodeDecoders } from '../../web/src/decoder/node.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
-import { Box3 } from 'three';
+import { Box3, Vector3 } from 'three';
 
 export const SAMPLES = new URL('../../../shared/samples/', import.meta.url).pathname;
 export const FIXTURES = new URL('../../build/fixtures/', import.meta.url).pathname;
@@ -79,3 +79,16 @@ export const fakeViewer = () => ({
   setWireframe() {},
   wireframe: false,
 });
+
+/** World positions of every vertex of a (skinned or morphed) mesh, as three computes them. */
+export function positions(mesh) {
+  mesh.updateMatrixWorld(true);
+  const n = mesh.geometry.attributes.position.count;
+  const out = new Float32Array(n * 3);
+  const v = new Vector3();
+  for (let i = 0; i < n; i++) {
+    mesh.getVertexPosition(i, v).applyMatrix4(mesh.matrixWorld);
+    out.set([v.x, v.y, v.z], i * 3);
+  }
+  return out;
+}

@@ -12,25 +12,12 @@ import { validateBytes } from 'gltf-validator';
 import { buildScene } from '../../web/cli/convert.js';
 import { sceneToJSON } from '../../web/src/core/scene.js';
 import { exportGLB } from '../../web/src/three/export.js';
-import { decoder, FIXTURES, glbJson, HAVE_SAMPLES, reimport, SAMPLES } from './helpers.js';
+import { decoder, FIXTURES, glbJson, HAVE_SAMPLES, positions, reimport, SAMPLES } from './helpers.js';
 
 const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
 const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
 const scratch = () => mkdtempSync(join(tmpdir(), 'rigscope-matrix-'));
 const S = SAMPLES;
-
-/** World positions of every vertex of a (skinned or morphed) mesh, as three computes them. */
-function positions(mesh) {
-  mesh.updateMatrixWorld(true);
-  const n = mesh.geometry.attributes.position.count;
-  const out = new Float32Array(n * 3);
-  const v = new THREE.Vector3();
-  for (let i = 0; i < n; i++) {
-    mesh.getVertexPosition(i, v).applyMatrix4(mesh.matrixWorld);
-    out.set([v.x, v.y, v.z], i * 3);
-  }
-  return out;
-}
 
 /** The viewer's pose of a character at `time` in `clipName` (loop as the clip says). */
 function viewerPose(character, clipName, time) {
