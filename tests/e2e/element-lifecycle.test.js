@@ -71,20 +71,40 @@ describe('removing elements frees what they held', () => {
 
     const round = async (i, { wait = true } = {}) => {
       const ids = Object.keys(FAMILIES).map((f) => `${f}-${i}`);
-      await page.evaluate(
-        (list) => {
-          for (const [id, src] of list) {
+      const list = Object.keys(FAMILIES).map((f) => [`${f}-${i}`, srcOf(f)]);
+      // Removed while decoding (wait false): the first decoder call is caught in the page and the
+      // elements go in the same task (its answer is a later task), so the call is surely in
+      // flight; polling from here saw a quick decode come and go between two looks.
+      const inFlight = await page.evaluate(
+        async ({ all, removeInFlight }) => {
+          const viewer = customElements.get('rigscope-viewer');
+          const pool = viewer.decoderPool;
+          const { call } = pool;
+          const called = new Promise((resolve) => {
+            pool.call = function (...args) {
+              pool.call = call;
+              const answer = call.apply(this, args);
+              resolve();
+              return answer;
+            };
+          });
+          for (const [id, src] of all) {
             const v = document.createElement('rigscope-viewer');
             v.id = id;
             v.setAttribute('src', src);
             document.getElementById('here').append(v);
           }
+          if (!removeInFlight) return null;
+          await called;
+          const held = viewer.renderer.renderer.info.memory.geometries;
+          document.getElementById('here').replaceChildren();
+          return held;
         },
-        Object.keys(FAMILIES).map((f) => [`${f}-${i}`, srcOf(f)]),
+        { all: list, removeInFlight: !wait },
       );
-      if (wait) await until(page, drawn, ids);
-      else await until(page, () => customElements.get('rigscope-viewer').decoderPool.pending > 0);
-      // In flight: what they hold now is freed when they go.
+      if (!wait) return inFlight;
+      await until(page, drawn, ids);
+      // Drawn: what they hold now is freed when they go.
       const held = await page.evaluate(() => customElements.get('rigscope-viewer').renderer.renderer.info.memory.geometries);
       await page.evaluate(() => document.getElementById('here').replaceChildren());
       return held;
