@@ -50,8 +50,7 @@ const RUN = {
     return bundle(paths, { lod: 0, ...options });
   },
   async poster(paths, { size = { width: 640, height: 480 }, ...options }) {
-    if (options.frame !== undefined && options.time !== undefined) throw new UsageError('--frame and --time name the same thing: give one');
-    if (options.background !== undefined && options.transparent) throw new UsageError('--background and --transparent: give one');
+    // poster.js's posterOptions checks what goes together (--frame or --time, a background or none).
     const { poster } = await import('./poster.js');
     return poster(paths, { lod: 0, ...size, ...options });
   },
