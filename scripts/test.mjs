@@ -2,7 +2,6 @@
 // Debian Chromium), short fuzz runs — and ends with one plain "N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
-import { relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 mkdirSync(`${root}build`, { recursive: true });
@@ -50,7 +49,9 @@ function vitest(name, config, out) {
   const r = run('npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
   if (!existsSync(`${root}${out}`)) return suite(name, 0, 1);
   const j = JSON.parse(readFileSync(`${root}${out}`, 'utf8'));
-  for (const t of j.testResults) timings.push([relative(root, t.name), (t.endTime - t.startTime) / 1000]);
+  // A file's time as the default reporter prints it ("✓ tests/e2e/x.test.js (8 tests) 119773ms"),
+  // which counts its beforeAll and afterAll too; the JSON's start and end count only its tests.
+  for (const m of (r.stdout ?? '').matchAll(/^ +[✓❯×↓] (\S+\.test\.[jt]s) \(.*?\) (\d+)ms$/gm)) timings.push([m[1], Number(m[2]) / 1000]);
   console.log(`${name}: ${r.seconds.toFixed(0)} s`);
   // A suite that fails to load counts as a failure even when it ran no test.
   const brokenFiles = j.testResults.filter((t) => t.status === 'failed' && t.assertionResults.length === 0).length;
