@@ -58,6 +58,13 @@ export async function chooseFiles(page, payloads) {
   await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 60000 });
 }
 
+/** A folder as the folder button would receive it; resolves once the page has it all in place. */
+export async function openFolder(page, dir, timeout = 180000) {
+  const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
+  await page.setInputFiles('#folder-input', dir);
+  await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout });
+}
+
 export const pixels = (page) =>
   page.evaluate(() => {
     window.__rigscope.viewer.grid.visible = false;

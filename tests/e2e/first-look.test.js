@@ -4,7 +4,7 @@
 // (`selected`, each character's `screen` rectangle). Screenshots go to /tmp/shots/hero-*.png.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { existsSync, mkdirSync } from 'node:fs';
-import { FIXTURES, SAMPLES, chooseFiles, filePayload, launch, openPage } from './browser.js';
+import { FIXTURES, SAMPLES, chooseFiles, filePayload, launch, openPage, openFolder } from './browser.js';
 
 const HAVE_SAMPLES = existsSync(SAMPLES);
 const SHOTS = '/tmp/shots';
@@ -16,12 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function openFolder(page, dir) {
-  const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
-  await page.setInputFiles('#folder-input', dir);
-  await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 180000 });
-}
 
 const snapshot = (page) => page.evaluate(() => window.rigscope.snapshot());
 const settled = (page) => page.evaluate(() => window.__rigscope.viewer.settled());

@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FIXTURES, launch, openPage, until } from './browser.js';
+import { FIXTURES, launch, openPage, until, openFolder } from './browser.js';
 
 const BODIES = `${FIXTURES}lod_export/ueviewer/Characters/Male/Bodies`;
 let browser;
@@ -18,12 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function openFolder(page, dir) {
-  const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
-  await page.setInputFiles('#folder-input', dir);
-  await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 120000 });
-}
 
 /** Each character's name, clip and its meshes' vertex counts, as drawn. */
 const drawn = (page) =>

@@ -4,7 +4,7 @@
 // read-only handle (window.rigscope.snapshot()) and its pixels.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { FIXTURES, SAMPLES, launch, openPage, pixels } from './browser.js';
+import { FIXTURES, SAMPLES, launch, openPage, pixels, openFolder } from './browser.js';
 
 const HAVE_SAMPLES = existsSync(SAMPLES);
 let browser;
@@ -14,12 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-async function openFolder(page, dir) {
-  const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
-  await page.setInputFiles('#folder-input', dir);
-  await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 120000 });
-}
 
 async function openFiles(page, paths) {
   const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
