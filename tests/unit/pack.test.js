@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { deflateSync } from 'fflate';
 import {
   MAX_PACK_HEADER_BYTES,
@@ -283,11 +283,24 @@ describe('hostile payloads', () => {
   it('yields while inflating a large payload (the page keeps drawing)', async () => {
     const files = [{ name: 'big.bin', bytes: noise(8_000_000) }];
     const payload = packScene({ files });
-    let ticks = 0;
-    const timer = setInterval(() => ticks++, 0);
-    await unpackScene(payload);
-    clearInterval(timer);
-    expect(ticks).toBeGreaterThan(1);
+    // The clock is the test's: each reading is 1 ms on, so a slice's 12 ms pass after a few
+    // pushes on any machine. At each break the page queues a task; it must run before the next
+    // slice of inflating does.
+    let clock = 0;
+    const reading = vi.spyOn(performance, 'now').mockImplementation(() => ++clock);
+    let breaks = 0,
+      pageTasks = 0;
+    const onProgress = () => {
+      expect(pageTasks).toBe(breaks);
+      breaks++;
+      setTimeout(() => pageTasks++, 0);
+    };
+    try {
+      await unpackScene(payload, { onProgress });
+    } finally {
+      reading.mockRestore();
+    }
+    expect(breaks).toBeGreaterThanOrEqual(8);
   });
 });
 
