@@ -46,6 +46,8 @@ describe('rigscope command line', () => {
       [['bundle', 'x.psk', '-o', 'x.rigscope', '--up', 'left'], /--up left: quarter turns/],
       [['export', 'x', '-o', 'out', '--jobs', '0'], /--jobs 0: a whole number of threads from 1 to 256/],
       [['scene', 'x.psk', '--lod', 'coarse'], /--lod coarse: a level number/],
+      [['export', 'x', '-o', 'out', '--posters', '--poster-size', '8x8'], /--poster-size 8x8: width x height/],
+      [['export', 'x', '-o', 'out', '--poster-size', '320x240'], /--poster-size goes with --posters/],
       // A value that starts with a dash is the option's (negative numbers are common in cameras).
       [['scene', 'x.psk', '--lod', '-1'], /--lod -1: a level number/],
       [['poster', 'x.psk', '-o', 'x.png', '--camera', '-1,2,-3,0,1'], /--camera -1,2,-3,0,1: camera position and target/],

@@ -13,14 +13,16 @@ function lod(value) {
   return level;
 }
 
-/** `--size WxH`: a picture's size in pixels. */
-function size(value) {
-  const m = /^(\d{1,5})x(\d{1,5})$/i.exec(value);
-  const [width, height] = m ? [Number(m[1]), Number(m[2])] : [];
-  if (!m || width < 16 || height < 16 || width > 4096 || height > 4096)
-    throw new UsageError(`--size ${value}: width x height in pixels, each from 16 to 4096 (e.g. 640x480)`);
-  return { width, height };
-}
+/** `--size WxH` (and `--poster-size`): a picture's size in pixels. */
+const size =
+  (flag = '--size') =>
+  (value) => {
+    const m = /^(\d{1,5})x(\d{1,5})$/i.exec(value);
+    const [width, height] = m ? [Number(m[1]), Number(m[2])] : [];
+    if (!m || width < 16 || height < 16 || width > 4096 || height > 4096)
+      throw new UsageError(`${flag} ${value}: width x height in pixels, each from 16 to 4096 (e.g. 640x480)`);
+    return { width, height };
+  };
 
 /** A whole number from `min` to `max`, for an option named `flag`. */
 const whole = (flag, what, min, max) => (value) => {
@@ -136,7 +138,7 @@ export const COMMANDS = {
     summary: 'a PNG of the scene, drawn as the player draws it (needs Chromium)',
     options: {
       out: out('OUT.png', 'the PNG to write'),
-      size: { type: 'string', value: 'WxH', parse: size, help: 'picture size in pixels (default 640x480)' },
+      size: { type: 'string', value: 'WxH', parse: size(), help: 'picture size in pixels (default 640x480)' },
       clip: CLIP('the clip posed (default: the first clip)'),
       frame: FRAME,
       time: { type: 'string', value: 'S', parse: seconds, help: 'seconds into the clip (instead of --frame)' },
@@ -163,6 +165,7 @@ export const COMMANDS = {
         help: 'folders exported at once (default: every core)',
       },
       posters: { type: 'boolean', help: 'a PNG poster beside each GLB and an index.html gallery (needs Chromium)' },
+      'poster-size': { type: 'string', value: 'WxH', parse: size('--poster-size'), help: 'each poster’s size in pixels (default 640x480)' },
       'skip-existing': { type: 'boolean', help: 'keep GLBs already written (pick up a stopped run)' },
       'dry-run': { type: 'boolean', help: 'say what would be written, write nothing' },
       json: { type: 'boolean', help: 'the summary as JSON' },

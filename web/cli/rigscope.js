@@ -56,6 +56,7 @@ const RUN = {
   },
   async export(paths, { jobs, lod = 0, ...options }) {
     if (options.textures && !options.compress) throw new UsageError('--textures goes with --compress');
+    if (options.posterSize && !options.posters) throw new UsageError('--poster-size goes with --posters');
     const [{ existsSync }, { availableParallelism }] = await Promise.all([import('node:fs'), import('node:os')]);
     const missing = paths.filter((p) => !existsSync(p) && !/^https?:\/\//i.test(p)); // a folder address is fetched (entries.js)
     if (missing.length) throw new UsageError(`no such file or folder: ${missing.join(', ')}`);
