@@ -43,3 +43,101 @@ describe('the decoder pool', () => {
     pool.dispose();
   });
 });
+
+/**
+ * The browser's Worker, counted: each call is answered in a later task, as a worker's reply is.
+ * Loaders' pools start workers by URL (DecoderPool._workerFactory), so this is what they make.
+ */
+class CountedWorker {
+  static made = [];
+  constructor(url) {
+    this.url = url;
+    this.onmessage = null;
+    this.onerror = null;
+    this.terminated = false;
+    this.requests = 0;
+    CountedWorker.made.push(this);
+  }
+
+  postMessage(data) {
+    if (!data?.id) return;
+    this.requests++;
+    this.pending = setTimeout(() => this.onmessage?.({ data: { id: data.id, ok: true, result: { op: data.op } } }));
+  }
+
+  terminate() {
+    this.terminated = true;
+    clearTimeout(this.pending);
+  }
+}
+
+describe('pools of a worker script share their idle workers', () => {
+  // A script of each test's own: workers a test leaves spare are not the next test's.
+  let url = '';
+  let tests = 0;
+  const withWorker = async (run) => {
+    url = `https://rigscope.example/decoder-${++tests}/worker.js`;
+    const before = globalThis.Worker;
+    globalThis.Worker = CountedWorker;
+    CountedWorker.made = [];
+    try {
+      await run();
+    } finally {
+      globalThis.Worker = before;
+    }
+  };
+
+  it('a new pool per file, each disposed after its file, starts one worker in all', () =>
+    withWorker(async () => {
+      for (let file = 0; file < 5; file++) {
+        const pool = new DecoderPool({ workerLimit: 2, workerUrl: url });
+        expect((await pool.call('decodePsk', [new ArrayBuffer(8), `f${file}.psk`])).op).toBe('decodePsk');
+        pool.dispose();
+      }
+      expect(CountedWorker.made).toHaveLength(1);
+      expect(CountedWorker.made[0].requests).toBe(5);
+      expect(CountedWorker.made[0].terminated).toBe(false);
+      // Taken by the next pool, as the first pool of a page takes none.
+      const next = new DecoderPool({ workerUrl: url });
+      await next.call('detectFormats', []);
+      expect(CountedWorker.made).toHaveLength(1);
+      next.dispose();
+    }));
+
+  it('a worker still decoding when its pool is disposed is ended, not kept; pools at once each start their own', () =>
+    withWorker(async () => {
+      const a = new DecoderPool({ workerLimit: 1, workerUrl: url });
+      const b = new DecoderPool({ workerLimit: 1, workerUrl: url });
+      const calls = [a.call('decodePsk', []), b.call('decodePsk', [])];
+      expect(CountedWorker.made).toHaveLength(2);
+      a.dispose(); // a's call is still running
+      await expect(calls[0]).rejects.toThrow('Decoder disposed');
+      expect(CountedWorker.made[0].terminated).toBe(true);
+      await calls[1];
+      b.dispose();
+      const c = new DecoderPool({ workerUrl: url });
+      await c.call('decodePmd', []);
+      // c took b's idle worker; a's was ended.
+      expect(CountedWorker.made).toHaveLength(2);
+      expect(CountedWorker.made[1].requests).toBe(2);
+      c.dispose();
+    }));
+
+  it("a pool given its own createWorker (Node's threads, the standalone page) neither leaves nor takes spare workers", () =>
+    withWorker(async () => {
+      const own = [];
+      const createWorker = () => own[own.push(new CountedWorker('own')) - 1];
+      const first = new DecoderPool({ createWorker });
+      await first.call('decodePsk', []);
+      first.dispose();
+      expect(own[0].terminated).toBe(true);
+      const byUrl = new DecoderPool({ workerUrl: url });
+      await byUrl.call('decodePsk', []);
+      expect(CountedWorker.made.map((w) => w.url)).toEqual(['own', url]);
+      byUrl.dispose();
+      const second = new DecoderPool({ createWorker });
+      await second.call('decodePsk', []);
+      expect(own).toHaveLength(2);
+      second.dispose();
+    }));
+});

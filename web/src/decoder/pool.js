@@ -37,6 +37,17 @@ export function workerFromUrl(url) {
   }
 }
 
+/**
+ * Started workers that no pool holds, by worker script (DecoderPool._spareKey): a disposed pool
+ * leaves its idle workers here and the next pool of that script takes one, so a new loader per
+ * file (each disposed after its file, as three.js loaders are) starts no worker and no module
+ * instance after the first. At most SPARE_LIMIT wait; each holds a WASM memory. Pools given their
+ * own createWorker (Node's threads, the standalone page) keep to their own workers.
+ */
+const spare = new Map(); // worker script → DecoderClient[]
+const SPARE_LIMIT = DEFAULT_WORKER_LIMIT;
+const spareCount = () => [...spare.values()].reduce((n, list) => n + list.length, 0);
+
 export class DecoderPool {
   /**
    * @param {{ workerLimit?: number, decoderPath?: string, workerUrl?: string, createWorker?: () => Worker, workersCompile?: boolean }} [options]
@@ -50,7 +61,7 @@ export class DecoderPool {
     this.decoderPath = decoderPath;
     this.workerUrl = workerUrl;
     this._createWorker = createWorker;
-    this._slots = []; // { client, bytes, calls, started: answered a call }
+    this._slots = []; // { client, key: its worker script (_spareKey), bytes, calls, started: answered a call }
     this.disposed = false;
   }
 
@@ -111,9 +122,13 @@ export class DecoderPool {
     this._slots = this._slots.filter((x) => x.calls > 0);
   }
 
+  /** Ends the workers still decoding; idle ones wait for the next pool of their script (see `spare`). */
   dispose() {
     this.disposed = true;
-    for (const s of this._slots) s.client.dispose();
+    for (const s of this._slots) {
+      if (s.key && s.calls === 0 && s.started && spareCount() < SPARE_LIMIT) spare.set(s.key, [...(spare.get(s.key) ?? []), s.client]);
+      else s.client.dispose();
+    }
     this._slots = [];
   }
 
@@ -124,11 +139,20 @@ export class DecoderPool {
     // answered instantiate that module instead of compiling it again, side by side, on the same cores.
     const starting = this.workersCompile && this._slots.some((s) => !s.started);
     if (!starting && this._slots.length < this.workerLimit) {
-      const slot = { client: new DecoderClient({ createWorker: this._workerFactory() }), bytes: 0, calls: 0, started: false };
+      const key = this._spareKey();
+      const kept = spare.get(key)?.pop();
+      const client = kept ?? new DecoderClient({ createWorker: this._workerFactory() });
+      const slot = { client, key, bytes: 0, calls: 0, started: !!kept };
       this._slots.push(slot);
       return slot;
     }
     return this._slots.reduce((a, b) => (b.bytes < a.bytes || (b.bytes === a.bytes && b.calls < a.calls) ? b : a));
+  }
+
+  /** The worker script this pool's workers run, by which spare workers are shared; null for a createWorker of its own. */
+  _spareKey() {
+    if (this._createWorker) return null;
+    return this.workerUrl || (this.decoderPath ? `${this.decoderPath}/worker.js` : 'bundled');
   }
 
   _workerFactory() {
