@@ -160,3 +160,60 @@ describe('a new loader compiles no WebAssembly', () => {
     expect(shared.map((m) => m.wasmKey)).toEqual([key]);
   });
 });
+
+describe('a loader in Node decodes the bytes it is given where they lie', () => {
+  /** A host around Node's that records the buffers each call was given. */
+  const recording = async (transfersInput) => {
+    const host = await decoder();
+    const given = [];
+    return {
+      given,
+      host: {
+        transfersInput,
+        call(op, args) {
+          given.push({ op, args });
+          return host.call(op, args);
+        },
+      },
+    };
+  };
+  const decodeInput = (given) => given.find((c) => c.op === 'decodePsk').args[0];
+
+  it.each([
+    ['a file read whole by its head read', () => fixture('two_bone.psk'), 'two_bone.psk'],
+    ...(HAVE_SAMPLES
+      ? [
+          [
+            'a file past the head read (357 KB)',
+            () => new Uint8Array(readFileSync(`${SAMPLES}psk/Grunt_Preview_LOD0.psk`)),
+            'Grunt_Preview_LOD0.psk',
+          ],
+        ]
+      : []),
+  ])('%s: a host that never transfers is given the caller’s own buffer, one that transfers a copy', async (_, read, name) => {
+    const bytes = read();
+    const inPlace = await recording(false);
+    const group = await new PSKLoader().setDecoder(inPlace.host).parseAsync(bytes, name);
+    expect(group.userData.character.name).toBe(name);
+    expect(decodeInput(inPlace.given)).toBe(bytes.buffer);
+
+    // A worker's host detaches what it is given: that gets a copy, and the caller's bytes stay whole.
+    const transferring = await recording(undefined);
+    await new PSKLoader().setDecoder(transferring.host).parseAsync(bytes, name);
+    expect(decodeInput(transferring.given)).not.toBe(bytes.buffer);
+    expect(decodeInput(transferring.given).byteLength).toBe(bytes.byteLength);
+    // A view of part of a buffer is copied whatever the host: read() gives a buffer of the file alone.
+    const framed = new Uint8Array(bytes.byteLength + 16);
+    framed.set(bytes, 8);
+    inPlace.given.length = 0;
+    await new PSKLoader().setDecoder(inPlace.host).parseAsync(framed.subarray(8, 8 + bytes.byteLength), name);
+    expect(decodeInput(inPlace.given)).not.toBe(framed.buffer);
+  });
+
+  it("Node's hosts say they never transfer; its threads do", async () => {
+    const { createDecoderHost } = await import('../../web/src/decoder/node-pool.js');
+    expect((await decoder()).transfersInput).toBe(false);
+    expect(createDecoderHost().transfersInput).toBe(false);
+    expect(createDecoderHost({ workerLimit: 1 }).transfersInput).toBe(true);
+  });
+});

@@ -86,6 +86,13 @@ export function createDecoderHost({ workerLimit, decoderPath } = {}) {
   }
 
   return {
+    /**
+     * Whether a call detaches the ArrayBuffers it is given: threads take them by transfer; the
+     * synchronous host copies them into the module and leaves them as they were.
+     */
+    get transfersInput() {
+      return limit !== undefined;
+    },
     /** worker_threads started so far (0 while decoding synchronously). */
     get workerCount() {
       return started?.workerCount ?? 0;

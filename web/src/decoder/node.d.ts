@@ -3,6 +3,8 @@ export interface NodeDecoders {
   /** The Emscripten module's decoder calls, synchronous (they throw like call()). */
   module: Record<string, any>;
   call(op: string, args: unknown[]): Promise<any>;
+  /** False: a call copies its input into the module and leaves the caller's buffers as they were. */
+  transfersInput: false;
   cancel(): void;
 }
 export interface NodeDecoderOptions {

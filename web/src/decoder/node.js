@@ -141,6 +141,8 @@ export async function decoderHost(wasmModule) {
   // The same call(op, args) surface as the browser's DecoderClient.
   return {
     module,
+    /** A call copies its input into the module; the caller's buffers stay as they were. */
+    transfersInput: false,
     async call(op, args) {
       const bytes = await readBlobArgs(args);
       if (!M && !restarting) restart();
