@@ -8,6 +8,8 @@
 // BENCH_ONLY=folder (only the sample folder against its largest model), BENCH_ONLY=export (only
 // `rigscope export` over a synthetic tree, scripts/bench-export.mjs), BENCH_SKIP_EXPORT=1,
 // BENCH_ONLY=files (only the fixed cost per file of every sample model, scripts/bench-files.mjs),
+// BENCH_ONLY=peer (only PSKLoader against a plain-JS PSK loader, scripts/bench-peer.mjs: its
+// loader module named by BENCH_PEER_PSK, kept outside the repository; also in the full run),
 // BENCH_ONLY=scale (only the viewer at scale: a 2,000-file drop, memory, drop and Clear,
 // scripts/bench-scale.mjs), BENCH_SKIP_SCALE=1, BENCH_ONLY=load (only the browser's PSK + PSA load;
 // BENCH_LOAD_RUNS runs, default 3; BENCH_PROFILE=1 adds a CPU profile of each run, which slows it,
@@ -56,6 +58,15 @@ if (process.env.BENCH_ONLY === 'export') {
   const r = exportBench();
   console.table(r.rows);
   console.table(r.targets.map((t) => ({ ...t, pass: t.pass ? 'pass' : 'MISS' })));
+  process.exit(0);
+}
+
+// BENCH_ONLY=peer: just PSKLoader against the plain-JS peer loader named by BENCH_PEER_PSK.
+if (process.env.BENCH_ONLY === 'peer') {
+  const { peerBench, printPeerBench } = await import('./bench-peer.mjs');
+  const r = await peerBench({ log });
+  printPeerBench(r);
+  if (!('skipped' in r)) console.table(r.targets.map((t) => ({ ...t, pass: t.pass ? 'pass' : 'MISS' })));
   process.exit(0);
 }
 
@@ -574,6 +585,12 @@ log('fixed cost per file (sample models)');
 const filesResult = await filesBench({ log });
 targets.push(...(filesResult?.targets ?? []));
 
+// PSKLoader against the plain-JS peer (scripts/bench-peer.mjs; says so when BENCH_PEER_PSK is not set).
+const { peerBench, printPeerBench } = await import('./bench-peer.mjs');
+log('PSKLoader against the plain-JS peer');
+const peerResult = await peerBench({ log });
+if (!('skipped' in peerResult)) targets.push(...peerResult.targets);
+
 console.log('\nDecoding (same bytes, one run; MB = 1e6 bytes, medians)');
 console.table(rows);
 console.log('Targets');
@@ -601,6 +618,7 @@ if (exportResult) {
   console.table(exportResult.rows);
 }
 printFilesBench(filesResult, { targets: false });
+printPeerBench(peerResult);
 if (scaleResult) (await import('./bench-scale.mjs')).printScaleBench(scaleResult, { targets: false });
 
 const results = {
@@ -614,6 +632,7 @@ const results = {
   browser,
   export: exportResult?.raw,
   files: filesResult?.raw,
+  peer: 'skipped' in peerResult ? { skipped: peerResult.skipped } : peerResult.raw,
   scale: scaleResult?.raw,
 };
 writeFileSync(join(benchDir, 'results.json'), JSON.stringify(results, null, 2));
