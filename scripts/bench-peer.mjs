@@ -1,9 +1,10 @@
 // PSKLoader against a plain-JS three.js PSK loader (issue #31): for every real PSK/PSKX mesh in
 // ../shared/samples (and BENCH_PEER_MESHES, a folder of more), our PSKLoader and the peer's, one
 // after the other in this one process, a new loader of each per file, median of BENCH_PEER_RUNS
-// (default 9) after BENCH_PEER_WARM rounds (default 3) of every mesh through both. Targets: 3x the
-// peer on meshes from 0.1 MB, 10x from 1 MB (MB = 1e6 bytes). The triangles each side made are
-// printed: the peer reads FACE0000 only, so on a PSKX of FACE3200 it makes none.
+// (default 9) after BENCH_PEER_WARM rounds (default 10) of every mesh through both. Targets: 3x
+// the peer on meshes from 0.1 MB, 10x from 1 MB (MB = 1e6 bytes), judged on the wall clock; the
+// process's CPU time is printed beside it. The triangles each side made are printed too: the peer
+// reads FACE0000 only, so on a PSKX of FACE3200 it makes none.
 //
 // The peer's code is never part of this project: BENCH_PEER_PSK names its loader module (the
 // PSKLoader.js of lovepsone/Psk-Loaders, kept outside the repository). It is run as it is, through
@@ -113,10 +114,11 @@ export async function peerBench({ runs = Number(process.env.BENCH_PEER_RUNS ?? 9
     return peerLoad(PeerLoader, m.name);
   };
 
-  // Every mesh through both loaders, a few rounds, before any is timed (as bench-files.mjs does):
+  // Every mesh through both loaders, some rounds, before any is timed (as bench-files.mjs does):
   // the meshes measured first would otherwise carry V8's compiling of each side's code, and ours
-  // is the larger (the viewer's whole pipeline against one parser) and takes longer to settle.
-  const rounds = Number(process.env.BENCH_PEER_WARM ?? 3);
+  // is the larger (the viewer's whole pipeline against one parser): it takes some tens of loads
+  // before V8 has optimized it (a 0.36 MB mesh: 2-60 ms a load for the first 20, then 1.2-1.5).
+  const rounds = Number(process.env.BENCH_PEER_WARM ?? 10);
   log(`peer: warming up, ${rounds} rounds over every mesh`);
   for (let r = 0; r < rounds; r++)
     for (const m of meshes) {
@@ -130,7 +132,9 @@ export async function peerBench({ runs = Number(process.env.BENCH_PEER_RUNS ?? 9
   for (const m of meshes) {
     log(`peer: ${m.name}`);
     const ourMs = [],
-      peerMs = [];
+      peerMs = [],
+      ourCpu = [],
+      peerCpu = [];
     let peerError = null;
     for (let i = 0; i < warm + runs; i++) {
       // Alternating which goes first, so that a collection one leaves behind falls on both alike.
@@ -139,6 +143,9 @@ export async function peerBench({ runs = Number(process.env.BENCH_PEER_RUNS ?? 9
         // Each load in a task of its own, as a page or a server makes them: the collector's tasks
         // queued by the load before run between the two, not inside the next one's time.
         await new Promise((next) => setImmediate(next));
+        // CPU time beside the wall clock: on a shared machine the wall clock also counts the
+        // time this process waited for a core.
+        const cpu = process.cpuUsage();
         const t = performance.now();
         if (side === 'ours') await ours(m);
         else
@@ -146,11 +153,15 @@ export async function peerBench({ runs = Number(process.env.BENCH_PEER_RUNS ?? 9
             peerError ??= err;
           });
         const ms = performance.now() - t;
-        if (i >= warm) (side === 'ours' ? ourMs : peerMs).push(ms);
+        const { user, system } = process.cpuUsage(cpu);
+        if (i < warm) continue;
+        (side === 'ours' ? ourMs : peerMs).push(ms);
+        (side === 'ours' ? ourCpu : peerCpu).push((user + system) / 1000);
       }
     }
     const our = median(ourMs),
       theirs = median(peerMs);
+    const cpu = { ours: median(ourCpu), peer: median(peerCpu) };
     const ratio = theirs / our;
     const target = TARGETS.find((t) => m.size >= t.from);
     const where = m.path.startsWith(samplesDir) ? m.path.slice(samplesDir.length + 1) : m.path;
@@ -159,6 +170,7 @@ export async function peerBench({ runs = Number(process.env.BENCH_PEER_RUNS ?? 9
       bytes: m.size,
       ourMs: our,
       peerMs: theirs,
+      cpuMs: cpu,
       ratio,
       target: target?.ratio ?? null,
       triangles: { ours: m.ourTriangles, peer: m.peerTriangles },
@@ -170,6 +182,8 @@ export async function peerBench({ runs = Number(process.env.BENCH_PEER_RUNS ?? 9
       'ours ms': our.toFixed(2),
       'peer ms': theirs.toFixed(2),
       ratio: `${ratio.toFixed(1)}x`,
+      'CPU ms ours/peer': `${cpu.ours.toFixed(2)}/${cpu.peer.toFixed(2)}`,
+      'CPU ratio': `${(cpu.peer / cpu.ours).toFixed(1)}x`,
       target: target ? `${target.ratio}x` : '-',
       pass: target ? (ratio >= target.ratio ? 'PASS' : 'MISS') : 'info',
       'triangles ours/peer': `${m.ourTriangles}/${m.peerTriangles}`,
