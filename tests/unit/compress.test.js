@@ -309,3 +309,57 @@ describe('a GLB opened by Rigscope (families/gltf-model.js)', () => {
     console.log('[rigscope] marine reopened', await expectFaithful(marine.raw, m.again, { compressed: false, sameSkins: false }));
   });
 });
+
+describe('a GLB of several characters', () => {
+  const GAME = [
+    [`${FIXTURES}two_bone.psk`, `${FIXTURES}two_bone.psa`],
+    [`${FIXTURES}arm.pmd`, `${FIXTURES}arm_wave.psa`],
+    [`${FIXTURES}flag_d.3d`, `${FIXTURES}flag_a.3d`, `${FIXTURES}flag.uc`, `${FIXTURES}flag.pcx`],
+  ];
+  const summary = (characters) =>
+    characters.map((c) => ({
+      name: c.name,
+      clips: c.clips.map((k) => k.name).sort(),
+      // A GLB's skeleton also holds the node its joints hang from: the character's root.
+      bones: (c.skeleton?.names ?? []).filter((n) => n !== c.name).sort(),
+      vertices: c.models.reduce((n, m) => n + m.meshes.reduce((v, mesh) => v + mesh.positions.length / 3, 0), 0),
+      frames: c.models[0].vertexAnimation?.frameCount ?? 0,
+    }));
+
+  it('opens as one character per root, each with its own skeleton, clips and vertex frames, raw or compressed', async () => {
+    const d = await decoder();
+    const { scene: gameScene, characters: game } = await buildScene(GAME.flat(), d);
+    expect(game).toHaveLength(3);
+    const { glb: raw } = await exportGLB(game, { decoder: d });
+    const { glb } = await compressForCli(raw, { textures: 'keep' });
+    const dir = mkdtempSync(join(tmpdir(), 'rigscope-several-'));
+    for (const [name, bytes] of [
+      ['raw.glb', raw],
+      ['compressed.glb', glb],
+    ]) {
+      writeFileSync(join(dir, name), Buffer.from(bytes));
+      const { scene, characters } = await buildScene([join(dir, name)], d);
+      expect(scene.records.filter((r) => r.kind === 'refused')).toEqual([]);
+      // Named after their roots (the game files' names), each a file inside the GLB.
+      expect(characters).toHaveLength(3);
+      expect(summary(scene.characters)).toEqual(summary(gameScene.characters).map((c) => ({ ...c, vertices: expect.any(Number) })));
+      expect(scene.characters.map((c) => c.models[0].file)).toEqual(gameScene.characters.map((c) => `${join(dir, name)}/${c.name}`));
+      // Laid out side by side like game files, not drawn on top of one another.
+      expect(new Set(scene.characters.map((c) => JSON.stringify(c.offset))).size).toBe(3);
+    }
+  });
+
+  it('a GLB whose skinned mesh and skeleton are separate roots is one character', async () => {
+    const d = await decoder();
+    const { characters } = await buildScene(GAME[0], d);
+    const { glb } = await exportGLB(characters, { decoder: d });
+    // The mesh node moved out beside its skeleton, as exporters that write an "Armature" root do.
+    const json = glbJson(glb);
+    const [root] = json.scenes[0].nodes;
+    const meshNode = json.nodes.findIndex((n) => n.mesh !== undefined);
+    json.nodes.forEach((n) => (n.children = n.children?.filter((c) => c !== meshNode)));
+    json.scenes[0].nodes = [root, meshNode];
+    const { charactersOf } = await import('../../web/src/families/gltf.js');
+    expect(charactersOf(json).map((c) => c.roots)).toEqual([[root, meshNode]]);
+  });
+});

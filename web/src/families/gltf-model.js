@@ -52,13 +52,12 @@ function addTransformed(out, o, m, x, y, z, w, weight) {
 
 // ---- the skeleton: every joint of every skin, with the ancestors that place it ----------------
 
-function skeletonOf(root) {
+function skeletonOf(root, skins) {
   const nodes = root.listNodes();
   const parentOf = new Map();
   for (const n of nodes) for (const c of n.listChildren()) parentOf.set(c, n);
   const keep = new Set();
-  for (const skin of root.listSkins())
-    for (const j of skin.listJoints()) for (let n = j; n && !keep.has(n); n = parentOf.get(n)) keep.add(n);
+  for (const skin of skins) for (const j of skin.listJoints()) for (let n = j; n && !keep.has(n); n = parentOf.get(n)) keep.add(n);
   const bones = nodes.filter((n) => keep.has(n));
   if (!bones.length) return { bones, skeleton: null, world: new Map() };
   const index = new Map(bones.map((b, i) => [b, i]));
@@ -267,12 +266,12 @@ function skeletalClip(animation, index) {
  * Vertex animation from weights clips that show one morph target at a time: the mesh's targets
  * are frames (absolute: rest + delta), each clip a sequence of consecutive frames.
  */
-function vertexAnimationOf(doc, meshes) {
+function vertexAnimationOf(doc, meshes, inScope) {
   const host = meshes.find((m) => m.morphs?.length && m.morphs.every((t) => /^frame_\d+$/.test(t.name)));
   if (!host) return null;
   const sequences = [];
   for (const animation of doc.getRoot().listAnimations()) {
-    const channel = animation.listChannels().find((c) => c.getTargetPath() === 'weights');
+    const channel = animation.listChannels().find((c) => c.getTargetPath() === 'weights' && inScope(c.getTargetNode()));
     if (!channel) continue;
     const sampler = channel.getSampler();
     const times = sampler.getInput().getArray();
@@ -312,10 +311,12 @@ async function rgbaOf(bytes, mimeType) {
   return { width: canvas.width, height: canvas.height, rgba: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) };
 }
 
-async function texturesOf(root, warnings) {
+async function texturesOf(root, materials, warnings) {
   const out = [];
   const names = new Map();
+  const used = new Set(materials.map((m) => m.getBaseColorTexture()));
   for (const [i, texture] of root.listTextures().entries()) {
+    if (!used.has(texture)) continue;
     const name = texture.getName() || texture.getURI() || `texture_${i}`;
     names.set(texture, name);
     try {
@@ -328,8 +329,8 @@ async function texturesOf(root, warnings) {
   return { textures: out, names };
 }
 
-function materialsOf(root, names) {
-  return root.listMaterials().map((m) => {
+function materialsOf(materials, names) {
+  return materials.map((m) => {
     const base = m.getBaseColorTexture();
     const blend = { OPAQUE: 'opaque', MASK: 'masked', BLEND: 'translucent' }[m.getAlphaMode()] ?? 'opaque';
     return {
@@ -345,9 +346,11 @@ function materialsOf(root, names) {
 /**
  * @param {ArrayBuffer|Uint8Array} bytes a GLB
  * @param {string} name its file name, for messages
+ * @param {{ roots?: number[] }} options roots: node indices of the one character to read (gltf.js
+ *   charactersOf), the whole scene when not given
  * @returns {Promise<object>} the decoded model
  */
-export async function decodeGlb(bytes, name) {
+export async function decodeGlb(bytes, name, { roots } = {}) {
   await MeshoptDecoder.ready;
   const io = new WebIO().registerExtensions(EXTENSIONS).registerDependencies({ 'meshopt.decoder': MeshoptDecoder });
   io.setLogger(new Logger(Logger.Verbosity.ERROR));
@@ -359,25 +362,31 @@ export async function decodeGlb(bytes, name) {
   }
   const root = doc.getRoot();
   const warnings = [];
-  const { index, skeleton, world } = skeletonOf(root);
-  const materials = root.listMaterials();
-  const meshes = [];
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
-  const visit = (node) => {
-    if (node.getMesh())
-      for (const prim of node.getMesh().listPrimitives())
-        if (prim.getMode() === 4) meshes.push(meshOf(node, prim, { index, world: ensureWorld(world, node), materials }));
-    for (const c of node.listChildren()) visit(c);
+  const tops = roots ? roots.map((i) => root.listNodes()[i]) : (scene?.listChildren() ?? []);
+  const scope = new Set();
+  const gather = (node) => {
+    scope.add(node);
+    for (const c of node.listChildren()) gather(c);
   };
-  for (const n of scene?.listChildren() ?? []) visit(n);
+  for (const n of tops) gather(n);
+  // One character of several: the skins of its meshes only (the whole scene: every skin, so a GLB
+  // of a skeleton and clips alone still gives them).
+  const skins = roots ? [...new Set([...scope].map((n) => n.getMesh() && n.getSkin()).filter(Boolean))] : root.listSkins();
+  const { index, skeleton, world } = skeletonOf(root, skins);
+  const prims = [...scope].flatMap((node) =>
+    (node.getMesh()?.listPrimitives() ?? []).filter((p) => p.getMode() === 4).map((prim) => [node, prim]),
+  );
+  const materials = [...new Set(prims.map(([, prim]) => prim.getMaterial()).filter(Boolean))];
+  const meshes = prims.map(([node, prim]) => meshOf(node, prim, { index, world: ensureWorld(world, node), materials }));
   const clips = index
     ? root
         .listAnimations()
         .map((a) => skeletalClip(a, index))
         .filter(Boolean)
     : [];
-  const vertexAnimation = vertexAnimationOf(doc, meshes);
-  const { textures, names } = await texturesOf(root, warnings);
+  const vertexAnimation = vertexAnimationOf(doc, meshes, (node) => scope.has(node));
+  const { textures, names } = await texturesOf(root, materials, warnings);
   const vertices = meshes.reduce((n, m) => n + m.positions.length / 3, 0);
   return {
     format: 'glb',
@@ -394,7 +403,7 @@ export async function decodeGlb(bytes, name) {
     },
     info: { generator: root.getAsset().generator ?? '', extensions: root.listExtensionsUsed().map((e) => e.extensionName) },
     meshes,
-    materials: materialsOf(root, names),
+    materials: materialsOf(materials, names),
     ...(skeleton && { skeleton }),
     clips,
     ...(vertexAnimation && { vertexAnimation }),
