@@ -58,7 +58,6 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     await wiki.api.login();
     for (const files of Object.values(FAMILY_SAMPLES))
       for (const f of files) {
-        if (f.endsWith('.uc')) continue; // a script, not a model file: not an upload type
         const name = f.split('/').pop();
         uploads[name] = await wiki.api.upload(`${SAMPLES}${f}`, name);
       }
@@ -147,6 +146,9 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     expect(byTitle['File:Skinned quad f32.psg'].mime).toBe('model/x-renderware-psg');
     expect(byTitle['File:Spider.rigscope'].mime).toBe('application/x-rigscope');
     for (const t of Object.keys(byTitle)) expect(byTitle[t].mediatype).toBe('3D');
+    // The UE1 class script is text, typed by its name.
+    const script = await wiki.api.request({ action: 'query', titles: 'File:Mar_rifle.uc', prop: 'imageinfo', iiprop: 'mime|mediatype' });
+    expect(script.query.pages[0].imageinfo[0]).toMatchObject({ mime: 'text/x-unrealscript', mediatype: 'TEXT' });
     // The decoders' facts, read whole on the server.
     const anims = meta('File:SkSpiderLargeAnims.psa');
     expect(anims.inspected).toBe(true);
@@ -174,6 +176,40 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     writeFileSync(`${dir}/Fake.rigscope`, Buffer.concat([BUNDLE_SIGNATURE, Buffer.from('not deflate at all, just text')]));
     const b = await wiki.api.upload(`${dir}/Fake.rigscope`);
     expect(b.error?.info).toMatch(/Rigscope bundle Fake\.rigscope: /);
+  });
+
+  it('refuses a model file named .uc, saying what its bytes are', async () => {
+    const r = await wiki.api.upload(`${SAMPLES}vertex3d/assimp-mar_rifle/mar_rifle_a.3d`, 'Packed.uc');
+    expect(r.error?.code).toBe('verification-error');
+    expect(r.error.info).toMatch(
+      /UnrealScript Packed\.uc: a \.uc script is text, these bytes are a ue1-anim file \(found ".*"\) \(at byte 0\)$/,
+    );
+  });
+
+  it('draws a new poster when a companion arrives after the model (the name of its thumbnail changes)', { timeout: 300000 }, async () => {
+    const ue1 = `${SAMPLES}vertex3d/assimp-mar_rifle/`;
+    for (const half of ['d', 'a']) await wiki.api.upload(`${ue1}mar_rifle_${half}.3d`, `Later_${half}.3d`);
+    const poster = async () => {
+      const r = await wiki.api.request({ action: 'query', titles: 'File:Later_d.3d', prop: 'imageinfo', iiprop: 'url', iiurlwidth: '320' });
+      return r.query.pages[0].imageinfo[0].thumburl;
+    };
+    const before = await poster();
+    // The class script, its #exec lines naming the files as the wiki holds them, its MESHMAP SCALE
+    // stretching one axis three times more than the decoder's guess does (a change framing keeps).
+    const script = readFileSync(`${ue1}mar_rifle.uc`, 'utf8')
+      .replace(/mar_rifle/gi, 'Later')
+      .replace('Z=0.2', 'Z=0.6');
+    expect(script).toContain('X=0.1 Y=0.1 Z=0.6');
+    writeFileSync(`${dir}/Later.uc`, script);
+    expect((await wiki.api.upload(`${dir}/Later.uc`)).upload?.result).toBe('Success');
+    const after = await poster();
+    expect(before).toMatch(/\/with-[0-9a-f]{10}-640px-Later_d\.3d\.png$/);
+    expect(after).toMatch(/\/with-[0-9a-f]{10}-640px-Later_d\.3d\.png$/);
+    expect(after).not.toBe(before);
+    // Both drawn, and the script's stretched scale makes a different picture.
+    const [a, b] = await Promise.all([before, after].map((u) => fetch(u).then((x) => x.arrayBuffer())));
+    expect(a.byteLength).toBeGreaterThan(1000);
+    expect(Buffer.from(b).equals(Buffer.from(a))).toBe(false);
   });
 
   it('costs a small script before a click, and shows thumbnails, cards and the error boxes', async () => {
@@ -260,6 +296,22 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     expect(stats.csp).toEqual([]);
     // The 0 A.D. pair, the UE1 pair (found by name) and the bundle have clips.
     expect(stats.clips.filter((n) => n > 0).length).toBeGreaterThanOrEqual(4);
+    // The UE1 mesh came with its class script of the same name: the script's MESHMAP SCALE, not
+    // the decoder's guess (ten times larger, with a warning).
+    const ue1 = await page.evaluate(() => {
+      const viewer = [...document.querySelectorAll('rigscope-viewer')].find((v) => /Mar_rifle_d\.3d/.test(v.getAttribute('src')));
+      const shown = viewer.snapshot();
+      const { min, max } = shown.characters[0].bounds;
+      return {
+        src: viewer.getAttribute('src'),
+        size: Math.max(...max.map((m, i) => m - min[i])),
+        messages: shown.messages.map((m) => m.text),
+      };
+    });
+    expect(ue1.src).toMatch(/Mar_rifle\.uc/);
+    expect(ue1.size).toBeGreaterThan(80);
+    expect(ue1.size).toBeLessThan(120);
+    expect(ue1.messages.join(' ')).not.toMatch(/MESHMAP SCALE/);
     if (SHOTS) await shoot(page, 'wiki-vector-players-1280x800.png');
     expect(page.errors).toEqual([]);
     await page.close();

@@ -98,7 +98,7 @@ echo json_encode( $out );`;
 }
 
 describe.skipIf(!hasPhp || !existsSync(FIXTURES))('ModelFileCheck (PHP) against detectFormat (C++)', () => {
-  const models = /\.(psk|pskx|psa|pmd|psg|3d)$/i;
+  const models = /\.(psk|pskx|psa|pmd|psg|3d|uc)$/i;
   // The project's fixtures, and the real samples when ../shared is there.
   const files = [FIXTURES, SAMPLES]
     .filter((dir) => existsSync(dir))
@@ -128,6 +128,51 @@ describe.skipIf(!hasPhp || !existsSync(FIXTURES))('ModelFileCheck (PHP) against 
     expect(psk.error).toBe('PSK Arm.psk: file does not start with an ACTRHEAD chunk (found "PSMD\\x04") (it is a pmd file) (at byte 0)');
     const [psg] = phpCheck([{ path: join(FIXTURES, 'two_bone.psk'), name: 'Board.psg' }]);
     expect(psg.error).toMatch(/^PSG Board\.psg: magic is not \\x89RW4 .*\(at byte 0\)$/);
+  });
+
+  it('takes a .uc as text, refusing one with a NUL byte at its offset, and pairs it with the UE1 mesh of its name', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rigscope-uc-'));
+    const script = '#exec MESH IMPORT MESH=mar ANIVFILE=MODELS\\mar_a.3d DATAFILE=MODELS\\mar_d.3d\n';
+    // The line that imports a mesh sits across the 64 KiB reads.
+    writeFileSync(join(dir, 'long.uc'), `${'/'.repeat(65536 - 5)}\n${script}`);
+    writeFileSync(join(dir, 'bad.uc'), Buffer.concat([Buffer.from('class X;\n'), Buffer.from([0]), Buffer.from('rest')]));
+    const [long, bad, pmd] = phpCheck([
+      { path: join(dir, 'long.uc'), name: 'Long.uc' },
+      { path: join(dir, 'bad.uc'), name: 'Bad.uc' },
+      { path: join(FIXTURES, 'arm.pmd'), name: 'Arm.uc' },
+    ]);
+    expect(long).toMatchObject({ kind: 'uc', check: 'uc', error: null });
+    expect(bad.error).toBe('UnrealScript Bad.uc: a NUL byte: a .uc script is text (at byte 9)');
+    expect(pmd.error).toBe(
+      'UnrealScript Arm.uc: a .uc script is text, these bytes are a pmd file (found "PSMD\\x04") (at byte 0)',
+    );
+    const header = JSON.parse(
+      execFileSync(
+        'php',
+        [
+          '-r',
+          `require ${JSON.stringify(join(EXT, 'src/ModelFileCheck.php'))}; echo json_encode( MediaWiki\\Extension\\Rigscope\\ModelFileCheck::check( $argv[1], 'Long.uc' )['header'] );`,
+          join(dir, 'long.uc'),
+        ],
+        { encoding: 'utf8' },
+      ),
+    );
+    expect(header).toEqual({ importsMesh: true });
+    const candidates = (name) =>
+      JSON.parse(
+        execFileSync(
+          'php',
+          [
+            '-r',
+            `require ${JSON.stringify(join(EXT, 'src/Companions.php'))}; echo json_encode( MediaWiki\\Extension\\Rigscope\\Companions::candidates( $argv[1] ) );`,
+            name,
+          ],
+          { encoding: 'utf8' },
+        ),
+      );
+    expect(candidates('Mar_rifle_d.3d')).toEqual(['Mar_rifle_a.3d', 'Mar_rifle.uc']);
+    expect(candidates('Mar_rifle_a.3d')).toEqual(['Mar_rifle_d.3d', 'Mar_rifle.uc']);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("reads a bundle's header only, and refuses one whose container is damaged", () => {

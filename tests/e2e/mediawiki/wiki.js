@@ -68,7 +68,7 @@ $wgCacheDirectory = ${JSON.stringify(`${dir}/cache`)};
 $wgDefaultSkin = 'vector-2022';
 $wgShowExceptionDetails = true;
 $wgDebugLogGroups['rigscope'] = ${JSON.stringify(`${dir}/rigscope.log`)};
-$wgFileExtensions = array_merge( $wgFileExtensions, [ 'rigscope', 'psk', 'pskx', 'psa', 'pmd', '3d', 'psg', 'tga', 'bmp', 'pcx' ] );
+$wgFileExtensions = array_merge( $wgFileExtensions, [ 'rigscope', 'psk', 'pskx', 'psa', 'pmd', '3d', 'uc', 'psg', 'tga', 'bmp', 'pcx' ] );
 wfLoadExtension( 'Rigscope', ${JSON.stringify(`${extensionDir}/extension.json`)} );
 ${settings}
 `,

@@ -28,6 +28,7 @@ class FactsTable {
 		'ue1' => 'Unreal Engine 1 vertex mesh (_d.3d + _a.3d)',
 		'ue1-data' => 'Unreal Engine 1 data file (_d.3d)',
 		'ue1-anim' => 'Unreal Engine 1 animation file (_a.3d)',
+		'uc' => 'Unreal Engine 1 class script (.uc)',
 	];
 
 	/**

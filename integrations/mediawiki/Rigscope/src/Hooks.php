@@ -37,12 +37,14 @@ class Hooks implements
 	public function onMimeMagicInit( $mimeMagic ) {
 		foreach ( ModelFileCheck::EXTENSIONS as $mime => $extensions ) {
 			$mimeMagic->addExtraTypes( $mime . ' ' . implode( ' ', $extensions ) );
-			$mimeMagic->addExtraInfo( $mime . ' [' . MEDIATYPE_3D . ']' );
+			$type = str_starts_with( $mime, 'text/' ) ? MEDIATYPE_TEXT : MEDIATYPE_3D;
+			$mimeMagic->addExtraInfo( $mime . ' [' . $type . ']' );
 		}
 	}
 
 	/**
-	 * Magic only: UE1 halves have none, and size arithmetic alone would claim unrelated files.
+	 * Magic only: UE1 halves have none, and size arithmetic alone would claim unrelated files; a
+	 * `.uc` is typed by its name (any text may mention `#exec mesh`).
 	 *
 	 * @inheritDoc
 	 */
@@ -51,7 +53,7 @@ class Hooks implements
 			return;
 		}
 		$kind = ModelFileCheck::detectHead( $head, 0 );
-		if ( $kind !== null && !str_starts_with( $kind, 'ue1' ) ) {
+		if ( $kind !== null && !str_starts_with( $kind, 'ue1' ) && $kind !== 'uc' ) {
 			$mime = ModelFileCheck::MIME_TYPES[$kind];
 		}
 	}

@@ -25,6 +25,7 @@ class Inspector {
 		'psg' => 'model.psg',
 		'ue1-data' => 'model_d.3d',
 		'ue1-anim' => 'model_a.3d',
+		'uc' => 'model.uc',
 	];
 
 	/** Facts of files read in this request, by path, size and time: an upload reads them three times. */

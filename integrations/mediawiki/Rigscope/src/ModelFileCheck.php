@@ -29,6 +29,7 @@ class ModelFileCheck {
 		'psg' => 'model/x-renderware-psg',
 		'ue1-data' => 'model/x-unreal-3d',
 		'ue1-anim' => 'model/x-unreal-3d',
+		'uc' => 'text/x-unrealscript',
 	];
 
 	/** The file extensions each MIME type is uploaded with. */
@@ -40,6 +41,7 @@ class ModelFileCheck {
 		'model/x-0ad-pssa' => [ 'psa' ],
 		'model/x-renderware-psg' => [ 'psg' ],
 		'model/x-unreal-3d' => [ '3d' ],
+		'text/x-unrealscript' => [ 'uc' ],
 	];
 
 	/** What each file extension may hold (kinds, as `detectFormat` names them). */
@@ -51,6 +53,7 @@ class ModelFileCheck {
 		'pmd' => [ 'pmd' ],
 		'psg' => [ 'psg' ],
 		'3d' => [ 'ue1-data', 'ue1-anim' ],
+		'uc' => [ 'uc' ],
 	];
 
 	/** The format names the decoders put first in their messages. */
@@ -62,6 +65,7 @@ class ModelFileCheck {
 		'pmd' => 'PMD',
 		'psg' => 'PSG',
 		'3d' => 'UE1',
+		'uc' => 'UnrealScript',
 	];
 
 	/** Bytes of a file read for its check: a bundle's header may need more (read as it inflates). */
@@ -150,6 +154,10 @@ class ModelFileCheck {
 				return 'ue1-data';
 			}
 		}
+		// A UE1 class script: by its name, or by the line that imports a mesh.
+		if ( str_ends_with( $lower, '.uc' ) || stripos( $head, '#exec mesh' ) !== false ) {
+			return 'uc';
+		}
 		return null;
 	}
 
@@ -191,6 +199,8 @@ class ModelFileCheck {
 				return self::checkFileHeader( $head, $fileSize, $kind, $refuse );
 			case 'psg':
 				return self::checkArenaHeader( $head, $refuse );
+			case 'uc':
+				return self::checkScript( $path, $refuse );
 			default:
 				return self::checkUnrealHeader( $head, $fileSize, $kind, $refuse );
 		}
@@ -213,6 +223,8 @@ class ModelFileCheck {
 					. ( str_starts_with( $head, 'Pmd' ) ? ' (a MikuMikuDance model, not 0 A.D.)' : $is );
 			case 'psg':
 				return "magic is not \\x89RW4 (not a RenderWare 4 arena; found \"$found\")$is";
+			case 'uc':
+				return "a .uc script is text, these bytes are a $kind file (found \"$found\")";
 			default:
 				$a = strlen( $head ) >= 4 ? self::u16( $head, 0 ) : 0;
 				$b = strlen( $head ) >= 4 ? self::u16( $head, 2 ) : 0;
@@ -283,6 +295,35 @@ class ModelFileCheck {
 			return $refuse( 0x10, 'major version is not "454" (RenderWare 4.5.4)' );
 		}
 		return [ 'kind' => 'psg', 'error' => null, 'header' => [ 'platform' => 'ps3', 'version' => '4.5.4' ] ];
+	}
+
+	/**
+	 * A `.uc` is text: the viewer reads its `#exec` lines (mesh, scale, sequences, textures). A
+	 * NUL byte says it is not a script (a package or a model renamed); it is looked for in the
+	 * whole file, a read bounded by the upload's own size.
+	 */
+	private static function checkScript( string $path, callable $refuse ): array {
+		$in = @fopen( $path, 'rb' );
+		if ( !$in ) {
+			return $refuse( 0, 'the file cannot be read' );
+		}
+		$at = 0;
+		$imports = false;
+		$tail = '';
+		while ( !feof( $in ) ) {
+			$chunk = (string)fread( $in, self::HEAD_BYTES );
+			$nul = strpos( $chunk, "\0" );
+			if ( $nul !== false ) {
+				fclose( $in );
+				return $refuse( $at + $nul, 'a NUL byte: a .uc script is text' );
+			}
+			// The 10 bytes kept from the last read find a line split between two reads.
+			$imports = $imports || stripos( $tail . $chunk, '#exec mesh' ) !== false;
+			$tail = substr( $chunk, -10 );
+			$at += strlen( $chunk );
+		}
+		fclose( $in );
+		return [ 'kind' => 'uc', 'error' => null, 'header' => [ 'importsMesh' => $imports ] ];
 	}
 
 	/** UE1's FJSDataHeader (NumPolys, NumVertices) or FJSAnivHeader (NumFrames, FrameSize). */

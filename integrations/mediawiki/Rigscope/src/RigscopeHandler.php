@@ -52,6 +52,14 @@ class RigscopeHandler extends ImageHandler {
 		}
 		$params['physicalWidth'] = $params['physicalWidth'] <= self::WIDTH ? self::WIDTH : 2 * self::WIDTH;
 		$params['physicalHeight'] = (int)round( $params['physicalWidth'] * self::HEIGHT / self::WIDTH );
+		$companions = Companions::of( $image );
+		if ( $companions ) {
+			// The companions drawn with the file name its poster: one uploaded or replaced later (the
+			// animation, the UE1 script) gives a new name, so the page shows a new poster, not the old.
+			$params['companions'] = substr( sha1( implode( '|', array_map( static function ( File $c ) {
+				return $c->getSha1();
+			}, $companions ) ) ), 0, 10 );
+		}
 		return true;
 	}
 
@@ -95,12 +103,16 @@ class RigscopeHandler extends ImageHandler {
 			$s = ( preg_match( '/^[A-Za-z0-9_]{1,64}$/', $clip ) ? "clip-$clip" : 'cliph-' . substr( md5( $clip ), 0, 12 ) )
 				. '-' . $s;
 		}
+		if ( isset( $params['companions'] ) ) {
+			$s = 'with-' . $params['companions'] . '-' . $s;
+		}
 		return $s;
 	}
 
 	/** @inheritDoc */
 	public function parseParamString( $str ) {
-		if ( !preg_match( '/^(?:clip-([A-Za-z0-9_]{1,64})-)?(?:frame(\d{1,7})-)?(\d+)px$/', $str, $m ) ) {
+		// The companions' part is not kept: normaliseParams finds the companions of now.
+		if ( !preg_match( '/^(?:with-[0-9a-f]{10}-)?(?:clip-([A-Za-z0-9_]{1,64})-)?(?:frame(\d{1,7})-)?(\d+)px$/', $str, $m ) ) {
 			return false;
 		}
 		$params = [ 'width' => (int)$m[3] ];
