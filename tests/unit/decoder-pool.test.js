@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DecoderPool } from '../../web/src/decoder/pool.js';
+import { DEFAULT_WORKER_LIMIT, DecoderPool, createDecoderHost } from '../../web/src/decoder/pool.js';
 
 /** A worker that answers each call when told to (the test decides when a worker has "started"). */
 class HeldWorker {
@@ -121,6 +121,42 @@ describe('pools of a worker script share their idle workers', () => {
       expect(CountedWorker.made).toHaveLength(2);
       expect(CountedWorker.made[1].requests).toBe(2);
       c.dispose();
+    }));
+
+  it("a loader's pool lends a worker back as soon as it has nothing to decode: loaders never disposed hold none", () =>
+    withWorker(async () => {
+      const pools = [];
+      for (let file = 0; file < 4; file++) {
+        const pool = createDecoderHost({ workerUrl: url });
+        pools.push(pool);
+        await pool.call('detectFormats', []);
+        await pool.call('decodePsk', []);
+        expect(pool.workerCount).toBe(0);
+      }
+      expect(CountedWorker.made).toHaveLength(1);
+      expect(CountedWorker.made[0].requests).toBe(8);
+      // Two files at once: a second worker, both lent back once done.
+      const [a, b] = pools;
+      await Promise.all([a.call('decodePsk', []), b.call('decodePsk', [])]);
+      expect(CountedWorker.made).toHaveLength(2);
+      expect([a.workerCount, b.workerCount]).toEqual([0, 0]);
+      expect(CountedWorker.made.some((w) => w.terminated)).toBe(false);
+    }));
+
+  it('at most one spare worker per core waits: past that the oldest ends', () =>
+    withWorker(async () => {
+      const scripts = Array.from({ length: DEFAULT_WORKER_LIMIT + 1 }, (_, i) => `${url}?build=${i}`);
+      for (const workerUrl of scripts) {
+        const pool = new DecoderPool({ workerUrl });
+        await pool.call('decodePsk', []);
+        pool.dispose();
+      }
+      expect(CountedWorker.made.map((w) => w.terminated)).toEqual([true, ...scripts.slice(1).map(() => false)]);
+      // The newest are still there for their scripts.
+      const last = new DecoderPool({ workerUrl: scripts.at(-1) });
+      await last.call('decodePsk', []);
+      expect(CountedWorker.made).toHaveLength(scripts.length);
+      last.dispose();
     }));
 
   it("a pool given its own createWorker (Node's threads, the standalone page) neither leaves nor takes spare workers", () =>

@@ -38,24 +38,44 @@ export function workerFromUrl(url) {
 }
 
 /**
- * Started workers that no pool holds, by worker script (DecoderPool._spareKey): a disposed pool
- * leaves its idle workers here and the next pool of that script takes one, so a new loader per
- * file (each disposed after its file, as three.js loaders are) starts no worker and no module
- * instance after the first. At most SPARE_LIMIT wait; each holds a WASM memory. Pools given their
+ * Started workers that no pool holds, oldest first, each with its worker script
+ * (DecoderPool._spareKey): a pool leaves its idle workers here and the next pool of that script
+ * takes one, so a new loader per file starts no worker and no module instance after the first.
+ * At most SPARE_LIMIT wait (each holds a WASM memory); past that the oldest ends. Pools given their
  * own createWorker (Node's threads, the standalone page) keep to their own workers.
  */
-const spare = new Map(); // worker script → DecoderClient[]
+const spare = []; // { key, client }
 const SPARE_LIMIT = DEFAULT_WORKER_LIMIT;
-const spareCount = () => [...spare.values()].reduce((n, list) => n + list.length, 0);
+
+/** A spare worker of this script, the last one left, or null. */
+function takeSpare(key) {
+  for (let i = spare.length - 1; i >= 0; i--) if (spare[i].key === key) return spare.splice(i, 1)[0].client;
+  return null;
+}
+
+function leaveSpare(key, client) {
+  spare.push({ key, client });
+  if (spare.length > SPARE_LIMIT) spare.shift().client.dispose();
+}
 
 export class DecoderPool {
   /**
-   * @param {{ workerLimit?: number, decoderPath?: string, workerUrl?: string, createWorker?: () => Worker, workersCompile?: boolean }} [options]
+   * @param {{ workerLimit?: number, decoderPath?: string, workerUrl?: string, createWorker?: () => Worker, workersCompile?: boolean, lendIdle?: boolean }} [options]
    *   decoderPath: a folder holding `worker.js` (a bundled decoder worker) and `decoders.wasm`;
    *   workerUrl: the worker script itself. Without either, the worker bundled with this module.
-   *   workersCompile: false when each worker is given the compiled module (Node's threads)
+   *   workersCompile: false when each worker is given the compiled module (Node's threads);
+   *   lendIdle: a worker that has nothing left to decode goes back to the spare ones at once (a
+   *   loader's pool: a loader never disposed then holds no worker once its file is decoded)
    */
-  constructor({ workerLimit = DEFAULT_WORKER_LIMIT, decoderPath = '', workerUrl = '', createWorker, workersCompile = true } = {}) {
+  constructor({
+    workerLimit = DEFAULT_WORKER_LIMIT,
+    decoderPath = '',
+    workerUrl = '',
+    createWorker,
+    workersCompile = true,
+    lendIdle = false,
+  } = {}) {
+    this.lendIdle = lendIdle;
     this.workersCompile = workersCompile;
     this.workerLimit = Math.max(1, workerLimit | 0);
     this.decoderPath = decoderPath;
@@ -95,6 +115,7 @@ export class DecoderPool {
       slot.bytes -= cost;
       slot.calls--;
       slot.started = true;
+      if (this.lendIdle && slot.calls === 0 && slot.key) this._release(slot);
     };
     return slot.client.call(op, args).finally(done);
   }
@@ -125,11 +146,15 @@ export class DecoderPool {
   /** Ends the workers still decoding; idle ones wait for the next pool of their script (see `spare`). */
   dispose() {
     this.disposed = true;
-    for (const s of this._slots) {
-      if (s.key && s.calls === 0 && s.started && spareCount() < SPARE_LIMIT) spare.set(s.key, [...(spare.get(s.key) ?? []), s.client]);
-      else s.client.dispose();
-    }
+    for (const s of [...this._slots]) this._release(s);
     this._slots = [];
+  }
+
+  /** Takes a worker out of this pool: idle and started, it waits among the spare ones; else it ends. */
+  _release(slot) {
+    this._slots = this._slots.filter((s) => s !== slot);
+    if (slot.key && slot.calls === 0 && slot.started) leaveSpare(slot.key, slot.client);
+    else slot.client.dispose();
   }
 
   _pick() {
@@ -140,7 +165,7 @@ export class DecoderPool {
     const starting = this.workersCompile && this._slots.some((s) => !s.started);
     if (!starting && this._slots.length < this.workerLimit) {
       const key = this._spareKey();
-      const kept = spare.get(key)?.pop();
+      const kept = key ? takeSpare(key) : null;
       const client = kept ?? new DecoderClient({ createWorker: this._workerFactory() });
       const slot = { client, key, bytes: 0, calls: 0, started: !!kept };
       this._slots.push(slot);
@@ -186,5 +211,8 @@ export function configureSharedPool({ workerLimit, decoderPath, workerUrl, creat
   if (createWorker !== undefined) pool._createWorker = createWorker;
 }
 
-/** The decoder host of this environment (browsers: a worker pool; Node: see node-pool.js). */
-export const createDecoderHost = (options) => new DecoderPool(options);
+/**
+ * The decoder host of a loader in this environment (browsers: a worker pool that lends its idle
+ * workers to the next loader; Node: see node-pool.js).
+ */
+export const createDecoderHost = (options) => new DecoderPool({ ...options, lendIdle: true });
