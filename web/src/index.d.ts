@@ -158,6 +158,8 @@ export interface DecodedFileSet {
 /** Anything with the decoder's call surface: a DecoderPool, a DecoderClient, the Node host. */
 export interface DecoderHost {
   call(op: string, args: unknown[]): Promise<any>;
+  /** False when a call copies its input and never transfers (detaches) it: loaders then hand it the caller's bytes as they are. */
+  transfersInput?: boolean;
 }
 export function decodeFiles(
   entries: FileEntry[],
@@ -326,6 +328,8 @@ export interface DecoderPoolOptions {
   /** The decoder worker script itself. */
   workerUrl?: string;
   createWorker?: () => Worker;
+  /** A worker with nothing left to decode goes back to the page's spare ones at once (loaders' pools do). */
+  lendIdle?: boolean;
 }
 export class DecoderPool implements DecoderHost {
   constructor(options?: DecoderPoolOptions);
