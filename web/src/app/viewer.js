@@ -420,7 +420,10 @@ export class Viewer {
   /** Resolves once nothing glides any more (characters and camera where the layout puts them). */
   async settled() {
     // Stepped here too: glides are timed, and a hidden page draws no frames to step them.
+    if (!this.glides.active) return;
     while (this.glides.step()) await new Promise((r) => setTimeout(r, 50));
+    // A glide ended here, between frames: the view draws where it ended (the loop stops otherwise).
+    this.requestRender();
   }
 
   /** What `fn` measures with every character where its glide ends (framing a layout that settles). */
