@@ -81,6 +81,30 @@ describe('compressed GLBs in the viewer', () => {
     await page.close();
   });
 
+  it('a GLB of several characters opens as several, laid out side by side, each playing its own clip', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    const files = [`${FIXTURES}two_bone.psk`, `${FIXTURES}two_bone.psa`, `${FIXTURES}arm.pmd`, `${FIXTURES}arm_wave.psa`, ...FLAG];
+    await chooseFiles(page, [compressed(files, 'three.glb')]);
+    const characters = await page.evaluate(() =>
+      window.__rigscope.app.characters.map((c) => ({
+        name: c.name,
+        family: c.models[0].family,
+        clips: c.clips.map((k) => k.name),
+        at: c.root.position.toArray(),
+      })),
+    );
+    // One character per root of the GLB, named as the game files were.
+    expect(characters.map((c) => c.name).sort()).toEqual(['arm.pmd', 'flag_d.3d', 'two_bone.psk']);
+    expect(characters.every((c) => c.family === 'gltf')).toBe(true);
+    expect(characters.find((c) => c.name === 'two_bone.psk').clips).toEqual(['Bend']);
+    expect(characters.find((c) => c.name === 'arm.pmd').clips).toEqual(['arm_wave']);
+    expect(characters.find((c) => c.name === 'flag_d.3d').clips).toEqual(['Still', 'Wave']);
+    // Laid out as game files are: each at a place of its own.
+    expect(new Set(characters.map((c) => c.at.map((x) => x.toFixed(3)).join())).size).toBe(3);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
   it('Export GLB with Compressed ticked writes a valid meshopt GLB with WebP textures', async () => {
     const page = await openPage(browser, '/?demo=0');
     // The UE1 marine's skin is large enough for WebP to beat PNG (the flag's tiny PCX is not: the
