@@ -9,6 +9,11 @@ export function download(blob, name) {
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 }
 
+/** Said after a compressed export: the page writes WebP textures, KTX2 is the command line's (the
+ * Basis Universal encoder compiles code with `new Function`, which the page's CSP refuses). */
+export const COMPRESSED_NOTE =
+  ', compressed with WebP textures (KTX2 textures: command line only, rigscope convert --compress --textures ktx2)';
+
 /**
  * The GLB as *Compressed* asks: raw, or quantized and meshopt-compressed with WebP textures
  * (three/compress.js, glTF-Transform and meshopt's encoder, loaded only when it is ticked).
@@ -28,7 +33,7 @@ export function exportPanel({ app, viewer, $, messages, loader }) {
       const { exportGLB } = await import('../../three/export.js');
       const { glb, problems } = await finished(await exportGLB(app.characters, { decoder: app.decoder }), $);
       download(new Blob([glb], { type: 'model/gltf-binary' }), `${app.characters[0].name.replace(/\.[^.]*$/, '')}.glb`);
-      loader.status(`Exported ${(glb.byteLength / 1024).toFixed(0)} KB`);
+      loader.status(`Exported ${(glb.byteLength / 1024).toFixed(0)} KB${$('export-compressed').checked ? COMPRESSED_NOTE : ''}`);
       for (const p of problems) messages.add(`Export: ${p}`);
     } catch (err) {
       messages.add(`Export failed: ${err.message}`);
