@@ -198,7 +198,8 @@ describe('compressed GLB', () => {
     await expect(compressGLB(raw, { textures: 'ktx2' })).rejects.toThrow(/command line/);
   });
 
-  const folders = ['psk', 'zeroad', 'vertex3d', 'psg'];
+  // Every samples folder, and its real package trees (UE1 packages: Classes/, Models/, Textures/).
+  const folders = ['psk', 'zeroad', 'vertex3d', 'psg', 'vertex3d/partystuff', 'vertex3d/trashbag', 'vertex3d/firetrucks'];
   it.skipIf(!HAVE_SAMPLES).each(folders)(
     'samples/%s: valid, faithful, and no larger than gltfpack -cc',
     async (folder) => {
@@ -231,7 +232,10 @@ describe('compressed GLB', () => {
     const dir = `${SAMPLES}vertex3d/assimp-mar_rifle`;
     const { raw, glb } = await exportBoth([dir], { textures: 'webp' });
     expect(glbJson(glb).meshes.some((m) => m.primitives.some((p) => p.targets?.length))).toBe(true);
-    await expectFaithful(raw, glb);
+    const { poseError, uvError } = await expectFaithful(raw, glb);
+    console.log(
+      `[rigscope] ${dir}: game files ${folderBytes(dir)}, raw ${raw.byteLength}, compressed ${glb.byteLength}, gltfpack -cc ${gltfpackBytes(raw)}; pose error ${poseError.toExponential(2)}, UV error ${uvError.toExponential(2)}`,
+    );
     expect(glb.byteLength).toBeLessThanOrEqual(folderBytes(dir));
   });
 });
