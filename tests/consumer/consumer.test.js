@@ -222,9 +222,11 @@ describe.each(Object.keys(WORKERS))('in a fresh %s app, in Chromium', (bundler) 
   it('loads a PSK + PSA through the loaders, and a model of every other family, each drawn', async () => {
     const { result, errors, workers, wasmFetches, workersStarted } = await resultOf(bases[bundler], 'index.html');
     expect(result.error).toBeUndefined();
-    // Each loader has a pool of its own, one after another: the first worker compiles the module,
-    // every later one instantiates it.
-    expect(workersStarted).toBeGreaterThan(3);
+    // Nine loaders, one after another and two at once: each lends its workers back once idle, so
+    // the next takes one instead of starting its own (fewer workers than loaders); the first
+    // worker compiles the module, the one started beside it instantiates it.
+    expect(workersStarted).toBeGreaterThan(1);
+    expect(workersStarted).toBeLessThan(9);
     expect(wasmFetches).toBe(1);
     expect(result).toMatchObject({
       events: ['mesh', 'manager'],
