@@ -68,6 +68,8 @@ $wgCacheDirectory = ${JSON.stringify(`${dir}/cache`)};
 $wgDefaultSkin = 'vector-2022';
 $wgShowExceptionDetails = true;
 $wgDebugLogGroups['rigscope'] = ${JSON.stringify(`${dir}/rigscope.log`)};
+# Vector 2022 fits phones only when asked (1.39); the README's install says so too.
+$wgVectorResponsive = true;
 $wgFileExtensions = array_merge( $wgFileExtensions, [ 'rigscope', 'psk', 'pskx', 'psa', 'pmd', '3d', 'uc', 'psg', 'tga', 'bmp', 'pcx' ] );
 wfLoadExtension( 'Rigscope', ${JSON.stringify(`${extensionDir}/extension.json`)} );
 ${settings}
