@@ -2,12 +2,14 @@
 # Builds the libFuzzer targets (clang, AddressSanitizer + UBSan) from the same sources as the WASM
 # module, seeds each with write_fuzz_seeds (the writers' fixtures plus structure-aware variants, in
 # exactly the layout its harness reads), replays every committed regression input, then fuzzes each
-# target for a while and prints its executions and coverage (cov: edges, ft: features).
+# target for a while (as many at once as there are cores) and prints its executions and coverage
+# (cov: edges, ft: features).
 #   npm run fuzz                 10 minutes per target
 #   npm run fuzz -- --seconds N  N seconds per target
 #   scripts/fuzz.sh --ci         a short run per target (what npm test does)
 #   --only "fuzz_psk fuzz_psa"   just these targets;  --build DIR  another build directory
 #   --keep-corpus                continue from the previous run's corpus instead of the seeds alone
+#   --jobs N                     targets fuzzed side by side (one core each; the machine's cores by default)
 # A crash, hang or leak is copied to tests/fuzz-regressions/<target>/ to be committed as a
 # regression input (and fixed).
 set -uo pipefail
@@ -16,6 +18,7 @@ seconds=600
 only=""
 build=build/fuzz
 keep=0
+jobs=$(nproc)
 while [ $# -gt 0 ]; do
   case "$1" in
     --ci) seconds=${FUZZ_SECONDS:-15} ;;
@@ -23,6 +26,7 @@ while [ $# -gt 0 ]; do
     --only) only="$2"; shift ;;
     --build) build="$2"; shift ;;
     --keep-corpus) keep=1 ;;
+    --jobs) jobs="$2"; shift ;;
   esac
   shift
 done
@@ -46,24 +50,24 @@ fi
 # "cov: 123 ft: 456" from the first libFuzzer status line matching $2 (INITED, DONE) in log $1.
 coverage() { grep -m1 -E "#[0-9]+[[:space:]]+$2 " "$1" | grep -oE 'cov: [0-9]+ ft: [0-9]+'; }
 
-passed=0; failed=0
-for bin in $build/fuzz_*; do
-  [ -x "$bin" ] || continue
+# One target: replays its committed regressions, fuzzes it, and writes its report lines to
+# $build/<name>.report; returns non-zero when it failed.
+fuzz_target() {
+  local bin=$1 name corpus regressions ok=1 status runs seeded reached artifacts a
   name=$(basename "$bin")
-  if [ -n "$only" ] && [[ " $only " != *" $name "* ]]; then continue; fi
   corpus=$build/corpus/$name
   regressions=tests/fuzz-regressions/$name
   [ $keep -eq 1 ] || rm -rf "$corpus"
   mkdir -p "$corpus" "$regressions"
   cp "$seeds/$name"/* "$corpus/" 2>/dev/null
-  ok=1
+  exec >"$build/$name.report"
   # Committed findings must stay fixed.
   if ls "$regressions"/* >/dev/null 2>&1; then
     if ! "$bin" -runs=0 -timeout=10 "$regressions"/* >"$build/$name.replay.log" 2>&1; then
       echo "fuzz: $name fails a committed regression input (see $build/$name.replay.log)"; ok=0
     fi
   fi
-  dict=()
+  local dict=()
   [ -f "wasm/fuzz/$name.dict" ] && dict=(-dict="wasm/fuzz/$name.dict")
   artifacts=$build/artifacts/$name/
   rm -rf "$artifacts"
@@ -82,7 +86,31 @@ for bin in $build/fuzz_*; do
     grep -m3 -E 'ERROR|SUMMARY|runtime error' "$build/$name.log"
   fi
   echo "fuzz: $name ${runs:-0} executions in ${seconds}s, ${reached:-no coverage} (seeds: $(ls "$seeds/$name" | wc -l) inputs, ${seeded:-?}), corpus $(ls "$corpus" | wc -l) inputs"
-  if [ $ok -eq 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  [ $ok -eq 1 ]
+}
+
+# A libFuzzer run is one process on one core: $jobs targets fuzz side by side, each for the full
+# $seconds, so every target gets the executions it would get alone in a fraction of the wall time.
+targets=()
+for bin in $build/fuzz_*; do
+  [ -x "$bin" ] || continue
+  name=$(basename "$bin")
+  if [ -n "$only" ] && [[ " $only " != *" $name "* ]]; then continue; fi
+  targets+=("$bin")
+done
+running=0
+for bin in "${targets[@]}"; do
+  if [ $running -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
+  ( fuzz_target "$bin"; echo $? >"$build/$(basename "$bin").status" ) &
+  running=$((running + 1))
+done
+wait
+
+passed=0; failed=0
+for bin in "${targets[@]}"; do
+  name=$(basename "$bin")
+  cat "$build/$name.report"
+  if [ "$(cat "$build/$name.status" 2>/dev/null)" = 0 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
 echo "fuzz: $passed passed, $failed failed"
 [ $failed -eq 0 ]
