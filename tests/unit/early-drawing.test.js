@@ -54,4 +54,20 @@ describe('earlyDrawing', () => {
     await early.settled();
     expect(drawn).toEqual([2]);
   });
+
+  it('once the drop is decoded (settled), a drawing asked for and not begun is dropped: the last assembly draws it all', async () => {
+    const drawn = [];
+    let open;
+    const gate = new Promise((resolve) => (open = resolve));
+    const early = earlyDrawing(async (partial) => {
+      if (!drawn.length) await gate;
+      drawn.push(partial.models.length);
+    });
+    early.decoded(mesh, result(1));
+    early.decoded(mesh, result(2));
+    const settled = early.settled();
+    open();
+    await settled;
+    expect(drawn).toEqual([1]);
+  });
 });

@@ -92,6 +92,38 @@ describe('file sets', () => {
     ]);
   });
 
+  it('sends the largest file to the decoders first and files each decode as it comes, the result in the same order', async () => {
+    const d = await decoder();
+    const names = ['two_bone_cap.psk', 'knight_armour.psk', 'knight_body.psk', 'morph.psk'];
+    const entries = () => names.map((n) => entryFromBytes(n, fixture(n)));
+    const plain = await decodeFiles(entries(), d);
+    // The largest (morph.psk) answers only once another file has been filed beside it.
+    const sent = [];
+    const filed = [];
+    let another;
+    const besides = new Promise((resolve) => (another = resolve));
+    const holding = {
+      workerLimit: 2,
+      call: async (op, args) => {
+        if (op !== 'decodePsk') return d.call(op, args);
+        sent.push(args[1]);
+        const r = await d.call(op, args);
+        if (args[1] === 'morph.psk') await besides;
+        return r;
+      },
+    };
+    const set = await decodeFiles(entries(), holding, {
+      onDecoded: (decoded) => {
+        filed.push(decoded.file);
+        another();
+      },
+    });
+    expect(sent[0]).toBe('morph.psk');
+    expect(sent.slice(1)).toEqual(['two_bone_cap.psk', 'knight_armour.psk', 'knight_body.psk']);
+    expect(filed.at(-1)).toBe('morph.psk');
+    expect(set.models.map((m) => m.file)).toEqual(plain.models.map((m) => m.file));
+  });
+
   it('stops the whole batch when cancelled, listing what was not decoded', async () => {
     const d = await decoder();
     // Cancel arrives while the first file decodes: it and the file read ahead beside it finish,

@@ -10,7 +10,8 @@
  * @returns {{ decoded: (decoded: { meshes: object[] }, partial: { models: object[] }) => Promise<void> | undefined,
  *   settled: () => Promise<void> }} decoded: decodeFiles()'s onDecoded; the promise it returns resolves once this
  *   drawing (and any asked for meanwhile) is done, so a drop's first look holds its other reads until then.
- *   settled: resolves when no drawing runs
+ *   settled: called once the drop is decoded; drops the drawing asked for and not begun, and
+ *   resolves when no drawing runs
  */
 export function earlyDrawing(draw) {
   let drawn = 0; // models in the last drawing begun
@@ -30,5 +31,11 @@ export function earlyDrawing(draw) {
     })();
     return running;
   };
-  return { decoded, settled: () => running ?? Promise.resolve() };
+  // Asked once the drop is decoded: a drawing still waiting would only draw part of what the
+  // last assembly draws next, so it is dropped.
+  const settled = () => {
+    wanted = null;
+    return running ?? Promise.resolve();
+  };
+  return { decoded, settled };
 }

@@ -71,6 +71,35 @@ async function inOrder(items, width, work, done) {
   }
 }
 
+/**
+ * Runs `work` over `items` as inOrder does, but calls `done(item, result)` as each finishes
+ * (one at a time), so a quick job is filed while a long one started before it still runs.
+ */
+async function asFinished(items, width, work, done) {
+  const pause = slicer();
+  let next = 0;
+  let filing = Promise.resolve();
+  const finished = [];
+  const launch = () => {
+    if (next >= items.length) return;
+    const i = next++;
+    const ran = pause().then(() => work(items[i]));
+    finished.push(
+      ran.then((result) => {
+        launch();
+        filing = filing.then(async () => {
+          await pause();
+          await done(items[i], result);
+        });
+        return filing;
+      }),
+    );
+  };
+  for (let k = 0; k < width; k++) launch();
+  // Every job launched is in `finished` before the one that launched it is filed.
+  for (let k = 0; k < finished.length; k++) await finished[k];
+}
+
 /** Calls the decoders may run at once: one decoding and one read ahead per worker. */
 const widthOf = (decoder) => 2 * Math.max(1, decoder.workerLimit ?? 1);
 
@@ -326,18 +355,21 @@ export async function decodeFiles(
   const total = entries.length;
   const step = (item) => onProgress?.({ done: ++done, total, name: item.entry.name });
   const jobs = await plan(items, records);
-  // Smallest first: textures and small models are ready soonest, so a page draws its first
-  // character early, and the largest files finish side by side at the end. Each is filed as it
-  // finishes (onDecoded sees the result grow), then the result is put in the families' order,
-  // so it is the same whatever finished first.
+  // The largest job (larger than any other) first, then the others smallest first: the largest decodes on one worker
+  // while the rest go through the others (started last, it was the drop's last decode, alone),
+  // and textures and small models are ready soonest, so a page draws its first character early.
+  // Each is filed as it finishes (onDecoded sees the result grow), then the result is put in the
+  // families' order, so it is the same whatever finished first.
   const bySize = jobs.map((_, i) => i).sort((a, b) => bytes(jobs[a]) - bytes(jobs[b]));
+  const [largest, runnerUp] = bySize.slice(-2).reverse();
+  if (bySize.length > 2 && bytes(jobs[largest]) > bytes(jobs[runnerUp])) bySize.unshift(bySize.pop());
   const outcomes = new Array(jobs.length);
   const planned = { textures: result.textures.length, records: records.length };
   // What the first look drew stays in the result so far (the page keeps drawing it) when the whole
   // plan has the same job; it is filed once.
   const kept = shown ? jobs.findIndex((job) => sameJob(job, shown.job)) : -1;
   if (kept >= 0) file(result, (outcomes[kept] = shown.outcome));
-  await inOrder(
+  await asFinished(
     bySize,
     widthOf(decoder),
     (i) => reuse(jobs[i]),
