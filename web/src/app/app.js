@@ -151,15 +151,14 @@ export class App extends Playback {
     };
     let holding = null;
     const draw = async (partial) => {
-      // A drawing asked for while the first look is held waits for it, and is not made when the
-      // drop decoded meanwhile (the last assembly draws it all).
-      await holding;
-      if (early.done && holding) return;
+      // Begun after the drop decoded: the last assembly draws it all.
+      if (early.done) return;
       clearFirst();
-      // Characters in the view, not those made ready for a first look held back.
+      // Characters in the view, not those made ready for a first look held back: while it is
+      // held, later drawings are made ready too (their shaders link while the rest decodes).
       const before = this.viewer.characters.length;
       const merged = Object.fromEntries(Object.keys(this.decoded).map((k) => [k, [...this.decoded[k], ...partial[k]]]));
-      const hold = !before && !holding && files <= HELD_FIRST_LOOK_FILES;
+      const hold = !before && files <= HELD_FIRST_LOOK_FILES;
       early.added.push(...(await this._exclusive(() => this._assemble(merged, { show: !hold }))));
       if (!hold) {
         if (!before) await this._exclusive(show);
@@ -167,6 +166,7 @@ export class App extends Playback {
       }
       // Held in its own promise: a first look of a large drop holds the reading of the other
       // files until it is drawn (fileset.js), and it is drawn here, ready to show.
+      if (holding) return;
       const waited = (performance.now() - started) * FIRST_LOOK_WAIT;
       holding = Promise.race([decoded.then(() => false), new Promise((resolve) => setTimeout(() => resolve(true), waited))]).then(
         (late) => late && this._exclusive(show),
