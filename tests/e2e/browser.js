@@ -47,6 +47,18 @@ export async function openPage(browser, path = '/', { viewport = { width: 640, h
   return page;
 }
 
+/** Resolves after `n` of the page's animation frames: a count of frames, whatever the machine's load. */
+export const animationFrames = (page, n) =>
+  page.evaluate(
+    (count) =>
+      new Promise((resolve) => {
+        let left = count;
+        const next = () => (--left <= 0 ? resolve() : requestAnimationFrame(next));
+        requestAnimationFrame(next);
+      }),
+    n,
+  );
+
 /** Files as the file button would receive them. */
 export function filePayload(path, name = path.split('/').pop()) {
   return { name, mimeType: 'application/octet-stream', buffer: readFileSync(path) };

@@ -82,8 +82,16 @@ describe.skipIf(!HAVE_SAMPLES)('Export all in the page', () => {
     let downloads = 0;
     page.on('download', () => downloads++);
     const clip = await page.evaluate(() => window.__rigscope.app.current?.clip?.name);
-    await page.click('#export-all-button');
-    await page.click('#export-all-cancel');
+    // Cancel as soon as it shows, in the click's own task: a click from here waits for the button to
+    // stand still, and its count changes with each GLB, so a fast export could end first.
+    const shown = await page.evaluate(() => {
+      document.getElementById('export-all-button').click();
+      const cancel = document.getElementById('export-all-cancel');
+      const visible = !cancel.hidden;
+      cancel.click();
+      return visible;
+    });
+    expect(shown).toBe(true);
     await page.waitForFunction(() => !document.getElementById('export-all-button').disabled, null, { timeout: 60000 });
     expect(await page.locator('#status').innerText()).toMatch(/cancelled; nothing was saved/);
     expect(downloads).toBe(0);

@@ -4,7 +4,7 @@
 // read-only handle (window.rigscope.snapshot()) and its pixels.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { FIXTURES, SAMPLES, launch, openPage, pixels, openFolder } from './browser.js';
+import { FIXTURES, SAMPLES, animationFrames, launch, openPage, pixels, openFolder } from './browser.js';
 
 const HAVE_SAMPLES = existsSync(SAMPLES);
 let browser;
@@ -140,8 +140,9 @@ describe('the scene of a folder', () => {
     expect(await page.evaluate(() => window.__rigscope.app.time)).toBeCloseTo(before, 5);
     expect(await page.evaluate(() => window.__rigscope.app.current.action.paused)).toBe(true);
     await page.keyboard.press(' ');
-    await page.waitForTimeout(300);
-    expect(await page.evaluate(() => window.__rigscope.app.playing)).toBe(true);
+    // Once the time moves on the key has been handled; an export it began would have said so at once.
+    await page.waitForFunction((t) => window.__rigscope.app.playing && window.__rigscope.app.time !== t, before, { timeout: 30000 });
+    expect(await page.textContent('#status')).toMatch(/Exported/);
     expect(downloads).toBe(1);
     await page.close();
   });
@@ -216,15 +217,15 @@ describe('the scene of a folder', () => {
   it('draws no frame while paused and idle', async () => {
     const page = await openPage(browser, '/');
     await page.evaluate(() => window.__rigscope.pause());
-    await page.waitForTimeout(500);
+    // Counted in the page's own animation frames, so a busy machine cannot make it pass by drawing slowly.
+    await animationFrames(page, 5);
     const a = await page.evaluate(() => window.__rigscope.viewer.frames);
-    await page.waitForTimeout(2000);
+    await animationFrames(page, 60);
     const b = await page.evaluate(() => window.__rigscope.viewer.frames);
     expect(b - a).toBe(0);
     // A change draws again.
     await page.click('#show-skeleton');
-    await page.waitForTimeout(300);
-    expect(await page.evaluate(() => window.__rigscope.viewer.frames)).toBeGreaterThan(b);
+    await page.waitForFunction((n) => window.__rigscope.viewer.frames > n, b, { timeout: 30000 });
     await page.close();
   });
 

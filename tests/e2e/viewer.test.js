@@ -112,7 +112,8 @@ describe('security', () => {
     page.on('request', (r) => requests.push({ url: r.url(), method: r.method(), body: r.postData() }));
     await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`), filePayload(`${FIXTURES}two_bone.psa`)]);
     await page.click('#export-button');
-    await page.waitForTimeout(500);
+    // The export is over (everything it would send has been sent) once the status says so.
+    await page.waitForFunction(() => /Exported/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
     const origin = new URL(page.url()).origin;
     expect(
       requests.filter(
