@@ -16,14 +16,6 @@ import { slicer } from '../core/tasks.js';
 import { earlyDrawing } from '../core/early-drawing.js';
 import { signature } from '../three/scene-objects.js';
 
-/**
- * A drop of at most this many files holds its first look back for the rest (App._drawEarly); a
- * larger one takes seconds to decode, and its first look shows at once.
- */
-const HELD_FIRST_LOOK_FILES = 256;
-/** How long a held first look waits for the rest of its drop, as a share of the time it took to be ready. */
-const FIRST_LOOK_WAIT = 0.5;
-
 const emptyDecoded = () => ({ models: [], animations: [], textures: [], texts: [], records: [] });
 
 export class App extends Playback {
@@ -63,10 +55,8 @@ export class App extends Playback {
   async loadFiles(entries, { onProgress, replace = false, demo = false, isCancelled } = {}) {
     const started = performance.now();
     const drop = ++this.drops;
-    const early = this._drawEarly({ replace, demo, started, files: entries.length });
-    const set = await decodeFiles(entries, this.decoder, { onProgress, drop, isCancelled, onDecoded: early.decoded }).finally(
-      early.decodedAll,
-    );
+    const early = this._drawEarly({ replace, demo });
+    const set = await decodeFiles(entries, this.decoder, { onProgress, drop, isCancelled, onDecoded: early.decoded });
     this.lastDecodeMs = performance.now() - started;
     performance.mark('rigscope:decoded');
     await early.settled();
@@ -77,7 +67,7 @@ export class App extends Playback {
     this.demo = demo || (this.demo && !brings);
     for (const k of Object.keys(this.decoded)) this.decoded[k].push(...set[k]);
     for (const e of entries) this.files.set(e.path, e);
-    const added = [...early.added, ...(await this._exclusive(() => this._assemble()))].filter((c) => this.characters.includes(c));
+    const added = [...early.added, ...(await this._assemble())].filter((c) => this.characters.includes(c));
     performance.mark('rigscope:built');
     const files = new Set(entries.map((e) => e.path));
     const report = { files: [...files], records: this.scene.records.filter((r) => r.files.some((f) => files.has(f))) };
@@ -114,89 +104,36 @@ export class App extends Playback {
    * Draws a drop while it decodes: the first model as soon as it is decoded, then again each time
    * the models decoded have doubled. A folder shows its first character at about the cost of that
    * file, and assembling again stays O(n log n) over the drop. The last assembly (loadFiles) keeps
-   * every character built here whose make-up did not change.
-   *
-   * The first drawing of a drop into an empty view is built (textures on, shaders linked) but
-   * shown only once the drop has gone on decoding for half the time it took to get there: a drop
-   * whose last file comes before that is shown whole, each character at its final place from its
-   * first frame, where a first look would have had to glide aside for the rest. Drawings that
-   * follow one shown are shown at once.
+   * every character drawn here whose make-up did not change.
    */
-  _drawEarly({ replace, demo, started, files }) {
-    const early = { cleared: false, framed: false, added: [], shown: false, done: false };
-    const clearFirst = () => {
+  _drawEarly({ replace, demo }) {
+    const early = { cleared: false, framed: false, added: [] };
+    const draw = async (partial) => {
       if (!early.cleared && (replace || (this.demo && !demo))) {
         this.clear();
         early.cleared = true;
       }
-    };
-    const show = async () => {
-      if (early.shown || !this.characters.length) return;
-      early.shown = true;
-      await this._show();
+      const before = this.characters.length;
+      const decoded = Object.fromEntries(Object.keys(this.decoded).map((k) => [k, [...this.decoded[k], ...partial[k]]]));
+      early.added.push(...(await this._assemble(decoded)));
       // The first characters of an empty view are framed at once; later ones make room by gliding.
-      if (!early.framed) {
+      if (!before && !early.framed && this.characters.length) {
         this.frameView();
         early.framed = true;
         // The next drawings link shaders, which holds the GPU process: the first frame goes first.
         await this.viewer.shown?.();
       }
     };
-    // The whole drop decoded: what is held is shown by the last assembly instead.
-    let decodedAll;
-    const decoded = new Promise((resolve) => (decodedAll = resolve));
-    early.decodedAll = () => {
-      early.done = true;
-      decodedAll();
-    };
-    let holding = null;
-    const draw = async (partial) => {
-      // Begun after the drop decoded: the last assembly draws it all.
-      if (early.done) return;
-      clearFirst();
-      // Characters in the view, not those made ready for a first look held back: while it is
-      // held, later drawings are made ready too (their shaders link while the rest decodes).
-      const before = this.viewer.characters.length;
-      const merged = Object.fromEntries(Object.keys(this.decoded).map((k) => [k, [...this.decoded[k], ...partial[k]]]));
-      const hold = !before && files <= HELD_FIRST_LOOK_FILES;
-      early.added.push(...(await this._exclusive(() => this._assemble(merged, { show: !hold }))));
-      if (!hold) {
-        if (!before) await this._exclusive(show);
-        return;
-      }
-      // Held in its own promise: a first look of a large drop holds the reading of the other
-      // files until it is drawn (fileset.js), and it is drawn here, ready to show.
-      if (holding) return;
-      const waited = (performance.now() - started) * FIRST_LOOK_WAIT;
-      holding = Promise.race([decoded.then(() => false), new Promise((resolve) => setTimeout(() => resolve(true), waited))]).then(
-        (late) => late && this._exclusive(show),
-      );
-    };
     // When to draw (core/early-drawing.js): decoded is decodeFiles()'s onDecoded, settled the last drawing's end.
-    const drawing = earlyDrawing(draw);
-    return Object.assign(early, {
-      decoded: drawing.decoded,
-      settled: async () => {
-        await drawing.settled();
-        await holding;
-      },
-    });
-  }
-
-  /** Runs `work` once every assembly or showing begun before it has ended (they share the characters). */
-  _exclusive(work) {
-    const run = (this._queue ?? Promise.resolve()).then(work);
-    this._queue = run.catch(() => {});
-    return run;
+    return Object.assign(early, earlyDrawing(draw));
   }
 
   /**
    * Assembles the scene over everything decoded and brings the three.js side in line with it.
    * A new character enters the view once its textures are on and its shaders compiled, so its
-   * first frame is whole; characters already drawn glide to their new places. Without `show`
-   * the characters are made ready and kept out of the view (a drop's first look held back).
+   * first frame is whole; characters already drawn glide to their new places.
    */
-  async _assemble(decoded = this.decoded, { show = true } = {}) {
+  async _assemble(decoded = this.decoded) {
     this.scene = await assembleScene(decoded, { manual: this.manual, lod: this.lod });
     const next = new Map();
     const added = [];
@@ -234,19 +171,14 @@ export class App extends Playback {
     // What was rebuilt is swapped for its new build in the same task when the drop is small; a
     // large one enters the view in slices.
     for (const c of gone) this.viewer.remove(c);
-    if (show) await this._show(pause);
-    return added;
-  }
-
-  /** Puts every character in the view at its place: those not in it yet enter there, the others glide there. */
-  async _show(pause = slicer()) {
-    const inView = new Set(this.viewer.characters);
+    const isNew = new Set(added);
     for (const c of this.characters) {
-      if (!inView.has(c)) {
+      if (isNew.has(c)) {
         await pause();
         this.viewer.add(c);
       } else this.viewer.place?.(c, { glide: true });
     }
+    return added;
   }
 
   /**
