@@ -11,13 +11,14 @@ import { basename, dirname, join } from 'node:path';
 const root = new URL('..', import.meta.url).pathname;
 const samplesDir = join(root, '../shared/samples');
 
-const median = (a) => {
+export const median = (a) => {
   const s = [...a].sort((x, y) => x - y);
   const n = s.length;
   return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 };
 
-function walk(dir) {
+/** Every file under `dir`, in folder order. */
+export function walk(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
 }
 

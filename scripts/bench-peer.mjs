@@ -12,9 +12,10 @@
 // same task, so neither side reads a disk or waits for a timer, and the materials it asks for
 // beside the mesh (Name.mat) are empty. scripts/bench.mjs calls peerBench(); BENCH_ONLY=peer runs
 // only this.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { median, walk } from './bench-files.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const samplesDir = join(root, '../shared/samples');
@@ -24,16 +25,6 @@ const TARGETS = [
   { from: 1e6, ratio: 10 },
   { from: 1e5, ratio: 3 },
 ];
-
-const median = (a) => {
-  const s = [...a].sort((x, y) => x - y);
-  const n = s.length;
-  return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-};
-
-function walk(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]));
-}
 
 /** PSK meshes by content (an ActorX file opens with its ACTRHEAD chunk), whatever their extension. */
 function pskMeshes(dirs) {

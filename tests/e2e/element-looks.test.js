@@ -5,7 +5,7 @@
 // exposure= on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { launch, png, FAMILY_SAMPLES, samplesSrc as srcOf, until } from './browser.js';
+import { animationFrames as frames, launch, png, FAMILY_SAMPLES, samplesSrc as srcOf, until } from './browser.js';
 
 const FAMILIES = FAMILY_SAMPLES;
 const IDS = Object.keys(FAMILIES);
@@ -17,17 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-const frames = (page, n) =>
-  page.evaluate(
-    (count) =>
-      new Promise((resolve) => {
-        let left = count;
-        const next = () => (--left <= 0 ? resolve() : requestAnimationFrame(next));
-        requestAnimationFrame(next);
-      }),
-    n,
-  );
 
 /** One element per family (`sources` replaces a family's src), 360 × 300, each loaded and drawn with its shadow. */
 async function elementsPage(sources = {}) {

@@ -3,7 +3,7 @@
 // pool, load as they scroll into view and draw nothing while paused; problems show inside them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { launch, until } from './browser.js';
+import { animationFrames as frames, launch, until } from './browser.js';
 
 let browser;
 // The test pages are served by Playwright (route.fulfill), which Chromium counts as a public
@@ -69,18 +69,6 @@ async function openHtml(url, html, viewport = { width: 800, height: 600 }) {
  * Polls `predicate(arg)` in the page until it is true. Playwright's waitForFunction compiles its
  * predicate with eval, which these pages' CSP forbids; page.evaluate is not subject to it.
  */
-/** Waits for `n` animation frames in the page. */
-const frames = (page, n) =>
-  page.evaluate(
-    (count) =>
-      new Promise((resolve) => {
-        let left = count;
-        const next = () => (--left <= 0 ? resolve() : requestAnimationFrame(next));
-        requestAnimationFrame(next);
-      }),
-    n,
-  );
-
 const loadedCount = (page) => page.evaluate(() => [...document.querySelectorAll('rigscope-viewer')].filter((v) => v.clips.length).length);
 
 describe('a page of twelve viewers on another origin', () => {

@@ -3,7 +3,7 @@
 // note for an unknown clip or frame, and no frames drawn while nothing changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { launch, openPage } from './browser.js';
+import { animationFrames as frames, launch, openPage } from './browser.js';
 
 let browser;
 beforeAll(async () => {
@@ -16,17 +16,6 @@ afterAll(async () => {
 const fixture = (name) => encodeURIComponent(`${inject('baseUrl')}/fixtures/${name}`);
 const notes = (page) =>
   page.evaluate(() => [...document.getElementById('player').shadowRoot.querySelectorAll('.messages p')].map((p) => p.textContent));
-const frames = (page, n) =>
-  page.evaluate(
-    (count) =>
-      new Promise((resolve) => {
-        let left = count;
-        const next = () => (--left <= 0 ? resolve() : requestAnimationFrame(next));
-        requestAnimationFrame(next);
-      }),
-    n,
-  );
-
 describe('embed page', () => {
   it('shows the level of detail lod= names, and its link to the full viewer opens at that level', async () => {
     const dir = 'lod_export/ueviewer/Characters/Male/Bodies/';
