@@ -153,6 +153,8 @@ describe('characters and timeline', () => {
       const cap = c[0].meshes[1];
       window.__rigscope.pause();
       app.setTime(0);
+      // The bones' world matrices as posed now, not as the last drawn frame left them.
+      c[0].root.updateMatrixWorld(true);
       const v = new cap.position.constructor();
       const at0 = cap.getVertexPosition(2, v).clone();
       app.setTime(app.current.clip.duration * 0.5);
