@@ -53,7 +53,8 @@ function vitest(name, config, out) {
   // A file's time as the default reporter prints it ("✓ tests/e2e/x.test.js (8 tests) 119773ms"),
   // which counts its beforeAll and afterAll too; the JSON's start and end count only its tests.
   // CI may force colours, so the escapes go first.
-  for (const m of stripVTControlCharacters(r.stdout ?? '').matchAll(/^ +[✓❯×↓] (\S+\.test\.[jt]s) \(.*?\) (\d+)ms$/gm)) timings.push([m[1], Number(m[2]) / 1000]);
+  for (const m of stripVTControlCharacters(r.stdout ?? '').matchAll(/^ +[✓❯×↓] (\S+\.test\.[jt]s) \(.*?\) (\d+)ms$/gm))
+    timings.push([m[1], Number(m[2]) / 1000]);
   console.log(`${name}: ${r.seconds.toFixed(0)} s`);
   // A suite that fails to load counts as a failure even when it ran no test.
   const brokenFiles = j.testResults.filter((t) => t.status === 'failed' && t.assertionResults.length === 0).length;

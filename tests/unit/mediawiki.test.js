@@ -143,9 +143,7 @@ describe.skipIf(!hasPhp || !existsSync(FIXTURES))('ModelFileCheck (PHP) against 
     ]);
     expect(long).toMatchObject({ kind: 'uc', check: 'uc', error: null });
     expect(bad.error).toBe('UnrealScript Bad.uc: a NUL byte: a .uc script is text (at byte 9)');
-    expect(pmd.error).toBe(
-      'UnrealScript Arm.uc: a .uc script is text, these bytes are a pmd file (found "PSMD\\x04") (at byte 0)',
-    );
+    expect(pmd.error).toBe('UnrealScript Arm.uc: a .uc script is text, these bytes are a pmd file (found "PSMD\\x04") (at byte 0)');
     const header = JSON.parse(
       execFileSync(
         'php',
