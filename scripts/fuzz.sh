@@ -31,18 +31,39 @@ while [ $# -gt 0 ]; do
   shift
 done
 
-if ! CXX=clang++ cmake -S . -B $build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIGSCOPE_FUZZ=ON >/dev/null \
-   || ! cmake --build $build -j"$(nproc)" >/dev/null; then
+# The fuzz targets alone, with line tables for the sanitizers' stack traces (full debug info
+# doubled the compile time of the core for nothing a report uses).
+fuzz_names=()
+for src in wasm/fuzz/fuzz_*.cpp; do
+  name=$(basename "$src" .cpp)
+  if [ -n "$only" ] && [[ " $only " != *" $name "* ]]; then continue; fi
+  fuzz_names+=("$name")
+done
+if ! CXX=clang++ cmake -S . -B $build -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O2 -gline-tables-only" \
+     -DRIGSCOPE_FUZZ=ON >/dev/null \
+   || ! cmake --build $build -j"$(nproc)" --target "${fuzz_names[@]}" >/dev/null; then
   echo "fuzz: 0 passed, 1 failed (build)"
   exit 1
 fi
 
-# Seeds: the fixtures as write_*_fixtures write them, shaped per target by write_fuzz_seeds.
+# Seeds: the fixtures as write_*_fixtures write them, shaped per target by write_fuzz_seeds. The
+# writers need no sanitizer: they are the native build's own tools (scripts/build.sh builds them).
+# One build at a time in that tree, as in scripts/build.sh.
+tools=build/native
+mkdir -p build
+if ! (
+  flock 9
+  cmake -S . -B $tools -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+    cmake --build $tools -j"$(nproc)" --target write_fuzz_seeds $(cd wasm/tools && ls write_*_fixtures.cpp | sed 's/\.cpp$//') >/dev/null
+) 9>build/.build.lock; then
+  echo "fuzz: 0 passed, 1 failed (seed writers)"
+  exit 1
+fi
 seeds=$build/seeds
 rm -rf "$seeds" "$build/fixtures"
 mkdir -p "$seeds" "$build/fixtures"
-for tool in $build/write_*_fixtures; do "$tool" "$build/fixtures" >/dev/null || exit 1; done
-if ! $build/write_fuzz_seeds "$build/fixtures" "$seeds" >/dev/null; then
+for tool in $tools/write_*_fixtures; do "$tool" "$build/fixtures" >/dev/null || exit 1; done
+if ! $tools/write_fuzz_seeds "$build/fixtures" "$seeds" >/dev/null; then
   echo "fuzz: 0 passed, 1 failed (seeds)"
   exit 1
 fi
@@ -92,12 +113,7 @@ fuzz_target() {
 # A libFuzzer run is one process on one core: $jobs targets fuzz side by side, each for the full
 # $seconds, so every target gets the executions it would get alone in a fraction of the wall time.
 targets=()
-for bin in $build/fuzz_*; do
-  [ -x "$bin" ] || continue
-  name=$(basename "$bin")
-  if [ -n "$only" ] && [[ " $only " != *" $name "* ]]; then continue; fi
-  targets+=("$bin")
-done
+for name in "${fuzz_names[@]}"; do targets+=("$build/$name"); done
 running=0
 for bin in "${targets[@]}"; do
   if [ $running -ge "$jobs" ]; then wait -n; running=$((running - 1)); fi
