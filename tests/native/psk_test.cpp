@@ -425,6 +425,46 @@ TEST(PskNormals, SmoothingGroupsShareOrSplitAnEdge) {
   EXPECT_NEAR(std::fabs(mixedBits[1]), 0.70710678f, 1e-4f);
 }
 
+TEST(PskNormals, SmoothingGroupsTooDenseFallBackToThePointAverageInWedgeOrder) {
+  // A cone of 1200 thin faces around one apex point, each face with a wedge of its own there:
+  // resolving every apex wedge by its groups would walk 1200 x 1200 faces, past the work budget
+  // (64 per face corner plus 2^20). The apex wedges resolve in wedge order until the budget runs
+  // out (wedges 0-1064 at 1200 corners each), then the rest take the point's plain average.
+  // Faces of the first half of the cone are in group 1, the second half in group 2.
+  const uint32_t F = 1200;
+  psk::Mesh src;
+  src.points = {0, 0, 10};
+  for (uint32_t j = 0; j < F; ++j) {
+    const double a = 2 * 3.14159265358979323846 * j / F;
+    src.points.insert(src.points.end(), {float(10 * std::cos(a)), float(10 * std::sin(a)), 0});
+  }
+  for (uint32_t i = 0; i < F; ++i) src.wedges.push_back({0, 0, 0, 0});
+  for (uint32_t j = 0; j < F; ++j) src.wedges.push_back({1 + j, 0, 0, 0});
+  for (uint32_t i = 0; i < F; ++i) {
+    psk::Face f;
+    f.wedge[0] = i;
+    f.wedge[1] = F + i;
+    f.wedge[2] = F + (i + 1) % F;
+    f.smoothing = i < F / 2 ? 1 : 2;
+    src.faces.push_back(f);
+  }
+  src.materials = {{"M", 0}};
+  Model m;
+  ASSERT_TRUE(decode(psk::writePsk(src), m).ok());
+  EXPECT_TRUE(hasWarning(m, "smoothing groups too dense to resolve; some normals averaged per point"))
+      << allWarnings(m);
+  const std::vector<float>& n = m.meshes[0].normals;
+  const auto tilt = [&](uint32_t w) { return n[w * 3 + 2]; };  // file y -> three -z
+  // Resolved: each half's faces lean the normal towards their side, the two halves opposite ways.
+  EXPECT_GT(std::fabs(tilt(0)), 0.3f);
+  EXPECT_GT(std::fabs(tilt(1064)), 0.3f);
+  EXPECT_LT(tilt(0) * tilt(1064), 0.0f);
+  // Past the budget: every face around the apex, which points straight up the cone's axis.
+  EXPECT_NEAR(std::fabs(n[1199 * 3 + 1]), 1.0f, 1e-4f);
+  EXPECT_NEAR(tilt(1199), 0.0f, 1e-2f);
+  EXPECT_NEAR(std::fabs(n[1065 * 3 + 1]), 1.0f, 1e-4f);
+}
+
 TEST(PskRoundTrip, MorphDeltasNegateYAndExpandToWedges) {
   psk::Mesh src = quadMesh();
   psk::MorphTarget smile;

@@ -466,101 +466,121 @@ void pointAverageNormals(const Surface& s, Mesh& mesh) {
   });
 }
 
-// Faces around each point, as compressed rows: faces of point p are adj[first[p] .. first[p + 1]).
-struct PointFaces {
-  std::vector<uint32_t> first, adj;
-};
-PointFaces facesAroundPoints(const Surface& s) {
-  const size_t P = s.pointPos.size() / 3;
-  const size_t F = s.faces.size();
-  PointFaces pf;
-  pf.first.assign(P + 1, 0);
-  forChunks(F, [&](size_t begin, size_t end) {
-    for (size_t f = begin; f < end; ++f)
-      for (int k = 0; k < 3; ++k) ++pf.first[s.pointOf(f, k) + 1];
-  });
-  for (size_t i = 0; i < P; ++i) pf.first[i + 1] += pf.first[i];
-  pf.adj.resize(F * 3);
-  std::vector<uint32_t> fill(pf.first.begin(), pf.first.end() - 1);
-  forChunks(F, [&](size_t begin, size_t end) {
-    for (size_t f = begin; f < end; ++f)
-      for (int k = 0; k < 3; ++k) pf.adj[fill[s.pointOf(f, k)]++] = uint32_t(f);
-  });
-  return pf;
-}
-
 // Sum of the face normals around each point (the fallback for wedges past the work budget).
-std::vector<float> pointNormalSums(const Surface& s, const std::vector<float>& fn) {
+std::vector<float> pointNormalSums(const Surface& s) {
   std::vector<float> sum(s.pointPos.size(), 0.0f);
-  for (size_t f = 0; f < s.faces.size(); ++f)
+  for (size_t f = 0; f < s.faces.size(); ++f) {
+    float fn[3];
+    s.faceNormal(f, fn);
     for (int k = 0; k < 3; ++k) {
       float* s3 = &sum[s.pointOf(f, k) * 3];
-      s3[0] += fn[f * 3];
-      s3[1] += fn[f * 3 + 1];
-      s3[2] += fn[f * 3 + 2];
+      s3[0] += fn[0];
+      s3[1] += fn[1];
+      s3[2] += fn[2];
     }
+  }
   return sum;
 }
 
+// Wedges resolved by their smoothing groups, as compressed rows per point: the wedges of point p
+// are list[first[p] .. first[p + 1]).
+struct PointWedgeRows {
+  std::vector<uint32_t> first, list;
+};
+
+// Which masked wedges are resolved by their groups, in wedge order within a work budget: a hostile
+// file with every wedge on one point would be quadratic, so past the budget a wedge's mask is
+// cleared and it is listed in `fallback` (it takes its point's plain average). Each resolved wedge
+// costs the corners around its point, what the sums over those corners cost below.
+PointWedgeRows resolvedWedges(const Surface& s, std::vector<uint32_t>& wedgeMask, const std::vector<uint32_t>& corners,
+                              std::vector<uint32_t>& fallback) {
+  const size_t P = corners.size(), W = wedgeMask.size();
+  uint64_t budget = 64ull * 3 * s.faces.size() + (1u << 20);
+  PointWedgeRows rows;
+  rows.first.assign(P + 1, 0);
+  size_t resolved = 0;
+  for (size_t w = 0; w < W; ++w) {
+    if (!wedgeMask[w]) continue;
+    const uint32_t pt = s.wedgePoint[w];
+    if (corners[pt] <= budget) {
+      budget -= corners[pt];
+      ++rows.first[pt + 1];
+      ++resolved;
+    } else {
+      wedgeMask[w] = 0;
+      fallback.push_back(uint32_t(w));
+    }
+  }
+  for (size_t i = 0; i < P; ++i) rows.first[i + 1] += rows.first[i];
+  rows.list.resize(resolved);
+  std::vector<uint32_t> fill(rows.first.begin(), rows.first.end() - 1);
+  for (size_t w = 0; w < W; ++w)
+    if (wedgeMask[w]) rows.list[fill[s.wedgePoint[w]]++] = uint32_t(w);
+  return rows;
+}
+
 // ActorX smoothing bitmasks: a wedge averages the faces around its point that share a bit with the
-// faces using the wedge; group-0 faces are flat (only their own normal).
+// faces using the wedge; group-0 faces are flat (only their own normal). Each face's normal is
+// added, in face order, to the wedges of its corners' points whose groups it shares: the same sums
+// in the same order as walking the faces around each wedge's point, without a face list per point
+// or an array of face normals (a face's normal is computed where it is added).
 void smoothingGroupNormals(Context& cx, const Surface& s, Mesh& mesh) {
   const size_t F = s.faces.size();
   const size_t W = s.wedgePoint.size();
-  std::vector<float> fn(F * 3);
-  forChunks(F, [&](size_t begin, size_t end) {
-    for (size_t f = begin; f < end; ++f) s.faceNormal(f, &fn[f * 3]);
-  });
-  std::vector<uint32_t> wedgeMask(W, 0);
+  const size_t P = s.pointPos.size() / 3;
   float* n = mesh.normals.data();
+  std::vector<uint32_t> wedgeMask(W, 0), corners(P, 0);
   forChunks(F, [&](size_t begin, size_t end) {
-    for (size_t f = begin; f < end; ++f)
-      for (int k = 0; k < 3; ++k) {
-        const size_t w = s.faces[f].w[k];
-        if (s.faces[f].sg == 0) {
-          n[w * 3] += fn[f * 3];
-          n[w * 3 + 1] += fn[f * 3 + 1];
-          n[w * 3 + 2] += fn[f * 3 + 2];
-        } else {
-          wedgeMask[w] |= s.faces[f].sg;
+    for (size_t f = begin; f < end; ++f) {
+      const Face& face = s.faces[f];
+      if (face.sg == 0) {
+        float fn[3];
+        s.faceNormal(f, fn);
+        for (int k = 0; k < 3; ++k) {
+          float* d = &n[size_t(face.w[k]) * 3];
+          d[0] += fn[0];
+          d[1] += fn[1];
+          d[2] += fn[2];
         }
+      } else {
+        for (int k = 0; k < 3; ++k) wedgeMask[face.w[k]] |= face.sg;
       }
+      for (int k = 0; k < 3; ++k) ++corners[s.pointOf(f, k)];
+    }
   });
-  const PointFaces pf = facesAroundPoints(s);
-  // Bounded work: a hostile file with every wedge on one point would be quadratic; past the
-  // budget the remaining wedges fall back to the point's plain average.
-  uint64_t budget = 64ull * pf.adj.size() + (1u << 20);
-  std::vector<float> pointSum;
-  forChunks(W, [&](size_t begin, size_t end) {
-    for (size_t w = begin; w < end; ++w) {
-      const uint32_t m = wedgeMask[w];
-      if (!m) continue;
-      const uint32_t pt = s.wedgePoint[w];
-      const uint32_t lo = pf.first[pt], hi = pf.first[pt + 1];
-      float* d = &n[w * 3];
-      if (hi - lo <= budget) {
-        budget -= hi - lo;
-        for (uint32_t j = lo; j < hi; ++j) {
-          const size_t f = pf.adj[j];
-          if (s.faces[f].sg & m) {
-            d[0] += fn[f * 3];
-            d[1] += fn[f * 3 + 1];
-            d[2] += fn[f * 3 + 2];
-          }
+  std::vector<uint32_t> fallback;
+  const PointWedgeRows rows = resolvedWedges(s, wedgeMask, corners, fallback);
+  forChunks(F, [&](size_t begin, size_t end) {
+    for (size_t f = begin; f < end; ++f) {
+      const uint32_t sg = s.faces[f].sg;
+      if (!sg) continue;
+      float fn[3];
+      s.faceNormal(f, fn);
+      for (int k = 0; k < 3; ++k) {
+        const uint32_t pt = s.pointOf(f, k);
+        for (uint32_t j = rows.first[pt]; j < rows.first[pt + 1]; ++j) {
+          const uint32_t w = rows.list[j];
+          if (!(wedgeMask[w] & sg)) continue;
+          float* d = &n[size_t(w) * 3];
+          d[0] += fn[0];
+          d[1] += fn[1];
+          d[2] += fn[2];
         }
-        continue;
       }
-      if (pointSum.empty()) {
-        pointSum = pointNormalSums(s, fn);
-        cx.warn("smoothing groups too dense to resolve; some normals averaged per point");
-      }
-      const float* s3 = &pointSum[size_t(pt) * 3];
+    }
+  });
+  if (!fallback.empty()) {
+    cx.warn("smoothing groups too dense to resolve; some normals averaged per point");
+    const std::vector<float> pointSum = pointNormalSums(s);
+    for (const uint32_t w : fallback) {
+      const float* s3 = &pointSum[size_t(s.wedgePoint[w]) * 3];
+      float* d = &n[size_t(w) * 3];
       d[0] += s3[0];
       d[1] += s3[1];
       d[2] += s3[2];
     }
-  });
-  normalizeNormals(mesh.normals.data(), W);
+  }
+  normalizeNormals(n, W);
 }
 
 // VTXNORMS per point when present (and matching), else normals from the smoothing groups.
