@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
+import { availableParallelism } from 'node:os';
 import { standalonePageTemplate } from './scripts/vite-plugin-standalone.mjs';
 import { elementExamplePage } from './scripts/vite-plugin-element-example.mjs';
 
@@ -33,6 +34,9 @@ export default defineConfig({
     root: here('.'),
     include: ['tests/unit/**/*.test.js'],
     environment: 'node',
+    // Two files at once even on two cores (Vitest's default keeps one core free, so one file at a
+    // time here): many files wait on a child process (the CLI, tsc, gltfpack) or on workers.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30000,
   },
 });
