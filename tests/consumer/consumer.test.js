@@ -45,6 +45,19 @@ function sh(cmd, args, cwd) {
   });
 }
 
+/** `sh` without holding the thread: several builds run side by side. Rejects with the command's stderr. */
+function shAsync(cmd, args, cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_loglevel: 'error' } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${cmd} ${args.join(' ')} exited ${code}: ${err}`))));
+  });
+}
+
 /** A static server of one folder (what any web host does with a build). */
 async function serve(dir) {
   const server = createServer((req, res) => {
@@ -87,8 +100,10 @@ async function startViteDev() {
         (r) => r.ok,
         () => false,
       )
-    )
-      return base;
+    ) {
+      bases['vite dev'] = base;
+      return;
+    }
     await new Promise((ok) => setTimeout(ok, 100));
   }
   throw new Error('the Vite dev server did not answer');
@@ -117,53 +132,45 @@ beforeAll(async () => {
   mkdirSync(join(app, 'public'));
   for (const f of FIXTURES) cpSync(`${root}build/fixtures/${f}`, join(app, 'public', f));
 
-  // Vite build: `vite build`, nothing else.
-  sh(process.execPath, [`${root}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'error'], app);
-  // The README's decoder folder for setDecoderPath() (decoder-path.html).
-  sh(
-    `${root}node_modules/.bin/esbuild`,
-    [
-      'node_modules/rigscope/web/src/decoder/worker.js',
-      '--bundle',
-      '--format=esm',
-      '--log-level=error',
-      '--outfile=dist/rigscope/worker.js',
-    ],
-    app,
-  );
+  // The bundlers are independent: each builds its own output folder at the same time as the others.
+  await Promise.all([viteBuild(), webpackBuild(), esbuildBuild(), startViteDev(), launch().then((b) => (browser = b))]);
+});
+
+/** Vite build: `vite build`, nothing else; plus the README's decoder folder for setDecoderPath() (decoder-path.html). */
+async function viteBuild() {
+  await shAsync(process.execPath, [`${root}node_modules/vite/bin/vite.js`, 'build', '--logLevel', 'error'], app);
+  await esbuildWorker('dist/rigscope/worker.js');
   cpSync(join(app, 'node_modules/rigscope/build/wasm/decoders.wasm'), join(app, 'dist/rigscope/decoders.wasm'));
   bases['vite build'] = await serve(join(app, 'dist'));
+}
 
-  // webpack 5: `webpack` with the app's entries and output (webpack.config.js), classic scripts.
-  sh(process.execPath, [`${root}node_modules/webpack-cli/bin/cli.js`], app);
+/** webpack 5: `webpack` with the app's entries and output (webpack.config.js), classic scripts. */
+async function webpackBuild() {
+  await shAsync(process.execPath, [`${root}node_modules/webpack-cli/bin/cli.js`], app);
   copyPages(join(app, 'dist-webpack'), (html) => html.replace(/<script type="module" src=/g, '<script defer src='));
   bases['webpack 5'] = await serve(join(app, 'dist-webpack'));
+}
 
-  // esbuild: the app bundled, plus the README's two lines: the decoder worker and its .wasm beside it.
-  sh(
+/** esbuild: the app bundled, plus the README's two lines: the decoder worker and its .wasm beside it. */
+async function esbuildBuild() {
+  await shAsync(
     `${root}node_modules/.bin/esbuild`,
     ['loaders.js', 'element.js', '--bundle', '--format=esm', '--log-level=error', '--outdir=dist-esbuild'],
     app,
   );
-  sh(
-    `${root}node_modules/.bin/esbuild`,
-    [
-      'node_modules/rigscope/web/src/decoder/worker.js',
-      '--bundle',
-      '--format=esm',
-      '--log-level=error',
-      '--outfile=dist-esbuild/worker.js',
-    ],
-    app,
-  );
+  await esbuildWorker('dist-esbuild/worker.js');
   cpSync(join(app, 'node_modules/rigscope/build/wasm/decoders.wasm'), join(app, 'dist-esbuild/decoders.wasm'));
   copyPages(join(app, 'dist-esbuild'));
   bases.esbuild = await serve(join(app, 'dist-esbuild'));
+}
 
-  // Vite dev server: `vite`, no optimizeDeps setting (the package is pre-bundled like any other).
-  bases['vite dev'] = await startViteDev();
-  browser = await launch();
-});
+/** The package's decoder worker bundled on its own, as the README shows. */
+const esbuildWorker = (outfile) =>
+  shAsync(
+    `${root}node_modules/.bin/esbuild`,
+    ['node_modules/rigscope/web/src/decoder/worker.js', '--bundle', '--format=esm', '--log-level=error', `--outfile=${outfile}`],
+    app,
+  );
 
 afterAll(async () => {
   await browser?.close();
