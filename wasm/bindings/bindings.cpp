@@ -16,12 +16,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "convert/chunks.h"
 #include "formats/detect.h"
@@ -39,127 +43,260 @@ EM_JS(void, noteOutOfMemory, (), { Module["outOfMemory"] = true; });
 
 namespace {
 
-// Typed array constructors, looked up once per type (a global lookup per array adds up over
-// thousands of tracks).
-template <typename T>
-const val& arrayCtor();
-template <>
-const val& arrayCtor<float>() {
-  static const val c = val::global("Float32Array");
-  return c;
-}
-template <>
-const val& arrayCtor<uint32_t>() {
-  static const val c = val::global("Uint32Array");
-  return c;
-}
-template <>
-const val& arrayCtor<int32_t>() {
-  static const val c = val::global("Int32Array");
-  return c;
-}
-template <>
-const val& arrayCtor<uint16_t>() {
-  static const val c = val::global("Uint16Array");
-  return c;
-}
-template <>
-const val& arrayCtor<uint8_t>() {
-  static const val c = val::global("Uint8Array");
-  return c;
-}
+// The result crosses into JavaScript in one call (buildResult): every object, string and number
+// as JSON text, every typed array placed in the arena below. Built with one Embind call per
+// property instead, a small mesh's result took some 600 calls into JavaScript, more time than its
+// decode. The text holds markers where JSON cannot carry a value as Embind would give it:
+//   {"$a":i}  the i-th typed array of the arena
+//   {"$v":i}  the i-th value made through Embind (a string that is not ASCII, whose bytes Embind
+//             decodes its own way, or an object whose keys are not ASCII)
+//   {"$n":"NaN"}  a number JSON has no word for (NaN, Infinity, -Infinity)
+// No object of the model has a key starting with "$", so a marker is never mistaken for data.
 
-// Copies every placed array into its buffer in one JS loop (jobs: source address, bytes, buffer,
-// offset), so a clip's hundreds of track arrays cost no Embind call each. Small arrays (a track's
-// keys) are copied word by word: a subarray and set() per array would cost more than the copy.
-EM_JS(void, copyIntoArena, (emscripten::EM_VAL buffers, const uint32_t* jobs, uint32_t count), {
-  var dst = Emval.toValue(buffers);
-  var words = [];
-  for (var i = 0, j = jobs >> 2; i < count; i++, j += 4) {
-    var src = HEAPU32[j], n = HEAPU32[j + 1], b = HEAPU32[j + 2], at = HEAPU32[j + 3];
-    if (n <= 4096 && !((src | n | at) & 3)) {
-      var w = words[b] || (words[b] = new Int32Array(dst[b].buffer, 0, dst[b].length >> 2));
-      for (var k = 0, s = src >> 2, d = at >> 2, e = n >> 2; k < e; k++) w[d + k] = HEAP32[s + k];
-    } else {
-      dst[b].set(HEAPU8.subarray(src, src + n), at);
-    }
-  }
-});
+// Copies every placed array into its buffer (jobs: source address, bytes, buffer, offset, in
+// placement order), makes the views, parses the text and puts each array and value where its
+// marker stands. Small arrays (a track's keys) are copied word by word: a subarray and set() per
+// array would cost more than the copy. In Node a buffer is taken unfilled (Buffer.allocUnsafeSlow,
+// a whole ArrayBuffer of its own) and only the alignment gaps between arrays are zeroed: Node's
+// new ArrayBuffer zero-fills through calloc, 60-100 us for each 100-400 kB result (measured in
+// Node 20), more than a small mesh's whole decode. Browsers have no such call and zero-fill.
+// clang-format would split === in the JavaScript.
+// clang-format off
+EM_JS(emscripten::EM_VAL, buildResult,
+      (const char* text, uint32_t textBytes, const uint32_t* sizes, uint32_t bufferCount, const uint32_t* jobs,
+       uint32_t jobCount, const uint32_t* views, uint32_t viewCount, emscripten::EM_VAL values),
+      {
+        var unfilled = typeof Buffer === "function" && typeof Buffer.allocUnsafeSlow === "function";
+        var buffers = [], bytes = [], words = [], filled = [];
+        for (var b = 0; b < bufferCount; b++) {
+          var size = HEAPU32[(sizes >> 2) + b];
+          buffers.push(unfilled ? Buffer.allocUnsafeSlow(size).buffer : new ArrayBuffer(size));
+          bytes.push(new Uint8Array(buffers[b]));
+          filled.push(0);
+        }
+        for (var i = 0, j = jobs >> 2; i < jobCount; i++, j += 4) {
+          var src = HEAPU32[j], n = HEAPU32[j + 1], at = HEAPU32[j + 3];
+          b = HEAPU32[j + 2];
+          if (unfilled && at > filled[b]) bytes[b].fill(0, filled[b], at);
+          filled[b] = at + n;
+          if (n <= 4096 && !((src | n | at) & 3)) {
+            var w = words[b] || (words[b] = new Int32Array(buffers[b], 0, bytes[b].length >> 2));
+            for (var k = 0, s = src >> 2, d = at >> 2, e = n >> 2; k < e; k++) w[d + k] = HEAP32[s + k];
+          } else {
+            bytes[b].set(HEAPU8.subarray(src, src + n), at);
+          }
+        }
+        if (unfilled) for (b = 0; b < bufferCount; b++) bytes[b].fill(0, filled[b]);
+        var types = [ Float32Array, Uint32Array, Int32Array, Uint16Array, Uint8Array ];
+        var arrays = new Array(viewCount);
+        for (i = 0, j = views >> 2; i < viewCount; i++, j += 4) {
+          arrays[i] = new types[HEAPU32[j]](buffers[HEAPU32[j + 1]], HEAPU32[j + 2], HEAPU32[j + 3]);
+        }
+        var made = Emval.toValue(values);
+        var place = function(o) {
+          for (var key in o) {
+            var v = o[key];
+            if (v === null || typeof v !== "object") continue;
+            if (v.$a !== undefined)
+              o[key] = arrays[v.$a];
+            else if (v.$v !== undefined)
+              o[key] = made[v.$v];
+            else if (v.$n !== undefined)
+              o[key] = Number(v.$n);
+            else
+              place(v);
+          }
+        };
+        var result = JSON.parse(UTF8ToString(text, textBytes));
+        place(result);
+        return Emval.toHandle(result);
+      });
+// clang-format on
 
-// The typed arrays of a result share JS ArrayBuffers (the arena): arrays are placed while the
-// result object is built (a null placeholder keeps the object's key order) and copied once the
-// sizes are known: one JS allocation per buffer and one memcpy per array, straight from the
-// decoder's own arrays. A model up to kBufferBytes of arrays is one buffer, so the worker's reply
-// transfers one buffer instead of dozens; beyond that arrays share buffers up to that size and a
-// larger array has its own: in Node (glibc) an allocation over 32 MB is always fresh memory from
-// the kernel, whose first writes cost far more than the copy, while smaller ones reuse memory
-// freed earlier (in Chromium large buffers are fresh either way). Offsets are aligned to 8 at
-// each view's start, so Float32, Int32, Uint32 and Uint16 views all start on their element size.
-class Arena {
+// JSON text of the plain part of a result. Strings of ASCII are written as they are (escaped);
+// any other string goes through Embind (a {"$v"} marker) so that its bytes (cp1252 names, not
+// UTF-8) decode exactly as they always have.
+class Json {
  public:
-  static constexpr size_t kBufferBytes = size_t(16) << 20;
-  struct Spot {
-    uint32_t buffer;
-    size_t offset;
-  };
-  // owner[key] becomes a view of `count` elements copied from `data` when the arena is written.
-  template <typename T, typename Key>
-  void put(val owner, const Key& key, const T* data, size_t count) {
-    fit(count * sizeof(T));
-    view<T>(std::move(owner), key, place(data, count * sizeof(T), 8), count);
+  Json() : values_(val::array()) { out_.reserve(4096); }
+  void beginObject() { open('{'); }
+  void endObject() { close('}'); }
+  void beginArray() { open('['); }
+  void endArray() { close(']'); }
+  // The key of the next value in the current object (an ASCII word of this file or a decoder).
+  Json& key(const char* k) {
+    separate();
+    quoted(k, std::strlen(k));
+    out_ += ':';
+    keyed_ = true;
+    return *this;
   }
-  template <typename T, typename Key>
-  void put(val owner, const Key& key, const std::vector<T>& v) {
-    put(std::move(owner), key, v.data(), v.size());
+  Json& key(const std::string& k) {
+    separate();
+    quoted(k.data(), k.size());
+    out_ += ':';
+    keyed_ = true;
+    return *this;
   }
-  // The next `bytes` go to one buffer: a new one when the current one would pass kBufferBytes.
-  void fit(size_t bytes) {
-    if (sizes_.back() && sizes_.back() + bytes + 8 > kBufferBytes) sizes_.push_back(0);
+  void string(const std::string& s) {
+    if (!ascii(s)) return made(val(s));
+    value();
+    quoted(s.data(), s.size());
   }
-  // Room for `bytes` from `src` in the current buffer, at the next multiple of `align`.
-  Spot place(const void* src, size_t bytes, size_t align) {
-    size_t& size = sizes_.back();
-    const uint32_t buffer = uint32_t(sizes_.size() - 1);
-    const size_t at = (size + align - 1) & ~(align - 1);
-    if (bytes) jobs_.insert(jobs_.end(), {uint32_t(uintptr_t(src)), uint32_t(bytes), buffer, uint32_t(at)});
-    size = at + bytes;
-    return Spot{buffer, at};
+  void string(const char* s) {
+    value();
+    quoted(s, std::strlen(s));
   }
-  // owner[key] becomes a view of `count` elements at `at` (from place()).
-  template <typename T, typename Key>
-  void view(val owner, const Key& key, Spot at, size_t count) {
-    owner.set(key, val::null());
-    views_.push_back(View{std::move(owner), val(key), &arrayCtor<T>(), at, count});
-  }
-  // Bytes placed in the current buffer.
-  size_t size() const { return sizes_.back(); }
-  // Keeps an array built only for the result (a clip's packed keys and layout) alive until the copy.
-  const std::vector<int32_t>& keep(std::vector<int32_t>&& v) { return keptInts_.emplace_back(std::move(v)); }
-  const std::vector<float>& keep(std::vector<float>&& v) { return keptFloats_.emplace_back(std::move(v)); }
-  // Allocates the buffers, copies every array into them and sets the views. No WASM allocation
-  // happens between copyIntoArena reading the heap and the end of the copy.
-  void write() {
-    static const val arrayBuffer = val::global("ArrayBuffer"), u8 = val::global("Uint8Array");
-    std::vector<val> buffers;
-    val bytes = val::array();
-    for (size_t b = 0; b < sizes_.size(); ++b) {
-      buffers.push_back(arrayBuffer.new_(double(sizes_[b])));
-      bytes.set(int(b), u8.new_(buffers.back()));
+  void number(double d) {
+    value();
+    if (!std::isfinite(d)) {
+      out_ += std::isnan(d) ? "{\"$n\":\"NaN\"}" : d > 0 ? "{\"$n\":\"Infinity\"}" : "{\"$n\":\"-Infinity\"}";
+      return;
     }
-    copyIntoArena(bytes.as_handle(), jobs_.data(), uint32_t(jobs_.size() / 4));
-    for (View& v : views_) v.owner.set(v.key, v.ctor->new_(buffers[v.at.buffer], double(v.at.offset), double(v.count)));
+    char buf[32];
+    // Whole numbers (counts, indices, sizes) short; the rest with the digits that read back the same double.
+    const bool whole = d == std::floor(d) && std::fabs(d) < 9007199254740992.0 && !(d == 0 && std::signbit(d));
+    const int n =
+        whole ? std::snprintf(buf, sizeof buf, "%lld", (long long)d) : std::snprintf(buf, sizeof buf, "%.17g", d);
+    out_.append(buf, size_t(n));
+  }
+  void boolean(bool b) {
+    value();
+    out_ += b ? "true" : "false";
+  }
+  // The i-th typed array of the arena.
+  void array(size_t i) { marker("$a", i); }
+  // A value made through Embind.
+  void made(val v) {
+    values_.set(madeCount_, std::move(v));
+    marker("$v", madeCount_++);
+  }
+  void strings(const std::vector<std::string>& v) {
+    beginArray();
+    for (const std::string& s : v) string(s);
+    endArray();
+  }
+  const std::string& text() const { return out_; }
+  const val& values() const { return values_; }
+
+  static bool ascii(const std::string& s) {
+    for (const char c : s)
+      if (static_cast<unsigned char>(c) >= 0x80) return false;
+    return true;
   }
 
  private:
-  struct View {
-    val owner, key;
-    const val* ctor;
-    Spot at;
-    size_t count;
-  };
+  void open(char c) {
+    value();
+    out_ += c;
+    first_.push_back(true);
+  }
+  void close(char c) {
+    out_ += c;
+    first_.pop_back();
+  }
+  void separate() {
+    if (first_.empty()) return;
+    if (!first_.back()) out_ += ',';
+    first_.back() = false;
+  }
+  // Before a value: the comma between array items (an object's comma came with its key).
+  void value() {
+    if (keyed_)
+      keyed_ = false;
+    else
+      separate();
+  }
+  void marker(const char* kind, size_t i) {
+    value();
+    char buf[40];
+    out_.append(buf, size_t(std::snprintf(buf, sizeof buf, "{\"%s\":%zu}", kind, i)));
+  }
+  void quoted(const char* s, size_t n) {
+    out_ += '"';
+    for (size_t i = 0; i < n; ++i) {
+      const unsigned char c = static_cast<unsigned char>(s[i]);
+      if (c == '"' || c == '\\') {
+        out_ += '\\';
+        out_ += char(c);
+      } else if (c < 0x20) {
+        char buf[8];
+        out_.append(buf, size_t(std::snprintf(buf, sizeof buf, "\\u%04x", c)));
+      } else {
+        out_ += char(c);
+      }
+    }
+    out_ += '"';
+  }
+  std::string out_;
+  std::vector<bool> first_;  // per open object or array: no item written yet
+  bool keyed_ = false;       // a key was written; its value comes next
+  val values_;
+  size_t madeCount_ = 0;
+};
+
+// The typed arrays of a result share JS ArrayBuffers (the arena): arrays are placed while the
+// text is written (a marker keeps the object's key order) and copied once the sizes are known:
+// one JS allocation per buffer and one memcpy per array, straight from the decoder's own arrays.
+// A model up to kBufferBytes of arrays is one buffer, so the worker's reply transfers one buffer
+// instead of dozens; beyond that arrays share buffers up to that size and a larger array has its
+// own: in Node (glibc) an allocation over 32 MB is always fresh memory from the kernel, whose
+// first writes cost far more than the copy, while smaller ones reuse memory freed earlier (in
+// Chromium large buffers are fresh either way). Offsets are aligned to 8 at each view's start, so
+// Float32, Int32, Uint32 and Uint16 views all start on their element size.
+class Arena {
+ public:
+  static constexpr size_t kBufferBytes = size_t(16) << 20;
+  // The typed array types, as buildResult lists them.
+  template <typename T>
+  static constexpr uint32_t typeOf() {
+    if constexpr (std::is_same_v<T, float>) {
+      return 0;
+    } else if constexpr (std::is_same_v<T, uint32_t>) {
+      return 1;
+    } else if constexpr (std::is_same_v<T, int32_t>) {
+      return 2;
+    } else if constexpr (std::is_same_v<T, uint16_t>) {
+      return 3;
+    } else {
+      static_assert(std::is_same_v<T, uint8_t>, "an array type buildResult knows");
+      return 4;
+    }
+  }
+  // The value written next becomes a view of `count` elements copied from `data` when the result is built.
+  template <typename T>
+  void put(Json& json, const T* data, size_t count) {
+    const size_t bytes = count * sizeof(T);
+    if (sizes_.back() && sizes_.back() + bytes + 8 > kBufferBytes) sizes_.push_back(0);
+    size_t& size = sizes_.back();
+    const uint32_t buffer = uint32_t(sizes_.size() - 1);
+    const size_t at = (size + 7) & ~size_t(7);
+    if (bytes) jobs_.insert(jobs_.end(), {uint32_t(uintptr_t(data)), uint32_t(bytes), buffer, uint32_t(at)});
+    size = at + bytes;
+    json.array(views_.size() / 4);
+    views_.insert(views_.end(), {typeOf<T>(), buffer, uint32_t(at), uint32_t(count)});
+  }
+  template <typename T>
+  void put(Json& json, const std::vector<T>& v) {
+    put(json, v.data(), v.size());
+  }
+  // Keeps an array built only for the result (a clip's packed keys and layout) alive until the copy.
+  const std::vector<int32_t>& keep(std::vector<int32_t>&& v) { return keptInts_.emplace_back(std::move(v)); }
+  const std::vector<float>& keep(std::vector<float>&& v) { return keptFloats_.emplace_back(std::move(v)); }
+  // The result: buffers made, arrays copied, text parsed and every marker replaced, in one call.
+  // No WASM allocation happens between buildResult reading the heap and the end of the copy.
+  val build(const Json& json) {
+    const std::vector<uint32_t> sizes(sizes_.begin(), sizes_.end());
+    const std::string& text = json.text();
+    return val::take_ownership(buildResult(text.data(), uint32_t(text.size()), sizes.data(), uint32_t(sizes.size()),
+                                           jobs_.data(), uint32_t(jobs_.size() / 4), views_.data(),
+                                           uint32_t(views_.size() / 4), json.values().as_handle()));
+  }
+
+ private:
   std::vector<uint32_t> jobs_;    // 4 per array: source address, bytes, buffer, offset
+  std::vector<uint32_t> views_;   // 4 per array: type, buffer, offset, elements
   std::vector<size_t> sizes_{0};  // bytes of each buffer
-  std::vector<View> views_;
   std::deque<std::vector<int32_t>> keptInts_;
   std::deque<std::vector<float>> keptFloats_;
 };
@@ -233,12 +370,6 @@ Bytes bytesIn(const val& v) {
   std::abort();
 }
 
-val strings(const std::vector<std::string>& v) {
-  val a = val::array();
-  for (size_t i = 0; i < v.size(); ++i) a.set(i, v[i]);
-  return a;
-}
-
 const char* blendName(rs::Blend b) {
   switch (b) {
     case rs::Blend::Masked: return "masked";
@@ -249,7 +380,7 @@ const char* blendName(rs::Blend b) {
 }
 
 // Bounds computed here, in one tight pass, spare the main thread two JS passes over every vertex.
-val boundsOf(const std::vector<float>& p) {
+void writeBounds(Json& j, const std::vector<float>& p) {
   float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
   const size_t n = p.size() / 3;
   if (n) {
@@ -271,88 +402,115 @@ val boundsOf(const std::vector<float>& p) {
       r2 = std::max(r2, dx * dx + dy * dy + dz * dz);
     }
   });
-  val b = val::object(), mn = val::array(), mx = val::array(), ce = val::array();
-  for (int k = 0; k < 3; ++k) {
-    mn.set(k, lo[k]);
-    mx.set(k, hi[k]);
-    ce.set(k, c[k]);
-  }
-  b.set("min", mn);
-  b.set("max", mx);
-  b.set("center", ce);
-  b.set("radius", std::sqrt(r2));
-  return b;
+  const auto vec3 = [&j](const float* v) {
+    j.beginArray();
+    for (int k = 0; k < 3; ++k) j.number(v[k]);
+    j.endArray();
+  };
+  j.beginObject();
+  j.key("min");
+  vec3(lo);
+  j.key("max");
+  vec3(hi);
+  j.key("center");
+  vec3(c);
+  j.key("radius").number(std::sqrt(r2));
+  j.endObject();
 }
 
-val meshToVal(const rs::Mesh& m, Arena& arena) {
-  val o = val::object();
-  o.set("name", m.name);
-  o.set("bounds", boundsOf(m.positions));
-  arena.put(o, "positions", m.positions);
-  if (!m.normals.empty()) arena.put(o, "normals", m.normals);
-  val uvs = val::array();
-  for (size_t i = 0; i < m.uvs.size(); ++i) arena.put(uvs, int(i), m.uvs[i]);
-  o.set("uvs", uvs);
-  if (!m.colors.empty()) arena.put(o, "colors", m.colors);
-  arena.put(o, "indices", m.indices);
-  val groups = val::array();
-  for (size_t i = 0; i < m.groups.size(); ++i) {
-    val g = val::object();
-    g.set("start", m.groups[i].start);
-    g.set("count", m.groups[i].count);
-    g.set("material", m.groups[i].material);
-    groups.set(i, g);
+void writeMesh(Json& j, const rs::Mesh& m, Arena& arena) {
+  j.beginObject();
+  j.key("name").string(m.name);
+  j.key("bounds");
+  writeBounds(j, m.positions);
+  arena.put(j.key("positions"), m.positions);
+  if (!m.normals.empty()) arena.put(j.key("normals"), m.normals);
+  j.key("uvs").beginArray();
+  for (const std::vector<float>& uv : m.uvs) arena.put(j, uv);
+  j.endArray();
+  if (!m.colors.empty()) arena.put(j.key("colors"), m.colors);
+  arena.put(j.key("indices"), m.indices);
+  j.key("groups").beginArray();
+  for (const rs::Group& g : m.groups) {
+    j.beginObject();
+    j.key("start").number(g.start);
+    j.key("count").number(g.count);
+    j.key("material").number(g.material);
+    j.endObject();
   }
-  o.set("groups", groups);
+  j.endArray();
   if (!m.skinIndex.empty()) {
-    arena.put(o, "skinIndex", m.skinIndex);
-    arena.put(o, "skinWeight", m.skinWeight);
+    arena.put(j.key("skinIndex"), m.skinIndex);
+    arena.put(j.key("skinWeight"), m.skinWeight);
   }
-  val morphs = val::array();
-  for (size_t i = 0; i < m.morphs.size(); ++i) {
-    val mo = val::object();
-    mo.set("name", m.morphs[i].name);
-    arena.put(mo, "positions", m.morphs[i].positions);
-    if (!m.morphs[i].normals.empty()) arena.put(mo, "normals", m.morphs[i].normals);
-    morphs.set(i, mo);
+  j.key("morphs").beginArray();
+  for (const rs::Morph& mo : m.morphs) {
+    j.beginObject();
+    j.key("name").string(mo.name);
+    arena.put(j.key("positions"), mo.positions);
+    if (!mo.normals.empty()) arena.put(j.key("normals"), mo.normals);
+    j.endObject();
   }
-  o.set("morphs", morphs);
-  return o;
+  j.endArray();
+  j.endObject();
 }
 
-val materialToVal(const rs::Material& m) {
-  val o = val::object();
-  o.set("name", m.name);
-  o.set("textureNames", strings(m.textureNames));
-  o.set("twoSided", m.twoSided);
-  o.set("blend", std::string(blendName(m.blend)));
-  o.set("unlit", m.unlit);
-  o.set("hidden", m.hidden);
-  o.set("environment", m.environment);
-  o.set("flat", m.flat);
-  if (!m.guid.empty()) o.set("guid", m.guid);
-  return o;
+void writeMaterial(Json& j, const rs::Material& m) {
+  j.beginObject();
+  j.key("name").string(m.name);
+  j.key("textureNames").strings(m.textureNames);
+  j.key("twoSided").boolean(m.twoSided);
+  j.key("blend").string(blendName(m.blend));
+  j.key("unlit").boolean(m.unlit);
+  j.key("hidden").boolean(m.hidden);
+  j.key("environment").boolean(m.environment);
+  j.key("flat").boolean(m.flat);
+  if (!m.guid.empty()) j.key("guid").string(m.guid);
+  j.endObject();
 }
 
-val notifiesToVal(const std::vector<rs::Notify>& v) {
-  val a = val::array();
-  for (size_t i = 0; i < v.size(); ++i) {
-    val n = val::object();
-    n.set("time", v[i].time);
-    n.set("name", v[i].name);
-    a.set(i, n);
+void writeNotifies(Json& j, const std::vector<rs::Notify>& v) {
+  j.beginArray();
+  for (const rs::Notify& n : v) {
+    j.beginObject();
+    j.key("time").number(n.time);
+    j.key("name").string(n.name);
+    j.endObject();
   }
-  return a;
+  j.endArray();
+}
+
+// counts and info: words of the decoders as keys. A key that is not ASCII (a PSG part's name in
+// an info key) cannot be a key of the text as Embind would decode it: such an object is made
+// through Embind instead.
+template <typename Value>
+void writeFacts(Json& j, const std::vector<std::pair<std::string, Value>>& facts) {
+  bool ascii = true;
+  for (const auto& f : facts) ascii = ascii && Json::ascii(f.first);
+  if (!ascii) {
+    val o = val::object();
+    for (const auto& f : facts) o.set(f.first, f.second);
+    j.made(std::move(o));
+    return;
+  }
+  j.beginObject();
+  for (const auto& f : facts) {
+    j.key(f.first);
+    if constexpr (std::is_same_v<Value, double>)
+      j.number(f.second);
+    else
+      j.string(f.second);
+  }
+  j.endObject();
 }
 
 // A clip's tracks travel packed: one Float32Array with every key array and one Int32Array layout
 // of 6 ints per track (bone, keys, times, translation, rotation, scale offsets in floats; -1 =
 // none). The keys are packed here with memcpy (hundreds of small arrays cost less copied inside
 // the module than one by one into JS) and each track's own arrays are freed at once, so the pool
-// takes their place in memory. A PSA of 750 tracks then costs a handful of Embind calls instead
-// of thousands; unpackClips() in web/src/decoder/ops.js turns it back into the contract's tracks
-// (views, no copies).
-void packTracks(std::vector<rs::Track>& tracks, const val& packed, Arena& arena) {
+// takes their place in memory. unpackClips() in web/src/decoder/ops.js turns it back into the
+// contract's tracks (views, no copies).
+void writePackedTracks(Json& j, std::vector<rs::Track>& tracks, Arena& arena) {
   size_t floats = 0;  // at most: shared key times are stored once
   for (const rs::Track& t : tracks)
     floats += t.times.size() + t.translation.size() + t.rotation.size() + t.scale.size();
@@ -380,112 +538,124 @@ void packTracks(std::vector<rs::Track>& tracks, const val& packed, Arena& arena)
                   {t.bone, int32_t(t.times.size()), times, put(t.translation), put(t.rotation), put(t.scale)});
   }
   std::vector<rs::Track>().swap(tracks);
-  arena.put(packed, "data", arena.keep(std::move(pool)));
-  arena.put(packed, "layout", arena.keep(std::move(layout)));
+  j.beginObject();
+  arena.put(j.key("data"), arena.keep(std::move(pool)));
+  arena.put(j.key("layout"), arena.keep(std::move(layout)));
+  j.endObject();
 }
 
-val clipToVal(rs::Clip& c, Arena& arena) {
-  val o = val::object();
-  o.set("name", c.name);
-  o.set("fps", c.fps);
-  o.set("frameCount", c.frameCount);
-  o.set("duration", c.duration);
-  o.set("loop", c.loop);
-  o.set("notifies", notifiesToVal(c.notifies));
-  val packed = val::object();
-  packTracks(c.tracks, packed, arena);
-  o.set("packedTracks", packed);
-  return o;
+void writeClip(Json& j, rs::Clip& c, Arena& arena) {
+  j.beginObject();
+  j.key("name").string(c.name);
+  j.key("fps").number(c.fps);
+  j.key("frameCount").number(c.frameCount);
+  j.key("duration").number(c.duration);
+  j.key("loop").boolean(c.loop);
+  j.key("notifies");
+  writeNotifies(j, c.notifies);
+  j.key("packedTracks");
+  writePackedTracks(j, c.tracks, arena);
+  j.endObject();
 }
 
-val textureToVal(const rs::Texture& t, Arena& arena) {
-  val o = val::object();
-  o.set("name", t.name);
-  if (!t.guid.empty()) o.set("guid", t.guid);
-  o.set("width", t.width);
-  o.set("height", t.height);
-  o.set("format", t.format);
-  o.set("cube", t.cube);
-  val mips = val::array();
-  for (size_t i = 0; i < t.mips.size(); ++i) arena.put(mips, int(i), t.mips[i]);
-  o.set("mips", mips);
-  return o;
+void writeTexture(Json& j, const rs::Texture& t, Arena& arena) {
+  j.beginObject();
+  j.key("name").string(t.name);
+  if (!t.guid.empty()) j.key("guid").string(t.guid);
+  j.key("width").number(t.width);
+  j.key("height").number(t.height);
+  j.key("format").string(t.format);
+  j.key("cube").boolean(t.cube);
+  j.key("mips").beginArray();
+  for (const std::vector<uint8_t>& mip : t.mips) arena.put(j, mip);
+  j.endArray();
+  j.endObject();
+}
+
+void writeSkeleton(Json& j, const rs::Skeleton& s, Arena& arena) {
+  j.beginObject();
+  j.key("names").strings(s.names);
+  arena.put(j.key("parents"), s.parents);
+  arena.put(j.key("restTranslation"), s.restTranslation);
+  arena.put(j.key("restRotation"), s.restRotation);
+  if (!s.restScale.empty()) arena.put(j.key("restScale"), s.restScale);
+  j.key("flat").boolean(s.flat);
+  j.key("helperBone").number(s.helper);
+  j.endObject();
+}
+
+void writeVertexAnimation(Json& j, const rs::VertexAnimation& va, Arena& arena) {
+  j.beginObject();
+  j.key("frameCount").number(va.frameCount);
+  j.key("vertexCount").number(va.vertexCount);
+  arena.put(j.key("frames"), va.frames);
+  if (!va.normals.empty()) arena.put(j.key("normals"), va.normals);
+  j.key("sequences").beginArray();
+  for (const rs::VertexSequence& s : va.sequences) {
+    j.beginObject();
+    j.key("name").string(s.name);
+    j.key("group").string(s.group);
+    j.key("startFrame").number(s.startFrame);
+    j.key("frameCount").number(s.frameCount);
+    j.key("rate").number(s.rate);
+    j.key("notifies");
+    writeNotifies(j, s.notifies);
+    j.endObject();
+  }
+  j.endArray();
+  j.endObject();
+}
+
+void writeAttachment(Json& j, const rs::Attachment& a) {
+  j.beginObject();
+  j.key("name").string(a.name);
+  j.key("bone").number(a.bone);
+  j.key("translation").beginArray();
+  for (int k = 0; k < 3; ++k) j.number(a.translation[k]);
+  j.endArray();
+  j.key("rotation").beginArray();
+  for (int k = 0; k < 4; ++k) j.number(a.rotation[k]);
+  j.endArray();
+  j.endObject();
 }
 
 val modelToVal(rs::Model& m) {
   Arena arena;
-  val o = val::object();
-  o.set("format", m.format);
-  o.set("name", m.name);
-  o.set("bindBy", m.bindBy);
-  o.set("warnings", strings(m.warnings));
-  val counts = val::object();
-  for (const auto& c : m.counts) counts.set(c.first, c.second);
-  o.set("counts", counts);
-  val info = val::object();
-  for (const auto& c : m.info) info.set(c.first, c.second);
-  o.set("info", info);
-  val meshes = val::array();
-  for (size_t i = 0; i < m.meshes.size(); ++i) meshes.set(i, meshToVal(m.meshes[i], arena));
-  o.set("meshes", meshes);
-  val materials = val::array();
-  for (size_t i = 0; i < m.materials.size(); ++i) materials.set(i, materialToVal(m.materials[i]));
-  o.set("materials", materials);
+  Json j;
+  j.beginObject();
+  j.key("format").string(m.format);
+  j.key("name").string(m.name);
+  j.key("bindBy").string(m.bindBy);
+  j.key("warnings").strings(m.warnings);
+  j.key("counts");
+  writeFacts(j, m.counts);
+  j.key("info");
+  writeFacts(j, m.info);
+  j.key("meshes").beginArray();
+  for (const rs::Mesh& mesh : m.meshes) writeMesh(j, mesh, arena);
+  j.endArray();
+  j.key("materials").beginArray();
+  for (const rs::Material& mat : m.materials) writeMaterial(j, mat);
+  j.endArray();
   if (m.hasSkeleton) {
-    const rs::Skeleton& s = m.skeleton;
-    val so = val::object();
-    so.set("names", strings(s.names));
-    arena.put(so, "parents", s.parents);
-    arena.put(so, "restTranslation", s.restTranslation);
-    arena.put(so, "restRotation", s.restRotation);
-    if (!s.restScale.empty()) arena.put(so, "restScale", s.restScale);
-    so.set("flat", s.flat);
-    so.set("helperBone", s.helper);
-    o.set("skeleton", so);
+    j.key("skeleton");
+    writeSkeleton(j, m.skeleton, arena);
   }
-  val clips = val::array();
-  for (size_t i = 0; i < m.clips.size(); ++i) clips.set(i, clipToVal(m.clips[i], arena));
-  o.set("clips", clips);
+  j.key("clips").beginArray();
+  for (rs::Clip& c : m.clips) writeClip(j, c, arena);
+  j.endArray();
   if (m.hasVertexAnimation) {
-    const rs::VertexAnimation& va = m.vertexAnimation;
-    val vo = val::object();
-    vo.set("frameCount", va.frameCount);
-    vo.set("vertexCount", va.vertexCount);
-    arena.put(vo, "frames", va.frames);
-    if (!va.normals.empty()) arena.put(vo, "normals", va.normals);
-    val seqs = val::array();
-    for (size_t i = 0; i < va.sequences.size(); ++i) {
-      val so = val::object();
-      so.set("name", va.sequences[i].name);
-      so.set("group", va.sequences[i].group);
-      so.set("startFrame", va.sequences[i].startFrame);
-      so.set("frameCount", va.sequences[i].frameCount);
-      so.set("rate", va.sequences[i].rate);
-      so.set("notifies", notifiesToVal(va.sequences[i].notifies));
-      seqs.set(i, so);
-    }
-    vo.set("sequences", seqs);
-    o.set("vertexAnimation", vo);
+    j.key("vertexAnimation");
+    writeVertexAnimation(j, m.vertexAnimation, arena);
   }
-  val atts = val::array();
-  for (size_t i = 0; i < m.attachments.size(); ++i) {
-    const rs::Attachment& a = m.attachments[i];
-    val ao = val::object();
-    ao.set("name", a.name);
-    ao.set("bone", a.bone);
-    val t = val::array(), r = val::array();
-    for (int k = 0; k < 3; ++k) t.set(k, a.translation[k]);
-    for (int k = 0; k < 4; ++k) r.set(k, a.rotation[k]);
-    ao.set("translation", t);
-    ao.set("rotation", r);
-    atts.set(i, ao);
-  }
-  o.set("attachments", atts);
-  val textures = val::array();
-  for (size_t i = 0; i < m.textures.size(); ++i) textures.set(i, textureToVal(m.textures[i], arena));
-  o.set("textures", textures);
-  arena.write();
-  return o;
+  j.key("attachments").beginArray();
+  for (const rs::Attachment& a : m.attachments) writeAttachment(j, a);
+  j.endArray();
+  j.key("textures").beginArray();
+  for (const rs::Texture& t : m.textures) writeTexture(j, t, arena);
+  j.endArray();
+  j.endObject();
+  return arena.build(j);
 }
 
 val refusal(const std::string& message) {
