@@ -178,6 +178,7 @@ describe('a loader in Node decodes the bytes it is given where they lie', () => 
     };
   };
   const decodeInput = (given) => given.find((c) => c.op === 'decodePsk').args[0];
+  const detectInput = (given) => given.find((c) => c.op === 'detectFormats').args;
 
   it.each([
     ['a file read whole by its head read', () => fixture('two_bone.psk'), 'two_bone.psk'],
@@ -190,25 +191,34 @@ describe('a loader in Node decodes the bytes it is given where they lie', () => 
           ],
         ]
       : []),
-  ])('%s: a host that never transfers is given the caller’s own buffer, one that transfers a copy', async (_, read, name) => {
-    const bytes = read();
-    const inPlace = await recording(false);
-    const group = await new PSKLoader().setDecoder(inPlace.host).parseAsync(bytes, name);
-    expect(group.userData.character.name).toBe(name);
-    expect(decodeInput(inPlace.given)).toBe(bytes.buffer);
+  ])(
+    '%s: a host that never transfers is given the caller’s own buffer to detect and decode, one that transfers copies',
+    async (_, read, name) => {
+      const bytes = read();
+      const inPlace = await recording(false);
+      const group = await new PSKLoader().setDecoder(inPlace.host).parseAsync(bytes, name);
+      expect(group.userData.character.name).toBe(name);
+      expect(decodeInput(inPlace.given)).toBe(bytes.buffer);
+      // Its format is found from the head of those bytes too, not from a copy of the head.
+      const [heads, lengths] = detectInput(inPlace.given);
+      expect(heads).toBe(bytes.buffer);
+      expect(lengths).toEqual([Math.min(bytes.byteLength, 65536)]);
 
-    // A worker's host detaches what it is given: that gets a copy, and the caller's bytes stay whole.
-    const transferring = await recording(undefined);
-    await new PSKLoader().setDecoder(transferring.host).parseAsync(bytes, name);
-    expect(decodeInput(transferring.given)).not.toBe(bytes.buffer);
-    expect(decodeInput(transferring.given).byteLength).toBe(bytes.byteLength);
-    // A view of part of a buffer is copied whatever the host: read() gives a buffer of the file alone.
-    const framed = new Uint8Array(bytes.byteLength + 16);
-    framed.set(bytes, 8);
-    inPlace.given.length = 0;
-    await new PSKLoader().setDecoder(inPlace.host).parseAsync(framed.subarray(8, 8 + bytes.byteLength), name);
-    expect(decodeInput(inPlace.given)).not.toBe(framed.buffer);
-  });
+      // A worker's host detaches what it is given: that gets a copy, and the caller's bytes stay whole.
+      const transferring = await recording(undefined);
+      await new PSKLoader().setDecoder(transferring.host).parseAsync(bytes, name);
+      expect(decodeInput(transferring.given)).not.toBe(bytes.buffer);
+      expect(decodeInput(transferring.given).byteLength).toBe(bytes.byteLength);
+      expect(detectInput(transferring.given)[0]).not.toBe(bytes.buffer);
+      expect(detectInput(transferring.given)[0].byteLength).toBe(Math.min(bytes.byteLength, 65536));
+      // A view of part of a buffer is copied whatever the host: read() gives a buffer of the file alone.
+      const framed = new Uint8Array(bytes.byteLength + 16);
+      framed.set(bytes, 8);
+      inPlace.given.length = 0;
+      await new PSKLoader().setDecoder(inPlace.host).parseAsync(framed.subarray(8, 8 + bytes.byteLength), name);
+      expect(decodeInput(inPlace.given)).not.toBe(framed.buffer);
+    },
+  );
 
   it("Node's hosts say they never transfer; its threads do", async () => {
     const { createDecoderHost } = await import('../../web/src/decoder/node-pool.js');

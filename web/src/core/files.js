@@ -1,7 +1,10 @@
 // File entries: whatever the user gave (File, fetched bytes, zip member) behind one small surface.
 // Names are compared case-insensitively, without folders, as modders' files rarely agree on case.
 
-/** @typedef {{ name: string, path: string, size: number, read: () => Promise<ArrayBuffer>, readHead: (n: number) => Promise<ArrayBuffer> }} FileEntry */
+/**
+ * readHead(n): at least the file's first n bytes (a file already in memory may give itself whole).
+ * @typedef {{ name: string, path: string, size: number, read: () => Promise<ArrayBuffer>, readHead: (n: number) => Promise<ArrayBuffer> }} FileEntry
+ */
 
 /**
  * Files larger than this go to a decoder worker as the File itself, which reads it there

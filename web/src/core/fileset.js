@@ -46,6 +46,26 @@ function readOnce(entry, bytes) {
 /** Bytes of file heads sent to the decoders in one call (a folder of ordinary size is one call). */
 const HEADS_PER_CALL = 4 << 20;
 
+/** Bytes of a head read that detection reads: a file already in memory gives itself whole as its head. */
+const headLength = (head) => Math.min(head.byteLength, HEAD_BYTES);
+
+/**
+ * The heads of one detectFormats call, one after another in one buffer. A lone head goes as it is
+ * to a decoder that copies its input and never detaches it (Node's, `transfersInput` false): a
+ * loader's parse() of one file then copies no head out of its bytes (64 kB made and filled anew
+ * for every file).
+ */
+function packHeads(sent, decoder) {
+  if (sent.length === 1 && decoder.transfersInput === false) return sent[0].head;
+  const packed = new Uint8Array(sent.reduce((n, b) => n + headLength(b.head), 0));
+  let at = 0;
+  for (const { head } of sent) {
+    packed.set(new Uint8Array(head, 0, headLength(head)), at);
+    at += headLength(head);
+  }
+  return packed.buffer;
+}
+
 /**
  * Runs `work` over `items` with at most `width` at a time (reading the next file while others
  * decode), calling `done(item, result)` in the items' order so records come out the same way
@@ -151,18 +171,12 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
   const detect = () => {
     if (!batch.length) return;
     const sent = batch;
-    const packed = new Uint8Array(batchBytes);
-    let at = 0;
-    for (const { head } of sent) {
-      packed.set(new Uint8Array(head), at);
-      at += head.byteLength;
-    }
     batch = [];
     batchBytes = 0;
     const call = decoder
       .call('detectFormats', [
-        packed.buffer,
-        sent.map((b) => b.head.byteLength),
+        packHeads(sent, decoder),
+        sent.map((b) => headLength(b.head)),
         sent.map((b) => b.entry.size),
         sent.map((b) => b.entry.name),
       ])
@@ -187,9 +201,9 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
     else if (r.error) records.push({ kind: 'refused', files: [entry.path], reason: unreadable(r.error) });
     else if (!r.head.byteLength) records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' });
     else {
-      if (batchBytes + r.head.byteLength > HEADS_PER_CALL) detect();
+      if (batchBytes + headLength(r.head) > HEADS_PER_CALL) detect();
       batch.push({ entry, head: r.head });
-      batchBytes += r.head.byteLength;
+      batchBytes += headLength(r.head);
       if (r.head.byteLength === entry.size) heads.set(entry, r.head);
     }
     if (read === FIRST_LOOK && lookEnd) {
