@@ -172,7 +172,11 @@ describe.skipIf(!existsSync(SAMPLES))('Clear frees what a drop took', () => {
     const select = page.locator('#materials select').first();
     await select.focus();
     await select.selectOption({ label: before[0].name });
-    await page.waitForFunction(() => !!window.__rigscope.app.characters[0].materials[0].map);
+    // A texture of the file, not the white texel an untextured material draws.
+    await page.waitForFunction(() => {
+      const { map } = window.__rigscope.app.characters[0].materials[0];
+      return !!map && !map.userData.untextured;
+    });
     const after = await records();
     expect(after[0]).toEqual({ name: before[0].name, pixels: true, drawn: true });
     expect(page.errors).toEqual([]);

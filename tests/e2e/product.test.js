@@ -211,7 +211,7 @@ describe('characters and timeline', () => {
     await select.focus();
     expect(await select.locator('option').allTextContents()).toEqual(['Assign by hand…', 'unrelated.png']);
     await select.selectOption({ label: 'unrelated.png' });
-    await page.waitForFunction(() => !!window.__rigscope.app.characters[0].materials[0].map);
+    await page.waitForFunction(() => window.__rigscope.app.characters[0].materials[0].map?.name === 'unrelated.png');
     // The strip now shows red.
     const redPixels = await page.evaluate(() => {
       const r = window.__rigscope.viewer.countForegroundPixels();

@@ -77,7 +77,7 @@ describe('0 A.D. models in the viewer', () => {
       return {
         names: [unit.name, cap.name],
         clips: window.__rigscope.clipNames(),
-        textured: !!unit.materials[0].map,
+        textured: unit.materials[0].map?.name === 'arm.png',
         capOnHand: cap.root.parent === unit.attachments.find((a) => a.name === 'prop_hand').node,
         // One marker a socket, all drawing one geometry and material, shown.
         markers: (() => {

@@ -12,6 +12,8 @@ import { Glides } from '../three/glides.js';
 import { slicer } from '../core/tasks.js';
 import { flipRows } from '../core/png.js';
 import { linkPrograms } from '../three/programs.js';
+import { UNTEXTURED_MAP, drawUntexturedWhite } from '../three/textures.js';
+import { blendBothSidesAtOnce } from '../three/build.js';
 
 /** Characters whose materials are prepared in one call of three's compile (it walks the whole scene for lights each call). */
 const COMPILED_AT_ONCE = 24;
@@ -270,7 +272,17 @@ export class Viewer {
   async compileFor(roots) {
     // Only roots with a material not compiled as it is now (new, or given a texture since), a few
     // at a time: preparing a thousand characters' materials in one call held the page 250 ms.
-    const waiting = roots.filter((root) => this._materialsOf(root).some((m) => this._compiled.get(m) !== m.version));
+    // Each program is linked and first drawn one at a time where there is no parallel linking:
+    // untextured materials draw a white texel (their textured kind's program), and two-sided
+    // translucent ones both sides in one pass (one program, not one a side).
+    const waiting = roots.filter((root) => {
+      const materials = this._materialsOf(root);
+      for (const m of materials) {
+        drawUntexturedWhite(m);
+        blendBothSidesAtOnce(m);
+      }
+      return materials.some((m) => this._compiled.get(m) !== m.version);
+    });
     const group = new THREE.Group();
     const programs = new Set();
     const pause = slicer();
@@ -318,9 +330,10 @@ export class Viewer {
 
   clear() {
     for (const c of [...this.characters]) this.remove(c);
-    // The markers' one geometry and material leave the GPU with the last character.
+    // The markers' one geometry and material, and the untextured white texel, leave the GPU with the last character.
     MARKER.geometry.dispose();
     MARKER.material.dispose();
+    UNTEXTURED_MAP.dispose();
     this.glides.finish();
   }
 

@@ -347,6 +347,22 @@ function useBlend(mat, blend) {
 }
 
 /**
+ * Draws a two-sided material whose blend gives the same picture whatever order its faces come in
+ * in one pass (faces a and b over d: UE1 translucent makes a + b - ab + d(1 - a)(1 - b), modulated 4abd):
+ * three draws a two-sided transparent material's back faces, then its front faces, each pass with
+ * a shader program of its own. True if it changed the material.
+ */
+export function blendBothSidesAtOnce(mat) {
+  const orderFree =
+    (mat.blendSrc === THREE.OneFactor && mat.blendDst === THREE.OneMinusSrcColorFactor) ||
+    (mat.blendSrc === THREE.DstColorFactor && mat.blendDst === THREE.SrcColorFactor);
+  if (mat.forceSinglePass || !mat.transparent || mat.blending !== THREE.CustomBlending || !orderFree) return false;
+  mat.forceSinglePass = true;
+  mat.needsUpdate = true;
+  return true;
+}
+
+/**
  * 0 A.D. player_trans materials: the base texture's alpha is not transparency but a mask, and the
  * engine's shader multiplies the colour by mix(playerColor, 1, alpha). `material.userData.playerColor`
  * is the uniform (a THREE.Color in .value) to change the colour.

@@ -4,6 +4,7 @@
 import * as THREE from 'three';
 import { StillSkeleton, buildClip, buildMaterials, buildMesh, buildSkeleton, restInverses, usePlayerColor } from './build.js';
 import { VertexAnimation } from './vertex-animation.js';
+import { UNTEXTURED_MAP } from './textures.js';
 import { bind, characterOf, fitAnimation } from '../core/scene.js';
 
 export class Character {
@@ -182,7 +183,7 @@ export class Character {
     this.root.removeFromParent();
     for (const m of this.meshes) m.geometry.dispose();
     for (const m of this.materials) {
-      for (const k of ['map', 'alphaMap']) m[k]?.dispose?.();
+      for (const k of ['map', 'alphaMap']) if (m[k] !== UNTEXTURED_MAP) m[k]?.dispose?.(); // the white texel is every untextured material's
       m.dispose();
     }
     this.skeleton?.dispose();

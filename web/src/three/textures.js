@@ -206,12 +206,32 @@ export function findTexture(source, library) {
   return null;
 }
 
-/** Each textured material's colour before its first texture (removeTexture goes back to it). */
+/**
+ * One white texel, the map the viewer draws an untextured material with: its colour times white is
+ * its colour, and its shader program is the one its textured kind uses. Software GL (no
+ * KHR_parallel_shader_compile) links and first draws each program one at a time, 0.05-0.4 s each on a busy machine,
+ * and a folder of textured and untextured parts needed both kinds of each. Its name says what it
+ * is; it is no picture of the model (the GLB export writes textures from the scene, never maps).
+ */
+export const UNTEXTURED_MAP = new THREE.DataTexture(new Uint8Array([255, 255, 255, 255]), 1, 1, THREE.RGBAFormat);
+UNTEXTURED_MAP.name = 'untextured';
+UNTEXTURED_MAP.userData.untextured = true;
+UNTEXTURED_MAP.needsUpdate = true;
+
+/** Gives a lit or unlit mesh material without a texture the untextured white texel; true if it did. */
+export function drawUntexturedWhite(material) {
+  if (material.map || !(material.isMeshStandardMaterial || material.isMeshBasicMaterial)) return false;
+  material.map = UNTEXTURED_MAP;
+  material.needsUpdate = true;
+  return true;
+}
+
+/** Each textured material's colour and map before its first texture (removeTexture goes back to them). */
 const untextured = new WeakMap();
 
 /** Puts a texture on a material, keeping the material's blend settings. */
 export function assignTexture(material, texture) {
-  if (!untextured.has(material)) untextured.set(material, material.color.clone());
+  if (!untextured.has(material)) untextured.set(material, { colour: material.color.clone(), map: material.map });
   material.map = texture;
   material.color.set(0xffffff);
   material.needsUpdate = true;
@@ -219,12 +239,15 @@ export function assignTexture(material, texture) {
 
 /**
  * Takes a material's texture away (a scene that no longer gives it one: what was drawn early, from
- * part of a drop, chose a texture the whole drop does not): no map, the colour before its first.
+ * part of a drop, chose a texture the whole drop does not): the map (none, or the untextured white
+ * texel) and colour from before its first.
  */
 export function removeTexture(material) {
-  material.map = null;
-  const colour = untextured.get(material);
-  if (colour) material.color.copy(colour);
+  const before = untextured.get(material);
+  if (before) {
+    material.map = before.map;
+    material.color.copy(before.colour);
+  } else if (material.map !== UNTEXTURED_MAP) material.map = null;
   material.needsUpdate = true;
 }
 

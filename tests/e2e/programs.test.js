@@ -1,0 +1,94 @@
+// A folder draws with as few shader programs as its looks need. Software GL (SwiftShader, no
+// KHR_parallel_shader_compile) links each program and prepares its first draw one at a time, so
+// every program a folder needs beyond its largest model's is time the folder is not in place
+// (issue #31). An untextured material draws the white texel and so shares its textured kind's
+// program; a two-sided translucent or modulated material draws both sides in one pass.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import { SAMPLES, launch, openFolder, openPage } from './browser.js';
+
+const HAVE_SAMPLES = existsSync(SAMPLES);
+
+let browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/**
+ * The kinds of material samples/vertex3d's meshes draw with (UE1 polyflags: two-sided, masked,
+ * translucent, flat), textured or not, as `side/alpha-tested/transparent/flat`: one program each.
+ */
+const VERTEX3D_KINDS = [
+  '0/false/false/false', // plain
+  '0/true/false/false', // masked
+  '2/false/false/false', // two-sided
+  '2/false/true/true', // two-sided, translucent and flat
+  '2/true/false/false', // two-sided and masked
+];
+
+/** The width and height of each image of a GLB (PNG pictures in its binary chunk). */
+function imageSizes(glb) {
+  const length = glb.readUInt32LE(12);
+  const json = JSON.parse(glb.toString('utf8', 20, 20 + length));
+  const bin = 20 + length + 8;
+  return (json.images ?? []).map(({ bufferView }) => {
+    const png = bin + (json.bufferViews[bufferView].byteOffset ?? 0);
+    return [glb.readUInt32BE(png + 16), glb.readUInt32BE(png + 20)];
+  });
+}
+
+describe('shader programs of a folder', () => {
+  it.skipIf(!HAVE_SAMPLES)('samples/vertex3d: one program per kind of material, textured or not, the same look and GLB', async () => {
+    const page = await openPage(browser, '/?demo=0', { viewport: { width: 960, height: 640 } });
+    await openFolder(page, `${SAMPLES}vertex3d`);
+    const drawn = await page.evaluate(() => {
+      const { app, viewer } = window.__rigscope;
+      const materials = [...new Set(app.characters.flatMap((c) => [...c.tree()].flatMap((x) => x.materials)).filter((m) => m.visible))];
+      const kinds = new Set(materials.map((m) => [m.side, m.alphaTest > 0, m.transparent, m.flatShading].join('/')));
+      // Every program a material was drawn with: each pass of a two-pass material has one of its own.
+      const programs = new Set(materials.flatMap((m) => [...(viewer.renderer.properties.get(m).programs?.values() ?? [])]));
+      const untextured = materials.filter((m) => m.map?.userData.untextured).length;
+      const textures = new Set(materials.filter((m) => m.map && !m.map.userData.untextured).map((m) => m.map.source)).size;
+      return { kinds: [...kinds].sort(), programs: programs.size, materials: materials.length, untextured, textures };
+    });
+    expect(drawn.kinds).toEqual(VERTEX3D_KINDS);
+    expect(drawn.programs).toBe(VERTEX3D_KINDS.length);
+    // Some of its meshes have no texture in the folder: they share the textured programs.
+    expect(drawn.untextured).toBeGreaterThan(0);
+    expect(drawn.untextured).toBeLessThan(drawn.materials);
+
+    // The GLB holds the folder's pictures, never the white texel.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-button')]);
+    const sizes = imageSizes(readFileSync(await download.path()));
+    expect(sizes.filter(([w, h]) => w === 1 && h === 1)).toEqual([]);
+    expect(sizes.length).toBe(drawn.textures);
+
+    // The same picture as with no map on the untextured materials and both sides' passes apart.
+    const changed = await page.evaluate(() => {
+      const rs = window.__rigscope;
+      rs.viewer.grid.visible = false;
+      rs.pause();
+      rs.app.setTime(0);
+      const frame = () => rs.viewer.countForegroundPixels().pixels;
+      const shared = frame();
+      const materials = rs.app.characters.flatMap((c) => [...c.tree()].flatMap((x) => x.materials));
+      for (const m of materials) {
+        if (m.map?.userData.untextured) m.map = null;
+        m.forceSinglePass = false;
+        m.needsUpdate = true;
+      }
+      const apart = frame();
+      let differ = 0;
+      for (let i = 0; i < shared.length; i += 4)
+        if (Math.max(...[0, 1, 2].map((k) => Math.abs(shared[i + k] - apart[i + k]))) > 2) differ++;
+      return { differ, drawn: rs.viewer.countForegroundPixels().count };
+    });
+    expect(changed.drawn).toBeGreaterThan(1000);
+    expect(changed.differ).toBe(0);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+});
