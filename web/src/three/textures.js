@@ -209,9 +209,9 @@ export function findTexture(source, library) {
 /**
  * One white texel, the map the viewer draws an untextured material with: its colour times white is
  * its colour, and its shader program is the one its textured kind uses. Software GL (no
- * KHR_parallel_shader_compile) links and first draws each program one at a time, 0.05-0.4 s each on a busy machine,
- * and a folder of textured and untextured parts needed both kinds of each. Its name says what it
- * is; it is no picture of the model (the GLB export writes textures from the scene, never maps).
+ * KHR_parallel_shader_compile) links and first draws each program one at a time (0.05-0.4 s each
+ * on a busy machine), and a folder of textured and untextured parts needed both kinds of each. It
+ * is no picture of the model: the GLB export writes textures from the scene, never maps.
  */
 export const UNTEXTURED_MAP = new THREE.DataTexture(new Uint8Array([255, 255, 255, 255]), 1, 1, THREE.RGBAFormat);
 UNTEXTURED_MAP.name = 'untextured';
