@@ -56,29 +56,21 @@ namespace {
 // Copies every placed array into its buffer (jobs: source address, bytes, buffer, offset, in
 // placement order), makes the views, parses the text and puts each array and value where its
 // marker stands. Small arrays (a track's keys) are copied word by word: a subarray and set() per
-// array would cost more than the copy. In Node a buffer is taken unfilled (Buffer.allocUnsafeSlow,
-// a whole ArrayBuffer of its own) and only the alignment gaps between arrays are zeroed: Node's
-// new ArrayBuffer zero-fills through calloc, 60-100 us for each 100-400 kB result (measured in
-// Node 20), more than a small mesh's whole decode. Browsers have no such call and zero-fill.
+// array would cost more than the copy.
 // clang-format would split === in the JavaScript.
 // clang-format off
 EM_JS(emscripten::EM_VAL, buildResult,
       (const char* text, uint32_t textBytes, const uint32_t* sizes, uint32_t bufferCount, const uint32_t* jobs,
        uint32_t jobCount, const uint32_t* views, uint32_t viewCount, emscripten::EM_VAL values),
       {
-        var unfilled = typeof Buffer === "function" && typeof Buffer.allocUnsafeSlow === "function";
-        var buffers = [], bytes = [], words = [], filled = [];
+        var buffers = [], bytes = [], words = [];
         for (var b = 0; b < bufferCount; b++) {
-          var size = HEAPU32[(sizes >> 2) + b];
-          buffers.push(unfilled ? Buffer.allocUnsafeSlow(size).buffer : new ArrayBuffer(size));
+          buffers.push(new ArrayBuffer(HEAPU32[(sizes >> 2) + b]));
           bytes.push(new Uint8Array(buffers[b]));
-          filled.push(0);
         }
         for (var i = 0, j = jobs >> 2; i < jobCount; i++, j += 4) {
           var src = HEAPU32[j], n = HEAPU32[j + 1], at = HEAPU32[j + 3];
           b = HEAPU32[j + 2];
-          if (unfilled && at > filled[b]) bytes[b].fill(0, filled[b], at);
-          filled[b] = at + n;
           if (n <= 4096 && !((src | n | at) & 3)) {
             var w = words[b] || (words[b] = new Int32Array(buffers[b], 0, bytes[b].length >> 2));
             for (var k = 0, s = src >> 2, d = at >> 2, e = n >> 2; k < e; k++) w[d + k] = HEAP32[s + k];
@@ -86,7 +78,6 @@ EM_JS(emscripten::EM_VAL, buildResult,
             bytes[b].set(HEAPU8.subarray(src, src + n), at);
           }
         }
-        if (unfilled) for (b = 0; b < bufferCount; b++) bytes[b].fill(0, filled[b]);
         var types = [ Float32Array, Uint32Array, Int32Array, Uint16Array, Uint8Array ];
         var arrays = new Array(viewCount);
         for (i = 0, j = views >> 2; i < viewCount; i++, j += 4) {
