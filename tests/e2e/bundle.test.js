@@ -11,13 +11,28 @@ import { FAMILY_SAMPLES, SAMPLES, chooseFiles, dropFolder, filePayload, launch, 
 import { packScene } from '../../web/src/core/pack.js';
 import { bundleBytes, isBundle, readBundle } from '../../web/src/core/bundle.js';
 
-let browser;
+let browser, host;
 beforeAll(async () => {
   browser = await launch();
 });
 afterAll(async () => {
   await browser?.close();
 });
+
+/**
+ * A page of another site that holds one <rigscope-viewer> at a time, shared by the families: a
+ * page's first element makes the renderer and its shaders (seconds on SwiftShader), the next
+ * ones reuse them.
+ */
+async function hostPage() {
+  if (host) return host;
+  const base = inject('baseUrl');
+  host = await browser.newPage({ viewport: { width: 640, height: 480 } });
+  const html = `<!doctype html><html><head><meta charset="utf-8"><script type="module" src="${base}/rigscope-viewer.js"></script></head><body></body></html>`;
+  await host.route(`${base}/bundle-host.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await host.goto(`${base}/bundle-host.html`);
+  return host;
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'rigscope-bundle-e2e-'));
 const paths = (family) => FAMILY_SAMPLES[family].map((f) => SAMPLES + f);
@@ -111,11 +126,15 @@ describe.each(Object.keys(FAMILY_SAMPLES))('a bundle of %s samples', (family) =>
     const bytes = readFileSync(writeBundle(family, clip ? { clip, bg: '203040' } : { bg: '203040' }));
     const serve = (page) => page.route(url, (route) => route.fulfill({ body: bytes, headers: { 'Access-Control-Allow-Origin': '*' } }));
 
-    const page = await browser.newPage({ viewport: { width: 640, height: 480 } });
+    const page = await hostPage();
     await serve(page);
-    const html = `<!doctype html><html><head><meta charset="utf-8"><script type="module" src="${base}/rigscope-viewer.js"></script></head><body><rigscope-viewer id="v" src="${url}" style="width:400px;height:300px"></rigscope-viewer></body></html>`;
-    await page.route(`${base}/bundle-host.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
-    await page.goto(`${base}/bundle-host.html`);
+    await page.evaluate((src) => {
+      const v = document.createElement('rigscope-viewer');
+      v.id = 'v';
+      v.setAttribute('src', src);
+      v.style.cssText = 'display:block;width:400px;height:300px';
+      document.body.replaceChildren(v);
+    }, url);
     // Loaded: the element lists the clips its files have (a PSG arena has none: its character is enough).
     await until(
       page,
@@ -136,7 +155,8 @@ describe.each(Object.keys(FAMILY_SAMPLES))('a bundle of %s samples', (family) =>
     expect(element.clips).toEqual(want.clips);
     expect(element.clip).toBe(clip);
     expect(element.background).toBe('203040');
-    await page.close();
+    // Removed: it stops playing while the embed page loads.
+    await page.evaluate(() => document.getElementById('v').remove());
 
     const embed = await browser.newPage({ viewport: { width: 640, height: 480 } });
     await serve(embed);
