@@ -43,31 +43,54 @@ describe('embed page', () => {
     await page.close();
   }, 120000);
 
-  it('chooses clips from its compact chooser and says so to the host page', async () => {
-    const page = await openPage(browser, '/embed.html', { viewport: { width: 400, height: 300 } });
-    const chooser = page.locator('rigscope-viewer select.clips');
-    expect(await chooser.isVisible()).toBe(true);
-    expect(await chooser.locator('option').allTextContents()).toEqual(['Idle', 'Walk', 'Wave']);
-    const changes = page.evaluate(
-      () =>
-        new Promise((resolve) =>
-          document.getElementById('player').addEventListener('clipchange', (e) => resolve(e.detail.clip), { once: true }),
-        ),
-    );
-    await chooser.selectOption({ label: 'Wave' });
-    expect(await changes).toBe('Wave');
-    expect(await page.evaluate(() => window.__rigscope.snapshot().characters.map((c) => [c.clip, c.playing]))).toEqual([['Wave', true]]);
-    expect(page.errors).toEqual([]);
-    await page.close();
-  });
+  // The demo, opened once for the tests that read it or change only its view: a page's first
+  // player makes the renderer and its shaders (seconds on SwiftShader).
+  describe('with the demo', () => {
+    let page;
+    beforeAll(async () => {
+      page = await openPage(browser, '/embed.html', { viewport: { width: 400, height: 300 } });
+    }, 120000);
+    afterAll(() => page?.close());
 
-  it('goes fullscreen from its button and back', async () => {
-    const page = await openPage(browser, '/embed.html', { viewport: { width: 400, height: 300 } });
-    await page.locator('rigscope-viewer button.fullscreen').click();
-    await page.waitForFunction(() => document.fullscreenElement?.id === 'player');
-    await page.locator('rigscope-viewer button.fullscreen').click();
-    await page.waitForFunction(() => document.fullscreenElement === null);
-    await page.close();
+    it('chooses clips from its compact chooser and says so to the host page', async () => {
+      const chooser = page.locator('rigscope-viewer select.clips');
+      expect(await chooser.isVisible()).toBe(true);
+      expect(await chooser.locator('option').allTextContents()).toEqual(['Idle', 'Walk', 'Wave']);
+      const changes = page.evaluate(
+        () =>
+          new Promise((resolve) =>
+            document.getElementById('player').addEventListener('clipchange', (e) => resolve(e.detail.clip), { once: true }),
+          ),
+      );
+      await chooser.selectOption({ label: 'Wave' });
+      expect(await changes).toBe('Wave');
+      expect(await page.evaluate(() => window.__rigscope.snapshot().characters.map((c) => [c.clip, c.playing]))).toEqual([['Wave', true]]);
+      expect(page.errors).toEqual([]);
+    });
+
+    it('goes fullscreen from its button and back', async () => {
+      await page.locator('rigscope-viewer button.fullscreen').click();
+      await page.waitForFunction(() => document.fullscreenElement?.id === 'player');
+      await page.locator('rigscope-viewer button.fullscreen').click();
+      await page.waitForFunction(() => document.fullscreenElement === null);
+    });
+
+    it('keeps its controls on one row down to 320 px', async () => {
+      await page.setViewportSize({ width: 320, height: 240 });
+      // The element lays out again once the page has drawn at the new size.
+      await frames(page, 2);
+      const rows = await page.evaluate(() => {
+        const root = document.getElementById('player').shadowRoot;
+        const parts = [...root.querySelectorAll('.bar > *:not([hidden])'), document.getElementById('open-full')];
+        return parts.map((el) => {
+          const r = el.getBoundingClientRect();
+          return { mid: Math.round(r.top + r.height / 2), right: r.right, width: r.width };
+        });
+      });
+      expect(rows.length).toBe(7); // play, time, frame, clip, the slot, open-in-Rigscope, fullscreen
+      expect(new Set(rows.filter((r) => r.width > 0).map((r) => r.mid)).size).toBe(1);
+      for (const r of rows) expect(r.right).toBeLessThanOrEqual(320);
+    });
   });
 
   it('shows prop and socket labels only with labels=1', async () => {
@@ -99,22 +122,6 @@ describe('embed page', () => {
     const last = Number(/showing frame (\d+)/.exec(note)[1]);
     expect(await late.evaluate(() => window.__rigscope.snapshot().characters[0].frame)).toBe(last);
     await late.close();
-  });
-
-  it('keeps its controls on one row down to 320 px', async () => {
-    const page = await openPage(browser, '/embed.html', { viewport: { width: 320, height: 240 } });
-    const rows = await page.evaluate(() => {
-      const root = document.getElementById('player').shadowRoot;
-      const parts = [...root.querySelectorAll('.bar > *:not([hidden])'), document.getElementById('open-full')];
-      return parts.map((el) => {
-        const r = el.getBoundingClientRect();
-        return { mid: Math.round(r.top + r.height / 2), right: r.right, width: r.width };
-      });
-    });
-    expect(rows.length).toBe(7); // play, time, frame, clip, the slot, open-in-Rigscope, fullscreen
-    expect(new Set(rows.filter((r) => r.width > 0).map((r) => r.mid)).size).toBe(1);
-    for (const r of rows) expect(r.right).toBeLessThanOrEqual(320);
-    await page.close();
   });
 
   it('draws no frames while paused and untouched, one per change', async () => {
