@@ -247,6 +247,7 @@ export class Viewer {
       else {
         this.glides.drop([character.root.position]);
         character.root.position.copy(to);
+        this.glides.placed(character.root.position);
       }
     }
     character.root.visible = !(character.hiddenByUser ?? sc?.hidden ?? false);
@@ -476,6 +477,8 @@ export class Viewer {
       this.glides.drop([this.camera.position, this.controls.target]);
       this.camera.position.copy(position);
       this.controls.target.copy(center);
+      this.glides.placed(this.camera.position);
+      this.glides.placed(this.controls.target);
       this.camera.lookAt(center);
     }
     this._fitOrthographic();

@@ -1,9 +1,10 @@
 // Gliding into place, for the page's viewer and <rigscope-viewer> alike. A folder's characters
 // arrive one after another and the layout makes room for each; what is already drawn moves to its
 // new place, and the camera to its new framing, over a moment instead of jumping. With reduced
-// motion asked for, everything moves at once.
+// motion asked for, everything moves at once. A glide takes no longer than its starting place was
+// on screen: a folder's first look, replaced a blink later, is left in a blink, not over GLIDE_MS.
 
-/** How long a glide takes. */
+/** How long a glide takes at most. */
 const GLIDE_MS = 400;
 
 /** Whether the reader asked for reduced motion (no glides, no autoplay). */
@@ -13,16 +14,30 @@ export class Glides {
   constructor() {
     /** @type {Map<import('three').Vector3, { from: import('three').Vector3, to: import('three').Vector3, start: number }>} */
     this.moves = new Map();
+    /** When each vector was put where it stands (drawn there, framed there, or arrived there). */
+    this.placedAt = new WeakMap();
   }
 
-  /** Moves `vector` to `to`: over GLIDE_MS from where it is, or at once with reduced motion. */
+  /** Notes that `vector` was just put where it is, at once. */
+  placed(vector, now = performance.now()) {
+    this.placedAt.set(vector, now);
+  }
+
+  /**
+   * Moves `vector` to `to` from where it is: over GLIDE_MS, or over as long as it has stood where it
+   * is if that was less (a vector never noted as placed has stood there long), or at once with
+   * reduced motion.
+   */
   to(vector, to, now = performance.now()) {
-    if (reducedMotion() || vector.equals(to)) {
+    const stood = this.moves.has(vector) ? GLIDE_MS : now - (this.placedAt.get(vector) ?? -Infinity);
+    const ms = Math.min(GLIDE_MS, stood);
+    if (reducedMotion() || vector.equals(to) || !(ms > 0)) {
       this.moves.delete(vector);
       vector.copy(to);
+      this.placed(vector, now);
       return;
     }
-    this.moves.set(vector, { from: vector.clone(), to: to.clone(), start: now });
+    this.moves.set(vector, { from: vector.clone(), to: to.clone(), start: now, ms });
   }
 
   /** Where `vector` is going (its glide's end), or where it is. */
@@ -37,9 +52,12 @@ export class Glides {
   /** Advances every glide to `now` (eased in and out); true while one still moves. */
   step(now = performance.now()) {
     for (const [vector, m] of this.moves) {
-      const k = Math.min(1, Math.max(0, (now - m.start) / GLIDE_MS));
+      const k = Math.min(1, Math.max(0, (now - m.start) / m.ms));
       vector.lerpVectors(m.from, m.to, k * k * (3 - 2 * k));
-      if (k >= 1) this.moves.delete(vector);
+      if (k >= 1) {
+        this.moves.delete(vector);
+        this.placed(vector, now);
+      }
     }
     return this.active;
   }
@@ -56,8 +74,11 @@ export class Glides {
   }
 
   /** Ends every glide where it was going (a new framing, a clear). */
-  finish() {
-    for (const [vector, m] of this.moves) vector.copy(m.to);
+  finish(now = performance.now()) {
+    for (const [vector, m] of this.moves) {
+      vector.copy(m.to);
+      this.placed(vector, now);
+    }
     this.moves.clear();
   }
 
