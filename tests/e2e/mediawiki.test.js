@@ -90,9 +90,14 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Opens a wiki page, counting WebGL contexts and CSP violations, and the players' events. */
-  async function open(path, { viewport = { width: 1280, height: 800 } } = {}) {
-    const page = await browser.newPage({ viewport });
+  /**
+   * Opens a wiki page, counting WebGL contexts and CSP violations, and the players' events.
+   * `still`: the reader asks for reduced motion, so players hold their first pose instead of
+   * playing, for checks that are not about playing (a playing player draws every frame on the
+   * CPU under SwiftShader, beside the next one's load).
+   */
+  async function open(path, { viewport = { width: 1280, height: 800 }, still = false } = {}) {
+    const page = await browser.newPage({ viewport, reducedMotion: still ? 'reduce' : 'no-preference' });
     page.errors = [];
     page.on('pageerror', (e) => page.errors.push(e.message));
     page.on('console', (m) => {
@@ -275,6 +280,10 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     expect(await page.evaluate(() => window.__csp)).toEqual([]);
     expect(page.errors).toEqual([]);
 
+    // Of the players opened next, their clips, context and scale are checked, not their playing:
+    // the reader now asks for reduced motion, so they hold still, and the spider stops.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.evaluate(() => document.querySelector('.thumb rigscope-viewer').pause());
     // The same page: Enter on the tag opens it.
     await page.focus('div.rigscope-thumb a');
     await page.keyboard.press('Enter');
@@ -322,7 +331,7 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
   });
 
   it('twelve players on a page draw through one WebGL context', async () => {
-    const page = await open('/index.php?title=Twelve');
+    const page = await open('/index.php?title=Twelve', { still: true });
     expect(await page.locator('.rigscope-thumb').count()).toBe(12);
     while ((await page.locator('.rigscope-thumb').count()) > 0) {
       await page.locator('.rigscope-thumb').first().scrollIntoViewIfNeeded();
@@ -344,7 +353,7 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
   });
 
   it('the file page shows the player, the facts table and OpenGraph tags', { timeout: 400000 }, async () => {
-    const page = await open('/index.php?title=File:SkSpiderLargeMesh.psa');
+    const page = await open('/index.php?title=File:SkSpiderLargeMesh.psa', { still: true });
     await loaded(page, 1);
     const facts = await page.evaluate(() => ({
       table: document.querySelector('table.rigscope-facts')?.innerText,
@@ -383,7 +392,7 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
           .map((r) => `${Math.round(r.left)}..${Math.round(r.right)}`),
       }));
     for (const skin of ['vector-2022', 'minerva']) {
-      const page = await open(`/index.php?title=Models&useskin=${skin}`, { viewport: { width: 390, height: 844 } });
+      const page = await open(`/index.php?title=Models&useskin=${skin}`, { viewport: { width: 390, height: 844 }, still: true });
       if (SHOTS) await shoot(page, `wiki-${skin}-390x844.png`);
       expect(await overflow(page), skin).toEqual({ scroll: 0, wide: [] });
       await page.click('.rigscope-thumb');
