@@ -275,6 +275,8 @@ describe('the standalone page', () => {
       viewer,
       files.map((p) => filePayload(`${SAMPLES}${p}`)),
     );
+    // Paused: the set is checked, not the clip, which would draw every frame while the files are packed.
+    await viewer.evaluate(() => window.__rigscope.pause());
     await viewer.click('#link-button');
     await viewer.waitForSelector('#share-save-page', { state: 'visible', timeout: 120000 });
     const [download] = await Promise.all([viewer.waitForEvent('download', { timeout: 120000 }), viewer.click('#share-save-page')]);
