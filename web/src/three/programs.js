@@ -28,18 +28,39 @@ export async function gpuCaughtUp(renderer, maxMs = CAUGHT_UP_MS) {
   gl.deleteSync(fence);
 }
 
+/** Fences tried for one that no frame followed before a program's first use waits for the rest. */
+const QUIET_TRIES = 4;
+
 /**
- * Links three's programs (from renderer.compile) one per task, each once its link is done.
+ * Resolves once the GPU process has run every command sent so far and no frame has been drawn
+ * since the last fence sent (or after QUIET_TRIES fences). The first use of a program waits for
+ * everything sent before it: a frame drawn while the page waited for a fence (the playing first
+ * look of a drop) queued its draws there, 40-280 ms of software drawing that the use then held the page for.
+ * @param {import('three').WebGLRenderer} renderer
+ */
+async function gpuQuiet(renderer) {
+  for (let i = 0; i < QUIET_TRIES; i++) {
+    const frame = renderer.info.render.frame;
+    await gpuCaughtUp(renderer);
+    if (renderer.info.render.frame === frame) return;
+  }
+}
+
+/**
+ * Links three's programs (from renderer.compile) one per task, each once its link is done and
+ * no frame is queued ahead of its first use.
  * @param {import('three').WebGLRenderer} renderer
  * @param {object[]} programs three's WebGLProgram objects
  */
 export async function linkPrograms(renderer, programs) {
   if (!programs.length) return;
   const parallel = renderer.extensions.has('KHR_parallel_shader_compile');
-  if (!parallel) await gpuCaughtUp(renderer);
   for (const program of programs) {
     if (parallel) while (!program.isReady()) await new Promise((resolve) => setTimeout(resolve, 10));
-    else program.getUniforms(); // the link is done: this finds its uniforms at once
+    else {
+      await gpuQuiet(renderer);
+      program.getUniforms(); // the link is done and nothing waits ahead: this finds its uniforms at once
+    }
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
 }
