@@ -12,8 +12,8 @@ import { Glides } from '../three/glides.js';
 import { slicer } from '../core/tasks.js';
 import { flipRows } from '../core/png.js';
 import { linkPrograms } from '../three/programs.js';
-import { UNTEXTURED_MAP, drawUntexturedWhite } from '../three/textures.js';
-import { blendBothSidesAtOnce } from '../three/build.js';
+import { materialsOf, sharePrograms } from '../three/shared-programs.js';
+import { UNTEXTURED_MAP } from '../three/textures.js';
 
 /** Characters whose materials are prepared in one call of three's compile (it walks the whole scene for lights each call). */
 const COMPILED_AT_ONCE = 24;
@@ -273,15 +273,10 @@ export class Viewer {
   async compileFor(roots) {
     // Only roots with a material not compiled as it is now (new, or given a texture since), a few
     // at a time: preparing a thousand characters' materials in one call held the page 250 ms.
-    // Each program is linked and first drawn one at a time where there is no parallel linking:
-    // untextured materials draw a white texel (their textured kind's program), and two-sided
-    // translucent ones both sides in one pass (one program, not one a side).
+    // Materials that can share a program are made to first (three/shared-programs.js).
     const waiting = roots.filter((root) => {
-      const materials = this._materialsOf(root);
-      for (const m of materials) {
-        drawUntexturedWhite(m);
-        blendBothSidesAtOnce(m);
-      }
+      const materials = materialsOf(root);
+      sharePrograms(materials);
       return materials.some((m) => this._compiled.get(m) !== m.version);
     });
     const group = new THREE.Group();
@@ -301,15 +296,6 @@ export class Viewer {
     const linking = [...programs].filter((p) => !this._linked.has(p));
     await linkPrograms(this.renderer, linking);
     for (const program of linking) this._linked.add(program);
-  }
-
-  /** The materials a root's meshes draw with. */
-  _materialsOf(root) {
-    const out = [];
-    root.traverse((o) => {
-      if (o.material) out.push(...(Array.isArray(o.material) ? o.material : [o.material]));
-    });
-    return out;
   }
 
   remove(character) {

@@ -9,6 +9,7 @@ import { characterBox } from '../three/bounds.js';
 import { ContactShadow } from '../three/contact-shadow.js';
 import { Labels } from '../three/labels.js';
 import { gpuCaughtUp } from '../three/programs.js';
+import { materialsOf, sharePrograms } from '../three/shared-programs.js';
 import { BonesHelper } from '../three/helpers.js';
 import { displayName } from '../core/files.js';
 import { sharedRenderer } from './renderer.js';
@@ -323,8 +324,9 @@ export class ElementStage {
     for (const part of character.tree()) {
       part.root.traverse((o) => {
         this.labels.forget(o);
-        // Every texture of every material (maps the character's own dispose does not know of)
-        // and each part's own skeleton (its bone texture).
+        // Every texture of every material (maps the character's own dispose does not know of,
+        // and the untextured white texel: another stage drawing with it uploads it again) and
+        // each part's own skeleton (its bone texture).
         for (const m of o.material ? [o.material].flat() : []) {
           for (const v of Object.values(m)) if (v?.isTexture && !keep?.has(v)) v.dispose();
         }
@@ -342,11 +344,13 @@ export class ElementStage {
 
   /**
    * Compiles shaders before the first frame, where the browser can do it off the main thread:
-   * those of the whole scene, or of `roots` about to be added to it (so they enter whole).
+   * those of the whole scene, or of `roots` about to be added to it (so they enter whole). Their
+   * materials share programs where the picture is the same, as on the viewer page.
    * @param {THREE.Object3D[]} [roots]
    */
   async prepare(roots) {
     const { renderer } = sharedRenderer;
+    for (const root of roots ?? this.characters.map((c) => c.root)) sharePrograms(materialsOf(root));
     if (!roots) await renderer.compileAsync(this.scene, this.camera);
     else await Promise.all(roots.map((root) => renderer.compileAsync(root, this.camera, this.scene)));
     // Software GL resolves compileAsync at once; the first frame would wait for the links.

@@ -1,0 +1,186 @@
+// A folder in <rigscope-viewer> draws with as few shader programs as its looks need, as on the
+// viewer page (programs.test.js): software GL (SwiftShader, no KHR_parallel_shader_compile) links
+// each program and prepares its first draw one at a time, so every program beyond one per kind of
+// material is time the folder is not in place (issue #31). An untextured material draws the white
+// texel and shares its textured kind's program; a two-sided translucent or modulated material
+// draws both sides in one pass. The picture is the one the materials give without either.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { FAMILY_SAMPLES, launch, SAMPLES, until } from './browser.js';
+
+const FOLDER = join(SAMPLES, 'vertex3d');
+
+/**
+ * The kinds of material samples/vertex3d's meshes draw with (UE1 polyflags: two-sided, masked,
+ * translucent, flat), textured or not, as `side/alpha-tested/transparent/flat`: one program each.
+ */
+const VERTEX3D_KINDS = [
+  '0/false/false/false', // plain
+  '0/true/false/false', // masked
+  '2/false/false/false', // two-sided
+  '2/false/true/true', // two-sided, translucent and flat
+  '2/true/false/false', // two-sided and masked
+];
+
+/** Every file of the folder, as the test server serves it. */
+function folderSrc() {
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else files.push(relative(SAMPLES, join(dir, e.name)));
+    }
+  };
+  walk(FOLDER);
+  return files.sort().map((f) => `${inject('baseUrl')}/samples/${f.split('/').map(encodeURIComponent).join('/')}`);
+}
+
+let browser;
+beforeAll(async () => {
+  browser = await launch(['--disable-features=LocalNetworkAccessChecks']);
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Whether the viewer with id `v` has loaded (its status empty) and drawn. */
+const drawn = () => {
+  const v = document.getElementById('v');
+  return v.app.characters.length > 0 && v.shadowRoot.querySelector('.status').textContent === '' && v.stage.framesDrawn > 0;
+};
+
+/** A page of another site with one <rigscope-viewer> of `src`, loaded and drawn. */
+async function elementPage(src) {
+  const base = inject('baseUrl');
+  const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/GPU stall|favicon|ReadPixels/.test(m.text())) page.errors.push(m.text());
+  });
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Programs</title>
+<script type="module" src="${base}/rigscope-viewer.js"></script></head><body><main id="here"></main></body></html>`;
+  await page.route(`${base}/programs.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto(`${base}/programs.html`);
+  await until(page, () => !!customElements.get('rigscope-viewer'));
+  // The neutral room is made once for the page: what the page holds before any element.
+  page.empty = await page.evaluate(() => {
+    const shared = customElements.get('rigscope-viewer').renderer;
+    return shared.neutralEnvironment && shared.renderer.info.memory.textures;
+  });
+  await page.evaluate((list) => {
+    const v = document.createElement('rigscope-viewer');
+    v.id = 'v';
+    v.style.cssText = 'display:block;width:640px;height:480px';
+    v.setAttribute('src', list.join(' '));
+    document.getElementById('here').append(v);
+  }, src);
+  // It loads once on screen.
+  await until(page, drawn);
+  await page.evaluate(() => document.getElementById('v').loaded);
+  return page;
+}
+
+describe('shader programs of a folder in <rigscope-viewer>', () => {
+  it.skipIf(!existsSync(FOLDER))('samples/vertex3d: one program per kind of material, textured or not, the same picture', async () => {
+    const page = await elementPage(folderSrc());
+    const drawn = await page.evaluate(() => {
+      const v = document.getElementById('v');
+      const { renderer } = customElements.get('rigscope-viewer').renderer;
+      const materials = [...new Set(v.app.characters.flatMap((c) => [...c.tree()].flatMap((x) => x.materials)).filter((m) => m.visible))];
+      const kinds = new Set(materials.map((m) => [m.side, m.alphaTest > 0, m.transparent, m.flatShading].join('/')));
+      // Every program a material was drawn with: each pass of a two-pass material has one of its own.
+      const programs = new Set(materials.flatMap((m) => [...(renderer.properties.get(m).programs?.values() ?? [])]));
+      const linked = new Set(renderer.info.programs);
+      return {
+        kinds: [...kinds].sort(),
+        programs: programs.size,
+        linked: [...programs].every((p) => linked.has(p)),
+        materials: materials.length,
+        untextured: materials.filter((m) => m.map?.userData.untextured).length,
+      };
+    });
+    expect(drawn.kinds).toEqual(VERTEX3D_KINDS);
+    expect(drawn.programs).toBe(VERTEX3D_KINDS.length);
+    expect(drawn.linked).toBe(true);
+    // Some of its meshes have no texture in the folder: they share the textured programs.
+    expect(drawn.untextured).toBeGreaterThan(0);
+    expect(drawn.untextured).toBeLessThan(drawn.materials);
+
+    // The same picture as with no map on the untextured materials and both sides' passes apart.
+    const changed = await page.evaluate(() => {
+      const v = document.getElementById('v');
+      v.pause();
+      v.app.setTime(0);
+      v.stage.grid.visible = false;
+      const [w, h] = [480, 360];
+      const shared = v.stage.still(w, h);
+      for (const m of v.app.characters.flatMap((c) => [...c.tree()].flatMap((x) => x.materials))) {
+        if (m.map?.userData.untextured) m.map = null;
+        m.forceSinglePass = false;
+        m.needsUpdate = true;
+      }
+      const apart = v.stage.still(w, h);
+      const background = v.stage.still(w, h, { background: '#ff00ff' });
+      let differ = 0;
+      let model = 0;
+      for (let i = 0; i < shared.length; i += 4) {
+        if (Math.max(...[0, 1, 2].map((k) => Math.abs(shared[i + k] - apart[i + k]))) > 2) differ++;
+        if ([0, 1, 2].every((k) => shared[i + k] === background[i + k])) model++;
+      }
+      return { differ, model };
+    });
+    // The model covers much of the picture: pixels another background colour leaves as they are.
+    expect(changed.model).toBeGreaterThan(1000);
+    expect(changed.differ).toBe(0);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it.skipIf(!existsSync(FOLDER))('the white texel leaves the GPU when the src is replaced and when the element is removed', async () => {
+    const page = await elementPage(folderSrc());
+    /** Whether the texel is on the GPU, how many materials draw it, and the textures three counts. */
+    const held = () =>
+      page.evaluate(() => {
+        const { renderer } = customElements.get('rigscope-viewer').renderer;
+        const materials = window.__v.app.characters.flatMap((c) => [...c.tree()].flatMap((x) => x.materials));
+        return {
+          texel: renderer.properties.has(window.__texel),
+          untextured: materials.filter((m) => m.map === window.__texel).length,
+          textures: renderer.info.memory.textures,
+        };
+      });
+    /** Sets the viewer's src and resolves once it has loaded and drawn that. */
+    const load = async (src) => {
+      await page.evaluate((list) => {
+        window.__v.setAttribute('src', list.join(' '));
+        return window.__v.loaded;
+      }, src);
+      await until(page, drawn);
+    };
+    await page.evaluate(() => {
+      window.__v = document.getElementById('v');
+      window.__texel = window.__v.app.characters.flatMap((c) => c.materials).find((m) => m.map?.userData.untextured).map;
+    });
+    const folder = await held();
+    expect(folder.texel).toBe(true);
+    expect(folder.untextured).toBeGreaterThan(0);
+
+    // A src whose one mesh has its texture (the rifle with its skin): the folder's textures and the texel go.
+    await load([...FAMILY_SAMPLES.ue1, 'vertex3d/assimp-mar_rifle/m_rifl.bmp'].map((f) => `${inject('baseUrl')}/samples/${f}`));
+    const rifle = await held();
+    expect(rifle).toMatchObject({ texel: false, untextured: 0 });
+    expect(rifle.textures).toBeLessThan(folder.textures);
+
+    // The folder again, then the element removed: once torn down, the page holds what it held before it.
+    await load(folderSrc());
+    expect((await held()).texel).toBe(true);
+    await page.evaluate(() => window.__v.remove());
+    await until(page, () => window.__v.stage.released);
+    expect(await held()).toMatchObject({ texel: false, untextured: 0, textures: page.empty });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+});
