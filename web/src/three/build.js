@@ -408,13 +408,14 @@ export function buildMesh(mesh, materials, skeleton) {
     object.bind(skeleton, object.bindMatrix);
     // A skinned mesh's bounds are computed once, from whatever pose it is in: never cull it.
     object.frustumCulled = false;
-    // three computes a SkinnedMesh's own bounds by skinning every vertex on the CPU (Box3.expandByObject
-    // asks for them even when not precise): 230 ms for 1M vertices. Large meshes get the bind-pose
-    // bounds of the geometry instead, which is the pose they are built in (the viewer's 60k limit).
-    if (geometry.attributes.position.count >= LARGE_SKINNED_VERTICES) {
-      object.boundingBox = geometry.boundingBox.clone();
-      object.boundingSphere = geometry.boundingSphere.clone();
-    }
+    // three computes a SkinnedMesh's own bounds by skinning every vertex on the CPU. The renderer
+    // asks for its sphere at its first draw, to sort draws by depth (unculled or not): 75-170 ms
+    // in one frame for the psk and zeroad sample folders. The geometry's bind-pose sphere, the pose
+    // it is built in, stands in: it only orders the draws, and nothing else asks for it.
+    object.boundingSphere = geometry.boundingSphere.clone();
+    // Box3.expandByObject asks for its box even when not precise (230 ms for 1M vertices): large
+    // meshes get the bind-pose box too (the viewer's 60k limit); the others' is skinned when asked.
+    if (geometry.attributes.position.count >= LARGE_SKINNED_VERTICES) object.boundingBox = geometry.boundingBox.clone();
   } else {
     object = new THREE.Mesh(geometry, mats);
   }
