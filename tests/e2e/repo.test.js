@@ -74,6 +74,8 @@ describe('repo= on the page', () => {
       const opened = await scene(page);
       expect(opened.characters.length).toBeGreaterThan(0);
       expect(page.errors).toEqual([]);
+      // Closed before the drop's page opens: its playing clip would draw beside that load.
+      await page.context.close();
       const dropped = await pageWithHosts('/?demo=0');
       await dropFolder(
         dropped,
@@ -81,7 +83,6 @@ describe('repo= on the page', () => {
         FOLDERS[family].files.map((f) => join(SAMPLES, f)),
       );
       expect(await scene(dropped)).toEqual(opened);
-      await page.context.close();
       await dropped.context.close();
     });
   }
@@ -97,9 +98,9 @@ describe('repo= on the page', () => {
     expect(link.length).toBeLessThan(300);
     expect(await page.locator('#share-note').textContent()).toContain(`at commit ${fake.sha.slice(0, 12)}`);
     const before = await scene(page);
+    await page.context.close();
     const again = await pageWithHosts(link);
     expect(await scene(again)).toEqual(before);
-    await page.context.close();
     await again.context.close();
   });
 
