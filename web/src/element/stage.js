@@ -288,6 +288,7 @@ export class ElementStage {
   add(character) {
     this.characters.push(character);
     this.content.add(character.root);
+    this.glides.placed(character.root.position);
     if (character.bones?.length) {
       const helper = new BonesHelper(character.root);
       helper.visible = this.showSkeleton;
@@ -443,6 +444,8 @@ export class ElementStage {
       this.camera.far = to.far;
       this.camera.position.copy(to.position);
       this.controls.target.copy(to.target);
+      this.glides.placed(this.camera.position);
+      this.glides.placed(this.controls.target);
     }
     this.camera.updateProjectionMatrix();
     this.controls.update();
