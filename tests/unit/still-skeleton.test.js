@@ -65,6 +65,25 @@ describe('binding tracks to bones', () => {
     new THREE.AnimationMixer(group).clipAction(clip).play().getMixer().update(0.5);
     expect(r.tip.position.x).toBe(1.5);
   });
+
+  it('binds tracks for bones the mesh does not have without making its map of names again', () => {
+    const r = rig();
+    r.root.name = 'Root';
+    r.tip.name = 'Tip';
+    const skeleton = new StillSkeleton(r.bones, r.inverses);
+    const group = new THREE.Group();
+    group.add(r.root);
+    group.skeleton = skeleton;
+    expect(skeleton.getBoneByName('Root')).toBe(r.root);
+    const byName = skeleton._byName;
+    // An animation made for another mesh: 200 tracks for bones this one lacks, and one it has
+    // (the psk sample folder's: a map made again at each miss held its page 120 ms).
+    const missing = Array.from({ length: 200 }, (_, i) => new THREE.NumberKeyframeTrack(`Other${i}.position[x]`, [0, 1], [0, 1]));
+    const clip = new THREE.AnimationClip('other', 1, [...missing, new THREE.NumberKeyframeTrack('Tip.position[x]', [0, 1], [0, 3])]);
+    new THREE.AnimationMixer(group).clipAction(clip).play().getMixer().update(0.5);
+    expect(r.tip.position.x).toBe(1.5);
+    expect(skeleton._byName).toBe(byName);
+  });
 });
 
 describe('skeleton overlays', () => {

@@ -68,12 +68,15 @@ export class StillSkeleton extends THREE.Skeleton {
   /**
    * A bone by name through a map: an AnimationMixer binds each track with this (PropertyBinding
    * asks a root's `skeleton` first), where searching the node tree for each of 250 tracks took
-   * 100 ms when a large character's clip was first played.
+   * 100 ms when a large character's clip was first played. The map is made again only when bones
+   * were renamed: a track for a bone the mesh does not have (an animation made for another mesh)
+   * made it again at each miss, 120 ms of one task binding a clip of the psk sample folder.
    */
   getBoneByName(name) {
     let bone = this._byName?.get(name);
-    if (bone?.name !== name) {
-      this._byName = new Map(this.bones.map((b) => [b.name, b])); // made again if bones were renamed
+    if (bone?.name === name) return bone;
+    if (!this._byName || bone || this.bones.some((b) => b.name === name)) {
+      this._byName = new Map(this.bones.map((b) => [b.name, b]));
       bone = this._byName.get(name);
     }
     return bone;
