@@ -247,6 +247,11 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     // Posters from `rigscope poster`, kept as thumbnails (PNG files of the wiki's thumb store).
     expect(before.posters.length).toBeGreaterThanOrEqual(4);
     for (const p of before.posters) expect(p.src).toMatch(/^\/images\/thumb\/.*\.png$/);
+    // The parser function's poster is drawn with all its files: its clip is in Skeleton_idle.psa,
+    // which is no companion of Skeleton.pmd by name (it was a card: no clip of that name).
+    expect(before.posters.map((p) => p.src)).toContainEqual(
+      expect.stringMatching(/\/Skeleton\.pmd\/with-[0-9a-f]{10}-clip-skeleton_idle-\d+px-Skeleton\.pmd\.png$/),
+    );
     await page.waitForFunction(() => [...document.querySelectorAll('.rigscope-thumb img')].every((i) => i.complete && i.naturalWidth > 0));
     // A tag's poster takes the tag's shape (640x300), cropped.
     const tag = await page.evaluate(() => {

@@ -23,7 +23,7 @@ class ModelTag {
 	private const DEFAULT_WIDTH = 640;
 	private const DEFAULT_HEIGHT = 400;
 	private const MAX_SIDE = 2000;
-	private const MAX_FILES = 64;
+	public const MAX_FILES = 64;
 
 	/**
 	 * `<rigscope clip= frame= width= height=>` file names `</rigscope>`: one per line, or separated
@@ -128,6 +128,16 @@ class ModelTag {
 		$inner = null;
 		if ( $model && Inspector::posterCommand() ) {
 			$params = [ 'width' => $width ];
+			// The tag's other files are drawn with it: its clip may be in one of them.
+			$with = [];
+			foreach ( $files as $file ) {
+				if ( $file !== $model ) {
+					$with[] = $file->getName();
+				}
+			}
+			if ( $with ) {
+				$params['with'] = $with;
+			}
 			if ( $clip ) {
 				$params['clip'] = $clip;
 			}
@@ -135,10 +145,10 @@ class ModelTag {
 				$params['frame'] = $frame;
 			}
 			$thumb = $model->transform( $params );
-			if ( ( !$thumb || !$thumb->getUrl() ) && count( $params ) > 1 ) {
-				// The poster is the first model file's (with its companions by name): when the clip
-				// is in another of the tag's files, that file is shown at rest instead.
-				$thumb = $model->transform( [ 'width' => $width ] );
+			if ( ( !$thumb || !$thumb->getUrl() ) && ( $clip || $frame !== null ) ) {
+				// A clip or frame none of the files has: the files are shown at rest instead.
+				unset( $params['clip'], $params['frame'] );
+				$thumb = $model->transform( $params );
 			}
 			if ( $thumb && !$thumb->isError() && $thumb->getUrl() ) {
 				$inner = Html::element( 'img', [ 'src' => $thumb->getUrl(), 'alt' => wfMessage( 'rigscope-play-label' )

@@ -13,6 +13,7 @@ use ImageHandler;
 use MediaTransformError;
 use MediaWiki\MediaWikiServices;
 use Parser;
+use Title;
 use TransformParameterError;
 
 class RigscopeHandler extends ImageHandler {
@@ -52,10 +53,11 @@ class RigscopeHandler extends ImageHandler {
 		}
 		$params['physicalWidth'] = $params['physicalWidth'] <= self::WIDTH ? self::WIDTH : 2 * self::WIDTH;
 		$params['physicalHeight'] = (int)round( $params['physicalWidth'] * self::HEIGHT / self::WIDTH );
-		$companions = Companions::of( $image );
+		$companions = self::drawnWith( $image, $params );
 		if ( $companions ) {
 			// The companions drawn with the file name its poster: one uploaded or replaced later (the
 			// animation, the UE1 script) gives a new name, so the page shows a new poster, not the old.
+			// A tag's other files are among them, so a tag's poster is never a file's own.
 			$params['companions'] = substr( sha1( implode( '|', array_map( static function ( File $c ) {
 				return $c->getSha1();
 			}, $companions ) ) ), 0, 10 );
@@ -211,7 +213,7 @@ class RigscopeHandler extends ImageHandler {
 		if ( !wfMkdirParents( dirname( $dstPath ), null, __METHOD__ ) ) {
 			return new MediaTransformError( 'thumbnail_error', $width, $height, wfMessage( 'thumbnail_dest_directory' ) );
 		}
-		$companions = Companions::of( $image );
+		$companions = self::drawnWith( $image, $params );
 		if ( !self::drawsAlone( $image ) && !$companions ) {
 			// An animation without its mesh, half of a UE1 pair: nothing to draw yet.
 			return new RigscopeThumbnail( $image, false, false, $params );
@@ -241,6 +243,33 @@ class RigscopeHandler extends ImageHandler {
 			return new RigscopeThumbnail( $image, false, false, $params );
 		}
 		return new RigscopeThumbnail( $image, $dstUrl, $dstPath, $params );
+	}
+
+	/**
+	 * The files a poster draws beside the file: its companions by name, then the other files of the
+	 * tag or parser function that shows it (`$params['with']`, names), each once. A tag's clip is
+	 * often in one of those (`{{#rigscope:Skeleton.pmd|Skeleton_idle.psa|clip=skeleton_idle}}`).
+	 *
+	 * @param File $image
+	 * @param array $params
+	 * @return File[]
+	 */
+	private static function drawnWith( File $image, array $params ): array {
+		$files = Companions::of( $image );
+		$names = [ $image->getName() => true ];
+		foreach ( $files as $file ) {
+			$names[$file->getName()] = true;
+		}
+		$repo = MediaWikiServices::getInstance()->getRepoGroup();
+		foreach ( array_slice( (array)( $params['with'] ?? [] ), 0, ModelTag::MAX_FILES ) as $name ) {
+			$title = is_string( $name ) ? Title::makeTitleSafe( NS_FILE, $name ) : null;
+			$file = $title ? $repo->findFile( $title ) : false;
+			if ( $file && $file->exists() && !isset( $names[$file->getName()] ) ) {
+				$names[$file->getName()] = true;
+				$files[] = $file;
+			}
+		}
+		return $files;
 	}
 
 	/** Whether a file holds something to draw by itself (a mesh, a bundle), from its facts. */
