@@ -1,7 +1,8 @@
 // Debian's Chromium through playwright-core, rendering WebGL with SwiftShader. No browser downloads.
 import { chromium } from 'playwright-core';
 import { inject } from 'vitest';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { CHROMIUM_ARGS } from '../../web/cli/chromium.js';
 
@@ -18,6 +19,52 @@ export const FAMILY_SAMPLES = {
 
 /** A family's samples as the test site serves them, space-separated (an element's `src`). */
 export const samplesSrc = (family) => FAMILY_SAMPLES[family].map((f) => `${inject('baseUrl')}/samples/${f}`).join(' ');
+
+/** Every file of a samples folder (a path under samples/), as the test site serves them, sorted. */
+export function samplesFolderSrc(folder) {
+  const files = [];
+  const walk = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else files.push(relative(SAMPLES, join(dir, e.name)));
+    }
+  };
+  walk(join(SAMPLES, folder));
+  return files.sort().map((f) => `${inject('baseUrl')}/samples/${f.split('/').map(encodeURIComponent).join('/')}`);
+}
+
+/**
+ * The kinds of material samples/vertex3d's meshes draw with (UE1 polyflags: two-sided, masked,
+ * translucent, flat), textured or not, as `side/alpha-tested/transparent/flat`: one program each.
+ */
+export const VERTEX3D_KINDS = [
+  '0/false/false/false', // plain
+  '0/true/false/false', // masked
+  '2/false/false/false', // two-sided
+  '2/false/true/true', // two-sided, translucent and flat
+  '2/true/false/false', // two-sided and masked
+];
+
+/**
+ * A page of another site (`name`.html, served by the test) with the element's one script tag and
+ * an empty <main id="here">, its errors collected, once the element is defined. `owner` is a
+ * browser or a context.
+ */
+export async function elementHostPage(owner, name, viewport = { width: 800, height: 600 }) {
+  const base = inject('baseUrl');
+  const page = await owner.newPage({ viewport });
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !/GPU stall|favicon|ReadPixels/.test(m.text())) page.errors.push(m.text());
+  });
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${name}</title>
+<script type="module" src="${base}/rigscope-viewer.js"></script></head><body><main id="here"></main></body></html>`;
+  await page.route(`${base}/${name}.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
+  await page.goto(`${base}/${name}.html`);
+  await until(page, () => !!customElements.get('rigscope-viewer'));
+  return page;
+}
 
 /** Polls `predicate(arg)` in the page until it holds; throws naming it after `timeout` ms. */
 export async function until(page, predicate, arg, timeout = 60000) {

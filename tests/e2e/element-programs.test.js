@@ -6,36 +6,11 @@
 // draws both sides in one pass. The picture is the one the materials give without either.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { existsSync, readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { FAMILY_SAMPLES, launch, SAMPLES, until } from './browser.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { elementHostPage, FAMILY_SAMPLES, launch, SAMPLES, samplesFolderSrc, until, VERTEX3D_KINDS } from './browser.js';
 
 const FOLDER = join(SAMPLES, 'vertex3d');
-
-/**
- * The kinds of material samples/vertex3d's meshes draw with (UE1 polyflags: two-sided, masked,
- * translucent, flat), textured or not, as `side/alpha-tested/transparent/flat`: one program each.
- */
-const VERTEX3D_KINDS = [
-  '0/false/false/false', // plain
-  '0/true/false/false', // masked
-  '2/false/false/false', // two-sided
-  '2/false/true/true', // two-sided, translucent and flat
-  '2/true/false/false', // two-sided and masked
-];
-
-/** Every file of the folder, as the test server serves it. */
-function folderSrc() {
-  const files = [];
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(dir, e.name));
-      else files.push(relative(SAMPLES, join(dir, e.name)));
-    }
-  };
-  walk(FOLDER);
-  return files.sort().map((f) => `${inject('baseUrl')}/samples/${f.split('/').map(encodeURIComponent).join('/')}`);
-}
 
 let browser;
 beforeAll(async () => {
@@ -53,18 +28,7 @@ const drawn = () => {
 
 /** A page of another site with one <rigscope-viewer> of `src`, loaded and drawn. */
 async function elementPage(src) {
-  const base = inject('baseUrl');
-  const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/GPU stall|favicon|ReadPixels/.test(m.text())) page.errors.push(m.text());
-  });
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Programs</title>
-<script type="module" src="${base}/rigscope-viewer.js"></script></head><body><main id="here"></main></body></html>`;
-  await page.route(`${base}/programs.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
-  await page.goto(`${base}/programs.html`);
-  await until(page, () => !!customElements.get('rigscope-viewer'));
+  const page = await elementHostPage(browser, 'programs');
   // The neutral room is made once for the page: what the page holds before any element.
   page.empty = await page.evaluate(() => {
     const shared = customElements.get('rigscope-viewer').renderer;
@@ -85,7 +49,7 @@ async function elementPage(src) {
 
 describe('shader programs of a folder in <rigscope-viewer>', () => {
   it.skipIf(!existsSync(FOLDER))('samples/vertex3d: one program per kind of material, textured or not, the same picture', async () => {
-    const page = await elementPage(folderSrc());
+    const page = await elementPage(samplesFolderSrc('vertex3d'));
     const drawn = await page.evaluate(() => {
       const v = document.getElementById('v');
       const { renderer } = customElements.get('rigscope-viewer').renderer;
@@ -140,7 +104,7 @@ describe('shader programs of a folder in <rigscope-viewer>', () => {
   });
 
   it.skipIf(!existsSync(FOLDER))('the white texel leaves the GPU when the src is replaced and when the element is removed', async () => {
-    const page = await elementPage(folderSrc());
+    const page = await elementPage(samplesFolderSrc('vertex3d'));
     /** Whether the texel is on the GPU, how many materials draw it, and the textures three counts. */
     const held = () =>
       page.evaluate(() => {
@@ -175,7 +139,7 @@ describe('shader programs of a folder in <rigscope-viewer>', () => {
     expect(rifle.textures).toBeLessThan(folder.textures);
 
     // The folder again, then the element removed: once torn down, the page holds what it held before it.
-    await load(folderSrc());
+    await load(samplesFolderSrc('vertex3d'));
     expect((await held()).texel).toBe(true);
     await page.evaluate(() => window.__v.remove());
     await until(page, () => window.__v.stage.released);

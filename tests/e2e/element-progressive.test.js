@@ -7,27 +7,9 @@
 // server; the decode of its largest mesh (mar_rifle) is held in the page's decoder pool until the
 // test releases it, so "mid-load" is a state the test controls, not a moment it races for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { readdirSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { launch, png, SAMPLES, samplesSrc, until } from './browser.js';
-
-const FOLDER = join(SAMPLES, 'vertex3d');
+import { elementHostPage, launch, png, samplesFolderSrc, samplesSrc, until } from './browser.js';
 /** The mesh whose decode is held: the folder's largest, so it is decoded last. */
 const HELD = 'mar_rifle_d.3d';
-
-/** Every file of the folder, as the test server serves it. */
-function folderSrc() {
-  const files = [];
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(dir, e.name));
-      else files.push(relative(SAMPLES, join(dir, e.name)));
-    }
-  };
-  walk(FOLDER);
-  return files.sort().map((f) => `${inject('baseUrl')}/samples/${f.split('/').map(encodeURIComponent).join('/')}`);
-}
 
 let browser, context;
 beforeAll(async () => {
@@ -43,18 +25,7 @@ afterAll(async () => {
  * HELD waiting for `window.__release()`.
  */
 async function heldPage() {
-  const base = inject('baseUrl');
-  const page = await context.newPage({ viewport: { width: 800, height: 600 } });
-  page.errors = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/GPU stall|favicon|ReadPixels/.test(m.text())) page.errors.push(m.text());
-  });
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Progressive</title>
-<script type="module" src="${base}/rigscope-viewer.js"></script></head><body><main id="here"></main></body></html>`;
-  await page.route(`${base}/progressive.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
-  await page.goto(`${base}/progressive.html`);
-  await until(page, () => !!customElements.get('rigscope-viewer'));
+  const page = await elementHostPage(context, 'progressive');
   await page.evaluate((held) => {
     window.__events = [];
     for (const type of ['load', 'error'])
@@ -108,7 +79,7 @@ const state = (page) =>
 describe('a folder drawn while it decodes', () => {
   it('shows its first characters before the last file is decoded, and keeps them in the final scene', async () => {
     const page = await heldPage();
-    const src = folderSrc();
+    const src = samplesFolderSrc('vertex3d');
     expect(src.length).toBeGreaterThan(90);
     await addViewer(page, src);
     // Held: every other file is decoded, and what is decoded is drawn.
@@ -201,7 +172,7 @@ describe('a folder drawn while it decodes', () => {
       shared.neutralEnvironment;
       return { ...shared.renderer.info.memory };
     });
-    await addViewer(page, folderSrc());
+    await addViewer(page, samplesFolderSrc('vertex3d'));
     await until(page, () => window.__held > 0 && document.getElementById('v').stage.characters.length > 0, null, 30000);
     await until(page, () => document.getElementById('v').stage.framesDrawn > 0);
     const drawnEarly = await page.evaluate(() => {
@@ -258,7 +229,7 @@ describe('a folder drawn while it decodes', () => {
 
   it('a load that fails after drawing early shows its message and nothing of what it drew', async () => {
     const page = await heldPage();
-    await addViewer(page, folderSrc());
+    await addViewer(page, samplesFolderSrc('vertex3d'));
     await until(page, () => window.__held > 0 && document.getElementById('v').stage.characters.length > 0, null, 30000);
     // The assembly of the whole folder fails (as a scene that cannot be assembled would).
     await page.evaluate(() => {

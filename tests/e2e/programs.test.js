@@ -5,7 +5,7 @@
 // program; a two-sided translucent or modulated material draws both sides in one pass.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { SAMPLES, launch, openFolder, openPage } from './browser.js';
+import { SAMPLES, launch, openFolder, openPage, VERTEX3D_KINDS } from './browser.js';
 
 const HAVE_SAMPLES = existsSync(SAMPLES);
 
@@ -16,18 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-/**
- * The kinds of material samples/vertex3d's meshes draw with (UE1 polyflags: two-sided, masked,
- * translucent, flat), textured or not, as `side/alpha-tested/transparent/flat`: one program each.
- */
-const VERTEX3D_KINDS = [
-  '0/false/false/false', // plain
-  '0/true/false/false', // masked
-  '2/false/false/false', // two-sided
-  '2/false/true/true', // two-sided, translucent and flat
-  '2/true/false/false', // two-sided and masked
-];
 
 /** The width and height of each image of a GLB (PNG pictures in its binary chunk). */
 function imageSizes(glb) {
