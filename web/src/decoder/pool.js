@@ -174,15 +174,20 @@ export class DecoderPool {
     return this._slots.reduce((a, b) => (b.bytes < a.bytes || (b.bytes === a.bytes && b.calls < a.calls) ? b : a));
   }
 
+  /** The worker script's URL: workerUrl, worker.js in decoderPath, or '' for the bundled one. */
+  _workerScript() {
+    if (this.workerUrl) return this.workerUrl;
+    return this.decoderPath ? new URL('worker.js', new URL(this.decoderPath, globalThis.location?.href)).href : '';
+  }
+
   /** The worker script this pool's workers run, by which spare workers are shared; null for a createWorker of its own. */
   _spareKey() {
-    if (this._createWorker) return null;
-    return this.workerUrl || (this.decoderPath ? `${this.decoderPath}/worker.js` : 'bundled');
+    return this._createWorker ? null : this._workerScript() || 'bundled';
   }
 
   _workerFactory() {
     if (this._createWorker) return this._createWorker;
-    const url = this.workerUrl || (this.decoderPath ? new URL('worker.js', new URL(this.decoderPath, globalThis.location?.href)).href : '');
+    const url = this._workerScript();
     // Undefined: DecoderClient's own `new Worker(new URL('./worker.js', import.meta.url))`, which
     // bundlers (Vite, webpack 5, Parcel) find and bundle with its .wasm.
     return url ? () => workerFromUrl(url) : undefined;
