@@ -158,8 +158,8 @@ class Json {
   // The i-th typed array of the arena.
   void array(size_t i) { marker("$a", i); }
   // A value made through Embind.
-  void made(val v) {
-    values_.set(madeCount_, std::move(v));
+  void made(const val& v) {
+    values_.set(madeCount_, v);
     marker("$v", madeCount_++);
   }
   void strings(const std::vector<std::string>& v) {
@@ -481,7 +481,7 @@ void writeFacts(Json& j, const std::vector<std::pair<std::string, Value>>& facts
   if (!ascii) {
     val o = val::object();
     for (const auto& f : facts) o.set(f.first, f.second);
-    j.made(std::move(o));
+    j.made(o);
     return;
   }
   j.beginObject();
