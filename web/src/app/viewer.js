@@ -244,11 +244,7 @@ export class Viewer {
     if (sc?.offset) {
       const to = new THREE.Vector3().fromArray(sc.offset);
       if (glide) this.glides.to(character.root.position, to);
-      else {
-        this.glides.drop([character.root.position]);
-        character.root.position.copy(to);
-        this.glides.placed(character.root.position);
-      }
+      else this.glides.put(character.root.position, to);
     }
     character.root.visible = !(character.hiddenByUser ?? sc?.hidden ?? false);
     for (const h of this.overlays.get(character) ?? []) h.visible = this.showSkeleton && character.root.visible;
@@ -460,11 +456,8 @@ export class Viewer {
       this.glides.to(this.camera.position, position);
       this.glides.to(this.controls.target, center);
     } else {
-      this.glides.drop([this.camera.position, this.controls.target]);
-      this.camera.position.copy(position);
-      this.controls.target.copy(center);
-      this.glides.placed(this.camera.position);
-      this.glides.placed(this.controls.target);
+      this.glides.put(this.camera.position, position);
+      this.glides.put(this.controls.target, center);
       this.camera.lookAt(center);
     }
     this._fitOrthographic();

@@ -442,10 +442,8 @@ export class ElementStage {
     } else {
       this.camera.near = to.near;
       this.camera.far = to.far;
-      this.camera.position.copy(to.position);
-      this.controls.target.copy(to.target);
-      this.glides.placed(this.camera.position);
-      this.glides.placed(this.controls.target);
+      this.glides.put(this.camera.position, to.position);
+      this.glides.put(this.controls.target, to.target);
     }
     this.camera.updateProjectionMatrix();
     this.controls.update();

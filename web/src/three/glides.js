@@ -23,6 +23,13 @@ export class Glides {
     this.placedAt.set(vector, now);
   }
 
+  /** Puts `vector` at `to` at once, ending any glide of it. */
+  put(vector, to, now = performance.now()) {
+    this.moves.delete(vector);
+    vector.copy(to);
+    this.placed(vector, now);
+  }
+
   /**
    * Moves `vector` to `to` from where it is: over GLIDE_MS, or over as long as it has stood where it
    * is if that was less (a vector never noted as placed has stood there long), or at once with
@@ -31,12 +38,7 @@ export class Glides {
   to(vector, to, now = performance.now()) {
     const stood = this.moves.has(vector) ? GLIDE_MS : now - (this.placedAt.get(vector) ?? -Infinity);
     const ms = Math.min(GLIDE_MS, stood);
-    if (reducedMotion() || vector.equals(to) || !(ms > 0)) {
-      this.moves.delete(vector);
-      vector.copy(to);
-      this.placed(vector, now);
-      return;
-    }
+    if (reducedMotion() || vector.equals(to) || !(ms > 0)) return this.put(vector, to, now);
     this.moves.set(vector, { from: vector.clone(), to: to.clone(), start: now, ms });
   }
 
