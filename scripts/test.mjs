@@ -10,6 +10,8 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
 /** Wall time of every test file and every other check, for the slowest-five list at the end. */
 const timings = [];
+/** Every failed test's name and first message line, printed beside the totals so a CI log's tail names them. */
+const failures = [];
 const started = Date.now();
 
 function run(cmd, args, env = {}) {
@@ -46,6 +48,11 @@ function suite(name, passed, failed, skipped = 0) {
   } else suite('native', 0, 1);
 }
 
+const firstLine = (text) =>
+  stripVTControlCharacters(String(text ?? ''))
+    .split('\n')[0]
+    .slice(0, 300);
+
 function vitest(name, config, out) {
   const r = run('npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
   if (!existsSync(`${root}${out}`)) return suite(name, 0, 1);
@@ -58,6 +65,12 @@ function vitest(name, config, out) {
   console.log(`${name}: ${r.seconds.toFixed(0)} s`);
   // A suite that fails to load counts as a failure even when it ran no test.
   const brokenFiles = j.testResults.filter((t) => t.status === 'failed' && t.assertionResults.length === 0).length;
+  for (const file of j.testResults) {
+    const relative = file.name.replace(root, '');
+    if (file.status === 'failed' && file.assertionResults.length === 0) failures.push(`${relative}: ${firstLine(file.message)}`);
+    for (const t of file.assertionResults.filter((a) => a.status === 'failed'))
+      failures.push(`${relative} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
+  }
   suite(name, j.numPassedTests, j.numFailedTests + brokenFiles, j.numPendingTests + j.numTodoTests);
   if (r.status !== 0 && j.numFailedTests + brokenFiles === 0) suite(`${name} (runner)`, 0, 1);
 }
@@ -105,6 +118,11 @@ console.log(`suite time: ${((Date.now() - started) / 60000).toFixed(1)} min; slo
 for (const [what, seconds] of timings.sort((a, b) => b[1] - a[1]).slice(0, 5))
   console.log(`  ${seconds.toFixed(0).padStart(5)} s  ${what}`);
 console.log('');
+if (failures.length) {
+  console.log('failed:');
+  for (const f of failures) console.log(`  ${f}`);
+  console.log('');
+}
 for (const l of lines) console.log(l);
 console.log(`${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ''}`);
 process.exitCode = totals.failed ? 1 : 0;

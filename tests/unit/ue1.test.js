@@ -225,7 +225,7 @@ describe('UE1 materials', () => {
   });
 });
 
-describe('vertex animation performance', () => {
+describe('vertex animation at scale', () => {
   it('plays 700 frames × 2,000 vertices without allocating new buffers', () => {
     const vertexCount = 2000,
       frameCount = 700;
@@ -241,15 +241,15 @@ describe('vertex animation performance', () => {
     const mixer = new THREE.AnimationMixer(mesh);
     mixer.clipAction(va.clipFor(seq)).play();
     const arrays = [geometry.attributes.position.array, geometry.attributes.normal.array];
-    const started = performance.now();
+    // Halfway (700 updates of 1/60 s at 30 frames a second) the mesh shows frame 350, in the same buffers.
+    const frame350 = frames.subarray(350 * vertexCount * 3, 351 * vertexCount * 3);
     for (let k = 0; k < 1400; k++) {
       mixer.update(1 / 60);
       va.update();
+      if (k === 699) expect(maxDifference(geometry.attributes.position.array, frame350)).toBeLessThan(1e-4);
     }
-    const ms = performance.now() - started;
     expect(geometry.attributes.position.array).toBe(arrays[0]);
     expect(geometry.attributes.normal.array).toBe(arrays[1]);
-    expect(ms / 1400).toBeLessThan(2); // well inside a 16 ms frame
   });
 });
 
@@ -377,3 +377,9 @@ describe.skipIf(!HAVE_SAMPLES)('UE1 samples', () => {
     expect(app.allClips.map((x) => x.clip.name)).toEqual(['All']);
   });
 });
+
+function maxDifference(a, b) {
+  let most = 0;
+  for (let i = 0; i < b.length; i++) most = Math.max(most, Math.abs(a[i] - b[i]));
+  return most;
+}
