@@ -50,13 +50,17 @@ class SharedRenderer {
 
   /**
    * The neutral environment for image-based lighting: three's RoomEnvironment through
-   * PMREMGenerator, made once for the page (not per element) on first use.
+   * PMREMGenerator, made once for the page (not per element) on first use. Without the
+   * examples' 0.04 source blur: the prefilter's own GGX levels already soften every rough level,
+   * so posters of every sample family differ by at most 1 colour level, and the blur was a third
+   * of the environment's cost where there is no GPU (0.7 of 2.0 s under SwiftShader, paid by
+   * every wiki thumbnail and `rigscope poster`).
    */
   get neutralEnvironment() {
     if (this._neutral) return this._neutral;
     const pmrem = new THREE.PMREMGenerator(this.renderer);
     const room = new RoomEnvironment();
-    this._neutral = pmrem.fromScene(room, 0.04).texture;
+    this._neutral = pmrem.fromScene(room, 0).texture;
     room.dispose();
     pmrem.dispose();
     return this._neutral;
