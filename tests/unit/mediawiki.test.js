@@ -191,3 +191,84 @@ describe.skipIf(!hasPhp || !existsSync(FIXTURES))('ModelFileCheck (PHP) against 
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+/**
+ * Runs Inspector::together (the facts of a file read with its companions) outside MediaWiki: its
+ * services are stand-ins, and the command line is a script of answers, one per run.
+ * @param {{ stdout: string, exit: number }[]} answers what each run of `rigscope inspect` prints
+ * @param {number} calls how many times the page asks
+ * @returns {{ results: (object | null)[], runs: number }}
+ */
+function phpTogether(answers, calls) {
+  const script = `
+namespace MediaWiki { class MediaWikiServices {
+	public static $stash = [];
+	public static function getInstance() { return new self(); }
+	public function getMainConfig() { return new class { public function get( $name ) { return $name === 'RigscopeNode' ? 'node' : __FILE__; } }; }
+	public function getMainObjectStash() { return new class {
+		const TTL_WEEK = 604800;
+		public function makeKey( ...$parts ) { return implode( ':', $parts ); }
+		public function get( $key ) { return MediaWikiServices::$stash[$key] ?? false; }
+		public function set( $key, $value, $ttl ) { MediaWikiServices::$stash[$key] = $value; }
+	}; }
+} }
+namespace MediaWiki\\Shell { class Shell {
+	public static $answers = [];
+	public static $runs = 0;
+	public static function isDisabled() { return false; }
+	public static function command( ...$words ) { return new class {
+		public function limits( $l ) { return $this; }
+		public function execute() {
+			$answer = Shell::$answers[Shell::$runs++];
+			return new class( $answer ) {
+				public function __construct( private array $a ) {}
+				public function getStdout() { return $this->a['stdout']; }
+				public function getStderr() { return ''; }
+				public function getExitCode() { return $this->a['exit']; }
+			};
+		}
+	}; }
+} }
+namespace {
+	function wfTempDir() { return sys_get_temp_dir(); }
+	function wfDebugLog( $channel, $text ) {}
+	class File {
+		public function __construct( private string $name, private string $path ) {}
+		public function getName() { return $this->name; }
+		public function getSha1() { return sha1_file( $this->path ); }
+		public function getLocalRefPath() { return $this->path; }
+	}
+	require ${JSON.stringify(join(EXT, 'src/Inspector.php'))};
+	$input = json_decode( stream_get_contents( STDIN ), true );
+	MediaWiki\\Shell\\Shell::$answers = $input['answers'];
+	$anim = new File( 'Walk.psa', __FILE__ );
+	$mesh = new File( 'Hero.psk', __FILE__ );
+	$results = [];
+	for ( $i = 0; $i < $input['calls']; $i++ ) $results[] = MediaWiki\\Extension\\Rigscope\\Inspector::together( $anim, [ $mesh ] );
+	echo json_encode( [ 'results' => $results, 'runs' => MediaWiki\\Shell\\Shell::$runs ] );
+}`;
+  const file = join(mkdtempSync(join(tmpdir(), 'rigscope-together-')), 'together.php');
+  writeFileSync(file, `<?php\n${script}`);
+  try {
+    return JSON.parse(execFileSync('php', [file], { input: JSON.stringify({ answers, calls }), encoding: 'utf8' }));
+  } finally {
+    rmSync(join(file, '..'), { recursive: true, force: true });
+  }
+}
+
+describe.skipIf(!hasPhp)('Inspector::together (PHP): a file read with its companions on the server', () => {
+  const record = { file: '/tmp/rigscope-x/Walk.psa', kind: 'animation', boundTo: 'Hero.psk' };
+  const answered = { stdout: JSON.stringify([{ file: '/tmp/rigscope-x/Hero.psk', kind: 'model' }, record]), exit: 0 };
+
+  it('keeps an answer: the next view reads it from the stash, running nothing', () => {
+    const { results, runs } = phpTogether([answered], 2);
+    expect(results).toEqual([record, record]);
+    expect(runs).toBe(1);
+  });
+
+  it('keeps no failed run: a run killed or crashed (no JSON) is asked again at the next view', () => {
+    const { results, runs } = phpTogether([{ stdout: '', exit: 1 }, answered], 2);
+    expect(results).toEqual([null, record]);
+    expect(runs).toBe(2);
+  });
+});

@@ -237,6 +237,7 @@ class Inspector {
 		}
 		$links = [];
 		$record = [];
+		$answer = null;
 		try {
 			foreach ( $files as $f ) {
 				$path = $f->getLocalRefPath();
@@ -248,7 +249,8 @@ class Inspector {
 			$result = Shell::command( array_merge( [ $node, self::cli(), 'inspect', '--json' ], $links ) )
 				->limits( [ 'memory' => 0, 'time' => 120, 'walltime' => 120 ] )
 				->execute();
-			foreach ( json_decode( $result->getStdout(), true ) ?: [] as $r ) {
+			$answer = json_decode( $result->getStdout(), true );
+			foreach ( is_array( $answer ) ? $answer : [] as $r ) {
 				if ( is_array( $r ) && basename( (string)( $r['file'] ?? '' ) ) === $file->getName() ) {
 					$record = $r;
 				}
@@ -258,6 +260,13 @@ class Inspector {
 				@unlink( $link );
 			}
 			@rmdir( $dir );
+		}
+		// A run that gave no answer (killed at its time limit, a crash) is not kept: the next view
+		// asks again, where a week of "nothing known" would stand for it.
+		if ( !is_array( $answer ) ) {
+			wfDebugLog( 'rigscope', "inspect of {$file->getName()} with its companions gave no answer "
+				. "(exit {$result->getExitCode()}): " . substr( $result->getStderr() ?? '', 0, 500 ) );
+			return null;
 		}
 		// Paths become the wiki's names.
 		array_walk_recursive( $record, static function ( &$v ) use ( $dir ) {
