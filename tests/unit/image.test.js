@@ -5,11 +5,15 @@ import * as THREE from 'three';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import {
   MAX_IMAGE_PIXELS,
+  UNTEXTURED_MAP,
+  assignTexture,
   browserImageSize,
   checkImagePixels,
+  removeTexture,
   textureFromDecoded,
   textureFromEntry,
 } from '../../web/src/three/textures.js';
+import { sharePrograms } from '../../web/src/three/shared-programs.js';
 import { decoder, fixture } from './helpers.js';
 
 // The write_image_fixtures picture: 8 × 8, left half red, right half blue, top row white,
@@ -215,5 +219,23 @@ describe('browser image headers and the pixel cap', () => {
       'JPEG huge.jpg: width 65535 × height 65535 at byte 25 is 4295 Mpx, over the 64 Mpx limit',
     );
     await expect(textureFromEntry(entryFromBytes('huge.gif', gif(65535, 2000)), null)).rejects.toThrow(/GIF huge\.gif: .* 131 Mpx/);
+  });
+});
+
+describe('a texture taken away', () => {
+  const texture = new THREE.Texture();
+  it('leaves a viewer material that shares programs on the white texel, and a loader material on no map', () => {
+    // Textured before its program was first shared (a drop's first look), then shared.
+    const viewer = new THREE.MeshStandardMaterial();
+    assignTexture(viewer, texture);
+    sharePrograms([viewer]);
+    expect(viewer.map).toBe(texture);
+    removeTexture(viewer);
+    expect(viewer.map).toBe(UNTEXTURED_MAP);
+    // The loaders never share programs: their materials go back to no map.
+    const loader = new THREE.MeshStandardMaterial();
+    assignTexture(loader, texture);
+    removeTexture(loader);
+    expect(loader.map).toBeNull();
   });
 });

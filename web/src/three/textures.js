@@ -218,9 +218,17 @@ UNTEXTURED_MAP.name = 'untextured';
 UNTEXTURED_MAP.userData.untextured = true;
 UNTEXTURED_MAP.needsUpdate = true;
 
+/**
+ * Materials of a viewer that shares programs (three/shared-programs.js): without a texture they
+ * draw the white texel, also when they lose one (removeTexture). The loaders' never do.
+ */
+const drawsWhite = new WeakSet();
+
 /** Gives a lit or unlit mesh material without a texture the untextured white texel; true if it did. */
 export function drawUntexturedWhite(material) {
-  if (material.map || !(material.isMeshStandardMaterial || material.isMeshBasicMaterial)) return false;
+  if (!(material.isMeshStandardMaterial || material.isMeshBasicMaterial)) return false;
+  drawsWhite.add(material);
+  if (material.map) return false;
   material.map = UNTEXTURED_MAP;
   material.needsUpdate = true;
   return true;
@@ -248,6 +256,10 @@ export function removeTexture(material) {
     material.map = before.map;
     material.color.copy(before.colour);
   } else if (material.map !== UNTEXTURED_MAP) material.map = null;
+  // Textured before its program was first shared (a drop's first look): back to the white texel
+  // at once, not drawn without a map (another program, linked inside a frame) until the next
+  // compile shares it again.
+  if (!material.map && drawsWhite.has(material)) material.map = UNTEXTURED_MAP;
   material.needsUpdate = true;
 }
 
