@@ -32,6 +32,15 @@ async function elementPage(src) {
   // The neutral room is made once for the page: what the page holds before any element.
   page.empty = await page.evaluate(() => {
     const shared = customElements.get('rigscope-viewer').renderer;
+    // Programs made inside a frame: each holds that frame until the GPU process links it (50-90
+    // ms under SwiftShader). Every program is linked before its first frame (stage.prepare).
+    window.__inFrame = [];
+    const draw = shared.draw.bind(shared);
+    shared.draw = (stage) => {
+      const before = new Set(shared.renderer.info.programs);
+      draw(stage);
+      for (const p of shared.renderer.info.programs) if (!before.has(p)) window.__inFrame.push(p.name);
+    };
     return shared.neutralEnvironment && shared.renderer.info.memory.textures;
   });
   await page.evaluate((list) => {
@@ -69,6 +78,7 @@ describe('shader programs of a folder in <rigscope-viewer>', () => {
     expect(drawn.kinds).toEqual(VERTEX3D_KINDS);
     expect(drawn.programs).toBe(VERTEX3D_KINDS.length);
     expect(drawn.linked).toBe(true);
+    expect(await page.evaluate(() => window.__inFrame)).toEqual([]);
     // Some of its meshes have no texture in the folder: they share the textured programs.
     expect(drawn.untextured).toBeGreaterThan(0);
     expect(drawn.untextured).toBeLessThan(drawn.materials);

@@ -166,16 +166,26 @@ export class ElementStage {
 
   /** Before each frame: the environment in use, and the shadow if the pose changed. */
   beforeDraw(renderer) {
+    this._useEnvironment();
+    if (!this.showShadow || !this.characters.length) return;
+    this._madeShadow().update(renderer, this.scene, [...this.helpers, this.grid]);
+  }
+
+  /** The scene lit by the environment in use (programs differ with and without one). */
+  _useEnvironment() {
     this.scene.environment =
       this.environment === 'neutral' ? sharedRenderer.neutralEnvironment : this.environment === 'none' ? null : this._environmentMap;
     this.scene.environmentIntensity = this.environment === 'neutral' ? ROOM_INTENSITY : 1;
-    if (!this.showShadow || !this.characters.length) return;
+  }
+
+  /** The contact shadow, made on first use. */
+  _madeShadow() {
     if (!this.shadow) {
       this.shadow = new ContactShadow();
       this.scene.add(this.shadow.group);
       this._placeShadow();
     }
-    this.shadow.update(renderer, this.scene, [...this.helpers, this.grid]);
+    return this.shadow;
   }
 
   /** The ground under everything shown, in its current pose. */
@@ -351,7 +361,11 @@ export class ElementStage {
    */
   async prepare(roots) {
     const { renderer } = sharedRenderer;
-    for (const root of roots ?? this.characters.map((c) => c.root)) sharePrograms(materialsOf(root));
+    const drawn = roots ?? this.characters.map((c) => c.root);
+    for (const root of drawn) sharePrograms(materialsOf(root));
+    // Compiled as they will be drawn: with the environment, and the shadow's passes over them.
+    this._useEnvironment();
+    if (this.showShadow && drawn.length) this._madeShadow().compile(renderer, drawn, this.scene, this.camera);
     if (!roots) await renderer.compileAsync(this.scene, this.camera);
     else await Promise.all(roots.map((root) => renderer.compileAsync(root, this.camera, this.scene)));
     // Software GL resolves compileAsync at once; the first frame would wait for the links.

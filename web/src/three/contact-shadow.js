@@ -133,6 +133,40 @@ export class ContactShadow {
     this.group.visible = true;
   }
 
+  /**
+   * Compiles, without drawing, the programs the next update() and frame use for `roots`: the
+   * depth pass over their meshes (a program per kind of mesh: skinned, morphing, plain), the two
+   * blurs and the ground. Linked before that frame (the caller waits for the GPU), they are used at
+   * once; made inside it, each held the frame until linked (50-90 ms under SwiftShader).
+   * @param {THREE.WebGLRenderer} renderer
+   * @param {THREE.Object3D[]} roots what is about to be drawn
+   * @param {THREE.Scene} scene the scene they are drawn in (its lights)
+   * @param {THREE.Camera} view the camera the ground is seen through
+   */
+  compile(renderer, roots, scene, view) {
+    const { depth, horizontal, vertical } = materials();
+    // The depth pass draws each mesh with the depth material in its place (scene.overrideMaterial).
+    const own = new Map();
+    for (const root of roots) root.traverse((o) => o.isMesh && own.set(o, o.material));
+    const target = renderer.getRenderTarget();
+    // Into the shadow's target, as update() draws (no tone mapping, linear output: other programs
+    // than the screen's).
+    renderer.setRenderTarget(this.target);
+    try {
+      for (const o of own.keys()) o.material = depth;
+      for (const root of roots) renderer.compile(root, this.camera, scene);
+      // The blurs draw the plane alone, as its own scene.
+      for (const material of [horizontal, vertical]) {
+        this.blurPlane.material = material;
+        renderer.compile(this.blurPlane, this.camera);
+      }
+    } finally {
+      for (const [o, material] of own) o.material = material;
+      renderer.setRenderTarget(target);
+    }
+    renderer.compile(this.plane, view, scene);
+  }
+
   _blur(renderer, amount) {
     const { horizontal, vertical } = materials();
     const plane = this.blurPlane;
