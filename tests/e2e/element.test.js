@@ -134,6 +134,46 @@ describe('a page of twelve viewers on another origin', () => {
     expect(page.errors).toEqual([]);
   });
 
+  it('snapshot() says where each character is drawn: every pixel it draws lies in its screen rectangle', async () => {
+    const drawn = await page.evaluate(() => {
+      const v = document.getElementById('v1');
+      v.stage.grid.visible = false;
+      v.stage.setShadowVisible(false);
+      v.stage.countForegroundPixels(); // draws the frame read below
+      const { data } = v.stage.context2d.getImageData(0, 0, v.stage.width, v.stage.height);
+      const bg = v.stage.background.clone().convertLinearToSRGB();
+      const back = [bg.r, bg.g, bg.b].map((c) => Math.round(c * 255));
+      // The drawn pixels' rectangle, in CSS pixels (the stage draws in device pixels).
+      const scale = v.stage.width / v.shadowRoot.querySelector('canvas').clientWidth;
+      let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+      for (let y = 0; y < v.stage.height; y++)
+        for (let x = 0; x < v.stage.width; x++) {
+          const o = (y * v.stage.width + x) * 4;
+          if (Math.abs(data[o] - back[0]) + Math.abs(data[o + 1] - back[1]) + Math.abs(data[o + 2] - back[2]) <= 24) continue;
+          [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x + 1), Math.max(y1, y + 1)];
+        }
+      const pixels = { x: x0 / scale, y: y0 / scale, right: x1 / scale, bottom: y1 / scale };
+      v.stage.grid.visible = true;
+      v.stage.setShadowVisible(true);
+      const canvas = v.shadowRoot.querySelector('canvas');
+      return { screen: v.snapshot().characters[0].screen, pixels, size: [canvas.clientWidth, canvas.clientHeight] };
+    });
+    const { screen, pixels, size } = drawn;
+    expect(pixels.right - pixels.x).toBeGreaterThan(10);
+    // The box's corners reach past the silhouette, never short of it.
+    expect(pixels.x).toBeGreaterThanOrEqual(screen.x - 1);
+    expect(pixels.y).toBeGreaterThanOrEqual(screen.y - 1);
+    expect(pixels.right).toBeLessThanOrEqual(screen.x + screen.width + 1);
+    expect(pixels.bottom).toBeLessThanOrEqual(screen.y + screen.height + 1);
+    expect(screen.x + screen.width).toBeLessThanOrEqual(size[0] + 1e-6);
+    expect(screen.y + screen.height).toBeLessThanOrEqual(size[1] + 1e-6);
+    // This bar, seen from the side, fills its box: the rectangle hugs what is drawn.
+    expect(Math.abs(screen.x - pixels.x)).toBeLessThan(3);
+    expect(Math.abs(screen.y - pixels.y)).toBeLessThan(3);
+    expect(Math.abs(screen.x + screen.width - pixels.right)).toBeLessThan(3);
+    expect(Math.abs(screen.y + screen.height - pixels.bottom)).toBeLessThan(3);
+  });
+
   it('paused viewers draw no frames; a change draws one; a playing viewer draws only itself', async () => {
     await frames(page, 5);
     const idle = await page.evaluate(() => window.__gl.draws);

@@ -8,6 +8,7 @@ import { assembleScene, decodeFiles } from '../families/index.js';
 import { characterBounds, layoutCharacters } from '../core/layout.js';
 import { Character } from '../three/character.js';
 import { clipMotionBounds } from '../three/motion-bounds.js';
+import { screenRect } from '../three/bounds.js';
 import { assignTexture, removeTexture, textureOfRecord } from '../three/textures.js';
 import { buildTextureBoard } from '../three/board.js';
 import { applyMaterialMaps, clearMaterialMaps } from '../three/material-maps.js';
@@ -378,34 +379,6 @@ export class App extends Playback {
     this.frameView(null, { glide: true, characters: [next] });
   }
 
-  /** Where each character's current posed bounds fall on the canvas, in CSS pixels, or null off screen. */
-  _screenRect(box) {
-    if (box.isEmpty()) return null;
-    const canvas = this.viewer.renderer.domElement;
-    const w = canvas.clientWidth,
-      h = canvas.clientHeight;
-    const p = (this._corner ??= new THREE.Vector3());
-    let x0 = Infinity,
-      y0 = Infinity,
-      x1 = -Infinity,
-      y1 = -Infinity;
-    for (let k = 0; k < 8; k++) {
-      p.set(k & 1 ? box.max.x : box.min.x, k & 2 ? box.max.y : box.min.y, k & 4 ? box.max.z : box.min.z).project(this.viewer.camera);
-      if (p.z > 1) continue; // behind the camera
-      x0 = Math.min(x0, p.x);
-      x1 = Math.max(x1, p.x);
-      y0 = Math.min(y0, p.y);
-      y1 = Math.max(y1, p.y);
-    }
-    // The part on the canvas (NDC -1..1), in CSS pixels from the top left.
-    const left = Math.max(x0, -1),
-      right = Math.min(x1, 1),
-      bottom = Math.max(y0, -1),
-      top = Math.min(y1, 1);
-    if (!(left < right && bottom < top)) return null;
-    return { x: ((left + 1) / 2) * w, y: ((1 - top) / 2) * h, width: ((right - left) / 2) * w, height: ((top - bottom) / 2) * h };
-  }
-
   /**
    * A read-only description for tests and host pages: characters with their world bounds at the
    * current frame, the clip and frame, and messages per file.
@@ -413,6 +386,7 @@ export class App extends Playback {
   snapshot() {
     this.viewer.scene.updateMatrixWorld(true);
     this.viewer.camera.updateMatrixWorld();
+    const canvas = this.viewer.renderer.domElement;
     const characters = this.characters.map((c) => {
       const box = this.viewer.visibleBounds([c]);
       const cur = this.current?.character === c ? this.current : null;
@@ -423,7 +397,7 @@ export class App extends Playback {
         clip: cur?.clip.name ?? null,
         frame: cur ? cur.clip.firstFrame + this.frame : null,
         playing: !!cur && this.playing,
-        screen: c.root.visible ? this._screenRect(box) : null,
+        screen: c.root.visible ? screenRect(box, this.viewer.camera, canvas.clientWidth, canvas.clientHeight) : null,
       };
     });
     return { demo: this.demo, selected: this.selected?.name ?? null, characters, messages: this.messages() };

@@ -15,6 +15,7 @@ import { BACKGROUND, ElementStage } from './stage.js';
 import { reducedMotion } from '../three/glides.js';
 import { Player } from './player.js';
 import { sharedRenderer } from './renderer.js';
+import { screenRect } from '../three/bounds.js';
 import { adoptStyles } from './style.js';
 
 const ICONS = {
@@ -334,6 +335,9 @@ export class RigscopeViewer extends HTMLElement {
   /** What is shown, in the viewer page's words: see window.rigscope.snapshot() there. */
   snapshot() {
     const cur = this.app.current;
+    this.stage.scene.updateMatrixWorld(true);
+    this.stage.camera.updateMatrixWorld();
+    const { canvas } = this._ui;
     return {
       demo: false,
       characters: this.app.characters.map((c) => {
@@ -346,6 +350,8 @@ export class RigscopeViewer extends HTMLElement {
           clip: mine ? mine.clip.name : null,
           frame: mine ? mine.clip.firstFrame + this.app.frame : null,
           playing: !!mine && this.app.playing,
+          // Where it is drawn on the picture, in CSS pixels from its top left.
+          screen: c.root.visible ? screenRect(box, this.stage.camera, canvas.clientWidth, canvas.clientHeight) : null,
         };
       }),
       selected: (this.app.selected ?? cur?.character)?.name ?? null,

@@ -24,8 +24,8 @@ export interface ViewerSnapshot {
     clip: string | null;
     frame: number | null;
     playing: boolean;
-    /** The viewer page only: its posed bounds on the canvas in CSS pixels, or null off screen. */
-    screen?: { x: number; y: number; width: number; height: number } | null;
+    /** Its posed bounds on the picture in CSS pixels from the top left, or null off screen. */
+    screen: { x: number; y: number; width: number; height: number } | null;
   }[];
   messages: ViewerMessage[];
 }
