@@ -111,10 +111,11 @@ export function filePayload(path, name = path.split('/').pop()) {
   return { name, mimeType: 'application/octet-stream', buffer: readFileSync(path) };
 }
 
-export async function chooseFiles(page, payloads) {
+/** Files (payloads or paths) as the file button would receive them; resolves once the page has them in place. */
+export async function chooseFiles(page, payloads, timeout = 60000) {
   const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
   await page.setInputFiles('#file-input', payloads);
-  await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 60000 });
+  await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout });
 }
 
 /** A folder as the folder button would receive it; resolves once the page has it all in place. */

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SAMPLES, launch, openPage, VERTEX3D_KINDS } from './browser.js';
+import { SAMPLES, chooseFiles, launch, openPage, VERTEX3D_KINDS } from './browser.js';
 
 /** Every file under `dir`, each folder's entries in name order, depth first. */
 const walk = (dir) =>
@@ -53,9 +53,7 @@ describe('shader programs of a folder', () => {
     // The files in the order of a walk of the folder: the first look (its first 32 files) gives
     // FlatSheet a texture that the whole folder does not. Taken away, it was drawn without a map
     // (another program, made inside a frame) until the next compile gave it the white texel.
-    const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
-    await page.setInputFiles('#file-input', walk(`${SAMPLES}vertex3d`));
-    await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 180000 });
+    await chooseFiles(page, walk(`${SAMPLES}vertex3d`));
     expect(await page.evaluate(() => window.__inFrame)).toEqual([]);
     const drawn = await page.evaluate(() => {
       const { app, viewer } = window.__rigscope;

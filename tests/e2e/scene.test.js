@@ -4,7 +4,7 @@
 // read-only handle (window.rigscope.snapshot()) and its pixels.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { FIXTURES, SAMPLES, animationFrames, launch, openPage, pixels, openFolder } from './browser.js';
+import { FIXTURES, SAMPLES, animationFrames, chooseFiles, launch, openPage, pixels, openFolder } from './browser.js';
 
 const HAVE_SAMPLES = existsSync(SAMPLES);
 let browser;
@@ -15,11 +15,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function openFiles(page, paths) {
-  const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
-  await page.setInputFiles('#file-input', paths);
-  await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 120000 });
-}
+const openFiles = (page, paths) => chooseFiles(page, paths, 120000);
 
 const snapshot = (page) => page.evaluate(() => window.rigscope.snapshot());
 const overlap = (a, b) => [0, 1, 2].every((k) => a.min[k] < b.max[k] && b.min[k] < a.max[k]);
