@@ -115,9 +115,14 @@ describe('shader programs of a folder in <rigscope-viewer>', () => {
 
   it.skipIf(!existsSync(FOLDER))('the white texel leaves the GPU when the src is replaced and when the element is removed', async () => {
     const page = await elementPage(samplesFolderSrc('vertex3d'));
-    /** Whether the texel is on the GPU, how many materials draw it, and the textures three counts. */
+    /**
+     * Whether the texel is on the GPU, how many materials draw it, and the textures three counts,
+     * after a frame of what is shown (a character taken out frees every texture it drew, the
+     * texel too: those still shown upload it again at their next frame).
+     */
     const held = () =>
       page.evaluate(() => {
+        if (!window.__v.stage.released) window.__v.stage.countForegroundPixels();
         const { renderer } = customElements.get('rigscope-viewer').renderer;
         const materials = window.__v.app.characters.flatMap((c) => [...c.tree()].flatMap((x) => x.materials));
         return {
