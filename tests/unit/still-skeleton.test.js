@@ -45,15 +45,21 @@ describe('StillSkeleton', () => {
   });
 });
 
+/** The rig with its bones named Root and Tip, its StillSkeleton, and a Group holding both as a loader's does. */
+function namedRig() {
+  const r = rig();
+  r.root.name = 'Root';
+  r.tip.name = 'Tip';
+  const skeleton = new StillSkeleton(r.bones, r.inverses);
+  const group = new THREE.Group();
+  group.add(r.root);
+  group.skeleton = skeleton;
+  return { r, skeleton, group };
+}
+
 describe('binding tracks to bones', () => {
   it("finds a character's bones by name through its skeleton, as a mixer binds them", () => {
-    const r = rig();
-    r.root.name = 'Root';
-    r.tip.name = 'Tip';
-    const skeleton = new StillSkeleton(r.bones, r.inverses);
-    const group = new THREE.Group();
-    group.add(r.root);
-    group.skeleton = skeleton;
+    const { r, skeleton, group } = namedRig();
     expect(THREE.PropertyBinding.findNode(group, 'Tip')).toBe(r.tip);
     expect(skeleton.getBoneByName('Root')).toBe(r.root);
     expect(skeleton.getBoneByName('Nope')).toBeUndefined();
@@ -67,13 +73,7 @@ describe('binding tracks to bones', () => {
   });
 
   it('binds tracks for bones the mesh does not have without making its map of names again', () => {
-    const r = rig();
-    r.root.name = 'Root';
-    r.tip.name = 'Tip';
-    const skeleton = new StillSkeleton(r.bones, r.inverses);
-    const group = new THREE.Group();
-    group.add(r.root);
-    group.skeleton = skeleton;
+    const { r, skeleton, group } = namedRig();
     expect(skeleton.getBoneByName('Root')).toBe(r.root);
     const byName = skeleton._byName;
     // An animation made for another mesh: 200 tracks for bones this one lacks, and one it has
