@@ -12,7 +12,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decodeFiles } from '../../web/src/families/index.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
-import { decoder, HAVE_SAMPLES, SAMPLES } from './helpers.js';
+import { decoder, HAVE_SAMPLES, joinBytes, pskChunk, SAMPLES } from './helpers.js';
 
 const REFERENCE = new URL('./reference/decoded-models.txt', import.meta.url).pathname;
 
@@ -41,16 +41,6 @@ function hashText(text) {
   return h.toString(16).padStart(8, '0');
 }
 
-/** A PSK chunk: 32-byte header, then `count` records of `size` bytes written by `fill(view, offset, i)`. */
-function chunk(id, size, count, fill = () => {}) {
-  const v = new DataView(new ArrayBuffer(32 + size * count));
-  for (let i = 0; i < id.length; i++) v.setUint8(i, id.charCodeAt(i));
-  v.setInt32(24, size, true);
-  v.setInt32(28, count, true);
-  for (let i = 0; i < count; i++) fill(v, 32 + size * i, i);
-  return new Uint8Array(v.buffer);
-}
-
 /** Latin-1 bytes of `text` into a fixed name field. */
 const putName = (v, at, text) => [...text].forEach((c, i) => v.setUint8(at + i, c.charCodeAt(0)));
 
@@ -62,29 +52,27 @@ const putName = (v, at, text) => [...text].forEach((c, i) => v.setUint8(at + i, 
 function awkwardPsk() {
   const names = ['quote " and \\ back', 'tab\there\u0001', 'R\xe9sum\xe9', 'Ca\xf1\xf3n de la m\xe1quina \xab\xbb', '\u007f\x80\xff'];
   const parts = [
-    chunk('ACTRHEAD', 0, 0),
-    chunk('PNTS0000', 12, 3, (v, at, i) =>
+    pskChunk('ACTRHEAD', 0, 0),
+    pskChunk('PNTS0000', 12, 3, (v, at, i) =>
       [
         [0, -0, 1],
         [NaN, 2, 3],
         [4, 5, -0],
       ][i].forEach((x, k) => v.setFloat32(at + 4 * k, x, true)),
     ),
-    chunk('VTXW0000', 16, 3, (v, at, i) => v.setUint32(at, i, true)),
-    chunk('FACE0000', 12, 1, (v, at) => [0, 1, 2].forEach((w, k) => v.setUint16(at + 2 * k, w, true))),
-    chunk('MATT0000', 88, names.length, (v, at, i) => putName(v, at, names[i])),
-    chunk('REFSKELT', 120, 2, (v, at, i) => {
+    pskChunk('VTXW0000', 16, 3, (v, at, i) => v.setUint32(at, i, true)),
+    pskChunk('FACE0000', 12, 1, (v, at) => [0, 1, 2].forEach((w, k) => v.setUint16(at + 2 * k, w, true))),
+    pskChunk('MATT0000', 88, names.length, (v, at, i) => putName(v, at, names[i])),
+    pskChunk('REFSKELT', 120, 2, (v, at, i) => {
       putName(v, at, names[names.length - 1 - i]);
       v.setFloat32(at + 88, 1, true);
     }),
-    chunk('RAWWEIGHTS', 12, 3, (v, at, i) => {
+    pskChunk('RAWWEIGHTS', 12, 3, (v, at, i) => {
       v.setFloat32(at, 1, true);
       v.setUint32(at + 4, i, true);
     }),
   ];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
-  return out;
+  return joinBytes(parts);
 }
 
 /** A sample as the file set sees it, named from the samples folder: a model keeps its file's name,

@@ -21,6 +21,17 @@ const argsOf = (op, name, extra) =>
     ? [fixture('flag_d.3d'), 'flag_d.3d', fixture('flag_a.3d'), 'flag_a.3d', new TextDecoder().decode(fixture('flag.uc')), 'flag.uc']
     : [fixture(name), name, ...extra];
 
+/** What `fn` gives while the decoder cannot see Node's Buffer (as in a browser). */
+async function withoutNodeBuffer(fn) {
+  const { Buffer: nodeBuffer } = globalThis;
+  globalThis.Buffer = undefined;
+  try {
+    return await fn();
+  } finally {
+    globalThis.Buffer = nodeBuffer;
+  }
+}
+
 /** Every typed array of a model with where it was found, clip tracks apart (they share key times). */
 function arraysOf(value, path = 'model', out = []) {
   if (ArrayBuffer.isView(value)) out.push({ path, view: value });
@@ -84,6 +95,11 @@ describe('one arena per decode', () => {
       const arrays = arraysOf(model);
       for (const { path, view } of arrays) expect(view.byteOffset % view.BYTES_PER_ELEMENT, path).toBe(0);
       expectDisjoint(arrays);
+      // Node hands the arena out unzeroed (Buffer.allocUnsafeSlow): its bytes, padding included,
+      // are those of the zeroed buffer a browser gets, never what the process freed before.
+      const zeroed = await withoutNodeBuffer(() => decode(op, ...argsOf(op, name, extra)));
+      const [zeroedBuffer] = collectTransferables(zeroed);
+      expect(Buffer.from(buffers[0]).equals(Buffer.from(zeroedBuffer)), 'the same bytes as a zeroed arena').toBe(true);
       for (const clip of model.clips) {
         for (const t of clip.tracks) {
           for (const key of ['times', 'translation', 'rotation', 'scale']) {

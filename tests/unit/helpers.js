@@ -19,6 +19,23 @@ export const sample = (rel) => bytes(SAMPLES + rel);
 export const fixture = (rel) => bytes(FIXTURES + rel);
 export const entry = (path) => entryFromBytes(path, readFileSync(path));
 
+/** An ActorX chunk: 32-byte header, then `count` records of `size` bytes written by `fill(view, offset, i)`. */
+export function pskChunk(id, size, count, fill = () => {}) {
+  const v = new DataView(new ArrayBuffer(32 + size * count));
+  for (let i = 0; i < id.length; i++) v.setUint8(i, id.charCodeAt(i));
+  v.setInt32(24, size, true);
+  v.setInt32(28, count, true);
+  for (let i = 0; i < count; i++) fill(v, 32 + size * i, i);
+  return new Uint8Array(v.buffer);
+}
+
+/** Byte arrays one after another, as one. */
+export function joinBytes(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+  return out;
+}
+
 /** Decodes through the same op names the worker uses. */
 export async function decode(op, ...args) {
   const d = await decoder();

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { readFileSync, existsSync } from 'node:fs';
 import { PMDLoader, PSALoader, PSKLoader, PSSALoader, UE1Loader, bindClips } from '../../web/src/index.js';
 import { buildGeometry, buildMaterial, buildMaterials, buildSkeleton, restInverses, uniqueNodeNames } from '../../web/src/three/build.js';
-import { FIXTURES, HAVE_SAMPLES, fixture, sample } from './helpers.js';
+import { FIXTURES, HAVE_SAMPLES, decode, fixture, joinBytes, pskChunk, sample } from './helpers.js';
 
 const buffer = (name) => {
   const b = fixture(name);
@@ -314,19 +314,38 @@ describe('the objects a loader builds are the ones three makes', () => {
     expect(bones.slice(1).every((b, i) => b.parent === bones[i])).toBe(true);
   });
 
-  it("a morphing mesh's bounds are the numbers three's computeBoundingBox and computeBoundingSphere make", () => {
-    const random = (n, scale, seed) => Float32Array.from({ length: n }, (_, i) => Math.sin(i * 12.9898 + seed) * scale);
-    const mesh = {
-      positions: random(300, 2, 1),
-      indices: Uint32Array.from({ length: 99 }, (_, i) => i),
-      bounds: { min: [0, 0, 0], max: [0, 0, 0], center: [0, 0, 0], radius: 0 },
-      // One target reaching out, one pulling in, one with a single vertex moved far.
-      morphs: [
-        { name: 'out', positions: random(300, 0.5, 2).map(Math.abs) },
-        { name: 'in', positions: random(300, 0.3, 3).map((v) => -Math.abs(v)) },
-        { name: 'one', positions: Float32Array.from({ length: 300 }, (_, i) => (i === 7 ? 9 : 0)) },
-      ],
-    };
+  it("a morphing mesh's bounds: the decoder measures the numbers three's computeBoundingBox and computeBoundingSphere make", async () => {
+    // 100 points, each its own wedge, 33 faces; one target reaching out, one pulling in, one with a
+    // single point moved far, and a copy with a NaN delta, which three must measure itself.
+    const wave = (i, scale, seed) => Math.sin(i * 12.9898 + seed) * scale;
+    const morphPsk = (targets) =>
+      joinBytes([
+        pskChunk('ACTRHEAD', 0, 0),
+        pskChunk('PNTS0000', 12, 100, (v, at, i) => [0, 1, 2].forEach((k) => v.setFloat32(at + 4 * k, wave(3 * i + k, 2, 1), true))),
+        pskChunk('VTXW0000', 16, 100, (v, at, i) => v.setUint32(at, i, true)),
+        pskChunk('FACE0000', 12, 33, (v, at, f) => [0, 1, 2].forEach((k) => v.setUint16(at + 2 * k, 3 * f + k, true))),
+        pskChunk('MATT0000', 88, 1),
+        pskChunk('REFSKELT', 120, 1, (v, at) => v.setFloat32(at + 88, 1, true)),
+        pskChunk('RAWWEIGHTS', 12, 100, (v, at, i) => (v.setFloat32(at, 1, true), v.setUint32(at + 4, i, true))),
+        pskChunk('MRPHINFO', 68, targets.length, (v, at, t) => {
+          [...targets[t].name].forEach((c, k) => v.setUint8(at + k, c.charCodeAt(0)));
+          v.setInt32(at + 64, 100, true);
+        }),
+        pskChunk('MRPHDATA', 28, 100 * targets.length, (v, at, r) => {
+          const point = r % 100;
+          [0, 1, 2].forEach((k) => v.setFloat32(at + 4 * k, targets[Math.floor(r / 100)].delta(point, k), true));
+          v.setUint32(at + 24, point, true);
+        }),
+      ]);
+    const targets = [
+      { name: 'out', delta: (i, k) => Math.abs(wave(3 * i + k, 0.5, 2)) },
+      { name: 'in', delta: (i, k) => -Math.abs(wave(3 * i + k, 0.3, 3)) },
+      { name: 'one', delta: (i) => (i === 7 ? 9 : 0) },
+    ];
+    const bytes = morphPsk(targets);
+    const [mesh] = (await decode('decodePsk', bytes, 'morphs.psk')).meshes;
+    expect(mesh.morphs.map((m) => m.name)).toEqual(['out', 'in', 'one']);
+    expect(mesh.morphedBounds).toBeDefined();
     const g = buildGeometry(mesh);
     const own = g.clone();
     own.computeBoundingBox();
@@ -335,10 +354,19 @@ describe('the objects a loader builds are the ones three makes', () => {
     expect(g.boundingBox.max.toArray()).toEqual(own.boundingBox.max.toArray());
     expect(g.boundingSphere.center.toArray()).toEqual(own.boundingSphere.center.toArray());
     expect(g.boundingSphere.radius).toBe(own.boundingSphere.radius);
-    // The targets count: the far vertex of the third reaches past the rest pose's sphere.
-    const rest = new THREE.BufferGeometry().setAttribute('position', new THREE.BufferAttribute(mesh.positions, 3));
-    rest.computeBoundingSphere();
-    expect(g.boundingSphere.radius).toBeGreaterThan(rest.boundingSphere.radius + 1);
+    // The targets count: the far point of the third reaches past the rest pose's sphere.
+    expect(g.boundingSphere.radius).toBeGreaterThan(mesh.bounds.radius + 1);
+    // Through the loader too: the geometry it builds carries the decoder's numbers.
+    const group = await new PSKLoader().parseAsync(bytes, 'morphs.psk');
+    expect(group.userData.character.meshes[0].geometry.boundingSphere.radius).toBe(own.boundingSphere.radius);
+
+    // A NaN in a target: the decoder gives no numbers, and three measures as it would.
+    const nan = await decode('decodePsk', morphPsk([...targets, { name: 'nan', delta: (i) => (i === 3 ? NaN : 0) }]), 'nan.psk');
+    expect(nan.meshes[0].morphedBounds).toBeUndefined();
+    const measured = buildGeometry(nan.meshes[0]);
+    const byThree = measured.clone();
+    byThree.computeBoundingSphere();
+    expect(Number.isNaN(measured.boundingSphere.radius)).toBe(Number.isNaN(byThree.boundingSphere.radius));
   });
 
   it.skipIf(!HAVE_SAMPLES)(
@@ -368,7 +396,7 @@ describe('the objects a loader builds are the ones three makes', () => {
           const box = mesh.geometry.boundingBox.clone();
           const sphere = mesh.geometry.boundingSphere.clone();
           if (mesh.geometry.morphAttributes.position) {
-            // A morphing mesh's bounds are three's own (the decoder measures the rest pose only).
+            // A morphing mesh's bounds are three's own numbers (the decoder's morphedBounds).
             mesh.geometry.computeBoundingSphere();
             expect(sphere.center.toArray(), file).toEqual(mesh.geometry.boundingSphere.center.toArray());
             expect(sphere.radius, file).toBe(mesh.geometry.boundingSphere.radius);

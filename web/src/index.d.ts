@@ -44,7 +44,10 @@ export interface DecodedMesh {
   groups: { start: number; count: number; material: number }[];
   skinIndex?: Uint16Array;
   skinWeight?: Float32Array;
+  /** The rest pose's box and sphere, measured by the decoder. */
   bounds?: Bounds;
+  /** With morph targets: the box and sphere three's computeBoundingBox/Sphere give them (relative targets). */
+  morphedBounds?: Bounds;
   morphs: { name: string; positions: Float32Array; normals?: Float32Array }[];
 }
 export interface DecodedTrack {

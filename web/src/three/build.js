@@ -208,81 +208,18 @@ export function buildGeometry(mesh) {
     }
   }
   if (!mesh.normals) g.setAttribute('normal', new THREE.BufferAttribute(vertexNormals(mesh.positions, mesh.indices), 3));
-  if (mesh.bounds && !mesh.morphs?.length) {
-    // The decoder measured them (no JS pass over a million vertices on the main thread).
-    const { min, max, center, radius } = mesh.bounds;
+  // The decoder measured them (no JS pass over a million vertices on the main thread): the rest
+  // pose, or with morph targets the numbers three's own measuring gives (morphedBounds).
+  const measured = mesh.morphs?.length ? mesh.morphedBounds : mesh.bounds;
+  if (measured) {
+    const { min, max, center, radius } = measured;
     g.boundingBox = new THREE.Box3(new THREE.Vector3(...min), new THREE.Vector3(...max));
     g.boundingSphere = new THREE.Sphere(new THREE.Vector3(...center), radius);
-  } else if (!morphBounds(g)) {
+  } else {
     g.computeBoundingBox();
     g.computeBoundingSphere();
   }
   return g;
-}
-
-/** Box3.setFromBufferAttribute of an xyz array (the same Math.min and Math.max), in a typed loop. */
-function boxOf(a, box) {
-  let x0 = Infinity,
-    y0 = Infinity,
-    z0 = Infinity,
-    x1 = -Infinity,
-    y1 = -Infinity,
-    z1 = -Infinity;
-  for (let i = 0; i + 2 < a.length; i += 3) {
-    x0 = Math.min(x0, a[i]);
-    y0 = Math.min(y0, a[i + 1]);
-    z0 = Math.min(z0, a[i + 2]);
-    x1 = Math.max(x1, a[i]);
-    y1 = Math.max(y1, a[i + 1]);
-    z1 = Math.max(z1, a[i + 2]);
-  }
-  box.min.set(x0, y0, z0);
-  box.max.set(x1, y1, z1);
-  return box;
-}
-
-/**
- * A morphing geometry's bounds with the numbers computeBoundingBox and computeBoundingSphere make
- * (the box grown by each relative target's box, the sphere about its centre reaching every vertex
- * of the rest pose and of each target), but the box measured once for both and the vertices read
- * from the typed arrays, not through attribute accessors. False when three must do it itself
- * (a target of another length, a NaN it reports).
- */
-function morphBounds(g) {
-  const p = g.attributes.position.array;
-  const targets = g.morphAttributes.position ?? [];
-  if (!g.morphTargetsRelative || targets.some((t) => t.array.length !== p.length || t.itemSize !== 3)) return false;
-  const box = boxOf(p, new THREE.Box3());
-  const target = new THREE.Box3(),
-    v = new THREE.Vector3();
-  for (const t of targets) {
-    boxOf(t.array, target);
-    box.expandByPoint(v.addVectors(box.min, target.min));
-    box.expandByPoint(v.addVectors(box.max, target.max));
-  }
-  const center = box.getCenter(new THREE.Vector3());
-  const { x: cx, y: cy, z: cz } = center;
-  let reach = 0;
-  const count = p.length - (p.length % 3);
-  for (let i = 0; i < count; i += 3) {
-    const dx = cx - p[i],
-      dy = cy - p[i + 1],
-      dz = cz - p[i + 2];
-    reach = Math.max(reach, dx * dx + dy * dy + dz * dz);
-  }
-  for (const { array: d } of targets) {
-    for (let i = 0; i < count; i += 3) {
-      const dx = cx - (d[i] + p[i]),
-        dy = cy - (d[i + 1] + p[i + 1]),
-        dz = cz - (d[i + 2] + p[i + 2]);
-      reach = Math.max(reach, dx * dx + dy * dy + dz * dz);
-    }
-  }
-  const radius = Math.sqrt(reach);
-  if (Number.isNaN(box.min.x + box.min.y + box.min.z + box.max.x + box.max.y + box.max.z) || Number.isNaN(radius)) return false;
-  g.boundingBox = box;
-  g.boundingSphere = new THREE.Sphere(center, radius);
-  return true;
 }
 
 // Distinct, readable colours for untextured materials.
