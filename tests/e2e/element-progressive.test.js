@@ -121,35 +121,39 @@ describe('a folder drawn while it decodes', () => {
     // drawings of the 24 files decoded have passed 8 characters).
     await until(page, () => document.getElementById('v').app.characters.length >= 8, null, 30000);
     await until(page, () => !document.getElementById('v').stage.glides.active, null, 30000);
-    await page.evaluate(() => {
-      const glides = document.getElementById('v').stage.glides;
+    await page.evaluate((held) => {
+      const { stage } = document.getElementById('v');
+      const { glides } = stage;
       window.__stood = new Map(document.getElementById('v').app.characters.map((c) => [c, c.root.position.clone()]));
       window.__glidedFrom = new Map();
       const to = glides.to.bind(glides);
       glides.to = (vector, target, now) => {
-        // The first glide of each (a later drawing may glide it again, from where it is then).
+        // The first glide of each (a later drawing may glide it again, from where it is then), and
+        // whether the held mesh, new in the final scene, had entered yet (its shaders linked).
         for (const c of window.__stood.keys())
-          if (c.root.position === vector && !window.__glidedFrom.has(c)) window.__glidedFrom.set(c, vector.clone());
+          if (c.root.position === vector && !window.__glidedFrom.has(c))
+            window.__glidedFrom.set(c, { from: vector.clone(), beforeNewcomer: !stage.characters.some((x) => x.name === held) });
         return to(vector, target, now);
       };
-    });
+    }, HELD);
 
     await page.evaluate(() => window.__release());
     await page.evaluate(() => document.getElementById('v').loaded);
     // The characters drawn early that the final layout moves glide there from where they stood
-    // (no jump), and end where the scene puts them.
+    // (no jump), set off before the newcomers' shaders are linked, and end where the scene puts them.
     await until(page, () => !document.getElementById('v').stage.glides.active, null, 30000);
     const moves = await page.evaluate(() =>
       [...window.__stood]
         .filter(([c]) => document.getElementById('v').app.characters.includes(c))
         .map(([c, was]) => ({
           moved: !was.equals(c.root.position),
-          glidedFrom: window.__glidedFrom.get(c)?.equals(was) ?? false,
+          glidedFrom: window.__glidedFrom.get(c)?.from.equals(was) ?? false,
+          beforeNewcomer: window.__glidedFrom.get(c)?.beforeNewcomer ?? false,
           atPlace: c.root.position.toArray().every((x, i) => Math.abs(x - (c.scene.offset?.[i] ?? 0)) < 1e-9),
         })),
     );
     expect(moves.filter((m) => m.moved).length).toBeGreaterThan(0);
-    for (const m of moves) expect(m).toEqual({ moved: m.moved, glidedFrom: m.moved, atPlace: true });
+    for (const m of moves) expect(m).toEqual({ moved: m.moved, glidedFrom: m.moved, beforeNewcomer: m.moved, atPlace: true });
     const end = await state(page);
     expect(end.names).toContain(HELD);
     expect(end.characters).toBeGreaterThan(early);

@@ -1,6 +1,7 @@
 // A dropped folder's files overlap: its largest file is sent to a decoder first, and while it
 // still decodes the page builds the characters of the files decoded beside it (textures on,
-// shaders linked); the drop's last assembly keeps those characters instead of building them again.
+// shaders linked); the drop's last assembly keeps those characters instead of building them again,
+// and starts them for their new places before it readies the newcomers' textures and shaders.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { SAMPLES, launch, openFolder, openPage } from './browser.js';
@@ -67,6 +68,60 @@ describe('a dropped folder', () => {
     expect(early).not.toContain(LARGEST);
     // Built early and kept by the last assembly: all but a mesh an animation of the folder binds to.
     expect(kept).toEqual(early.filter((name) => !ANIMATED.includes(name)));
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it.skipIf(!HAVE_SAMPLES)("moves what it drew early toward its new place while the newcomers' shaders link", async () => {
+    const page = await openPage(browser, '/?demo=0');
+    await page.evaluate(() => {
+      const { app, viewer } = window.__rigscope;
+      const events = (window.__events = []);
+      let built;
+      const firstBuilt = new Promise((resolve) => (built = resolve));
+      // The dome's answer waits for the first look, so the last assembly has both kinds: what was
+      // drawn early (kept) and the dome (new).
+      const call = app.decoder.call.bind(app.decoder);
+      app.decoder.call = async (op, args) => {
+        const result = await call(op, args);
+        if (args[1] === 'skybox_night.psg') await Promise.race([firstBuilt, new Promise((resolve) => setTimeout(resolve, 30000))]);
+        return result;
+      };
+      const assemble = app._assemble.bind(app);
+      app._assemble = async (...args) => {
+        events.push('assemble');
+        const added = await assemble(...args);
+        if (app.characters.length) built();
+        return added;
+      };
+      const compileFor = viewer.compileFor.bind(viewer);
+      viewer.compileFor = async (roots) => {
+        await compileFor(roots);
+        events.push('linked');
+      };
+      const place = viewer.place.bind(viewer);
+      viewer.place = (c, options) => {
+        if (options?.glide) events.push(`glide ${c.name}`);
+        place(c, options);
+      };
+      const add = viewer.add.bind(viewer);
+      viewer.add = (c) => {
+        events.push(`add ${c.name}`);
+        add(c);
+      };
+    });
+    await openFolder(page, `${SAMPLES}psg`);
+    const events = await page.evaluate(() => window.__events);
+    const last = events.lastIndexOf('assemble');
+    const final = events.slice(last);
+    const glides = final.filter((e) => e.startsWith('glide '));
+    const adds = final.filter((e) => e.startsWith('add '));
+    expect(events.indexOf('assemble')).toBeLessThan(last); // a first look, then the last assembly
+    expect(adds).toContain('add skybox_night.psg'); // the newcomer
+    expect(glides.length).toBeGreaterThan(0); // what was drawn early, kept
+    // Every kept character was sent on its way before the shaders were linked and the dome entered.
+    for (const g of glides) expect(final.indexOf(g), g).toBeLessThan(final.indexOf('linked'));
+    expect(final.indexOf('linked')).toBeLessThan(final.indexOf('add skybox_night.psg'));
     expect(page.errors).toEqual([]);
     await page.close();
   });

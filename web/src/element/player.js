@@ -150,7 +150,14 @@ export class Player extends Playback {
     let made = null;
     try {
       made = await sceneObjects(decoded, this.decoder, { built: mine, lod: this.lod });
-      if (generation === this._generation) await this.stage.prepare(made.characters.map((c) => c.root));
+      if (generation === this._generation) {
+        // What is shown and stays starts for its place in this scene now, and glides there while
+        // the newcomers' shaders link: a glide lasts as long as its start stood (glides.js).
+        const shown = new Set(this.partial ? this.characters : []);
+        for (const c of made.characters)
+          if (shown.has(c)) this.stage.glideTo(c, c.root.position.clone().fromArray(c.scene.offset ?? [0, 0, 0]));
+        await this.stage.prepare(made.characters.map((c) => c.root));
+      }
     } finally {
       if (generation !== this._generation) {
         // Dropped: whoever dropped it cleared what was shown; what was made meanwhile, and the
@@ -171,9 +178,8 @@ export class Player extends Playback {
     const isNew = new Set(added);
     for (const c of characters) {
       c.root.visible = !c.scene.hidden;
+      // Kept: on its way to its place in this scene already.
       if (isNew.has(c)) this.stage.add(c);
-      // Kept: it glides from where it stands to its place in this scene.
-      else this.stage.glideTo(c, c.root.position.clone().fromArray(c.scene.offset ?? [0, 0, 0]));
     }
     this.scene = scene;
     this.characters = characters;
