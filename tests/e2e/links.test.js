@@ -1,6 +1,8 @@
 // Shader links on software GL (no KHR_parallel_shader_compile): a program's first use waits for
 // its link, holding the page. The viewer uses a new program only once a fence says the GPU
-// process has run the link (three/programs.js). Checked by the order of the GL calls, not by time.
+// process has run the link (three/programs.js), and asks it once, whether the program linked, not
+// also for its logs (each question waits for whatever the GPU process has queued); a program that
+// did not link is still reported. Checked by the order of the GL calls, not by time.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { chooseFiles, filePayload, FIXTURES, launch, openPage } from './browser.js';
 
@@ -48,6 +50,7 @@ function recordLinks() {
   wrap('getProgramParameter', function (_, p, what) {
     if (what === this.LINK_STATUS) log.push(['asked', id(p)]);
   });
+  wrap('getProgramInfoLog', (_, p) => log.push(['log', id(p)]));
 }
 
 /** Each of `programs` (ids) was asked about only after a fence was seen done since its link. */
@@ -73,10 +76,30 @@ describe('shader links on software GL', () => {
     const programs = await page.evaluate(() =>
       window.__characterPrograms(window.__rigscope.viewer.renderer, window.__rigscope.app.characters),
     );
-    expectLinkedBeforeUse(await page.evaluate(() => window.__links), programs);
+    const log = await page.evaluate(() => window.__links);
+    expectLinkedBeforeUse(log, programs);
+    // One question each: whether it linked; its logs were never read.
+    for (const p of programs) expect(log.filter(([what, q]) => what === 'log' && q === p)).toEqual([]);
     const drawn = await page.evaluate(() => window.__rigscope.viewer.renderer.info.render.triangles);
     expect(drawn).toBeGreaterThan(0);
     expect(page.errors).toEqual([]);
+
+    // A program that does not link: three reads its logs and reports it, naming the material.
+    await page.evaluate(async () => {
+      const { app, viewer } = window.__rigscope;
+      const [character] = app.characters;
+      let material = null;
+      character.root.traverse((o) => (material ??= o.material ? [o.material].flat()[0] : null));
+      material.name = 'broken on purpose';
+      material.onBeforeCompile = (shader) => {
+        shader.fragmentShader = shader.fragmentShader.replace('void main() {', 'void main() { not glsl;');
+      };
+      material.customProgramCacheKey = () => 'broken on purpose';
+      material.needsUpdate = true;
+      viewer.holds++; // no frame draws it: only the link is looked at
+      await viewer.compileFor([character.root]);
+    });
+    expect(page.errors.some((e) => /Shader Error/.test(e) && /broken on purpose/.test(e))).toBe(true);
     await context.close();
   });
 

@@ -13,11 +13,18 @@ import { assignTexture, removeTexture, textureOfRecord } from '../three/textures
 import { buildTextureBoard } from '../three/board.js';
 import { applyMaterialMaps, clearMaterialMaps } from '../three/material-maps.js';
 import { describeRecord, isProblem } from '../core/report.js';
-import { slicer } from '../core/tasks.js';
+import { nextTask, slicer, SLICE_MS } from '../core/tasks.js';
 import { earlyDrawing } from '../core/early-drawing.js';
 import { signature } from '../three/scene-objects.js';
 
 const emptyDecoded = () => ({ models: [], animations: [], textures: [], texts: [], records: [] });
+
+/** Runs `step`, and ends the task after it when it took long. */
+async function alone(step) {
+  const started = performance.now();
+  step();
+  if (performance.now() - started > SLICE_MS / 2) await nextTask();
+}
 
 export class App extends Playback {
   constructor(viewer, decoder) {
@@ -169,9 +176,9 @@ export class App extends Playback {
     const isNew = new Set(added);
     for (const c of this.characters) if (!isNew.has(c)) this.viewer.place?.(c, { glide: true });
     await this._applyTextures(pause);
-    // Linking a program holds the page until the GPU process has linked it: not in the same task
-    // as a large character's build.
-    await pause();
+    // Linking a program holds the page until the GPU process has linked it, and making the
+    // programs takes its time: not in the same task as the builds before (one of 65 ms).
+    await nextTask();
     // Every character: one drawn before may have just got its texture (another program).
     await this.viewer.compileFor?.(this.characters.map((c) => c.root));
     // What was rebuilt is swapped for its new build in the same task when the drop is small; a
@@ -197,7 +204,14 @@ export class App extends Playback {
       const clip = c.clips.find((k) => k.frameCount > 2);
       const rest = sc && characterBounds(sc);
       if (!clip || !rest) continue;
-      if (!c.motionBounds) await pause();
+      if (!c.motionBounds) {
+        await pause();
+        // Building a long clip, binding it to the bones and posing it were one task: the spider's
+        // first clip 9-27, 15 and 25 ms, with what ran before them 52-65 ms. Each long step now
+        // ends its task (a short one, most characters', goes on).
+        await alone(() => clip.build(clip.loop));
+        if (clip.kind !== 'vertex' && c.bones.length) await alone(() => c.mixer.clipAction(clip.build(clip.loop))); // kept by the mixer
+      }
       c.motionBounds ??= clipMotionBounds(c, clip, new THREE.Box3().set(new THREE.Vector3(...rest.min), new THREE.Vector3(...rest.max)));
       sc.motionBounds = { min: c.motionBounds.min.toArray(), max: c.motionBounds.max.toArray() };
       moved = true;

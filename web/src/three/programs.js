@@ -57,10 +57,28 @@ export async function linkPrograms(renderer, programs) {
   const parallel = renderer.extensions.has('KHR_parallel_shader_compile');
   for (const program of programs) {
     if (parallel) while (!program.isReady()) await new Promise((resolve) => setTimeout(resolve, 10));
-    else {
-      await gpuQuiet(renderer);
-      program.getUniforms(); // the link is done and nothing waits ahead: this finds its uniforms at once
-    }
+    else await gpuQuiet(renderer);
+    firstUse(renderer, program); // the link is done and nothing waits ahead: this finds its uniforms at once
     await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+}
+
+/**
+ * A program's first use (three's getUniforms) asking the GPU process one question, whether it
+ * linked, instead of four: three's own check (renderer.debug.checkShaderErrors) reads the
+ * program's and both shaders' logs too, and each read waits for whatever the GPU process has
+ * queued (software GL that finished a link behind its fence made that one task of 59 ms, 44 ms of
+ * it the logs). A program that did not link gets three's check and its report.
+ * @param {import('three').WebGLRenderer} renderer
+ * @param {any} program three's WebGLProgram
+ */
+function firstUse(renderer, program) {
+  const gl = renderer.getContext();
+  const checks = renderer.debug.checkShaderErrors;
+  renderer.debug.checkShaderErrors = checks && gl.getProgramParameter(program.program, gl.LINK_STATUS) === false;
+  try {
+    program.getUniforms();
+  } finally {
+    renderer.debug.checkShaderErrors = checks;
   }
 }
