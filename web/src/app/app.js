@@ -208,9 +208,11 @@ export class App extends Playback {
         await pause();
         // Building a long clip, binding it to the bones and posing it were one task: the spider's
         // first clip 9-27, 15 and 25 ms, with what ran before them 52-65 ms. Each long step now
-        // ends its task (a short one, most characters', goes on).
+        // ends its task (a short one, most characters', goes on), and the posing starts within
+        // the slice's budget.
         await alone(() => clip.build(clip.loop));
         if (clip.kind !== 'vertex' && c.bones.length) await alone(() => c.mixer.clipAction(clip.build(clip.loop))); // kept by the mixer
+        await pause();
       }
       c.motionBounds ??= clipMotionBounds(c, clip, new THREE.Box3().set(new THREE.Vector3(...rest.min), new THREE.Vector3(...rest.max)));
       sc.motionBounds = { min: c.motionBounds.min.toArray(), max: c.motionBounds.max.toArray() };
