@@ -4,6 +4,7 @@
 // a fast one. Playback (clip, time, paused) and the camera are put back as they were.
 import { CROSSFADE_SECONDS } from '../three/playback.js';
 import { encoderFor, sheetGrid } from './record-formats.js';
+import { nextTask } from '../core/tasks.js';
 
 /** The formats, in the order the dialog offers them. */
 export const FORMATS = {
@@ -95,7 +96,7 @@ export async function recordClip(app, viewer, request, { signal, onProgress = ()
       await encoder.add(viewer.renderPixels(request.width, request.height, { transparent, turn }), k);
       onProgress(k + 1, plan.count);
       // Let the page draw the progress bar and take clicks (Cancel) between frames.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await nextTask();
     }
     if (signal?.aborted) return null;
     const bytes = await encoder.finish();

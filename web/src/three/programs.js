@@ -4,6 +4,8 @@
 // where one link takes 0.1-0.9 s) a fence tells when the GPU process has run every command sent
 // before it, links included: asked after that, a program is used at once.
 
+import { nextTask } from '../core/tasks.js';
+
 /**
  * Longest wait for the GPU process, in ms: past it, the first use waits for the rest. Linking a
  * large drop's programs took it 0.2-2.5 s, more while the machine was busy; the page is free
@@ -59,7 +61,7 @@ export async function linkPrograms(renderer, programs) {
     if (parallel) while (!program.isReady()) await new Promise((resolve) => setTimeout(resolve, 10));
     else await gpuQuiet(renderer);
     firstUse(renderer, program); // the link is done and nothing waits ahead: this finds its uniforms at once
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await nextTask();
   }
 }
 

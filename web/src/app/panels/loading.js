@@ -6,6 +6,7 @@ import { describeRateLimit, entriesFromRepo, isRepoUrl } from '../../core/repo.j
 import { readsName } from '../../families/index.js';
 import { displayName } from '../../core/files.js';
 import { isProblem } from '../../core/report.js';
+import { nextTask } from '../../core/tasks.js';
 import { entriesFromDataTransfer, entriesFromFileList } from '../input.js';
 import { bundleView } from '../packed-link.js';
 import { applyState } from '../params.js';
@@ -47,7 +48,7 @@ export function loadingPanel({ app, viewer, $, messages }) {
       // The reading starts in a task of its own: the browser's own work of handing over the files
       // (a File per file: 35-45 ms for a folder of 94 under software GL's busy cores) and ours
       // together went past 50 ms.
-      await new Promise((resolve) => setTimeout(resolve, 0));
+      await nextTask();
       const entries = await getEntries();
       // A .rigscope bundle opens as its packed link would: its level of detail is shown from the
       // first drawing of its files on, and the rest of its view applies once they are in.

@@ -2,6 +2,7 @@
 // with the files opened from this computer packed into the link's fragment (app/packed-link.js).
 // Opening a packed link (at start, or when only the fragment changes) unpacks it here.
 import { formatBytes } from '../../core/input.js';
+import { nextTask } from '../../core/tasks.js';
 import { el } from '../dom.js';
 import { currentState, queryWithPackedState, readPackedHash, readParams, applyState } from '../params.js';
 import { describeShare, makeShare, openPacked } from '../packed-link.js';
@@ -55,7 +56,7 @@ export async function openPackedLink({ app, $, messages, loader }, text) {
       },
     });
   } catch (err) {
-    await new Promise((resolve) => setTimeout(resolve, 0)); // the message renders in a task of its own
+    await nextTask(); // the message renders in a task of its own
     messages.add(`${err.message}. Nothing was opened from this link${app.characters.length ? '; what was loaded stays' : ''}.`);
     loader.status('');
     return null;
