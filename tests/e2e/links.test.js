@@ -116,7 +116,9 @@ describe('shader links on software GL', () => {
       const player = document.getElementById('player');
       return window.__characterPrograms(player.constructor.renderer.renderer, player.app.characters);
     });
-    expectLinkedBeforeUse(await page.evaluate(() => window.__links), programs);
+    const log = await page.evaluate(() => window.__links);
+    expectLinkedBeforeUse(log, programs);
+    for (const p of programs) expect(log.filter(([what, q]) => what === 'log' && q === p)).toEqual([]);
     expect(page.errors).toEqual([]);
     await context.close();
   });

@@ -8,7 +8,7 @@ import { HDRLoader } from 'three/addons/loaders/HDRLoader.js';
 import { characterBox } from '../three/bounds.js';
 import { ContactShadow } from '../three/contact-shadow.js';
 import { Labels } from '../three/labels.js';
-import { gpuCaughtUp } from '../three/programs.js';
+import { linkPrograms } from '../three/programs.js';
 import { materialsOf, sharePrograms } from '../three/shared-programs.js';
 import { BonesHelper } from '../three/helpers.js';
 import { displayName } from '../core/files.js';
@@ -365,11 +365,16 @@ export class ElementStage {
     for (const root of drawn) sharePrograms(materialsOf(root));
     // Compiled as they will be drawn: with the environment, and the shadow's passes over them.
     this._useEnvironment();
+    const before = new Set(renderer.info.programs);
     if (this.showShadow && drawn.length) this._madeShadow().compile(renderer, drawn, this.scene, this.camera);
-    if (!roots) await renderer.compileAsync(this.scene, this.camera);
-    else await Promise.all(roots.map((root) => renderer.compileAsync(root, this.camera, this.scene)));
-    // Software GL resolves compileAsync at once; the first frame would wait for the links.
-    if (!renderer.extensions.has('KHR_parallel_shader_compile')) await gpuCaughtUp(renderer);
+    if (!roots) renderer.compile(this.scene, this.camera);
+    else for (const root of roots) renderer.compile(root, this.camera, this.scene);
+    // Each new program is first used once linked, asked only whether it linked (three/programs.js):
+    // a first frame that found them unlinked waited for the links, and three read their logs.
+    await linkPrograms(
+      renderer,
+      renderer.info.programs.filter((p) => !before.has(p)),
+    );
   }
 
   setWireframe(on) {
