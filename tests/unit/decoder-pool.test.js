@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { DIRECT_MAX_BYTES, directStarted } from '../../web/src/decoder/direct.js';
+import { compiledDecoders } from '../../web/src/decoder/node.js';
 import { DEFAULT_WORKER_LIMIT, DecoderPool, createDecoderHost } from '../../web/src/decoder/pool.js';
 
 /** A worker that answers each call when told to (the test decides when a worker has "started"). */
@@ -176,4 +179,68 @@ describe('pools of a worker script share their idle workers', () => {
       expect(own).toHaveLength(2);
       second.dispose();
     }));
+});
+
+/**
+ * The bundled worker, stood in for: it hands the page the module it compiled (a real one, as the
+ * worker's first message does) and answers each request with its op, in a later task.
+ */
+class CompilingWorker {
+  static made = [];
+  static module = null;
+  constructor() {
+    this.onmessage = null;
+    this.onerror = null;
+    this.requests = [];
+    CompilingWorker.made.push(this);
+  }
+
+  postMessage(data) {
+    if (!data?.id) return;
+    this.requests.push(data);
+    setTimeout(() => {
+      if (this.requests.length === 1) this.onmessage?.({ data: { wasmModule: CompilingWorker.module, wasmKey: 'bundled-test' } });
+      this.onmessage?.({ data: { id: data.id, ok: true, result: { op: data.op, fromWorker: true } } });
+    });
+  }
+
+  terminate() {}
+}
+
+describe("a loader's pool decodes small files on the page's thread", () => {
+  it('once the bundled worker has compiled the module: small calls here, large ones in a worker, the caller’s buffers kept', async () => {
+    const before = globalThis.Worker;
+    globalThis.Worker = CompilingWorker;
+    CompilingWorker.module = await compiledDecoders();
+    try {
+      const psk = readFileSync(new URL('../../build/fixtures/two_bone.psk', import.meta.url));
+      const small = () => psk.buffer.slice(psk.byteOffset, psk.byteOffset + psk.byteLength);
+      const pool = createDecoderHost();
+      expect(pool.transfersInput).toBe(false);
+      // The first call goes to the worker, which compiles the module.
+      expect(await pool.call('decodePsk', [small(), 'two_bone.psk'])).toEqual({ op: 'decodePsk', fromWorker: true });
+      await directStarted();
+      // A new loader's pool, as a new loader per file makes: decoded here, by the real decoder.
+      const next = createDecoderHost();
+      const given = small();
+      const model = await next.call('decodePsk', [given, 'two_bone.psk']);
+      expect(model.fromWorker).toBeUndefined();
+      expect(model.counts).toMatchObject({ bones: 2, faces: expect.any(Number) });
+      expect(model.meshes[0].positions).toBeInstanceOf(Float32Array);
+      expect(given.byteLength).toBe(psk.byteLength);
+      await expect(next.call('decodePsk', [new ArrayBuffer(16), 'bad.psk'])).rejects.toThrow(/bad\.psk/);
+      expect(CompilingWorker.made.flatMap((w) => w.requests)).toHaveLength(1);
+      // Past DIRECT_MAX_BYTES, a worker: given a copy, the caller's buffer stays whole.
+      const large = new ArrayBuffer(DIRECT_MAX_BYTES + 1);
+      expect(await next.call('decodePsk', [large, 'large.psk'])).toEqual({ op: 'decodePsk', fromWorker: true });
+      expect(large.byteLength).toBe(DIRECT_MAX_BYTES + 1);
+      expect(CompilingWorker.made.flatMap((w) => w.requests)).toHaveLength(2);
+      // Pools with a worker of their own choosing (another build's glue) never decode here.
+      expect(new DecoderPool({ workerUrl: 'https://rigscope.example/other/worker.js', direct: true }).transfersInput).toBe(true);
+      pool.dispose();
+      next.dispose();
+    } finally {
+      globalThis.Worker = before;
+    }
+  });
 });

@@ -124,6 +124,14 @@ async function run() {
   };
 }
 
+/** More small files, a new loader each, once the first loads are done: the names they give. */
+window.more = async () => {
+  const bytes = await (await fetch('./two_bone.psk')).arrayBuffer();
+  const names = [];
+  for (let i = 0; i < 3; i++) names.push((await new PSKLoader().parseAsync(bytes, 'two_bone.psk')).userData.character.name);
+  return { names, bytes: bytes.byteLength };
+};
+
 run().then(
   (r) => {
     window.result = r;

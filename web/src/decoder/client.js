@@ -1,10 +1,17 @@
-// Promise client for the decoder worker. Decoding never runs on the main thread, so the page stays
-// responsive; a decode that runs too long can be cancelled (the worker is replaced). The worker
-// replaces its own WASM instance after a trap; should the worker itself die, the calls it held
-// reject with a sentence naming their files and the next call starts a new worker.
+// Promise client for the decoder worker. Decoding runs off the page's thread (the loaders' small
+// files aside, direct.js), so the page stays responsive; a decode that runs too long can be
+// cancelled (the worker is replaced). The worker replaces its own WASM instance after a trap;
+// should the worker itself die, the calls it held reject with a sentence naming their files and
+// the next call starts a new worker.
 import { crashCause, fileOfCall } from './ops.js';
 import { prebundledWorker } from './optimized-deps.js';
 import { keepCompiledModule, offerCompiledModule } from './shared-module.js';
+
+/** @type {WebAssembly.Module | null} the module the bundled worker compiled, once one has */
+let bundledModule = null;
+
+/** The module this package's bundled worker compiled (one build: its glue fits), or null before. */
+export const bundledWorkerModule = () => bundledModule;
 
 export class DecoderClient {
   constructor({ createWorker } = {}) {
@@ -14,6 +21,7 @@ export class DecoderClient {
     this._worker = null;
     this._pending = new Map();
     this._nextId = 1;
+    this._bundled = !createWorker;
   }
 
   /** Calls a decoder op. ArrayBuffer arguments are transferred (the caller's copy is detached). */
@@ -50,7 +58,10 @@ export class DecoderClient {
     // The module an earlier worker compiled: this one instantiates it, never compiles (shared-module.js).
     offerCompiledModule(worker);
     worker.onmessage = (e) => {
-      if (keepCompiledModule(e.data)) return;
+      if (keepCompiledModule(e.data)) {
+        if (this._bundled) bundledModule ??= e.data.wasmModule;
+        return;
+      }
       const { id, ok, result, error, name, ms } = e.data;
       const p = this._pending.get(id);
       if (!p) return;

@@ -3,7 +3,8 @@
 // owns one (dispose() ends only its own workers, as DRACOLoader's does); the <rigscope-viewer>
 // elements of a page share one. Workers start on demand, up to the limit, and each call goes to
 // the worker with the fewest bytes still to decode.
-import { DecoderClient } from './client.js';
+import { bundledWorkerModule, DecoderClient } from './client.js';
+import { callDirect, goesDirect, startDirect } from './direct.js';
 
 /**
  * Workers a pool starts at most unless told otherwise: one per core, so a folder decodes on all of
@@ -11,13 +12,10 @@ import { DecoderClient } from './client.js';
  */
 export const DEFAULT_WORKER_LIMIT = Math.max(1, Math.min(4, globalThis.navigator?.hardwareConcurrency ?? 2));
 
+const isBlob = (a) => typeof Blob !== 'undefined' && a instanceof Blob;
+
 const bytesOf = (args) =>
-  args.reduce(
-    (n, a) =>
-      n +
-      (a instanceof ArrayBuffer || ArrayBuffer.isView(a) ? a.byteLength : typeof Blob !== 'undefined' && a instanceof Blob ? a.size : 0),
-    0,
-  );
+  args.reduce((n, a) => n + (a instanceof ArrayBuffer || ArrayBuffer.isView(a) ? a.byteLength : isBlob(a) ? a.size : 0), 0);
 
 /**
  * A module worker from a URL. A worker script on another origin cannot be started directly (a
@@ -60,12 +58,14 @@ function leaveSpare(key, client) {
 
 export class DecoderPool {
   /**
-   * @param {{ workerLimit?: number, decoderPath?: string, workerUrl?: string, createWorker?: () => Worker, workersCompile?: boolean, lendIdle?: boolean }} [options]
+   * @param {{ workerLimit?: number, decoderPath?: string, workerUrl?: string, createWorker?: () => Worker, workersCompile?: boolean, lendIdle?: boolean, direct?: boolean }} [options]
    *   decoderPath: a folder holding `worker.js` (a bundled decoder worker) and `decoders.wasm`;
    *   workerUrl: the worker script itself. Without either, the worker bundled with this module.
    *   workersCompile: false when each worker is given the compiled module (Node's threads);
    *   lendIdle: a worker that has nothing left to decode goes back to the spare ones at once (a
-   *   loader's pool: a loader never disposed then holds no worker once its file is decoded)
+   *   loader's pool: a loader never disposed then holds no worker once its file is decoded);
+   *   direct: small calls are answered on the page's thread once it has an instance of the
+   *   module the bundled worker compiled (a loader's pool, direct.js)
    */
   constructor({
     workerLimit = DEFAULT_WORKER_LIMIT,
@@ -74,8 +74,10 @@ export class DecoderPool {
     createWorker,
     workersCompile = true,
     lendIdle = false,
+    direct = false,
   } = {}) {
     this.lendIdle = lendIdle;
+    this.direct = direct;
     this.workersCompile = workersCompile;
     this.workerLimit = Math.max(1, workerLimit | 0);
     this.decoderPath = decoderPath;
@@ -107,17 +109,44 @@ export class DecoderPool {
 
   call(op, args) {
     if (this.disposed) return Promise.reject(new Error('Decoder pool disposed'));
-    const slot = this._pick();
     const cost = bytesOf(args);
+    if (this._direct()) {
+      this._startDirect();
+      if (goesDirect(cost) && !args.some(isBlob)) return callDirect(op, args);
+    }
+    const slot = this._pick();
     slot.bytes += cost;
     slot.calls++;
     const done = () => {
       slot.bytes -= cost;
       slot.calls--;
       slot.started = true;
+      if (this._direct()) this._startDirect();
       if (this.lendIdle && slot.calls === 0 && slot.key) this._release(slot);
     };
-    return slot.client.call(op, args).finally(done);
+    // A loader's caller keeps its buffers (transfersInput): the worker is given copies, moved.
+    const sent = this._direct() ? args.map((a) => (a instanceof ArrayBuffer ? a.slice(0) : a)) : args;
+    return slot.client.call(op, sent).finally(done);
+  }
+
+  /**
+   * Whether a call detaches the ArrayBuffers it is given. A pool that decodes small files on the
+   * page's thread never does (the decoder copies its input into its memory), so a loader reads
+   * its caller's bytes where they lie instead of copying them first.
+   */
+  get transfersInput() {
+    return !this._direct();
+  }
+
+  /** Once the bundled worker has compiled the module, the page makes its own instance of it (direct.js). */
+  _startDirect() {
+    const module = bundledWorkerModule();
+    if (module) startDirect(module);
+  }
+
+  /** Whether small calls may run on the page's thread: its glue fits only the bundled worker's module. */
+  _direct() {
+    return this.direct && this._spareKey() === 'bundled';
   }
 
   /**
@@ -218,6 +247,6 @@ export function configureSharedPool({ workerLimit, decoderPath, workerUrl, creat
 
 /**
  * The decoder host of a loader in this environment (browsers: a worker pool that lends its idle
- * workers to the next loader; Node: see node-pool.js).
+ * workers to the next loader and decodes small files on the page's thread; Node: see node-pool.js).
  */
-export const createDecoderHost = (options) => new DecoderPool({ ...options, lendIdle: true });
+export const createDecoderHost = (options) => new DecoderPool({ ...options, lendIdle: true, direct: true });
