@@ -10,12 +10,14 @@
 // PSKLoader.js of lovepsone/Psk-Loaders, kept outside the repository). It is run as it is, through
 // its own load(): its FileLoader (the copy of three.js it imports) is answered from memory in the
 // same task, so neither side reads a disk or waits for a timer, and the materials it asks for
-// beside the mesh (Name.mat) are empty. scripts/bench.mjs calls peerBench(); BENCH_ONLY=peer runs
-// only this.
+// beside the mesh (Name.mat) are empty. The same pairs are then timed in Chromium
+// (bench-peer-browser.mjs), for information. scripts/bench.mjs calls peerBench(); BENCH_ONLY=peer
+// runs only this.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { median, walk } from './bench-files.mjs';
+import { peerBrowserBench, printPeerBrowserBench } from './bench-peer-browser.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const samplesDir = join(root, '../shared/samples');
@@ -187,7 +189,10 @@ export async function peerBench({ runs = Number(process.env.BENCH_PEER_RUNS ?? 9
         pass: !peerError && ratio >= target.ratio,
       });
   }
-  return { rows, targets, raw: { runs, warmRounds: rounds, meshes: raw } };
+  // The same in Chromium, where apps run loaders (the samples' meshes: the page fetches them).
+  const inSamples = meshes.filter((m) => m.path.startsWith(samplesDir)).map((m) => ({ ...m, where: m.path.slice(samplesDir.length + 1) }));
+  const browser = await peerBrowserBench({ meshes: inSamples, modulePath, runs, log });
+  return { rows, targets, browser, raw: { runs, warmRounds: rounds, meshes: raw, browser: browser.rows } };
 }
 
 /** Prints what peerBench() measured, or why it was not. */
@@ -200,6 +205,7 @@ export function printPeerBench(r) {
     `PSKLoader against the plain-JS peer (one process, alternating, a new loader per file, medians of ${r.raw.runs} after ${r.raw.warmRounds} warm-up rounds)`,
   );
   console.table(r.rows);
+  printPeerBrowserBench(r.browser);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) printPeerBench(await peerBench({ log: (...a) => console.error('[bench]', ...a) }));
