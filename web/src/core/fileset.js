@@ -50,13 +50,17 @@ const HEADS_PER_CALL = 4 << 20;
 const headLength = (head) => Math.min(head.byteLength, HEAD_BYTES);
 
 /**
- * The heads of one detectFormats call, one after another in one buffer. A lone head goes as it is
- * to a decoder that copies its input and never detaches it (Node's, `transfersInput` false): a
- * loader's parse() of one file then copies no head out of its bytes (64 kB made and filled anew
- * for every file).
+ * The heads of one detectFormats call, one after another in one buffer. A lone head no longer
+ * than detection reads goes as it is to a decoder that copies its input and never detaches it
+ * (Node's, a loader's in the browser: `transfersInput` false): a loader's parse() of a small file
+ * then copies no head out of its bytes. A larger file's head (its whole bytes, when given in
+ * memory) is cut to what detection reads, not copied whole into the decoder.
  */
 function packHeads(sent, decoder) {
-  if (sent.length === 1 && decoder.transfersInput === false) return sent[0].head;
+  if (sent.length === 1 && decoder.transfersInput === false) {
+    const { head } = sent[0];
+    return head.byteLength <= HEAD_BYTES ? head : head.slice(0, HEAD_BYTES);
+  }
   const packed = new Uint8Array(sent.reduce((n, b) => n + headLength(b.head), 0));
   let at = 0;
   for (const { head } of sent) {
