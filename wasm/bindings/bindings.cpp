@@ -94,18 +94,28 @@ EM_JS(emscripten::EM_VAL, buildResult,
           arrays[i] = new types[HEAPU32[j]](buffers[HEAPU32[j + 1]], HEAPU32[j + 2], HEAPU32[j + 3]);
         }
         var made = Emval.toValue(values);
+        // Arrays by index and objects by Object.keys: for-in over JSON.parse's objects of many
+        // shapes was 3-4 times slower in Chromium (13-47 us against 4-15 us a small mesh).
+        var placed = function(v) {
+          if (v.$a !== undefined) return arrays[v.$a];
+          if (v.$v !== undefined) return made[v.$v];
+          if (v.$n !== undefined) return Number(v.$n);
+          place(v);
+          return v;
+        };
         var place = function(o) {
-          for (var key in o) {
-            var v = o[key];
-            if (v === null || typeof v !== "object") continue;
-            if (v.$a !== undefined)
-              o[key] = arrays[v.$a];
-            else if (v.$v !== undefined)
-              o[key] = made[v.$v];
-            else if (v.$n !== undefined)
-              o[key] = Number(v.$n);
-            else
-              place(v);
+          var v, i;
+          if (Array.isArray(o)) {
+            for (i = 0; i < o.length; i++) {
+              v = o[i];
+              if (v !== null && typeof v === "object") o[i] = placed(v);
+            }
+            return;
+          }
+          var keys = Object.keys(o);
+          for (i = 0; i < keys.length; i++) {
+            v = o[keys[i]];
+            if (v !== null && typeof v === "object") o[keys[i]] = placed(v);
           }
         };
         var result = JSON.parse(UTF8ToString(text, textBytes));
