@@ -22,19 +22,13 @@ function pageScript(peer, peerThree) {
   return `import { PSKLoader } from ${JSON.stringify(join(root, 'web/src/three/loaders.js'))};
 import { PSKLoader as PeerLoader } from ${JSON.stringify(peer)};
 import * as PEER_THREE from ${JSON.stringify(peerThree)};
+import { trianglesOf as triangles } from ${JSON.stringify(join(root, 'scripts/bench-triangles.mjs'))};
 const files = new Map();
 PEER_THREE.FileLoader.prototype.load = function answerFromMemory(name, onLoad, onProgress, onError) {
   const data = files.get(name) ?? (/\\.mat$/i.test(name) ? '' : undefined);
   if (data === undefined) onError?.(new Error('peer bench: no file ' + name));
   else onLoad?.(data);
 };
-function triangles(o) {
-  let n = 0;
-  const add = (g) => (n += (g.index?.count ?? g.attributes?.position?.count ?? 0) / 3);
-  if (o?.isBufferGeometry) add(o);
-  else o?.traverse?.((c) => c.geometry && add(c.geometry));
-  return n;
-}
 window.ours = async (name, bytes) => {
   const loader = new PSKLoader();
   const group = await loader.parseAsync(bytes, name);

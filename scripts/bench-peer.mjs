@@ -18,6 +18,7 @@ import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { median, walk } from './bench-files.mjs';
 import { peerBrowserBench, printPeerBrowserBench } from './bench-peer-browser.mjs';
+import { trianglesOf } from './bench-triangles.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const samplesDir = join(root, '../shared/samples');
@@ -57,15 +58,6 @@ async function peerLoader(modulePath, files) {
   const { PSKLoader } = await import(url.href);
   if (typeof PSKLoader !== 'function') throw new Error(`${modulePath} exports no PSKLoader`);
   return PSKLoader;
-}
-
-/** Triangles of a geometry or of every mesh under a Group. */
-function trianglesOf(object) {
-  let n = 0;
-  const count = (g) => (n += (g.index?.count ?? g.attributes?.position?.count ?? 0) / 3);
-  if (object?.isBufferGeometry) count(object);
-  else object?.traverse?.((o) => o.geometry && count(o.geometry));
-  return n;
 }
 
 /** One load by the peer's loader: its geometry, as its load() gives it with textures and skeleton. */

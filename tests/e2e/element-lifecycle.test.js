@@ -156,13 +156,14 @@ describe('moving an element keeps it', () => {
       document.getElementById('here').append(v);
     }, srcOf('psk'));
     // Loaded and shown, not only drawn: a drop's first drawing comes before its last assembly,
-    // whose pose makes the shadow again in the next frame.
+    // whose pose makes the shadow again in the next frame. `loaded` is asked once the load has
+    // begun (when the element is first seen: before, it resolves at once).
+    await until(page, drawn, ['moved']);
     await page.evaluate(async () => {
       const v = document.getElementById('moved');
       await v.loaded;
       await v.stage.shown();
     });
-    await until(page, drawn, ['moved']);
     const fetched = page.samples.length;
     expect(fetched).toBe(FAMILIES.psk.length);
     const before = await page.evaluate(() => {
