@@ -4,8 +4,8 @@
 // 0.5-2 ms each, and a new loader per 0.03-0.1 MB PSK took 1-4 ms where its decode takes
 // 0.1-0.3 ms, slower than a plain-JS loader on the page's thread. A call on inputs up to
 // DIRECT_MAX_BYTES is answered here once the page has its own instance, made from the module the
-// loaders' first worker compiled (shared-module.js): no second fetch or compile. Larger inputs,
-// the viewer page's drops and <rigscope-viewer>'s go to workers as before.
+// page's first bundled worker compiled (shared-module.js): no second fetch or compile. Larger
+// inputs, the viewer page's drops and <rigscope-viewer>'s go to workers as before.
 import { DecoderCrash, invoke } from './ops.js';
 
 /**
