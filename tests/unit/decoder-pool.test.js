@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DIRECT_MAX_BYTES, directStarted } from '../../web/src/decoder/direct.js';
+import { DIRECT_MAX_BYTES, directStarted, pageThread } from '../../web/src/decoder/direct.js';
+import { createDecoderHost } from '../../web/src/decoder/loader-host.js';
 import { compiledDecoders } from '../../web/src/decoder/node.js';
-import { DEFAULT_WORKER_LIMIT, DecoderPool, createDecoderHost } from '../../web/src/decoder/pool.js';
+import { DEFAULT_WORKER_LIMIT, DecoderPool } from '../../web/src/decoder/pool.js';
 
 /** A worker that answers each call when told to (the test decides when a worker has "started"). */
 class HeldWorker {
@@ -236,7 +237,9 @@ describe("a loader's pool decodes small files on the page's thread", () => {
       expect(large.byteLength).toBe(DIRECT_MAX_BYTES + 1);
       expect(CompilingWorker.made.flatMap((w) => w.requests)).toHaveLength(2);
       // Pools with a worker of their own choosing (another build's glue) never decode here.
-      expect(new DecoderPool({ workerUrl: 'https://rigscope.example/other/worker.js', direct: true }).transfersInput).toBe(true);
+      expect(new DecoderPool({ workerUrl: 'https://rigscope.example/other/worker.js', direct: pageThread }).transfersInput).toBe(true);
+      // Nor does a pool without it (<rigscope-viewer>'s, the page's).
+      expect(new DecoderPool().transfersInput).toBe(true);
       pool.dispose();
       next.dispose();
     } finally {

@@ -53,7 +53,7 @@ async function instantiate(module) {
  * Calls go to workers until it is made.
  * @param {WebAssembly.Module} module
  */
-export function startDirect(module) {
+function startDirect(module) {
   compiled ??= module;
   if (M || starting || refused) return;
   starting = instantiate(compiled).then(
@@ -70,16 +70,13 @@ export function startDirect(module) {
 /** Resolves once the instance under way is made (or could not be); at once when none is. */
 export const directStarted = () => starting ?? Promise.resolve();
 
-/** Whether a call of `bytes` of input is answered on the page's thread. */
-export const goesDirect = (/** @type {number} */ bytes) => M !== null && bytes <= DIRECT_MAX_BYTES;
-
 /**
  * One decoder call on the page's instance, answered as a worker's (with `decodeMs`). After a trap
  * the instance is dropped and a fresh one made for the calls after it.
  * @param {string} op
  * @param {any[]} args
  */
-export function callDirect(op, args) {
+function callDirect(op, args) {
   const started = performance.now();
   try {
     const result = invoke(M, op, args);
@@ -93,3 +90,15 @@ export function callDirect(op, args) {
     return Promise.reject(err);
   }
 }
+
+/**
+ * What a loader's pool asks (pool.js, option `direct`): `offer` the module its bundled worker
+ * compiled, and `answer` a call here when the instance is made and the input is small (else null:
+ * a worker takes it).
+ */
+export const pageThread = {
+  offer: startDirect,
+  answer(/** @type {string} */ op, /** @type {any[]} */ args, /** @type {number} */ bytes) {
+    return M !== null && bytes <= DIRECT_MAX_BYTES ? callDirect(op, args) : null;
+  },
+};

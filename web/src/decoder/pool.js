@@ -4,7 +4,6 @@
 // elements of a page share one. Workers start on demand, up to the limit, and each call goes to
 // the worker with the fewest bytes still to decode.
 import { bundledWorkerModule, DecoderClient } from './client.js';
-import { callDirect, goesDirect, startDirect } from './direct.js';
 
 /**
  * Workers a pool starts at most unless told otherwise: one per core, so a folder decodes on all of
@@ -58,14 +57,15 @@ function leaveSpare(key, client) {
 
 export class DecoderPool {
   /**
-   * @param {{ workerLimit?: number, decoderPath?: string, workerUrl?: string, createWorker?: () => Worker, workersCompile?: boolean, lendIdle?: boolean, direct?: boolean }} [options]
+   * @param {{ workerLimit?: number, decoderPath?: string, workerUrl?: string, createWorker?: () => Worker, workersCompile?: boolean, lendIdle?: boolean, direct?: { offer(module: WebAssembly.Module): void, answer(op: string, args: any[], bytes: number): Promise<any> | null } | null }} [options]
    *   decoderPath: a folder holding `worker.js` (a bundled decoder worker) and `decoders.wasm`;
    *   workerUrl: the worker script itself. Without either, the worker bundled with this module.
    *   workersCompile: false when each worker is given the compiled module (Node's threads);
    *   lendIdle: a worker that has nothing left to decode goes back to the spare ones at once (a
    *   loader's pool: a loader never disposed then holds no worker once its file is decoded);
-   *   direct: small calls are answered on the page's thread once it has an instance of the
-   *   module the bundled worker compiled (a loader's pool, direct.js)
+   *   direct: answers small calls on the page's thread (a loader's pool: direct.js's pageThread,
+   *   offered the module the bundled worker compiled); only with the bundled worker, whose module
+   *   fits this build's glue
    */
   constructor({
     workerLimit = DEFAULT_WORKER_LIMIT,
@@ -74,7 +74,7 @@ export class DecoderPool {
     createWorker,
     workersCompile = true,
     lendIdle = false,
-    direct = false,
+    direct = null,
   } = {}) {
     this.lendIdle = lendIdle;
     this.direct = direct;
@@ -110,9 +110,11 @@ export class DecoderPool {
   call(op, args) {
     if (this.disposed) return Promise.reject(new Error('Decoder pool disposed'));
     const cost = bytesOf(args);
-    if (this._direct()) {
-      this._startDirect();
-      if (goesDirect(cost) && !args.some(isBlob)) return callDirect(op, args);
+    const direct = this._direct();
+    if (direct) {
+      this._offerModule(direct);
+      const answered = args.some(isBlob) ? null : direct.answer(op, args, cost);
+      if (answered) return answered;
     }
     const slot = this._pick();
     slot.bytes += cost;
@@ -121,7 +123,7 @@ export class DecoderPool {
       slot.bytes -= cost;
       slot.calls--;
       slot.started = true;
-      if (this._direct()) this._startDirect();
+      if (direct) this._offerModule(direct);
       if (this.lendIdle && slot.calls === 0 && slot.key) this._release(slot);
     };
     // A loader's caller keeps its buffers (transfersInput): the worker is given copies, moved.
@@ -138,15 +140,15 @@ export class DecoderPool {
     return !this._direct();
   }
 
-  /** Once the bundled worker has compiled the module, the page makes its own instance of it (direct.js). */
-  _startDirect() {
+  /** Once the bundled worker has compiled the module, the page makes its own instance of it. */
+  _offerModule(direct) {
     const module = bundledWorkerModule();
-    if (module) startDirect(module);
+    if (module) direct.offer(module);
   }
 
-  /** Whether small calls may run on the page's thread: its glue fits only the bundled worker's module. */
+  /** The page-thread decoder, when this pool has one and runs the bundled worker (the glue fits only its module). */
   _direct() {
-    return this.direct && this._spareKey() === 'bundled';
+    return this.direct && this._spareKey() === 'bundled' ? this.direct : null;
   }
 
   /**
@@ -244,9 +246,3 @@ export function configureSharedPool({ workerLimit, decoderPath, workerUrl, creat
   if (workerUrl !== undefined) pool.workerUrl = workerUrl;
   if (createWorker !== undefined) pool._createWorker = createWorker;
 }
-
-/**
- * The decoder host of a loader in this environment (browsers: a worker pool that lends its idle
- * workers to the next loader and decodes small files on the page's thread; Node: see node-pool.js).
- */
-export const createDecoderHost = (options) => new DecoderPool({ ...options, lendIdle: true, direct: true });
