@@ -7,6 +7,7 @@
 // page's first bundled worker compiled (shared-module.js): no second fetch or compile. Larger
 // inputs, the viewer page's drops and <rigscope-viewer>'s go to workers as before.
 import { DecoderCrash, invoke } from './ops.js';
+import { instanceOf, printErr } from './shared-module.js';
 
 /**
  * Largest input decoded on the page's thread, in bytes: a 0.5 MB mesh decodes in about 1 ms here,
@@ -24,28 +25,13 @@ let compiled = null;
 /** Set when an instance could not be made: the page's thread is then not used again. */
 let refused = false;
 
-// The module prints "Aborted()" as it traps; the call reports its own sentence instead.
-const printErr = (/** @type {string} */ text) => {
-  if (!/^Aborted\(/.test(text)) console.warn(text);
-};
-
 /**
  * An instance of `module` with this package's glue (the same build as its bundled worker's).
  * @param {WebAssembly.Module} module
  */
 async function instantiate(module) {
   const { default: createDecoders } = await import('../../../build/wasm/decoders.mjs');
-  return new Promise((resolve, reject) =>
-    createDecoders({
-      printErr,
-      instantiateWasm(/** @type {any} */ imports, /** @type {Function} */ receive) {
-        WebAssembly.instantiate(module, imports)
-          .then((instance) => receive(instance, module))
-          .catch(reject);
-        return {};
-      },
-    }).then(resolve, reject),
-  );
+  return instanceOf(createDecoders, module, { printErr });
 }
 
 /**

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DECODER_OPS, DecoderCrash, invoke, readBlobArgs } from './ops.js';
+import { instanceOf, printErr } from './shared-module.js';
 
 const wasmDir = new URL('../../../build/wasm/', import.meta.url);
 /** The package's own decoders.wasm. */
@@ -66,11 +67,6 @@ export function compiledDecoders(path) {
 let glue = null;
 const emscriptenGlue = () => (glue ??= import(new URL('decoders.mjs', wasmDir).href).then((m) => m.default));
 
-// The module prints "Aborted()" to stderr as it traps; the call reports its own sentence instead.
-const printErr = (text) => {
-  if (!/^Aborted\(/.test(text)) console.warn(text);
-};
-
 /**
  * A fresh instance of a compiled module (no compile: Emscripten's instantiateWasm hook gets it).
  * A module that does not fit this package's glue (another build's .wasm) rejects in words.
@@ -78,18 +74,8 @@ const printErr = (text) => {
  */
 export async function instantiateDecoders(wasmModule) {
   const createDecoders = await emscriptenGlue();
-  return new Promise((resolve, reject) => {
-    const refuse = (err) =>
-      reject(new Error(`rigscope: the decoder module does not fit this package's decoders.mjs: ${err?.message ?? err}`, { cause: err }));
-    createDecoders({
-      printErr,
-      instantiateWasm(imports, receive) {
-        WebAssembly.instantiate(wasmModule, imports)
-          .then((instance) => receive(instance, wasmModule))
-          .catch(refuse);
-        return {};
-      },
-    }).then(resolve, refuse);
+  return instanceOf(createDecoders, wasmModule, { printErr }).catch((err) => {
+    throw new Error(`rigscope: the decoder module does not fit this package's decoders.mjs: ${err?.message ?? err}`, { cause: err });
   });
 }
 

@@ -12,6 +12,33 @@
 //
 // Node's worker_threads get the process's module in workerData instead (node-pool.js).
 
+/**
+ * An instance of a compiled module through Emscripten's glue, with no fetch or compile (its
+ * instantiateWasm hook): a worker's from the page's module, the page's own (direct.js), Node's.
+ * A module the glue does not fit rejects, never hangs.
+ * @param {(options: object) => Promise<any>} createDecoders the Emscripten module factory
+ * @param {WebAssembly.Module} module
+ * @param {object} [options] more Emscripten options
+ */
+export function instanceOf(createDecoders, module, options = {}) {
+  return new Promise((resolve, reject) => {
+    createDecoders({
+      ...options,
+      instantiateWasm(/** @type {any} */ imports, /** @type {Function} */ receive) {
+        WebAssembly.instantiate(module, imports)
+          .then((instance) => receive(instance, module))
+          .catch(reject);
+        return {};
+      },
+    }).then(resolve, reject);
+  });
+}
+
+/** The module prints "Aborted()" as it traps; the call reports its own sentence instead. */
+export const printErr = (/** @type {string} */ text) => {
+  if (!/^Aborted\(/.test(text)) console.warn(text);
+};
+
 /** Page side: worker build (its copy of this file's URL) → the module one of its workers compiled. */
 const pageModules = new Map();
 
@@ -42,19 +69,7 @@ export function sharedModuleStart(createDecoders, post, options = {}) {
   /** @type {WebAssembly.Module | null} */
   let module = null;
 
-  const fromModule = (/** @type {WebAssembly.Module} */ given) =>
-    new Promise((resolve, reject) => {
-      createDecoders({
-        ...options,
-        instantiateWasm(imports, receive) {
-          // A module its glue does not fit fails here or in receive(): both reject, never hang.
-          WebAssembly.instantiate(given, imports)
-            .then((instance) => receive(instance, given))
-            .catch(reject);
-          return {};
-        },
-      }).then(resolve, reject);
-    });
+  const fromModule = (/** @type {WebAssembly.Module} */ given) => instanceOf(createDecoders, given, options);
 
   async function compileAndShare() {
     // The glue keeps no handle on the module it compiled: catch it on its way out of instantiate
