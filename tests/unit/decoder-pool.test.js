@@ -236,6 +236,14 @@ describe("a loader's pool decodes small files on the page's thread", () => {
       expect(await next.call('decodePsk', [large, 'large.psk'])).toEqual({ op: 'decodePsk', fromWorker: true });
       expect(large.byteLength).toBe(DIRECT_MAX_BYTES + 1);
       expect(CompilingWorker.made.flatMap((w) => w.requests)).toHaveLength(2);
+      // A view goes as its bytes alone, in a buffer of their own (posted as it is, a view takes
+      // its whole buffer along).
+      const framed = new Uint8Array(DIRECT_MAX_BYTES + 64).fill(7);
+      await next.call('decodePsk', [framed.subarray(32, 33 + DIRECT_MAX_BYTES), 'view.psk']);
+      const [sent] = CompilingWorker.made.flatMap((w) => w.requests)[2].args;
+      expect(sent).toBeInstanceOf(ArrayBuffer);
+      expect(sent.byteLength).toBe(DIRECT_MAX_BYTES + 1);
+      expect(framed.byteLength).toBe(DIRECT_MAX_BYTES + 64);
       // Pools with a worker of their own choosing (another build's glue) never decode here.
       expect(new DecoderPool({ workerUrl: 'https://rigscope.example/other/worker.js', direct: pageThread }).transfersInput).toBe(true);
       // Nor does a pool without it (<rigscope-viewer>'s, the page's).

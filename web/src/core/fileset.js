@@ -50,16 +50,16 @@ const HEADS_PER_CALL = 4 << 20;
 const headLength = (head) => Math.min(head.byteLength, HEAD_BYTES);
 
 /**
- * The heads of one detectFormats call, one after another in one buffer. A lone head no longer
- * than detection reads goes as it is to a decoder that copies its input and never detaches it
- * (Node's, a loader's in the browser: `transfersInput` false): a loader's parse() of a small file
- * then copies no head out of its bytes. A larger file's head (its whole bytes, when given in
- * memory) is cut to what detection reads, not copied whole into the decoder.
+ * The heads of one detectFormats call, one after another in one buffer. A lone head goes to a
+ * decoder that copies its input and never detaches it (Node's, a loader's in the browser:
+ * `transfersInput` false) as a view of what detection reads: a loader's parse() then copies no
+ * head out of the caller's bytes, and a large file given whole is not copied whole into the
+ * decoder (5 MB for a 5 MB mesh) nor sent whole to a worker.
  */
 function packHeads(sent, decoder) {
   if (sent.length === 1 && decoder.transfersInput === false) {
     const { head } = sent[0];
-    return head.byteLength <= HEAD_BYTES ? head : head.slice(0, HEAD_BYTES);
+    return new Uint8Array(head, 0, headLength(head));
   }
   const packed = new Uint8Array(sent.reduce((n, b) => n + headLength(b.head), 0));
   let at = 0;

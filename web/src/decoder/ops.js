@@ -16,13 +16,14 @@ export const DECODER_OPS = new Set([
 /**
  * Operations made of several module calls, answered in one worker round trip.
  * detectFormats(heads, lengths, sizes, names): every file's kind from its first bytes, the heads
- * packed one after another in one buffer, so a folder is detected in one call.
+ * packed one after another in one buffer (or a view of one), so a folder is detected in one call.
  */
 const BATCH_OPS = {
   detectFormats(M, [heads, lengths, sizes, names]) {
+    const packed = heads instanceof ArrayBuffer ? new Uint8Array(heads) : heads;
     let at = 0;
     return lengths.map((length, i) => {
-      const head = new Uint8Array(heads, at, length);
+      const head = packed.subarray(at, at + length);
       at += length;
       return M.detectFormat(head, sizes[i], names[i]);
     });

@@ -16,6 +16,10 @@ const isBlob = (a) => typeof Blob !== 'undefined' && a instanceof Blob;
 const bytesOf = (args) =>
   args.reduce((n, a) => n + (a instanceof ArrayBuffer || ArrayBuffer.isView(a) ? a.byteLength : isBlob(a) ? a.size : 0), 0);
 
+/** An argument as a worker is given it when its caller keeps its own: bytes in a buffer of their own. */
+const copyForWorker = (a) =>
+  a instanceof ArrayBuffer ? a.slice(0) : ArrayBuffer.isView(a) ? new Uint8Array(a.buffer, a.byteOffset, a.byteLength).slice().buffer : a;
+
 /**
  * A module worker from a URL. A worker script on another origin cannot be started directly (a
  * page that loads rigscope-viewer.js from the Rigscope site): a same-origin blob module imports
@@ -126,8 +130,9 @@ export class DecoderPool {
       if (direct) this._offerModule(direct);
       if (this.lendIdle && slot.calls === 0 && slot.key) this._release(slot);
     };
-    // A loader's caller keeps its buffers (transfersInput): the worker is given copies, moved.
-    const sent = this._direct() ? args.map((a) => (a instanceof ArrayBuffer ? a.slice(0) : a)) : args;
+    // A loader's caller keeps its buffers (transfersInput): the worker is given copies, moved (of
+    // a view, its bytes alone: posted as it is, a view takes its whole buffer along).
+    const sent = this._direct() ? args.map(copyForWorker) : args;
     return slot.client.call(op, sent).finally(done);
   }
 
