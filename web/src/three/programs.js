@@ -1,8 +1,12 @@
 // Shader programs linked without holding the page. WebGL links a program in the GPU process; the
 // first use of it (three's getUniforms) waits for that link. Where the browser links in parallel
-// (KHR_parallel_shader_compile) three can ask whether a program is ready. Elsewhere (software GL,
-// where one link takes 0.1-0.9 s) a fence tells when the GPU process has run every command sent
-// before it, links included: asked after that, a program is used at once.
+// (KHR_parallel_shader_compile) three can ask whether a program is ready. Elsewhere (software GL)
+// a fence tells when the GPU process has run every command sent before it, links included: asked
+// after that, a program is used at once. There the link itself is short (Chromium 156 on
+// SwiftShader: 5-15 ms), but the GPU process runs one command at a time and draws each frame in
+// full before the next command (25-60 ms a frame for a folder of 25 characters at 960x640), so a
+// first use asked for too early waited for every frame queued ahead of it. SwiftShader also
+// compiles its own code for a program at the program's first draw (20-40 ms more than later draws).
 
 import { nextTask } from '../core/tasks.js';
 
