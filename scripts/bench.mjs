@@ -11,6 +11,8 @@
 // BENCH_ONLY=files (only the fixed cost per file of every sample model, scripts/bench-files.mjs),
 // BENCH_ONLY=peer (only PSKLoader against a plain-JS PSK loader, scripts/bench-peer.mjs: its
 // loader module named by BENCH_PEER_PSK, kept outside the repository; also in the full run),
+// BENCH_ONLY=gpu (only the GPU process's time while each sample folder is dropped, from a
+// Chromium trace, scripts/bench-gpu.mjs; BENCH_FOLDERS picks folders; also in the full run),
 // BENCH_ONLY=scale (only the viewer at scale: a 2,000-file drop, memory, drop and Clear,
 // scripts/bench-scale.mjs), BENCH_SKIP_SCALE=1, BENCH_ONLY=load (only the browser's PSK + PSA load;
 // BENCH_LOAD_RUNS runs, default 3; BENCH_PROFILE=1 adds a CPU profile of each run, which slows it,
@@ -87,6 +89,17 @@ if (process.env.BENCH_ONLY === 'folder') {
   const folders = await folderBench();
   if (!folders) console.log('no ../shared/samples');
   for (const f of folders ?? []) console.log(folderLine(f));
+  process.exit(0);
+}
+
+// BENCH_ONLY=gpu: just where the GPU process's time goes while each sample folder is dropped.
+if (process.env.BENCH_ONLY === 'gpu') {
+  execFileSync('npx', ['vite', 'build', '--outDir', join(root, 'build/bench-site'), '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  const { gpuBench, printGpuBench } = await import('./bench-gpu.mjs');
+  printGpuBench(await gpuBench({ log }));
   process.exit(0);
 }
 
@@ -238,6 +251,7 @@ if (process.env.BENCH_SKIP_BROWSER !== '1') {
   browser = await browserBench(site);
   browser.gzip = gzipSizes(site);
   browser.folder = await folderBench();
+  browser.gpu = await (await import('./bench-gpu.mjs')).gpuBench({ log });
 }
 
 /** Every file under `dir`, depth first. */
@@ -676,6 +690,7 @@ if (browser) {
       .join('; '),
   );
   console.log('  long tasks:', JSON.stringify(browser.median.longTasks));
+  (await import('./bench-gpu.mjs')).printGpuBench(browser.gpu);
 }
 
 if (exportResult) {
