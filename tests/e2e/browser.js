@@ -17,6 +17,13 @@ export const FAMILY_SAMPLES = {
   psg: ['psg/synthetic/skinned_quad_f32.psg'],
 };
 
+/**
+ * Textures three keeps for a renderer once it has drawn a physically based material: its DFG LUT
+ * (made at the first such draw, kept for the renderer's life). What a page with elements holds
+ * with none left is the neutral room and this (the room, prefiltered in the page before, drew it).
+ */
+export const PBR_LUT_TEXTURES = 1;
+
 /** A family's samples as the test site serves them, space-separated (an element's `src`). */
 export const samplesSrc = (family) => FAMILY_SAMPLES[family].map((f) => `${inject('baseUrl')}/samples/${f}`).join(' ');
 

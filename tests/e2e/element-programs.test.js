@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { elementHostPage, FAMILY_SAMPLES, launch, SAMPLES, samplesFolderSrc, until, VERTEX3D_KINDS } from './browser.js';
+import { elementHostPage, FAMILY_SAMPLES, launch, PBR_LUT_TEXTURES, SAMPLES, samplesFolderSrc, until, VERTEX3D_KINDS } from './browser.js';
 
 const FOLDER = join(SAMPLES, 'vertex3d');
 
@@ -43,6 +43,7 @@ async function elementPage(src) {
     };
     return shared.neutralEnvironment && shared.renderer.info.memory.textures;
   });
+  page.empty += PBR_LUT_TEXTURES;
   await page.evaluate((list) => {
     const v = document.createElement('rigscope-viewer');
     v.id = 'v';

@@ -7,7 +7,7 @@
 // server; the decode of its largest mesh (mar_rifle) is held in the page's decoder pool until the
 // test releases it, so "mid-load" is a state the test controls, not a moment it races for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { elementHostPage, launch, png, samplesFolderSrc, samplesSrc, until } from './browser.js';
+import { elementHostPage, launch, PBR_LUT_TEXTURES, png, samplesFolderSrc, samplesSrc, until } from './browser.js';
 /** The mesh whose decode is held: the folder's largest, so it is decoded last. */
 const HELD = 'mar_rifle_d.3d';
 
@@ -176,6 +176,7 @@ describe('a folder drawn while it decodes', () => {
       shared.neutralEnvironment;
       return { ...shared.renderer.info.memory };
     });
+    pageWide.textures += PBR_LUT_TEXTURES; // three's, once an element has drawn
     await addViewer(page, samplesFolderSrc('vertex3d'));
     await until(page, () => window.__held > 0 && document.getElementById('v').stage.characters.length > 0, null, 30000);
     await until(page, () => document.getElementById('v').stage.framesDrawn > 0);

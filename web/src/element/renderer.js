@@ -3,8 +3,10 @@
 // canvas (the way <model-viewer> does). Frames are drawn only for stages that asked for one and
 // are on screen; a paused, untouched viewer costs nothing.
 import * as THREE from 'three';
-import { RoomEnvironment } from 'three/addons/environments/RoomEnvironment.js';
+import { inflateSync } from 'fflate';
 import { flipRows, unpremultiply } from '../core/png.js';
+import { NEUTRAL_ROOM } from './neutral-room.js';
+import { neutralRoomTexture } from './neutral-room-data.js';
 
 class SharedRenderer {
   constructor() {
@@ -49,21 +51,19 @@ class SharedRenderer {
   }
 
   /**
-   * The neutral environment for image-based lighting: three's RoomEnvironment through
-   * PMREMGenerator, made once for the page (not per element) on first use. Without the
-   * examples' 0.04 source blur: the prefilter's own GGX levels already soften every rough level,
-   * so posters of every sample family differ by at most 1 colour level, and the blur was a third
-   * of the environment's cost where there is no GPU (0.7 of 2.0 s under SwiftShader, paid by
-   * every wiki thumbnail and `rigscope poster`).
+   * The neutral environment for image-based lighting: three's RoomEnvironment as its
+   * PMREMGenerator prefilters it, made once for the page (not per element) on first use from the
+   * levels scripts/neutral-room.mjs kept (neutral-room.js). Prefiltering it here took 1.7 s of
+   * every page where there is no GPU (and of every `rigscope poster`), 0.3 s of it holding the
+   * page; this is 15 KB of the element's script and a few milliseconds.
    */
   get neutralEnvironment() {
     if (this._neutral) return this._neutral;
-    const pmrem = new THREE.PMREMGenerator(this.renderer);
-    const room = new RoomEnvironment();
-    this._neutral = pmrem.fromScene(room, 0).texture;
-    room.dispose();
-    pmrem.dispose();
-    return this._neutral;
+    const room = neutralRoomTexture(THREE, NEUTRAL_ROOM, inflateSync);
+    // On the GPU now, as the prefiltered target was: not in the first frame that draws with it.
+    this.renderer.initTexture(room);
+    this._neutral = room;
+    return room;
   }
 
   /** Asks for one frame of `stage` (it asks again from draw() while it plays). */
