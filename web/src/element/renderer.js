@@ -61,7 +61,9 @@ class SharedRenderer {
     if (this._neutral) return this._neutral;
     const room = neutralRoomTexture(THREE, NEUTRAL_ROOM, inflateSync);
     // On the GPU now, as the prefiltered target was: not in the first frame that draws with it.
+    // Its 4 MB of levels are not kept in the page (a lost context makes it again).
     this.renderer.initTexture(room);
+    for (const face of room.image) for (const level of face.mipmaps) level.data = null;
     this._neutral = room;
     return room;
   }
