@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inflateSync } from 'fflate';
 import { DataUtils, REVISION } from 'three';
-import { elementHostPage, launch } from './browser.js';
+import { elementHostPage, launch, samplesSrc, until } from './browser.js';
 import { litSpheres, pmremLevels, servePmremPage } from '../../scripts/neutral-room-page.mjs';
 import { NEUTRAL_ROOM } from '../../web/src/element/neutral-room.js';
 import { KEPT_LEVELS, neutralRoomLevels } from '../../web/src/element/neutral-room-data.js';
@@ -102,6 +102,36 @@ describe('the neutral room', () => {
       };
     });
     expect(made).toEqual({ targets: 0, pmrem: true, size: 256, levels: [6, 6, 6, 6, 6, 6], textures: 1, again: true });
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('is made again after a lost WebGL context, and the viewer draws lit by it', async () => {
+    const page = await elementHostPage(browser, 'neutral-room-lost');
+    await page.evaluate((src) => {
+      const v = document.createElement('rigscope-viewer');
+      v.id = 'v';
+      v.style.cssText = 'display:block;width:320px;height:240px';
+      v.setAttribute('src', src);
+      document.getElementById('here').append(v);
+    }, samplesSrc('zeroad'));
+    await until(page, () => document.getElementById('v').app?.characters.length > 0 && document.getElementById('v').stage.framesDrawn > 0);
+    await page.evaluate(() => document.getElementById('v').loaded);
+    const lit = () => page.evaluate(() => document.getElementById('v').stage.countForegroundPixels().count);
+    const before = await lit();
+    await page.evaluate(() => {
+      const shared = customElements.get('rigscope-viewer').renderer;
+      window.__room = shared.neutralEnvironment;
+      window.__lose = shared.renderer.getContext().getExtension('WEBGL_lose_context');
+      window.__lose.loseContext();
+    });
+    await until(page, () => customElements.get('rigscope-viewer').renderer.stats.lost === 1);
+    await page.evaluate(() => window.__lose.restoreContext());
+    await until(page, () => {
+      const shared = customElements.get('rigscope-viewer').renderer;
+      return shared._neutral !== null && shared._neutral !== window.__room;
+    });
+    expect(await lit()).toBeGreaterThan(before * 0.9);
     expect(page.errors).toEqual([]);
     await page.close();
   });
