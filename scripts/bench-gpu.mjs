@@ -8,6 +8,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer } from '../tests/e2e/server.js';
+import { walk } from './bench-files.mjs';
 import { launchChromium } from '../web/cli/chromium.js';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -79,7 +80,6 @@ async function tracedDrop(browser, url, files) {
 /** Every sample folder's traced drop, or null without ../shared/samples. */
 export async function gpuBench({ folders = process.env.BENCH_FOLDERS?.split(','), log = () => {} } = {}) {
   const samples = join(root, '../shared/samples');
-  const walk = (d) => readdirSync(d).flatMap((n) => (statSync(join(d, n)).isDirectory() ? walk(join(d, n)) : [join(d, n)]));
   let names;
   try {
     names = readdirSync(samples).filter((n) => statSync(join(samples, n)).isDirectory() && (!folders || folders.includes(n)));

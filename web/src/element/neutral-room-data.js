@@ -13,12 +13,15 @@ export const KEPT_LEVELS = [3, 4, 5];
 /** Faces' texels of one level, one after another. */
 const levelTexels = (size, level) => 6 * (size >> level) ** 2;
 
+/** RGBE bytes of the kept levels of a cube of `size` pixels a face. */
+const keptBytes = (size) => KEPT_LEVELS.reduce((n, l) => n + levelTexels(size, l) * 4, 0);
+
 /**
  * RGBE bytes of the kept levels.
  * @param {{ size: number, faces: Record<number, number[][]> }} room level -> 6 faces of linear RGBA floats
  */
 export function encodeRgbe({ size, faces }) {
-  const out = new Uint8Array(KEPT_LEVELS.reduce((n, l) => n + levelTexels(size, l) * 4, 0));
+  const out = new Uint8Array(keptBytes(size));
   let at = 0;
   for (const level of KEPT_LEVELS)
     for (const face of faces[level])
@@ -47,7 +50,7 @@ export function neutralRoomLevels({ size, levels, rgbe }, inflate, toHalf) {
   const packed = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) packed[i] = text.charCodeAt(i);
   const bytes = inflate(packed);
-  const expected = KEPT_LEVELS.reduce((n, l) => n + levelTexels(size, l) * 4, 0);
+  const expected = keptBytes(size);
   if (bytes.length !== expected) throw new Error(`neutral room: ${bytes.length} bytes, expected ${expected}`);
   // A half float per exponent and mantissa byte would be 65,536 values; the decoded floats are few.
   const halfOf = new Map();
@@ -94,8 +97,9 @@ function upsampled(face, from, to) {
 
 /**
  * The room as three's PMREM cube texture (a cube of half floats with its own six levels, which
- * three's shaders pick from by roughness), from neutral-room.js's NEUTRAL_ROOM.
+ * three's shaders pick from by roughness).
  * @param {typeof import('three')} THREE
+ * @param {{ size: number, levels: number, rgbe: string }} room neutral-room.js's NEUTRAL_ROOM
  * @param {(bytes: Uint8Array) => Uint8Array} inflate fflate's inflateSync
  */
 export function neutralRoomTexture(THREE, room, inflate) {
