@@ -69,9 +69,11 @@ describe('side panels at scale', () => {
     expect(state.infoItems).toBeGreaterThanOrEqual(state.models);
     expect(state.clipRows).toBe(state.clips);
 
-    // Rows far down are not laid out until they come near the view; the first ones are.
+    // Rows far down are not laid out until they come near the view; the first ones are. Which
+    // rows are near is decided at a rendering update: asked after the next frame, not before one.
     const skipped = () =>
-      page.evaluate(() => {
+      page.evaluate(async () => {
+        await new Promise((frame) => requestAnimationFrame(() => requestAnimationFrame(frame)));
         const rows = document.querySelectorAll('#outliner li.model');
         const seen = (li) => li.querySelector('.name').checkVisibility({ contentVisibilityAuto: true });
         return { first: seen(rows[0]), last: seen(rows[rows.length - 1]), style: getComputedStyle(rows[0]).contentVisibility };
