@@ -80,6 +80,15 @@ describe('the extension manifest', () => {
     }
     expect(Object.keys(qqq).sort()).toEqual(Object.keys(en).sort());
   });
+
+  it('names no class by an old global name that current MediaWiki no longer has', () => {
+    // Html and Title lost their global aliases (deprecated since 1.40) in MediaWiki master
+    // (1.47.0-wmf.3); wfExpandUrl() is hard-deprecated since 1.45. Compat aliases the current
+    // names on 1.39, where only the old ones exist.
+    const gone = /^use (Html|Title);$|(?<![\w\\])\\(Html|Title)\b|\bwfExpandUrl\(/m;
+    for (const [i, text] of php.entries()) expect(text, readdirSync(join(EXT, 'src'))[i]).not.toMatch(gone);
+    expect(manifest.callback).toBe('MediaWiki\\Extension\\Rigscope\\Compat::onRegistration');
+  });
 });
 
 /** Runs ModelFileCheck (no MediaWiki needed) over files: [{ path, name }] → [{ kind, error }]. */
@@ -270,5 +279,40 @@ describe.skipIf(!hasPhp)('Inspector::together (PHP): a file read with its compan
     const { results, runs } = phpTogether([{ stdout: '', exit: 1 }, answered], 2);
     expect(results).toEqual([null, record]);
     expect(runs).toBe(2);
+  });
+});
+
+/**
+ * Runs Compat::onRegistration in PHP after `declared` (braced namespace blocks) and says which class
+ * each current name resolves to.
+ */
+function phpCompat(declared) {
+  const script = `${declared}
+namespace {
+	require ${JSON.stringify(join(EXT, 'src/Compat.php'))};
+	MediaWiki\\Extension\\Rigscope\\Compat::onRegistration();
+	$resolved = [];
+	foreach ( [ 'MediaWiki\\Html\\Html', 'MediaWiki\\Title\\Title' ] as $name ) {
+		$resolved[$name] = class_exists( $name ) ? ( new ReflectionClass( $name ) )->getName() : null;
+	}
+	echo json_encode( $resolved );
+}`;
+  return JSON.parse(execFileSync('php', ['-r', script], { encoding: 'utf8' }));
+}
+
+describe.skipIf(!hasPhp)('Compat (PHP): current MediaWiki class names on 1.39', () => {
+  it('makes the current names aliases of the old ones where only the old ones exist (1.39)', () => {
+    expect(phpCompat('namespace { class Html {} class Title {} }')).toEqual({
+      'MediaWiki\\Html\\Html': 'Html',
+      'MediaWiki\\Title\\Title': 'Title',
+    });
+  });
+
+  it('leaves the current names alone where they are classes (1.40 and later, Title from 1.39.4)', () => {
+    const current = 'namespace MediaWiki\\Html { class Html {} } namespace MediaWiki\\Title { class Title {} }';
+    expect(phpCompat(`${current} namespace { class Html {} class Title {} }`)).toEqual({
+      'MediaWiki\\Html\\Html': 'MediaWiki\\Html\\Html',
+      'MediaWiki\\Title\\Title': 'MediaWiki\\Title\\Title',
+    });
   });
 });

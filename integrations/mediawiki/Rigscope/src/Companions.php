@@ -11,7 +11,7 @@ namespace MediaWiki\Extension\Rigscope;
 
 use File;
 use MediaWiki\MediaWikiServices;
-use Title;
+use MediaWiki\Title\Title;
 
 class Companions {
 

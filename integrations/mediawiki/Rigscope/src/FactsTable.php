@@ -9,7 +9,7 @@
 namespace MediaWiki\Extension\Rigscope;
 
 use File;
-use Html;
+use MediaWiki\Html\Html;
 use MessageLocalizer;
 
 class FactsTable {

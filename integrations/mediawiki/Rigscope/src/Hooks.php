@@ -8,20 +8,16 @@
 
 namespace MediaWiki\Extension\Rigscope;
 
-use Html;
-use ImagePage;
 use MediaWiki\Hook\BeforePageDisplayHook;
-use MediaWiki\Hook\ParserFirstCallInitHook;
-use MediaWiki\Hook\UploadVerifyFileHook;
 use MediaWiki\Hook\MimeMagicGuessFromContentHook;
 use MediaWiki\Hook\MimeMagicImproveFromExtensionHook;
 use MediaWiki\Hook\MimeMagicInitHook;
-use MediaWiki\Page\Hook\ImageOpenShowImageInlineBeforeHook;
+use MediaWiki\Hook\ParserFirstCallInitHook;
+use MediaWiki\Hook\UploadVerifyFileHook;
+use MediaWiki\Html\Html;
 use MediaWiki\MediaWikiServices;
-use OutputPage;
+use MediaWiki\Page\Hook\ImageOpenShowImageInlineBeforeHook;
 use Parser;
-use Skin;
-use UploadBase;
 
 class Hooks implements
 	MimeMagicInitHook,
@@ -125,7 +121,8 @@ class Hooks implements
 		if ( !$title || $title->getNamespace() !== NS_FILE || !$out->isArticle() ) {
 			return;
 		}
-		$file = MediaWikiServices::getInstance()->getRepoGroup()->findFile( $title );
+		$services = MediaWikiServices::getInstance();
+		$file = $services->getRepoGroup()->findFile( $title );
 		if ( !RigscopeHandler::isModel( $file ) ) {
 			return;
 		}
@@ -139,7 +136,8 @@ class Hooks implements
 		if ( $image === null ) {
 			$image = $out->getConfig()->get( 'ExtensionAssetsPath' ) . '/Rigscope/resources/rigscope-badge.png';
 		}
-		$image = wfExpandUrl( $image, PROTO_CANONICAL );
+		// UrlUtils is there since 1.39; the global wfExpandUrl is hard-deprecated since 1.45.
+		$image = $services->getUrlUtils()->expand( $image, PROTO_CANONICAL ) ?? $image;
 		$meta = [
 			'og:title' => $title->getText(),
 			'og:type' => 'website',

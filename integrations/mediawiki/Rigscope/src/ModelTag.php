@@ -12,11 +12,11 @@
 namespace MediaWiki\Extension\Rigscope;
 
 use File;
-use Html;
+use MediaWiki\Html\Html;
 use MediaWiki\MediaWikiServices;
+use MediaWiki\Title\Title;
 use Parser;
 use PPFrame;
-use Title;
 
 class ModelTag {
 

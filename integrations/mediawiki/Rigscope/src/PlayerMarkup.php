@@ -11,7 +11,7 @@
 namespace MediaWiki\Extension\Rigscope;
 
 use File;
-use Html;
+use MediaWiki\Html\Html;
 use ParserOutput;
 
 class PlayerMarkup {

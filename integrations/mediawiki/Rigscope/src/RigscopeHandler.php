@@ -12,8 +12,8 @@ use File;
 use ImageHandler;
 use MediaTransformError;
 use MediaWiki\MediaWikiServices;
+use MediaWiki\Title\Title;
 use Parser;
-use Title;
 use TransformParameterError;
 
 class RigscopeHandler extends ImageHandler {

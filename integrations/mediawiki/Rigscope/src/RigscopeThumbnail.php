@@ -8,7 +8,7 @@
 
 namespace MediaWiki\Extension\Rigscope;
 
-use Html;
+use MediaWiki\Html\Html;
 use ThumbnailImage;
 
 class RigscopeThumbnail extends ThumbnailImage {
