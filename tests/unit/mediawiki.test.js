@@ -81,12 +81,33 @@ describe('the extension manifest', () => {
     expect(Object.keys(qqq).sort()).toEqual(Object.keys(en).sort());
   });
 
-  it('names no class by an old global name that current MediaWiki no longer has', () => {
+  it('names no class by an old name that current MediaWiki no longer has or keeps only as a deprecated alias', () => {
     // Html and Title lost their global aliases (deprecated since 1.40) in MediaWiki master
-    // (1.47.0-wmf.3); wfExpandUrl() is hard-deprecated since 1.45. Compat aliases the current
-    // names on 1.39, where only the old ones exist.
-    const gone = /^use (Html|Title);$|(?<![\w\\])\\(Html|Title)\b|\bwfExpandUrl\(/m;
-    for (const [i, text] of php.entries()) expect(text, readdirSync(join(EXT, 'src'))[i]).not.toMatch(gone);
+    // (1.47.0-wmf.3); the others there are deprecated aliases of namespaced names: Parser and
+    // ParserOutput since 1.42, PPFrame 1.43, File 1.44, the media classes and the three hooks'
+    // MediaWiki\Hook names 1.46. wfExpandUrl() is hard-deprecated since 1.45. Compat aliases the
+    // current names on 1.39, where only the old ones exist, so it alone names the old ones.
+    const globals = [
+      'Html',
+      'Title',
+      'Parser',
+      'ParserOutput',
+      'PPFrame',
+      'File',
+      'MediaHandler',
+      'ImageHandler',
+      'ThumbnailImage',
+      'MediaTransformError',
+      'TransformParameterError',
+    ].join('|');
+    const hooks = ['BeforePageDisplayHook', 'ParserFirstCallInitHook', 'UploadVerifyFileHook'].join('|');
+    const gone = new RegExp(
+      `^use (${globals});$|(?<![\\w\\\\])\\\\(${globals})\\b|\\bMediaWiki\\\\Hook\\\\(${hooks})\\b|\\bwfExpandUrl\\(`,
+      'm',
+    );
+    const files = readdirSync(join(EXT, 'src')).filter((f) => f !== 'Compat.php');
+    expect(files).toContain('Hooks.php');
+    for (const f of files) expect(readFileSync(join(EXT, 'src', f), 'utf8'), f).not.toMatch(gone);
     expect(manifest.callback).toBe('MediaWiki\\Extension\\Rigscope\\Compat::onRegistration');
   });
 });
@@ -238,15 +259,16 @@ namespace MediaWiki\\Shell { class Shell {
 		}
 	}; }
 } }
+namespace MediaWiki\\FileRepo\\File { class File {
+	public function __construct( private string $name, private string $path ) {}
+	public function getName() { return $this->name; }
+	public function getSha1() { return sha1_file( $this->path ); }
+	public function getLocalRefPath() { return $this->path; }
+} }
 namespace {
+	use MediaWiki\\FileRepo\\File\\File;
 	function wfTempDir() { return sys_get_temp_dir(); }
 	function wfDebugLog( $channel, $text ) {}
-	class File {
-		public function __construct( private string $name, private string $path ) {}
-		public function getName() { return $this->name; }
-		public function getSha1() { return sha1_file( $this->path ); }
-		public function getLocalRefPath() { return $this->path; }
-	}
 	require ${JSON.stringify(join(EXT, 'src/Inspector.php'))};
 	$input = json_decode( stream_get_contents( STDIN ), true );
 	MediaWiki\\Shell\\Shell::$answers = $input['answers'];
@@ -282,37 +304,113 @@ describe.skipIf(!hasPhp)('Inspector::together (PHP): a file read with its compan
   });
 });
 
-/**
- * Runs Compat::onRegistration in PHP after `declared` (braced namespace blocks) and says which class
- * each current name resolves to.
- */
-function phpCompat(declared) {
+/** MediaWiki 1.39's names of the classes and interfaces the extension names: { name: 'class' | 'interface' }. */
+const NAMES_1_39 = {
+  Html: 'class',
+  Title: 'class',
+  Parser: 'class',
+  PPFrame: 'interface',
+  File: 'class',
+  ImageHandler: 'class',
+  ThumbnailImage: 'class',
+  MediaTransformError: 'class',
+  TransformParameterError: 'class',
+  'MediaWiki\\Hook\\BeforePageDisplayHook': 'interface',
+  'MediaWiki\\Hook\\ParserFirstCallInitHook': 'interface',
+  'MediaWiki\\Hook\\UploadVerifyFileHook': 'interface',
+  // Hooks with the same names on 1.39 as now.
+  'MediaWiki\\Hook\\MimeMagicInitHook': 'interface',
+  'MediaWiki\\Hook\\MimeMagicGuessFromContentHook': 'interface',
+  'MediaWiki\\Hook\\MimeMagicImproveFromExtensionHook': 'interface',
+  'MediaWiki\\Page\\Hook\\ImageOpenShowImageInlineBeforeHook': 'interface',
+};
+
+/** Each name current MediaWiki (master, 1.47.0-wmf.3) gives what 1.39 names otherwise. */
+const RENAMED = {
+  'MediaWiki\\Html\\Html': 'Html',
+  'MediaWiki\\Title\\Title': 'Title',
+  'MediaWiki\\Parser\\Parser': 'Parser',
+  'MediaWiki\\Parser\\PPFrame': 'PPFrame',
+  'MediaWiki\\FileRepo\\File\\File': 'File',
+  'MediaWiki\\Media\\ImageHandler': 'ImageHandler',
+  'MediaWiki\\Media\\ThumbnailImage': 'ThumbnailImage',
+  'MediaWiki\\Media\\MediaTransformError': 'MediaTransformError',
+  'MediaWiki\\Media\\TransformParameterError': 'TransformParameterError',
+  'MediaWiki\\Output\\Hook\\BeforePageDisplayHook': 'MediaWiki\\Hook\\BeforePageDisplayHook',
+  'MediaWiki\\Parser\\Hook\\ParserFirstCallInitHook': 'MediaWiki\\Hook\\ParserFirstCallInitHook',
+  'MediaWiki\\Upload\\Hook\\UploadVerifyFileHook': 'MediaWiki\\Hook\\UploadVerifyFileHook',
+};
+
+/** PHP braced namespace blocks declaring each name as an empty class or interface: { name: kind }. */
+function declare(names) {
+  return Object.entries(names)
+    .map(([name, kind]) => {
+      const at = name.lastIndexOf('\\');
+      return `namespace ${name.slice(0, Math.max(at, 0))} { ${kind} ${name.slice(at + 1)} {} }`;
+    })
+    .join('\n');
+}
+
+/** Runs Compat::onRegistration in PHP after `declared` (braced namespace blocks), then `report`, which echoes JSON. */
+function phpCompat(declared, report) {
   const script = `${declared}
 namespace {
 	require ${JSON.stringify(join(EXT, 'src/Compat.php'))};
 	MediaWiki\\Extension\\Rigscope\\Compat::onRegistration();
-	$resolved = [];
-	foreach ( [ 'MediaWiki\\Html\\Html', 'MediaWiki\\Title\\Title' ] as $name ) {
-		$resolved[$name] = class_exists( $name ) ? ( new ReflectionClass( $name ) )->getName() : null;
-	}
-	echo json_encode( $resolved );
+	${report}
 }`;
   return JSON.parse(execFileSync('php', ['-r', script], { encoding: 'utf8' }));
 }
 
+/** PHP that echoes, for each name, the class or interface it resolves to (null: none). */
+function resolved(names) {
+  return `$resolved = [];
+	foreach ( ${JSON.stringify(names)} as $name ) {
+		$found = class_exists( $name ) || interface_exists( $name );
+		$resolved[$name] = $found ? ( new ReflectionClass( $name ) )->getName() : null;
+	}
+	echo json_encode( $resolved );`;
+}
+
 describe.skipIf(!hasPhp)('Compat (PHP): current MediaWiki class names on 1.39', () => {
-  it('makes the current names aliases of the old ones where only the old ones exist (1.39)', () => {
-    expect(phpCompat('namespace { class Html {} class Title {} }')).toEqual({
-      'MediaWiki\\Html\\Html': 'Html',
-      'MediaWiki\\Title\\Title': 'Title',
+  it('makes the current names aliases of the old ones where only the old ones exist (1.39), interfaces too', () => {
+    expect(phpCompat(declare(NAMES_1_39), resolved(Object.keys(RENAMED)))).toEqual(RENAMED);
+  });
+
+  it('loads the hook handler and the media handler classes on 1.39: what they implement and extend resolves', () => {
+    const src = (f) => `require ${JSON.stringify(join(EXT, 'src', f))};`;
+    const report = `${src('Hooks.php')} ${src('RigscopeHandler.php')} ${src('RigscopeThumbnail.php')}
+	$rigscope = 'MediaWiki\\\\Extension\\\\Rigscope\\\\';
+	$implements = array_values( class_implements( $rigscope . 'Hooks' ) );
+	sort( $implements );
+	echo json_encode( [
+		'Hooks' => $implements,
+		'RigscopeHandler' => get_parent_class( $rigscope . 'RigscopeHandler' ),
+		'RigscopeThumbnail' => get_parent_class( $rigscope . 'RigscopeThumbnail' ),
+	] );`;
+    expect(phpCompat(declare(NAMES_1_39), report)).toEqual({
+      Hooks: [
+        'MediaWiki\\Hook\\BeforePageDisplayHook',
+        'MediaWiki\\Hook\\MimeMagicGuessFromContentHook',
+        'MediaWiki\\Hook\\MimeMagicImproveFromExtensionHook',
+        'MediaWiki\\Hook\\MimeMagicInitHook',
+        'MediaWiki\\Hook\\ParserFirstCallInitHook',
+        'MediaWiki\\Hook\\UploadVerifyFileHook',
+        'MediaWiki\\Page\\Hook\\ImageOpenShowImageInlineBeforeHook',
+      ],
+      RigscopeHandler: 'ImageHandler',
+      RigscopeThumbnail: 'ThumbnailImage',
     });
   });
 
-  it('leaves the current names alone where they are classes (1.40 and later, Title from 1.39.4)', () => {
-    const current = 'namespace MediaWiki\\Html { class Html {} } namespace MediaWiki\\Title { class Title {} }';
-    expect(phpCompat(`${current} namespace { class Html {} class Title {} }`)).toEqual({
-      'MediaWiki\\Html\\Html': 'MediaWiki\\Html\\Html',
-      'MediaWiki\\Title\\Title': 'MediaWiki\\Title\\Title',
-    });
+  it('leaves the current names alone where they are there (master: the old ones are their aliases)', () => {
+    const kinds = Object.fromEntries(Object.entries(RENAMED).map(([current, old]) => [current, NAMES_1_39[old]]));
+    const aliases = Object.entries(RENAMED)
+      .map(([current, old]) => `class_alias( ${JSON.stringify(current)}, ${JSON.stringify(old)} );`)
+      .join(' ');
+    const names = Object.keys(RENAMED);
+    expect(phpCompat(`${declare(kinds)} namespace { ${aliases} }`, resolved(names))).toEqual(
+      Object.fromEntries(names.map((name) => [name, name])),
+    );
   });
 });

@@ -9,8 +9,9 @@
 
 namespace MediaWiki\Extension\Rigscope;
 
-use File;
+use MediaWiki\FileRepo\File\File;
 use MediaWiki\MediaWikiServices;
+use MediaWiki\Parser\Parser;
 use MediaWiki\Title\Title;
 
 class Companions {
@@ -50,10 +51,10 @@ class Companions {
 	 * Records the companions' names as files the page uses, found or not: uploading one later
 	 * renders the page again, and the file's page lists it.
 	 *
-	 * @param \Parser $parser
+	 * @param Parser $parser
 	 * @param File $file
 	 */
-	public static function register( \Parser $parser, File $file ): void {
+	public static function register( Parser $parser, File $file ): void {
 		foreach ( self::candidates( $file->getName() ) as $candidate ) {
 			$title = Title::makeTitleSafe( NS_FILE, $candidate );
 			if ( $title ) {

@@ -8,7 +8,7 @@
 
 namespace MediaWiki\Extension\Rigscope;
 
-use File;
+use MediaWiki\FileRepo\File\File;
 use MediaWiki\Html\Html;
 use MessageLocalizer;
 

@@ -8,16 +8,16 @@
 
 namespace MediaWiki\Extension\Rigscope;
 
-use MediaWiki\Hook\BeforePageDisplayHook;
 use MediaWiki\Hook\MimeMagicGuessFromContentHook;
 use MediaWiki\Hook\MimeMagicImproveFromExtensionHook;
 use MediaWiki\Hook\MimeMagicInitHook;
-use MediaWiki\Hook\ParserFirstCallInitHook;
-use MediaWiki\Hook\UploadVerifyFileHook;
 use MediaWiki\Html\Html;
 use MediaWiki\MediaWikiServices;
+use MediaWiki\Output\Hook\BeforePageDisplayHook;
 use MediaWiki\Page\Hook\ImageOpenShowImageInlineBeforeHook;
-use Parser;
+use MediaWiki\Parser\Hook\ParserFirstCallInitHook;
+use MediaWiki\Parser\Parser;
+use MediaWiki\Upload\Hook\UploadVerifyFileHook;
 
 class Hooks implements
 	MimeMagicInitHook,

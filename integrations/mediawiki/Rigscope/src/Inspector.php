@@ -10,6 +10,7 @@
 
 namespace MediaWiki\Extension\Rigscope;
 
+use MediaWiki\FileRepo\File\File;
 use MediaWiki\MediaWikiServices;
 use MediaWiki\Shell\Shell;
 
@@ -213,18 +214,18 @@ class Inspector {
 	 * What `rigscope inspect` says of a file read together with its companions (the mesh an
 	 * animation binds to, the other half of a UE1 pair), kept for a week per set of contents.
 	 *
-	 * @param \File $file
-	 * @param \File[] $companions
+	 * @param File $file
+	 * @param File[] $companions
 	 * @return array|null the file's record, with its paths as the wiki's names
 	 */
-	public static function together( \File $file, array $companions ): ?array {
+	public static function together( File $file, array $companions ): ?array {
 		$node = self::node();
 		if ( $node === null || !$companions ) {
 			return null;
 		}
 		$stash = MediaWikiServices::getInstance()->getMainObjectStash();
 		$files = array_merge( [ $file ], $companions );
-		$key = $stash->makeKey( 'rigscope-together', 1, sha1( implode( '|', array_map( static function ( \File $f ) {
+		$key = $stash->makeKey( 'rigscope-together', 1, sha1( implode( '|', array_map( static function ( File $f ) {
 			return $f->getName() . ':' . $f->getSha1();
 		}, $files ) ) ) );
 		$cached = $stash->get( $key );

@@ -11,12 +11,12 @@
 
 namespace MediaWiki\Extension\Rigscope;
 
-use File;
+use MediaWiki\FileRepo\File\File;
 use MediaWiki\Html\Html;
 use MediaWiki\MediaWikiServices;
+use MediaWiki\Parser\Parser;
+use MediaWiki\Parser\PPFrame;
 use MediaWiki\Title\Title;
-use Parser;
-use PPFrame;
 
 class ModelTag {
 

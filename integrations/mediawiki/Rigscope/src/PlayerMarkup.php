@@ -10,9 +10,9 @@
 
 namespace MediaWiki\Extension\Rigscope;
 
-use File;
+use MediaWiki\FileRepo\File\File;
 use MediaWiki\Html\Html;
-use ParserOutput;
+use MediaWiki\Parser\ParserOutput;
 
 class PlayerMarkup {
 

@@ -8,13 +8,13 @@
 
 namespace MediaWiki\Extension\Rigscope;
 
-use File;
-use ImageHandler;
-use MediaTransformError;
+use MediaWiki\FileRepo\File\File;
+use MediaWiki\Media\ImageHandler;
+use MediaWiki\Media\MediaTransformError;
+use MediaWiki\Media\TransformParameterError;
 use MediaWiki\MediaWikiServices;
+use MediaWiki\Parser\Parser;
 use MediaWiki\Title\Title;
-use Parser;
-use TransformParameterError;
 
 class RigscopeHandler extends ImageHandler {
 

@@ -8,8 +8,9 @@
 
 namespace MediaWiki\Extension\Rigscope;
 
+use MediaWiki\FileRepo\File\File;
 use MediaWiki\Html\Html;
-use ThumbnailImage;
+use MediaWiki\Media\ThumbnailImage;
 
 class RigscopeThumbnail extends ThumbnailImage {
 
@@ -17,7 +18,7 @@ class RigscopeThumbnail extends ThumbnailImage {
 	private $view;
 
 	/**
-	 * @param \File $file
+	 * @param File $file
 	 * @param string|false $url the poster, or false for a card
 	 * @param string|false $path
 	 * @param array $parameters width, height, clip, frame
