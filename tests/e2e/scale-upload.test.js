@@ -137,4 +137,77 @@ describe('sliced upload of large meshes', () => {
     expect(page.errors).toEqual([]);
     await page.close();
   });
+
+  // Every family's fixtures in one drop, their meshes let in one a frame: each render makes at
+  // most one new geometry, the view counts the waiting meshes as pending, and the finished picture
+  // is the one drawn with no limit.
+  it('a drop draws at most firstDraws new meshes a frame, the rest wait, and the picture ends the same', async () => {
+    const payload = Object.values(FAMILIES)
+      .flat()
+      .map((f) => filePayload(`${FIXTURES}${f}`));
+    const open = async (firstDraws) => {
+      const page = await openPage(browser, '/?demo=0', { viewport: { width: 320, height: 240 } });
+      await page.evaluate((n) => {
+        const { viewer } = window.__rigscope;
+        if (n) viewer.uploads.firstDraws = n;
+        // The most geometries one render made, and the most meshes waiting at one render.
+        const seen = (window.__firstDraws = { most: 0, waiting: 0 });
+        const render = viewer.render.bind(viewer);
+        viewer.render = () => {
+          const before = viewer.renderer.info.memory.geometries;
+          seen.waiting = Math.max(seen.waiting, viewer.uploads.pending);
+          render();
+          seen.most = Math.max(seen.most, viewer.renderer.info.memory.geometries - before);
+        };
+      }, firstDraws);
+      await chooseFiles(page, payload);
+      return page;
+    };
+    const whole = await open(0);
+    const expected = await picture(whole, 0.3);
+    const unlimited = await whole.evaluate(() => window.__firstDraws);
+    await whole.close();
+    expect(unlimited.most).toBeGreaterThan(2); // the fixtures' meshes drawn first in one frame
+
+    const page = await open(1);
+    const actual = await picture(page, 0.3);
+    const limited = await page.evaluate(() => window.__firstDraws);
+    expect(page.errors).toEqual([]);
+    await page.close();
+    expect(limited.most).toBe(1);
+    expect(limited.waiting).toBeGreaterThan(0);
+    expect(actual.triangles).toBe(expected.triangles);
+    const a = Buffer.from(actual.rgba, 'base64'),
+      b = Buffer.from(expected.rgba, 'base64');
+    let differing = 0;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differing++;
+    expect(differing).toBe(0);
+  });
+
+  // three asks WebGL for an extension the first time it needs one (the first DXT texture), and
+  // asking waits for the GPU process to finish everything queued: the viewer asks them at start.
+  it('a drop with DXT textures asks WebGL for no extension', async () => {
+    const page = await openPage(browser, '/?demo=0', { viewport: { width: 320, height: 240 } });
+    await page.evaluate(() => {
+      const gl = window.__rigscope.viewer.renderer.getContext();
+      const getExtension = gl.getExtension.bind(gl);
+      window.__asked = [];
+      gl.getExtension = (name) => (window.__asked.push(name), getExtension(name));
+    });
+    await chooseFiles(
+      page,
+      FAMILIES.psg.map((f) => filePayload(`${FIXTURES}${f}`)),
+    );
+    const { asked, dxt } = await page.evaluate(() => {
+      let dxt = 0;
+      window.__rigscope.viewer.scene.traverse((o) => {
+        for (const m of [].concat(o.material ?? [])) if (m.map?.isCompressedTexture) dxt++;
+      });
+      return { asked: window.__asked, dxt };
+    });
+    expect(dxt).toBeGreaterThan(0);
+    expect(asked).toEqual([]);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
 });

@@ -11,9 +11,21 @@
 // array is in, the draw range comes back and the mesh shows. Allocating costs the GPU process too
 // (WebGL clears each buffer: 68 MB took it 0.4-1.5 s here), so no slice goes in before that is done. three has no API to allocate a buffer without data or to
 // fill it in parts before its first draw, hence the wrapper; only arrays staged here are touched.
+//
+// Many small meshes at once (a drop of hundreds of characters) reach the GPU a frame's share at a
+// time too: each frame draws at most FIRST_DRAWS_PER_FRAME meshes for the first time, and the rest
+// wait off the camera's layers, in the order they came.
 
 /** Meshes whose arrays sum to more than this many bytes are uploaded in slices. */
 export const SLICED_UPLOAD_BYTES = 2 * 1024 * 1024;
+
+/**
+ * Meshes three may draw for the first time in one frame. A first draw makes the mesh's buffers,
+ * its vertex array and its skeleton's bone texture: about 0.13 ms a mesh in Chromium on software
+ * GL (a drop of 2,000 files drew 1,132 new meshes in one 147 ms frame). Beyond these, a mesh waits
+ * off the camera's layers for a later frame: three neither draws nor uploads it meanwhile.
+ */
+export const FIRST_DRAWS_PER_FRAME = 120;
 
 /** Main-thread time one frame's slices may take, in ms: the rest of the frame is the page's. */
 const FRAME_BUDGET_MS = 8;
@@ -23,8 +35,12 @@ const UNTAKEN_RENDERS = 3;
 
 export class SlicedUploads {
   /** @param {import('three').WebGLRenderer} renderer */
-  constructor(renderer, { threshold = SLICED_UPLOAD_BYTES } = {}) {
+  constructor(renderer, { threshold = SLICED_UPLOAD_BYTES, firstDraws = FIRST_DRAWS_PER_FRAME } = {}) {
     this.threshold = threshold;
+    /** New meshes one frame may draw; the rest wait (FIRST_DRAWS_PER_FRAME). */
+    this.firstDraws = firstDraws;
+    this._room = { frame: -1, left: 0 }; // first draws the current frame has room for
+    this._waiting = []; // { mesh, mask, group }: new meshes kept off the camera's layers, oldest first
     this.renderer = renderer;
     /** Bytes the next frame may carry: doubles while frames stay cheap, halves when a slice blocks. */
     this.frameBytes = 2 * 1024 * 1024;
@@ -56,9 +72,12 @@ export class SlicedUploads {
     this._allocating = false; // three allocated buffers since every fence was last signalled
     this._running = false;
     const gl = (this.gl = renderer.getContext());
-    // three asks for this one at its first texture (a skeleton's bones): asking waits for the GPU
-    // process, so ask now, while it is idle, not behind the slices of a large mesh.
-    renderer.extensions.has('EXT_texture_filter_anisotropic');
+    // three asks for these at the first texture (a skeleton's bones) and the first DXT texture
+    // (PSG, DDS; sRGB or not): asking waits for the GPU process, so ask now, while it is idle, not
+    // behind the slices of a large mesh or a large drop's frames (there a first DXT upload held the
+    // page 350 ms).
+    for (const name of ['EXT_texture_filter_anisotropic', 'WEBGL_compressed_texture_s3tc', 'WEBGL_compressed_texture_s3tc_srgb'])
+      renderer.extensions.has(name);
     const bufferData = gl.bufferData;
     const deleteBuffer = gl.deleteBuffer;
     const uploads = this;
@@ -86,10 +105,11 @@ export class SlicedUploads {
     };
   }
 
-  /** Meshes still uploading (kept out of view) that can be drawn: a hidden one uploads once shown. */
+  /** Meshes still uploading or waiting for their first draw (kept out of view) that can be drawn: a hidden one uploads once shown. */
   get pending() {
     let n = 0;
     for (const job of this._jobs) if (shownInTree(job.mesh)) n++;
+    for (const w of this._waiting) if (shownInTree(w.mesh)) n++;
     return n;
   }
 
@@ -108,10 +128,57 @@ export class SlicedUploads {
    */
   async stage(root, onShown = () => {}) {
     const held = new Set([...this._jobs].map((j) => j.mesh));
-    const meshes = this.large(root).filter((m) => !held.has(m));
-    if (!meshes.length) return;
-    await Promise.all(meshes.map((mesh) => this._hold(mesh)));
+    const large = this.large(root);
+    const meshes = large.filter((m) => !held.has(m));
+    const waits = meshes.map((mesh) => this._hold(mesh));
+    const rest = this._firstDrawsOf(root, large, onShown);
+    if (rest) waits.push(rest);
+    if (!waits.length) return;
+    await Promise.all(waits);
     onShown();
+  }
+
+  /**
+   * The other meshes of `root` (and its lines and points: attachment markers) are drawn from the
+   * next frame if it has room for them; those it has none for wait off the camera's layers, and come in frame by frame (`onShown` after each).
+   * Resolves once every one is in, or at once when none waits.
+   */
+  _firstDrawsOf(root, large, onShown) {
+    const frame = this.renderer.info.render.frame;
+    if (this._room.frame !== frame) this._room = { frame, left: this.firstDraws };
+    const group = { left: 0, onShown, resolve: () => {} };
+    root.traverse((o) => {
+      if (!(o.isMesh || o.isLine || o.isPoints) || large.includes(o)) return;
+      if (!this._waiting.length && this._room.left > 0) {
+        this._room.left--;
+        return;
+      }
+      this._waiting.push({ mesh: o, mask: o.layers.mask, group });
+      o.layers.mask = 0; // on no camera's layer: three skips it, buffers and all
+      group.left++;
+    });
+    if (!group.left) return null;
+    this._run();
+    return new Promise((resolve) => (group.resolve = resolve));
+  }
+
+  /** Lets in as many waiting meshes as this frame has room for, oldest first (called once the GPU process keeps up). */
+  _letIn() {
+    const frame = this.renderer.info.render.frame;
+    if (this._room.frame !== frame) this._room = { frame, left: this.firstDraws };
+    const groups = new Set();
+    while (this._waiting.length && this._room.left > 0) {
+      const { mesh, mask, group } = /** @type {any} */ (this._waiting.shift());
+      mesh.layers.mask = mask;
+      this._room.left--;
+      groups.add(group);
+      if (--group.left === 0) group.resolve();
+    }
+    if (!groups.size) return;
+    // Their first draws wait for the GPU process as slices do: a frame more while it is behind
+    // waited in a full command buffer (a render of 118 new meshes held the page 0.4-0.8 s).
+    this._fences.push(this.gl.fenceSync(this.gl.SYNC_GPU_COMMANDS_COMPLETE, 0));
+    for (const group of groups) group.onShown();
   }
 
   /** Draws `mesh` with an empty range and waits for three to create its buffers; resolves once they are filled. */
@@ -153,12 +220,15 @@ export class SlicedUploads {
     if (this._running) return;
     this._running = true;
     try {
-      while (this._jobs.size) {
+      while (this._jobs.size || this._waiting.length) {
         await nextFrame();
-        if (this._ready()) this._frame();
+        if (this._ready()) {
+          this._letIn();
+          this._frame();
+        }
         this._finish();
         // Nothing to send and nothing three will take soon (hidden meshes): the next take restarts this.
-        if (!this._targets.some(unsent) && ![...this._jobs].some((j) => shownInTree(j.mesh))) break;
+        if (!this._waiting.length && !this._targets.some(unsent) && ![...this._jobs].some((j) => shownInTree(j.mesh))) break;
       }
     } finally {
       this._running = false;
