@@ -351,10 +351,14 @@ function declare(names) {
     .join('\n');
 }
 
-/** Runs Compat::onRegistration in PHP after `declared` (braced namespace blocks), then `report`, which echoes JSON. */
-function phpCompat(declared, report) {
+/**
+ * Runs Compat::onRegistration in PHP as MediaWiki `version` after `declared` (braced namespace
+ * blocks), then `report`, which echoes JSON.
+ */
+function phpCompat(declared, report, version = '1.39.17') {
   const script = `${declared}
 namespace {
+	define( 'MW_VERSION', ${JSON.stringify(version)} );
 	require ${JSON.stringify(join(EXT, 'src/Compat.php'))};
 	MediaWiki\\Extension\\Rigscope\\Compat::onRegistration();
 	${report}
@@ -409,8 +413,15 @@ describe.skipIf(!hasPhp)('Compat (PHP): current MediaWiki class names on 1.39', 
       .map(([current, old]) => `class_alias( ${JSON.stringify(current)}, ${JSON.stringify(old)} );`)
       .join(' ');
     const names = Object.keys(RENAMED);
-    expect(phpCompat(`${declare(kinds)} namespace { ${aliases} }`, resolved(names))).toEqual(
+    expect(phpCompat(`${declare(kinds)} namespace { ${aliases} }`, resolved(names), '1.47.0-wmf.3')).toEqual(
       Object.fromEntries(names.map((name) => [name, name])),
     );
+  });
+
+  it('asks the autoloader for nothing on a release that has every current name (no class file loaded per request)', () => {
+    const recorder = 'namespace { $asked = []; spl_autoload_register( function ( $name ) use ( &$asked ) { $asked[] = $name; } ); }';
+    expect(phpCompat(recorder, 'echo json_encode( $asked );', '1.47.0-wmf.3')).toEqual([]);
+    // On 1.39 the same registration asks for the current names it does not find.
+    expect(phpCompat(recorder, 'echo json_encode( $asked );')).toEqual(expect.arrayContaining(Object.keys(RENAMED)));
   });
 });
