@@ -140,17 +140,17 @@ export class SlicedUploads {
 
   /**
    * The other meshes of `root` (and its lines and points: attachment markers) are drawn from the
-   * next frame if it has room for them; those it has none for wait off the camera's layers, and come in frame by frame (`onShown` after each).
-   * Resolves once every one is in, or at once when none waits.
+   * next frame if it has room for them; those it has none for wait off the camera's layers, and
+   * come in frame by frame (`onShown` after each). Resolves once every one is in, or at once when
+   * none waits.
    */
   _firstDrawsOf(root, large, onShown) {
-    const frame = this.renderer.info.render.frame;
-    if (this._room.frame !== frame) this._room = { frame, left: this.firstDraws };
+    const room = this._roomNow();
     const group = { left: 0, onShown, resolve: () => {} };
     root.traverse((o) => {
       if (!(o.isMesh || o.isLine || o.isPoints) || large.includes(o)) return;
-      if (!this._waiting.length && this._room.left > 0) {
-        this._room.left--;
+      if (!this._waiting.length && room.left > 0) {
+        room.left--;
         return;
       }
       this._waiting.push({ mesh: o, mask: o.layers.mask, group });
@@ -162,21 +162,27 @@ export class SlicedUploads {
     return new Promise((resolve) => (group.resolve = resolve));
   }
 
-  /** Lets in as many waiting meshes as this frame has room for, oldest first (called once the GPU process keeps up). */
-  _letIn() {
+  /** The first draws the frame being made still has room for (a new frame has firstDraws). */
+  _roomNow() {
     const frame = this.renderer.info.render.frame;
     if (this._room.frame !== frame) this._room = { frame, left: this.firstDraws };
+    return this._room;
+  }
+
+  /** Lets in as many waiting meshes as this frame has room for, oldest first (called once the GPU process keeps up). */
+  _letIn() {
+    const room = this._roomNow();
     const groups = new Set();
-    while (this._waiting.length && this._room.left > 0) {
+    while (this._waiting.length && room.left > 0) {
       const { mesh, mask, group } = /** @type {any} */ (this._waiting.shift());
       mesh.layers.mask = mask;
-      this._room.left--;
+      room.left--;
       groups.add(group);
       if (--group.left === 0) group.resolve();
     }
     if (!groups.size) return;
-    // Their first draws wait for the GPU process as slices do: a frame more while it is behind
-    // waited in a full command buffer (a render of 118 new meshes held the page 0.4-0.8 s).
+    // The next ones wait for the GPU process as slices do (_ready): buffers and textures made
+    // while it is frames behind would only queue behind those frames.
     this._fences.push(this.gl.fenceSync(this.gl.SYNC_GPU_COMMANDS_COMPLETE, 0));
     for (const group of groups) group.onShown();
   }
