@@ -1,10 +1,11 @@
 // Inspection panels: the bone tree (collapsible, searchable; the selected bone marked in 3D, its
-// local transform at the current frame), bone-name labels thinned where they would overlap,
+// local transform at the current frame, its name shown before any other label),
 // materials with the rule that chose each texture and its maps by role (manual assignment, a
 // texture viewer button), and stats. File text goes through textContent only.
 import * as THREE from 'three';
 import { CSS2DObject } from 'three/addons/renderers/CSS2DRenderer.js';
 import { displayName } from '../core/files.js';
+import { LABEL_RANK } from '../three/labels.js';
 import { el } from './dom.js';
 import { textureButton } from './texture-viewer.js';
 import { fillList } from './panels/slices.js';
@@ -16,10 +17,9 @@ const MARKER_COLOR = 0xffc21a;
  * to the character (a fraction of its bounds), whatever the bone's own world scale.
  */
 class BoneMarker {
-  /** @param {import('../three/labels.js').Labels} labels the view's labels, which count the name while it is shown */
+  /** @param {import('../three/labels.js').Labels} labels the view's labels, which place the name first while it is shown */
   constructor(labels) {
     this.labels = labels;
-    this.attached = false;
     const onTop = { depthTest: false, depthWrite: false, transparent: true };
     this.group = new THREE.Group();
     this.group.name = 'rigscope-bone-marker';
@@ -54,139 +54,12 @@ class BoneMarker {
     this.group.scale.setScalar((radius * 0.025) / boneScale);
     this.label.element.textContent = displayName(bone.userData.sourceName);
     bone.add(this.group);
-    if (!this.attached) this.labels.counted(1);
-    this.attached = true;
+    this.labels.track(this.label, LABEL_RANK.selected);
   }
 
   detach() {
     this.group.removeFromParent();
-    if (this.attached) this.labels.counted(-1);
-    this.attached = false;
-    this.label.element.style.display = 'none';
-  }
-}
-
-/**
- * Thins bone-name labels out: before each draw, labels are placed in screen space in priority
- * order (the selected bone's, then bones nearer the root) and a label whose rectangle would
- * overlap one already placed is hidden. Label sizes are measured once (their text never changes);
- * the rectangles live in one reused array.
- */
-class LabelLayout {
-  constructor(viewer) {
-    this.viewer = viewer;
-    this.entries = []; // { label, bone, owner } in priority order
-    this.owners = []; // characters whose bones the entries belong to
-    this.visibleOwners = new Uint8Array(0);
-    this.seen = []; // viewer.characters when the entries were made
-    this.rects = new Float32Array(0);
-    this.sizes = new WeakMap(); // label element -> [width, height]
-    this.dirty = true;
-    this._v = new THREE.Vector3();
-    this._viewProjection = new THREE.Matrix4();
-  }
-
-  invalidate() {
-    this.dirty = true;
-  }
-
-  _stale() {
-    const list = this.viewer.characters;
-    if (this.dirty || list.length !== this.seen.length) return true;
-    for (let i = 0; i < list.length; i++) if (list[i] !== this.seen[i]) return true;
-    return false;
-  }
-
-  /** Every bone label, nearer the root first (breadth first, so depth order is kept). */
-  _rebuild() {
-    this.dirty = false;
-    this.seen = [...this.viewer.characters];
-    this.entries = [];
-    this.owners = [];
-    for (const top of this.seen) {
-      for (const character of top.tree()) {
-        const owner = this.owners.push(character) - 1;
-        let level = character.bones.filter((b) => !b.parent?.isBone);
-        while (level.length) {
-          const next = [];
-          for (const bone of level) {
-            const label = bone.children.find((o) => o.userData.isBoneLabel);
-            if (label) this.entries.push({ label, bone, owner });
-            for (const c of bone.children) if (c.isBone) next.push(c);
-          }
-          level = next;
-        }
-      }
-    }
-    this.rects = new Float32Array((this.entries.length + 1) * 4);
-    this.unmeasured = true;
-    this.visibleOwners = new Uint8Array(this.owners.length);
-  }
-
-  /** Sizes of labels not measured yet, in one layout pass: shown for a moment, then read. */
-  _measure(markerLabel) {
-    const box = this.viewer.labels.domElement;
-    const pending = this.entries.map((e) => e.label).filter((l) => !this.sizes.has(l.element));
-    if (markerLabel.parent) pending.push(markerLabel); // its text changes with the selection
-    for (const l of pending) {
-      if (l.element.parentNode !== box) box.append(l.element);
-      l.element.style.display = '';
-    }
-    this.unmeasured = false;
-    for (const l of pending) {
-      const r = l.element.getBoundingClientRect();
-      if (r.width > 0) this.sizes.set(l.element, [r.width, r.height]);
-      else this.unmeasured = true; // not laid out yet (a hidden panel): again next time
-    }
-  }
-
-  /** Places `label` if it overlaps nothing placed so far: returns whether it was placed. */
-  _place(label, count, width, height) {
-    const v = this._v.setFromMatrixPosition(label.matrixWorld).applyMatrix4(this._viewProjection);
-    if (v.z < -1 || v.z > 1) return false;
-    const [w, h] = this.sizes.get(label.element) ?? [0, 0];
-    // One pixel of air around each label; rectangles as CSS2DRenderer will place them.
-    const x = (v.x * 0.5 + 0.5) * width - label.center.x * w - 1;
-    const y = (-v.y * 0.5 + 0.5) * height - label.center.y * h - 1;
-    const r = this.rects;
-    for (let i = 0; i < count * 4; i += 4) {
-      if (x < r[i] + r[i + 2] && r[i] < x + w + 2 && y < r[i + 1] + r[i + 3] && r[i + 1] < y + h + 2) return false;
-    }
-    const at = count * 4;
-    r[at] = x;
-    r[at + 1] = y;
-    r[at + 2] = w + 2;
-    r[at + 3] = h + 2;
-    return true;
-  }
-
-  /** Runs before each draw of the scene: decides which bone labels show. */
-  layout(camera, selected, markerLabel) {
-    if (!this.viewer.showBoneNames) return;
-    if (this._stale()) this._rebuild();
-    if (this.unmeasured || markerLabel.element.textContent !== this.markerText) {
-      this._measure(markerLabel);
-      this.markerText = markerLabel.element.textContent;
-    }
-    const { width, height } = this.viewer.labels.getSize();
-    this._viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
-    for (let i = 0; i < this.owners.length; i++) {
-      let o = this.owners[i].root,
-        on = true;
-      for (; o && on; o = o.parent) on = o.visible;
-      this.visibleOwners[i] = on ? 1 : 0;
-    }
-    let count = 0;
-    if (markerLabel.parent && this._place(markerLabel, count, width, height)) count++;
-    for (const { label, bone, owner } of this.entries) {
-      if (bone === selected) {
-        label.visible = false;
-        continue;
-      }
-      if (!this.visibleOwners[owner]) continue;
-      label.visible = this._place(label, count, width, height);
-      if (label.visible) count++;
-    }
+    this.labels.untrack(this.label);
   }
 }
 
@@ -204,16 +77,16 @@ export class Inspector {
     this.characterItems = []; // { li, nodes: [first, end) }
     this._euler = new THREE.Euler();
     this.marker = new BoneMarker(viewer.labels);
-    this.labelLayout = new LabelLayout(viewer);
     this._buildToolbar();
     this.tree.addEventListener('click', (e) => this._onTreeClick(e));
     this._listenToMaterials();
-    // Labels are thinned right before each draw, when the camera and the pose are final.
+    // The selected bone's own name label would say what its marker says, beside it: left out
+    // (asked at each draw, since bone names are made when first shown).
     const scene = viewer.scene;
     const before = scene.onBeforeRender;
     scene.onBeforeRender = (renderer, s, camera, target) => {
       before.call(scene, renderer, s, camera, target);
-      if (!target) this.labelLayout.layout(camera, this.selected, this.marker.label);
+      if (!target) viewer.labels.leftOut = this.selected?.children.find((o) => o.userData.isBoneLabel) ?? null;
     };
   }
 
@@ -243,7 +116,6 @@ export class Inspector {
     if (!same) {
       this.treeCharacters = characters;
       this._renderTree(characters);
-      this.labelLayout.invalidate();
     }
     this._renderMaterials();
   }

@@ -4,7 +4,7 @@ import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { VertexNormalsHelper } from 'three/addons/helpers/VertexNormalsHelper.js';
 import { characterBox } from '../three/bounds.js';
-import { Labels } from '../three/labels.js';
+import { LABEL_RANK, Labels } from '../three/labels.js';
 import { BonesHelper, JointsHelper } from '../three/helpers.js';
 import { displayName } from '../core/files.js';
 import { SlicedUploads } from './upload.js';
@@ -36,6 +36,13 @@ function attachmentMarker() {
   const marker = new THREE.LineSegments(MARKER.geometry, MARKER.material);
   marker.userData.isAttachmentMarker = true;
   return marker;
+}
+
+/** Bones above `bone` in its skeleton. */
+function boneDepth(bone) {
+  let depth = 0;
+  for (let b = bone.parent; b?.isBone; b = b.parent) depth++;
+  return depth;
 }
 
 function attachmentsOf(character, on) {
@@ -347,7 +354,7 @@ export class Viewer {
           const span = document.createElement('span');
           span.className = 'label3d bone';
           span.textContent = b.userData.sourceName; // file text: never HTML
-          label = this.labels.add(b, span);
+          label = this.labels.add(b, span, LABEL_RANK.bone + boneDepth(b)); // the root's name first
           label.userData.isBoneLabel = true;
         }
         if (label) label.visible = on;
