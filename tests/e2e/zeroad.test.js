@@ -79,14 +79,23 @@ describe('0 A.D. models in the viewer', () => {
         clips: window.__rigscope.clipNames(),
         textured: unit.materials[0].map?.name === 'arm.png',
         capOnHand: cap.root.parent === unit.attachments.find((a) => a.name === 'prop_hand').node,
-        // One marker a socket, all drawing one geometry and material, shown.
+        // Every socket's axes (the unit's and its cap's) in the view's one marker object, drawn:
+        // three segments a socket, from the socket's world position.
         markers: (() => {
-          const all = unit.attachments.flatMap((x) => x.node.children.filter((o) => o.userData.isAttachmentMarker && o.isLineSegments));
+          const { viewer } = window.__rigscope;
+          viewer.render();
+          const drawn = viewer.scene.children.filter((o) => o.isLineSegments && o.visible && o.name === 'attachment markers');
+          const [markers] = drawn;
+          const points = markers.geometry.getAttribute('position');
+          const hand = unit.attachments.find((a) => a.name === 'prop_hand').node.getWorldPosition(unit.root.position.clone());
+          const sockets = [...unit.tree()].flatMap((c) => c.attachments); // the cap's too
+          const starts = [];
+          for (let i = 0; i < markers.geometry.drawRange.count; i += 2) starts.push([points.getX(i), points.getY(i), points.getZ(i)]);
           return {
-            perSocket: all.length / unit.attachments.length,
-            materials: new Set(all.map((m) => m.material)).size,
-            geometries: new Set(all.map((m) => m.geometry)).size,
-            shown: all.every((m) => m.visible),
+            objects: drawn.length,
+            sockets: viewer.markers.sockets.size === sockets.length,
+            segments: markers.geometry.drawRange.count / 2 / sockets.length,
+            atHand: starts.some((p) => Math.hypot(p[0] - hand.x, p[1] - hand.y, p[2] - hand.z) < 1e-4),
           };
         })(),
         colourShown: document.getElementById('player-color-row').checkVisibility(),
@@ -98,7 +107,7 @@ describe('0 A.D. models in the viewer', () => {
       clips: ['wave'],
       textured: true,
       capOnHand: true,
-      markers: { perSocket: 1, materials: 1, geometries: 1, shown: true },
+      markers: { objects: 1, sockets: true, segments: 3, atHand: true },
       colourShown: true,
       missing: [],
     });

@@ -5,7 +5,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { VertexNormalsHelper } from 'three/addons/helpers/VertexNormalsHelper.js';
 import { characterBox } from '../three/bounds.js';
 import { LABEL_RANK, Labels } from '../three/labels.js';
-import { BonesHelper, JointsHelper } from '../three/helpers.js';
+import { BonesHelper, JointsHelper, SocketMarkers } from '../three/helpers.js';
 import { displayName } from '../core/files.js';
 import { SlicedUploads } from './upload.js';
 import { Glides } from '../three/glides.js';
@@ -25,19 +25,6 @@ function wireframeOf(character, on) {
   for (const x of character.tree()) for (const m of x.materials) m.wireframe = on;
 }
 
-/** Shows or hides a character's attachment markers and their names. */
-/**
- * The axes drawn at an attachment socket. Every marker draws the one geometry and material: a drop
- * of hundreds of props made a material per marker (650 in the bench's drop), each prepared on its
- * first frame.
- */
-const MARKER = new THREE.AxesHelper(1);
-function attachmentMarker() {
-  const marker = new THREE.LineSegments(MARKER.geometry, MARKER.material);
-  marker.userData.isAttachmentMarker = true;
-  return marker;
-}
-
 /** Bones above `bone` in its skeleton. */
 function boneDepth(bone) {
   let depth = 0;
@@ -45,6 +32,7 @@ function boneDepth(bone) {
   return depth;
 }
 
+/** Shows or hides a character's attachment names (the markers follow the view's switch, SocketMarkers). */
 function attachmentsOf(character, on) {
   character.root.traverse((o) => {
     if (o.userData.isAttachmentMarker) o.visible = on;
@@ -98,6 +86,10 @@ export class Viewer {
     );
     this.ground.visible = false;
     this.scene.add(this.ground);
+    /** The axes at every attachment socket, one draw call; moved to the sockets at each draw. */
+    this.markers = new SocketMarkers(this.scene);
+    this.scene.add(this.markers.object);
+    this.scene.onBeforeRender = () => this.markers.update();
 
     this.characters = [];
     /** Each character's skeleton overlays, made when the skeleton is first shown. */
@@ -209,9 +201,7 @@ export class Viewer {
     if (this.showSkeleton) this._overlay(character);
     this.place(character);
     for (const a of [...character.tree()].flatMap((c) => c.attachments)) {
-      if (!character.labelsOnly) {
-        a.node.add(attachmentMarker());
-      }
+      if (!character.labelsOnly) this.markers.add(a.node);
       const el = document.createElement('span');
       el.className = 'label3d';
       el.textContent = displayName(a.name); // file text: never HTML, invisible characters written out
@@ -309,6 +299,7 @@ export class Viewer {
       h.dispose();
     }
     this.overlays.delete(character);
+    for (const a of [...character.tree()].flatMap((c) => c.attachments)) this.markers.delete(a.node);
     character.root.traverse((o) => {
       this.labels.forget(o);
       // Parts bound through a bone map have skeletons of their own: their bone textures go too.
@@ -320,9 +311,8 @@ export class Viewer {
 
   clear() {
     for (const c of [...this.characters]) this.remove(c);
-    // The markers' one geometry and material, and the untextured white texel, leave the GPU with the last character.
-    MARKER.geometry.dispose();
-    MARKER.material.dispose();
+    // The markers' arrays, and the untextured white texel, leave the GPU with the last character.
+    this.markers.dispose();
     UNTEXTURED_MAP.dispose();
     this.glides.finish();
   }
@@ -401,6 +391,7 @@ export class Viewer {
 
   setAttachmentsVisible(on) {
     this.showAttachments = on;
+    this.markers.visible = on;
     for (const c of this.characters) attachmentsOf(c, on);
     this.requestRender();
   }
@@ -476,13 +467,7 @@ export class Viewer {
     this.grid.position.set(center.x, box.min.y, center.z);
     this.ground.scale.copy(this.grid.scale);
     this.ground.position.copy(this.grid.position);
-    for (const c of this.characters) {
-      for (const x of c.tree())
-        for (const a of x.attachments)
-          a.node.children.forEach((m) => {
-            if (m.userData.isAttachmentMarker && m.isLineSegments) m.scale.setScalar(size * 0.04);
-          });
-    }
+    this.markers.size = size * 0.04;
     this.requestRender();
   }
 

@@ -8,6 +8,7 @@
 // them (13 ms of a 46 ms frame for 953 characters). Only the labels placed are handed to it.
 import * as THREE from 'three';
 import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js';
+import { drawnIn } from './helpers.js';
 
 /** Ranks: the selected bone's name first, then sockets, then bone names (the root's first). */
 export const LABEL_RANK = { selected: 0, attachment: 1, bone: 2 };
@@ -184,13 +185,4 @@ export class Labels {
     if (!this.shown.delete(label)) return;
     label.element.style.display = 'none';
   }
-}
-
-/** Whether `object` and every node above it are visible, up to `scene`. */
-function drawnIn(object, scene) {
-  for (let o = object; o; o = o.parent) {
-    if (!o.visible) return false;
-    if (o === scene) return true;
-  }
-  return false;
 }
