@@ -111,6 +111,8 @@ export class Viewer {
     this.up = [0, 0, 0];
     this.frames = 0;
     this.looping = false;
+    /** Characters whose clips moved them in this frame's step. */
+    this._moved = new Set();
     /** While above 0 the render loop neither advances nor draws (shader compiles, recordings). */
     this.holds = 0;
     /** Large meshes go to the GPU in slices across frames before they are first drawn (upload.js). */
@@ -488,26 +490,46 @@ export class Viewer {
       this.renderer.setAnimationLoop(null);
       return;
     }
+    // A change asked for since the last frame (a control, a placement) may have moved anything;
+    // otherwise only what plays or glides moves.
+    const changed = this.dirty || this.bindPose;
     this.dirty = false;
     if (dt > 0) this.fps = this.fps * 0.95 + (1 / dt) * 0.05;
+    const moved = this._moved;
+    moved.clear();
     for (const c of this.characters) {
       if (this.bindPose) c.skeleton?.pose();
-      else c.advance(dt * this.timeScale);
+      else if (c.advance(dt * this.timeScale)) moved.add(c);
     }
     this.playback?.tick();
     this.onTick?.(dt);
     if (this.glides.active) {
+      // Taken before the step: a glide that ends in it still moved its character.
+      for (const c of this.characters) if (this.glides.moves.has(c.root.position)) moved.add(c);
       this.glides.step();
       this._fitOrthographic();
     }
-    this.render();
+    this.render(changed ? null : (c) => moved.has(c));
   }
 
-  render() {
-    for (const c of this.characters) c.update();
+  /**
+   * Draws the view. With `moves`, only the characters it names have their matrices brought up to
+   * date: the others stand where the last frame left them (a crowd of 953 characters, one playing,
+   * spent 9 ms of each frame recomputing what had not moved).
+   * @param {((c: any) => boolean) | null} [moves]
+   */
+  render(moves = null) {
+    for (const c of this.characters) {
+      c.update();
+      c.root.still = !!moves && !moves(c);
+    }
     for (const h of this.normalHelpers) h.update();
     this.controls.update();
-    this.renderer.render(this.scene, this.camera);
+    try {
+      this.renderer.render(this.scene, this.camera);
+    } finally {
+      for (const c of this.characters) c.root.still = false;
+    }
     this.labels.render(this.scene, this.camera);
     this.frames++;
   }

@@ -102,6 +102,10 @@ export class Labels {
       this.renderer.render(label, camera);
       this.shown.add(label);
     }
+    // The reused rows hold no label past the frame: a label forgotten is then unreachable.
+    for (const row of order) row[0] = null;
+    order.length = 0;
+    placed.clear();
   }
 
   /** The labels that can show (on, in a scene that is on, in front of the camera), rank and depth first. */
