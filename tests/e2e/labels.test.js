@@ -58,6 +58,8 @@ describe('socket labels over a crowd', () => {
     const page = await openPage(browser, '/?demo=0', { viewport: { width: 960, height: 640 } });
     const arms = Array.from({ length: ARMS }, (_, i) => filePayload(`${FIXTURES}arm.pmd`, `arm${i}.pmd`));
     await chooseFiles(page, arms);
+    // Names are measured by the page's next layout, and placed from the frame after it.
+    await page.waitForFunction(() => window.__rigscope.viewer.labels.shown.size > 0);
 
     const crowd = await sockets(page);
     expect(crowd.all).toBe(ARMS * 2);

@@ -469,6 +469,8 @@ describe.skipIf(!existsSync(SAMPLES))('bones of the Harry Potter spider', () => 
   it('thins bone-name labels out so that none overlap', async () => {
     const page = await spider({ width: 1280, height: 800 });
     await page.check('#show-bone-names');
+    // Names are measured by the page's next layout, and placed from the frame after it.
+    await page.waitForFunction(() => window.__rigscope.viewer.labels.shown.size > 0);
     await page.evaluate(() => window.__rigscope.viewer.render());
     let l = await labelLayout(page);
     expect(l.all).toBe(71);

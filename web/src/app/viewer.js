@@ -47,7 +47,7 @@ export class Viewer {
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     this.renderer.outputColorSpace = THREE.SRGBColorSpace;
     container.prepend(this.renderer.domElement);
-    this.labels = new Labels();
+    this.labels = new Labels(undefined, () => this.requestRender());
     /** Programs known linked: asking about one that is not waits for its link. */
     this._linked = new WeakSet();
     /** material -> its version when last compiled here */

@@ -121,7 +121,7 @@ export class ElementStage {
     // The reader takes the camera: a glide under way gives way.
     this.controls.addEventListener('start', () => this._stopCamera());
 
-    this.labels = new Labels(labelLayer);
+    this.labels = new Labels(labelLayer, () => this.invalidate());
     this.characters = [];
     this.helpers = [];
     this.showSkeleton = false;

@@ -17,8 +17,11 @@ export const LABEL_RANK = { selected: 0, attachment: 1, bone: 2 };
 const AIR = 1;
 
 export class Labels {
-  /** @param {HTMLElement} [element] where the labels go (a new div when not given) */
-  constructor(element) {
+  /**
+   * @param {HTMLElement} [element] where the labels go (a new div when not given)
+   * @param {() => void} [onMeasured] called when labels have been measured (the view draws again to place them)
+   */
+  constructor(element, onMeasured = () => {}) {
     this.renderer = new CSS2DRenderer(element ? { element } : {});
     this.domElement = this.renderer.domElement;
     /** @type {Map<CSS2DObject, number>} every label in the scene, with its rank */
@@ -29,6 +32,11 @@ export class Labels {
     this.leftOut = null;
     /** element -> [width, height] as measured */
     this._sizes = new WeakMap();
+    // A label is measured by the page's own layout, reported after it (a ResizeObserver), not by
+    // asking for it: asking laid out the whole page at once, 22 ms in the middle of a large drop
+    // whose panels were filling. It is placed from the frame after.
+    this._onMeasured = onMeasured;
+    this._sizer = new ResizeObserver((entries) => this._measured(entries));
     /** Labels in view this frame, in the order they are placed: [label, rank, depth, x, y] rows, reused. */
     this._rows = [];
     this._order = [];
@@ -56,7 +64,30 @@ export class Labels {
   /** Takes a label made elsewhere into the thinning while it is in the scene (again after its text changed: measured anew). */
   track(label, rank) {
     this.ranks.set(label, rank);
-    this._sizes.delete(label.element);
+    this._hide(label);
+    const element = label.element;
+    this._sizes.delete(element);
+    // Laid out unseen until measured (CSS2DObject positions it absolutely: it moves nothing else).
+    if (element.parentNode !== this.domElement) this.domElement.append(element);
+    element.style.display = '';
+    element.style.visibility = 'hidden';
+    this._sizer.observe(element);
+  }
+
+  /** Sizes the page's layout reported; a label laid out at no size (in a page or panel not shown) waits for another. */
+  _measured(entries) {
+    let any = false;
+    for (const { target, borderBoxSize } of entries) {
+      const [{ inlineSize: width, blockSize: height }] = borderBoxSize;
+      if (!(width > 0)) continue;
+      this._sizes.set(target, [width, height]);
+      this._sizer.unobserve(target);
+      const element = /** @type {HTMLElement} */ (target);
+      element.style.visibility = '';
+      element.style.display = 'none'; // until placed (no label is placed before it is measured)
+      any = true;
+    }
+    if (any) this._onMeasured();
   }
 
   /** Takes a label out of the thinning and off the screen (it stays in the page, for a later track()). */
@@ -68,6 +99,7 @@ export class Labels {
   /** Takes away the label that `object` is, if it is one (called over a removed subtree). */
   forget(object) {
     if (!object.isCSS2DObject) return;
+    this._sizer.unobserve(object.element);
     object.element.remove();
     this.ranks.delete(object);
     this.shown.delete(object);
@@ -92,7 +124,6 @@ export class Labels {
     const { width, height } = this.getSize();
     this._viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
     const order = this._inView(scene, camera);
-    this._measure(order);
     const placed = this._thin(order, width, height);
     for (const label of this.shown) if (!placed.has(label)) this._hide(label);
     for (const label of placed) {
@@ -127,23 +158,6 @@ export class Labels {
     order.length = n;
     for (let i = 0; i < n; i++) order[i] = rows[i];
     return order.sort((a, b) => a[1] - b[1] || a[2] - b[2]);
-  }
-
-  /** Sizes of labels not measured yet, in one layout pass (a label's text is set before it is tracked). */
-  _measure(order) {
-    const pending = [];
-    for (const [label] of order) if (!this._sizes.has(label.element)) pending.push(label);
-    if (!pending.length) return;
-    for (const label of pending) {
-      if (label.element.parentNode !== this.domElement) this.domElement.append(label.element);
-      if (!this.shown.has(label)) label.element.style.display = '';
-    }
-    for (const label of pending) {
-      const r = label.element.getBoundingClientRect();
-      // Not laid out (a page or panel not shown): measured again next time.
-      if (r.width > 0) this._sizes.set(label.element, [r.width, r.height]);
-    }
-    for (const label of pending) if (!this.shown.has(label)) label.element.style.display = 'none';
   }
 
   /** The labels placed: each, in order, whose rectangle overlaps none placed before it. */
