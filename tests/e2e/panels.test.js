@@ -482,6 +482,7 @@ describe.skipIf(!existsSync(SAMPLES))('bones of the Harry Potter spider', () => 
 
     // A selected bone's name is placed first, from any view.
     await page.locator('#bone-tree button.bone', { hasText: 'bip01 R Hand' }).first().click();
+    await page.waitForFunction(() => [...window.__rigscope.viewer.labels.shown].some((l) => l.element.classList.contains('selected')));
     for (const [x, y, z] of [
       [0, 0, 1],
       [1, 0.2, 0],
