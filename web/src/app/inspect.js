@@ -81,12 +81,15 @@ export class Inspector {
     this.tree.addEventListener('click', (e) => this._onTreeClick(e));
     this._listenToMaterials();
     // The selected bone's own name label would say what its marker says, beside it: left out
-    // (asked at each draw, since bone names are made when first shown).
+    // (asked at each draw, since bone names are made when first shown). The selected character's
+    // names go before the others'.
     const scene = viewer.scene;
     const before = scene.onBeforeRender;
     scene.onBeforeRender = (renderer, s, camera, target) => {
       before.call(scene, renderer, s, camera, target);
-      if (!target) viewer.labels.leftOut = this.selected?.children.find((o) => o.userData.isBoneLabel) ?? null;
+      if (target) return;
+      viewer.labels.leftOut = this.selected?.children.find((o) => o.userData.isBoneLabel) ?? null;
+      viewer.labels.focus = app.selected?.root ?? null;
     };
   }
 

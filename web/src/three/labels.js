@@ -2,13 +2,13 @@
 // viewer and the element alike. A label's text comes from a file: it is set as text, never HTML.
 //
 // Labels are thinned before they are shown: each frame they are placed in screen space in rank
-// order (a lower rank first, then the nearer first), and a label whose rectangle would overlap one
-// placed before it, or not fit in the view, stays hidden. A drop of 200 mods put 602 socket names over a few hundred pixels,
+// order (a lower rank first, the selected character's before the others', then the nearer first),
+// and a label whose rectangle would overlap one placed before it, or not fit in the view, stays
+// hidden. A drop of 200 mods put 602 socket names over a few hundred pixels,
 // a pile no one could read, and three's CSS2DRenderer walked the whole scene twice a frame to place
 // them (13 ms of a 46 ms frame for 953 characters). Only the labels placed are handed to it.
 import * as THREE from 'three';
 import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js';
-import { drawnIn } from './helpers.js';
 
 /** Ranks: the selected bone's name first, then sockets, then bone names (the root's first). */
 export const LABEL_RANK = { selected: 0, attachment: 1, bone: 2 };
@@ -30,6 +30,8 @@ export class Labels {
     this.shown = new Set();
     /** @type {CSS2DObject | null} a label left out whatever its rank (the selected bone's own name: its marker shows it) */
     this.leftOut = null;
+    /** @type {THREE.Object3D | null} a node whose labels go before the others of their rank (the selected character) */
+    this.focus = null;
     /** element -> [width, height] as measured */
     this._sizes = new WeakMap();
     // A label is measured by the page's own layout, reported after it (a ResizeObserver), not by
@@ -144,12 +146,14 @@ export class Labels {
     const rows = this._rows;
     let n = 0;
     for (const [label, rank] of this.ranks) {
-      if (label === this.leftOut || !drawnIn(label, scene) || !label.layers.test(camera.layers)) continue;
+      if (label === this.leftOut || !label.layers.test(camera.layers)) continue;
+      const standing = this._standing(label, scene);
+      if (standing < 0) continue;
       const v = this._v.setFromMatrixPosition(label.matrixWorld).applyMatrix4(this._viewProjection);
       if (!(v.z >= -1 && v.z <= 1)) continue;
       const row = (rows[n++] ??= [null, 0, 0, 0, 0]);
       row[0] = label;
-      row[1] = rank;
+      row[1] = rank - 0.5 * standing; // the focus's labels before the others of their kind
       row[2] = v.z;
       row[3] = v.x;
       row[4] = v.y;
@@ -158,6 +162,17 @@ export class Labels {
     order.length = n;
     for (let i = 0; i < n; i++) order[i] = rows[i];
     return order.sort((a, b) => a[1] - b[1] || a[2] - b[2]);
+  }
+
+  /** -1 where `label` is not drawn (it or a node above it hidden, or not in `scene`), 1 where it is in the focus, else 0. */
+  _standing(label, scene) {
+    let inFocus = 0;
+    for (let o = label; o; o = o.parent) {
+      if (!o.visible) return -1;
+      if (o === this.focus) inFocus = 1;
+      if (o === scene) return inFocus;
+    }
+    return -1;
   }
 
   /** The labels placed: each, in order, whose rectangle overlaps none placed before it. */
