@@ -1,6 +1,6 @@
 // Debian's Chromium through playwright-core, rendering WebGL with SwiftShader. No browser downloads.
 import { chromium } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
@@ -85,6 +85,28 @@ export async function until(page, predicate, arg, timeout = 60000) {
 /** Debian's Chromium with the switches `rigscope poster` uses (web/cli/chromium.js): SwiftShader, no sandbox, no background traffic. */
 export async function launch(extraArgs = []) {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...extraArgs] });
+}
+
+/**
+ * The browser of one test file: launched before its tests and closed after them (vitest's hooks),
+ * used as the Browser it stands for from the tests on.
+ * @param {string[]} [extraArgs]
+ * @returns {import('playwright-core').Browser}
+ */
+export function fileBrowser(extraArgs = []) {
+  let browser = null;
+  beforeAll(async () => {
+    browser = await launch(extraArgs);
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const forward = (_, key) => {
+    if (!browser) throw new Error("fileBrowser: used before the file's tests began");
+    const value = browser[key];
+    return typeof value === 'function' ? value.bind(browser) : value;
+  };
+  return /** @type {any} */ (new Proxy({}, { get: forward }));
 }
 
 /** Opens a page, collecting console errors (minus SwiftShader's ReadPixels stall notes). */

@@ -1,14 +1,14 @@
 // Compressed GLBs in the page (#31): one dropped in draws, textured, and plays its clips; beside the
 // game files it came from it is a character of its own; *Export GLB* with *Compressed* ticked
 // writes a valid quantized, meshopt-compressed GLB with WebP textures (the browser's encoder).
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { validateBytes } from 'gltf-validator';
-import { chooseFiles, countColour, filePayload, FIXTURES, frameAt, launch, maskDifference, openPage, SAMPLES } from './browser.js';
+import { chooseFiles, countColour, fileBrowser, filePayload, FIXTURES, frameAt, maskDifference, openPage, SAMPLES } from './browser.js';
 
 const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
 const FLAG = ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => FIXTURES + n);
@@ -24,13 +24,7 @@ function compressed(files, name) {
 const glbJson = (bytes) =>
   JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true))));
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 describe('compressed GLBs in the viewer', () => {
   it('a UE1 flag compressed draws textured and plays Wave', async () => {

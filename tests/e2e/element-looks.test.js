@@ -5,18 +5,12 @@
 // exposure= on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { animationFrames as frames, launch, png, FAMILY_SAMPLES, samplesSrc as srcOf, until } from './browser.js';
+import { animationFrames as frames, FAMILY_SAMPLES, fileBrowser, png, samplesSrc as srcOf, until } from './browser.js';
 
 const FAMILIES = FAMILY_SAMPLES;
 const IDS = Object.keys(FAMILIES);
 
-let browser;
-beforeAll(async () => {
-  browser = await launch(['--disable-features=LocalNetworkAccessChecks']);
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser(['--disable-features=LocalNetworkAccessChecks']);
 
 /** One element per family (`sources` replaces a family's src), 360 × 300, each loaded and drawn with its shadow. */
 async function elementsPage(sources = {}) {

@@ -4,21 +4,24 @@
 // material is time the folder is not in place (issue #31). An untextured material draws the white
 // texel and shares its textured kind's program; a two-sided translucent or modulated material
 // draws both sides in one pass. The picture is the one the materials give without either.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { elementHostPage, FAMILY_SAMPLES, launch, PBR_LUT_TEXTURES, SAMPLES, samplesFolderSrc, until, VERTEX3D_KINDS } from './browser.js';
+import {
+  elementHostPage,
+  FAMILY_SAMPLES,
+  fileBrowser,
+  PBR_LUT_TEXTURES,
+  SAMPLES,
+  samplesFolderSrc,
+  until,
+  VERTEX3D_KINDS,
+} from './browser.js';
 
 const FOLDER = join(SAMPLES, 'vertex3d');
 
-let browser;
-beforeAll(async () => {
-  browser = await launch(['--disable-features=LocalNetworkAccessChecks']);
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser(['--disable-features=LocalNetworkAccessChecks']);
 
 /** Whether the viewer with id `v` has loaded (its status empty) and drawn. */
 const drawn = () => {

@@ -3,15 +3,9 @@
 // note for an unknown clip or frame, and no frames drawn while nothing changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { animationFrames as frames, launch, openPage } from './browser.js';
+import { animationFrames as frames, fileBrowser, openPage } from './browser.js';
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 const fixture = (name) => encodeURIComponent(`${inject('baseUrl')}/fixtures/${name}`);
 const notes = (page) =>

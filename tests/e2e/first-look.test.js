@@ -2,19 +2,15 @@
 // clips, then most vertices) is selected and framed large, the others stand behind it, and
 // PgDn/PgUp step the selection and framing through them. Read through window.rigscope.snapshot()
 // (`selected`, each character's `screen` rectangle). Screenshots go to /tmp/shots/hero-*.png.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { existsSync, mkdirSync } from 'node:fs';
-import { FIXTURES, SAMPLES, chooseFiles, filePayload, launch, openPage, openFolder } from './browser.js';
+import { chooseFiles, fileBrowser, filePayload, FIXTURES, openFolder, openPage, SAMPLES } from './browser.js';
 
 const HAVE_SAMPLES = existsSync(SAMPLES);
 const SHOTS = '/tmp/shots';
-let browser;
-beforeAll(async () => {
-  browser = await launch();
+const browser = fileBrowser();
+beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 const snapshot = (page) => page.evaluate(() => window.rigscope.snapshot());

@@ -2,9 +2,9 @@
 // still decodes the page builds the characters of the files decoded beside it (textures on,
 // shaders linked); the drop's last assembly keeps those characters instead of building them again,
 // and starts them for their new places before it readies the newcomers' textures and shaders.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { SAMPLES, launch, openFolder, openPage } from './browser.js';
+import { fileBrowser, openFolder, openPage, SAMPLES } from './browser.js';
 
 const HAVE_SAMPLES = existsSync(SAMPLES);
 /** samples/psk's largest file (5 MB; the others are at most 0.85 MB). */
@@ -12,13 +12,7 @@ const LARGEST = 'Suzanne_x130_face3200.pskx';
 /** The meshes of samples/psk an animation of the folder binds to: built again once it is decoded. */
 const ANIMATED = ['skSpiderLargeMesh.psk', 'Grunt_Preview_LOD0.psk'];
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 describe('a dropped folder', () => {
   it.skipIf(!HAVE_SAMPLES)('decodes its largest file first and builds the others while it decodes, each once', async () => {

@@ -1,19 +1,13 @@
 // The page under hostile files: every failure is reported by name, what is loaded stays, and the
 // page keeps rendering and responding.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
-import { chooseFiles, filePayload, FIXTURES, launch, longestTaskDuring, openPage, pixels } from './browser.js';
+import { chooseFiles, fileBrowser, filePayload, FIXTURES, longestTaskDuring, openPage, pixels } from './browser.js';
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 const fixture = (n) => readFileSync(`${FIXTURES}${n}`);
 const payload = (name, buffer) => ({ name, mimeType: 'application/octet-stream', buffer: Buffer.from(buffer) });

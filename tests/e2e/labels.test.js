@@ -2,21 +2,17 @@
 // first, then the nearest; no name hidden where nothing placed before it took its room; all of a
 // character's shown once it is isolated, none while attachment points are off. (Bone names
 // are thinned the same way: panels.test.js.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync } from 'node:fs';
-import { chooseFiles, filePayload, FIXTURES, launch, openPage } from './browser.js';
+import { chooseFiles, fileBrowser, filePayload, FIXTURES, openPage } from './browser.js';
 
 const SHOTS = new URL('../../build/screenshots/', import.meta.url).pathname;
 /** Copies of the 0 A.D. arm fixture: each has two sockets, prop_hand and prop_head. */
 const ARMS = 40;
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
+const browser = fileBrowser();
+beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 /**

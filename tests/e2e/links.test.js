@@ -3,16 +3,10 @@
 // process has run the link (three/programs.js), and asks it once, whether the program linked, not
 // also for its logs (each question waits for whatever the GPU process has queued); a program that
 // did not link is still reported. Checked by the order of the GL calls, not by time.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { chooseFiles, filePayload, FIXTURES, launch, openPage } from './browser.js';
+import { describe, expect, inject, it } from 'vitest';
+import { chooseFiles, fileBrowser, filePayload, FIXTURES, openPage } from './browser.js';
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 /**
  * Logs, in order, each program linked, each fence found done, and each first query of a program's

@@ -2,22 +2,16 @@
 // own writer): one character showing LOD0, named after its body; the Scene panel's level control
 // swaps every part to that level (the clip goes on) or shows all levels; the materials panel names
 // the rule that put a texture named after a model plus `_` on it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FIXTURES, launch, openPage, until, openFolder } from './browser.js';
+import { fileBrowser, FIXTURES, openFolder, openPage, until } from './browser.js';
 
 const BODIES = `${FIXTURES}lod_export/ueviewer/Characters/Male/Bodies`;
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 /** Each character's name, clip and its meshes' vertex counts, as drawn. */
 const drawn = (page) =>

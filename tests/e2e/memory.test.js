@@ -3,18 +3,12 @@
 // shrinks, so it has to end), and the JS heap with its array buffers stays where the first cycle
 // left it (code and caches settle in the first cycle).
 import { existsSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseFiles, FAMILY_SAMPLES, filePayload, FIXTURES, launch, openPage, SAMPLES } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { chooseFiles, FAMILY_SAMPLES, fileBrowser, filePayload, FIXTURES, openPage, SAMPLES } from './browser.js';
 
 const CYCLES = 6;
 
-let browser;
-beforeAll(async () => {
-  browser = await launch(['--enable-precise-memory-info']);
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser(['--enable-precise-memory-info']);
 
 /** What the page holds: three's GPU counts, characters, decoder workers, heap plus array buffers. */
 async function held(page, cdp) {

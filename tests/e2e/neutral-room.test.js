@@ -2,23 +2,17 @@
 // keeps three's RoomEnvironment as its PMREMGenerator prefilters it): a page prefilters nothing,
 // where PMREMGenerator's 256-pixel cube faces and 256 GGX samples took 1.7 s of every page
 // without a GPU. The levels kept are still what the installed three.js makes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inflateSync } from 'fflate';
 import { DataUtils, REVISION } from 'three';
-import { elementHostPage, launch, samplesSrc, until } from './browser.js';
+import { elementHostPage, fileBrowser, samplesSrc, until } from './browser.js';
 import { litSpheres, pmremLevels, servePmremPage } from '../../scripts/neutral-room-page.mjs';
 import { NEUTRAL_ROOM } from '../../web/src/element/neutral-room.js';
 import { KEPT_LEVELS, neutralRoomLevels } from '../../web/src/element/neutral-room-data.js';
 
 const root = new URL('../../', import.meta.url).pathname;
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 describe('the neutral room', () => {
   it('is what the installed three.js prefilters, level by level, to RGBE precision', async () => {

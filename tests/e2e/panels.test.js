@@ -1,19 +1,15 @@
 // The inspector panels and the texture viewer in the page: textures opened from their material
 // and from texture buttons (levels, faces, channels, zoom), the bone tree (search, collapse,
 // selection marked in 3D) and bone-name labels that never overlap.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync } from 'node:fs';
-import { chooseFiles, filePayload, FIXTURES, launch, openPage, png, SAMPLES } from './browser.js';
+import { chooseFiles, fileBrowser, filePayload, FIXTURES, openPage, png, SAMPLES } from './browser.js';
 
 const SHOTS = new URL('../../build/screenshots/', import.meta.url).pathname;
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
+const browser = fileBrowser();
+beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await browser?.close();
 });
 
 /** A page that also collects WebGL errors, which Chromium reports as console warnings. */

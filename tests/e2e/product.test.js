@@ -1,6 +1,6 @@
 // The viewer as a product: zip drop, folders, multi-part characters, frame stepping, manual
 // texture assignment, GLB export, share links, the embed page, sub-path hosting, CORS failures.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,16 +8,10 @@ import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
-import { chooseFiles, countColour, filePayload, FIXTURES, fixtureBytes, frameAt, launch, openPage, pixels, png } from './browser.js';
+import { chooseFiles, countColour, fileBrowser, filePayload, fixtureBytes, FIXTURES, frameAt, openPage, pixels, png } from './browser.js';
 import { SUB_PATH } from './server.js';
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 /** Drops files on the page the way a browser does (a DragEvent carrying a DataTransfer). */
 async function dropFiles(page, files) {

@@ -3,10 +3,10 @@
 // every program a folder needs beyond its largest model's is time the folder is not in place
 // (issue #31). An untextured material draws the white texel and so shares its textured kind's
 // program; a two-sided translucent or modulated material draws both sides in one pass.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SAMPLES, chooseFiles, launch, openPage, VERTEX3D_KINDS } from './browser.js';
+import { chooseFiles, fileBrowser, openPage, SAMPLES, VERTEX3D_KINDS } from './browser.js';
 
 /** Every file under `dir`, each folder's entries in name order, depth first. */
 const walk = (dir) =>
@@ -16,13 +16,7 @@ const walk = (dir) =>
 
 const HAVE_SAMPLES = existsSync(SAMPLES);
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 /** The width and height of each image of a GLB (PNG pictures in its binary chunk). */
 function imageSizes(glb) {

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { chooseFiles, filePayload, FIXTURES, launch, openPage, SAMPLES } from './browser.js';
+import { chooseFiles, fileBrowser, filePayload, FIXTURES, openPage, SAMPLES } from './browser.js';
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 /** Counts drawn pixels close to each of the given colours (sRGB bytes). */
 const colourCounts = (page, colours) =>

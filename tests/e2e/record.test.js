@@ -4,15 +4,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Input, BufferSource, ALL_FORMATS } from 'mediabunny';
-import { FAMILY_SAMPLES, FIXTURES, SAMPLES, chooseFiles, filePayload, launch, openPage } from './browser.js';
+import { chooseFiles, FAMILY_SAMPLES, fileBrowser, filePayload, FIXTURES, openPage, SAMPLES } from './browser.js';
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 const FAMILIES = {
   ...FAMILY_SAMPLES,

@@ -2,8 +2,8 @@
 // With the threshold lowered to nothing and slices of 16 bytes, every mesh of the writers'
 // fixtures takes that path over many frames; the finished picture must be the very one the
 // unsliced path draws (every triangle of it), for every family, and nothing may be left unfilled.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseFiles, filePayload, FIXTURES, launch, openPage } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { chooseFiles, fileBrowser, filePayload, FIXTURES, openPage } from './browser.js';
 
 const FAMILIES = {
   psk: ['knight_body.psk', 'knight_armour.psk', 'knight_head.psk', 'knight.psa'],
@@ -12,13 +12,7 @@ const FAMILIES = {
   psg: ['skinned_box.psg', 'box_textures.psg'],
 };
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 /** The page's picture once every upload is done, paused at `t` of the current clip, as base64 RGBA, and the triangles drawn. */
 async function picture(page, t) {

@@ -2,18 +2,12 @@
 // isolate, framing that follows a clip, the up-axis in links, Space after Export, texture arenas
 // without GL errors, no drawing while idle, and the phone layout. Read through the page's
 // read-only handle (window.rigscope.snapshot()) and its pixels.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { FIXTURES, SAMPLES, animationFrames, chooseFiles, launch, openPage, pixels, openFolder } from './browser.js';
+import { animationFrames, chooseFiles, fileBrowser, FIXTURES, openFolder, openPage, pixels, SAMPLES } from './browser.js';
 
 const HAVE_SAMPLES = existsSync(SAMPLES);
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 const openFiles = (page, paths) => chooseFiles(page, paths, 120000);
 

@@ -6,16 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { deflateSync } from 'fflate';
-import { chooseFiles, filePayload, fixtureBytes, launch, longestTaskDuring, openPage, SAMPLES } from './browser.js';
+import { chooseFiles, fileBrowser, filePayload, fixtureBytes, longestTaskDuring, openPage, SAMPLES } from './browser.js';
 import { packScene, toBase64Url } from '../../web/src/core/pack.js';
 
-let browser;
-beforeAll(async () => {
-  browser = await launch(['--disable-features=LocalNetworkAccessChecks']);
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser(['--disable-features=LocalNetworkAccessChecks']);
 
 const SETS = {
   psk: ['psk/skSpiderLargeMesh.psk', 'psk/skSpiderLargeAnims.psa'],

@@ -2,19 +2,13 @@
 // moves (the playing character, a gliding one) and leaves the still ones as they stand; every
 // matrix in the view stays what its node's place makes it, frame after frame, through a clip's
 // end, a change asked for and a glide.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseFiles, filePayload, FIXTURES, launch, openPage } from './browser.js';
+import { describe, expect, it } from 'vitest';
+import { chooseFiles, fileBrowser, filePayload, FIXTURES, openPage } from './browser.js';
 
 /** Copies of the 0 A.D. arm with its wave: each pairs with its own clip by name. */
 const ARMS = 12;
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 /**
  * Counts three's updateMatrix calls by character over the next `frames` frames the loop draws,

@@ -1,25 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import {
   chooseFiles,
   countColour,
   dropFolder,
+  fileBrowser,
   filePayload,
   FIXTURES,
   frameAt,
-  launch,
   maskDifference,
   openPage,
   SAMPLES,
 } from './browser.js';
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 /** Paused at `t` seconds: the frame with counts of the flag texture's reddish and bluish pixels. */
 async function shot(page, t) {

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { chooseFiles, filePayload, FIXTURES, frameAt, launch, maskDifference, openPage, pixels, SAMPLES } from './browser.js';
+import { chooseFiles, fileBrowser, filePayload, FIXTURES, frameAt, maskDifference, openPage, pixels, SAMPLES } from './browser.js';
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 const still = (page, t = 0) =>
   page.evaluate((time) => {

@@ -1,14 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { chooseFiles, countColour, filePayload, FIXTURES, frameAt, launch, maskDifference, openPage, png, SAMPLES } from './browser.js';
+import {
+  chooseFiles,
+  countColour,
+  fileBrowser,
+  filePayload,
+  FIXTURES,
+  frameAt,
+  maskDifference,
+  openPage,
+  png,
+  SAMPLES,
+} from './browser.js';
 
-let browser;
-beforeAll(async () => {
-  browser = await launch();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = fileBrowser();
 
 /** Paused at `t` seconds: the frame with its red and blue (player colour) pixel counts. */
 async function shot(page, t) {
