@@ -11,31 +11,36 @@ const ARMS = 12;
 const browser = fileBrowser();
 
 /**
- * Counts three's updateMatrix calls by character over the next `frames` frames the loop draws,
- * and checks every node of every character: its world matrix is its parent's times its own place.
- * Resolves to { updated: character names with updates, stale: nodes whose matrix is not current }.
+ * Counts three's updateMatrix calls by character over the next `frames` frames the loop draws
+ * (with `ask`, a change is asked for once counting has begun, as a control does), and checks every
+ * node of every character: its world matrix is its parent's times its own place. Resolves to
+ * { updated: character names with updates, stale: nodes whose matrix is not current }.
  */
-const watchFrames = (page, frames) =>
-  page.evaluate(async (count) => {
-    const { viewer, app } = window.__rigscope;
-    const Object3D = Object.getPrototypeOf(Object.getPrototypeOf(viewer.content));
-    const owner = new Map();
-    // Labels are placed at each draw by CSS2DRenderer (three/labels.js), whatever moved: not counted.
-    for (const c of app.characters) c.root.traverse((o) => o.isCSS2DObject || owner.set(o, c.name));
-    const updated = new Set();
-    const original = Object3D.updateMatrix;
-    Object3D.updateMatrix = function () {
-      if (owner.has(this)) updated.add(owner.get(this));
-      return original.call(this);
-    };
-    const start = viewer.frames;
-    await new Promise((resolve) => {
-      const wait = () => (viewer.frames >= start + count ? resolve() : requestAnimationFrame(wait));
-      requestAnimationFrame(wait);
-    });
-    Object3D.updateMatrix = original;
-    return { updated: [...updated].sort(), stale: window.__staleNodes() };
-  }, frames);
+const watchFrames = (page, frames, ask = false) =>
+  page.evaluate(
+    async ([count, asked]) => {
+      const { viewer, app } = window.__rigscope;
+      const Object3D = Object.getPrototypeOf(Object.getPrototypeOf(viewer.content));
+      const owner = new Map();
+      // Labels are placed at each draw by CSS2DRenderer (three/labels.js), whatever moved: not counted.
+      for (const c of app.characters) c.root.traverse((o) => o.isCSS2DObject || owner.set(o, c.name));
+      const updated = new Set();
+      const original = Object3D.updateMatrix;
+      Object3D.updateMatrix = function () {
+        if (owner.has(this)) updated.add(owner.get(this));
+        return original.call(this);
+      };
+      const start = viewer.frames;
+      if (asked) viewer.requestRender();
+      await new Promise((resolve) => {
+        const wait = () => (viewer.frames >= start + count ? resolve() : requestAnimationFrame(wait));
+        requestAnimationFrame(wait);
+      });
+      Object3D.updateMatrix = original;
+      return { updated: [...updated].sort(), stale: window.__staleNodes() };
+    },
+    [frames, ask],
+  );
 
 /** Defines window.__staleNodes(): the nodes of the characters whose world matrix is not their parent's times their own place. */
 const defineStaleNodes = (page) =>
@@ -75,7 +80,7 @@ describe('a crowd with one character playing', () => {
     expect(w.updated).toEqual(playing);
 
     // A change asked for (as every control does): that frame brings everything up to date.
-    w = await page.evaluate(() => window.__rigscope.viewer.requestRender()).then(() => watchFrames(page, 1));
+    w = await watchFrames(page, 1, true);
     expect(w.updated.length).toBe(ARMS);
     expect(w.stale).toEqual([]);
 
