@@ -145,7 +145,7 @@ export class SocketMarkers {
 }
 
 /** Whether `object` and every node above it are visible, up to `scene`. */
-export function drawnIn(object, scene) {
+function drawnIn(object, scene) {
   for (let o = object; o; o = o.parent) {
     if (!o.visible) return false;
     if (o === scene) return true;

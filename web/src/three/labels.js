@@ -4,9 +4,9 @@
 // Labels are thinned before they are shown: each frame they are placed in screen space in rank
 // order (a lower rank first, the selected character's before the others', then the nearer first),
 // and a label whose rectangle would overlap one placed before it, or not fit in the view, stays
-// hidden. A drop of 200 mods put 602 socket names over a few hundred pixels,
-// a pile no one could read, and three's CSS2DRenderer walked the whole scene twice a frame to place
-// them (13 ms of a 46 ms frame for 953 characters). Only the labels placed are handed to it.
+// hidden. A drop of 200 mods put 602 socket names over a few hundred pixels, a pile no one could
+// read, and three's CSS2DRenderer walked the whole scene twice a frame to place them (13 ms of a
+// 46 ms frame for 953 characters). Only the labels placed are handed to it.
 import * as THREE from 'three';
 import { CSS2DObject, CSS2DRenderer } from 'three/addons/renderers/CSS2DRenderer.js';
 
@@ -48,11 +48,6 @@ export class Labels {
     this._placed = new Set();
     this._v = new THREE.Vector3();
     this._viewProjection = new THREE.Matrix4();
-  }
-
-  /** Labels in the scene. */
-  get count() {
-    return this.ranks.size;
   }
 
   /** A label showing `span` on `node`, of `rank` (LABEL_RANK). */
@@ -122,7 +117,7 @@ export class Labels {
    * @param {THREE.Camera} camera
    */
   render(scene, camera) {
-    if (!this.ranks.size && !this.shown.size) return;
+    if (!this.ranks.size) return; // shown labels are among them
     const { width, height } = this.getSize();
     this._viewProjection.multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
     const order = this._inView(scene, camera);
@@ -177,8 +172,7 @@ export class Labels {
 
   /** The labels placed: each, in order, whose rectangle overlaps none placed before it. */
   _thin(order, width, height) {
-    const placed = this._placed;
-    placed.clear();
+    const placed = this._placed; // emptied at the end of each render
     let count = 0;
     for (const [label, , , nx, ny] of order) {
       const size = this._sizes.get(label.element);
