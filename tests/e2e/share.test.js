@@ -76,14 +76,14 @@ async function sourcePage(family) {
     page,
     SETS[family].map((p) => filePayload(`${SAMPLES}${p}`)),
   );
-  // Another clip, played past its crossfade (a link shows the clip alone, as a person chose it).
+  // Another clip, a frame into its crossfade: the frame chosen below shows that clip alone, as a
+  // link does.
   await page.evaluate(async () => {
     const { app } = window.__rigscope;
     const clips = app.allClips;
-    if (clips.length > 1) app.select(clips[1].character, clips[1].clip);
     if (!app.playing) app.togglePlay();
-    const end = performance.now() + 600;
-    while (performance.now() < end) await new Promise((r) => requestAnimationFrame(r));
+    if (clips.length > 1) app.select(clips[1].character, clips[1].clip);
+    await new Promise((r) => requestAnimationFrame(r));
   });
   await page.evaluate(() => {
     const { app, viewer } = window.__rigscope;

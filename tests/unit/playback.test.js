@@ -104,6 +104,22 @@ describe.each([
     expect(before.isRunning()).toBe(false);
   });
 
+  it('shows a chosen frame of the current clip alone, not a blend with the clip it fades from', async () => {
+    const p = await demo(Kind);
+    const other = p.allClips.find((c) => c.clip !== p.current.clip && c.character === p.current.character);
+    const before = p.current.action;
+    p.play();
+    p.select(other.character, other.clip);
+    p.current.character.mixer.update(CROSSFADE_SECONDS / 4); // a slow machine's one frame into the fade
+    expect(before.getEffectiveWeight()).toBeGreaterThan(0);
+    p.goToFileFrame(other.clip.firstFrame + 2);
+    expect(before.isRunning()).toBe(false);
+    expect(before.getEffectiveWeight()).toBe(0);
+    expect(p.current.action.getEffectiveWeight()).toBe(1);
+    expect(p.fileFrame).toBe(other.clip.firstFrame + 2);
+    expect(p.playing).toBe(false);
+  });
+
   it('holds the speed the render loop advances by, and says so by the named signal', async () => {
     const p = await demo(Kind);
     const heard = [];

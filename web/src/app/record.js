@@ -2,7 +2,6 @@
 // as Skate 3 arenas, and poses), to WebM, GIF, APNG or a PNG sprite sheet. Frame-exact: frame k is
 // rendered once at its clip time (or angle), off screen, so a slow machine writes the same file as
 // a fast one. Playback (clip, time, paused) and the camera are put back as they were.
-import { CROSSFADE_SECONDS } from '../three/playback.js';
 import { encoderFor, sheetGrid } from './record-formats.js';
 import { nextTask } from '../core/tasks.js';
 
@@ -84,8 +83,7 @@ export async function recordClip(app, viewer, request, { signal, onProgress = ()
   const saved = cur && { action: cur.action, time: cur.action.time, paused: cur.action.paused };
   if (cur) {
     cur.action.paused = true;
-    // A crossfade from the last clip would stay half done: finish it, so the clip shows alone.
-    cur.character.mixer.update(CROSSFADE_SECONDS);
+    app.endFade();
   }
   viewer.holds++;
   try {

@@ -196,7 +196,21 @@ export class Playback {
     if (!cur || !Number.isFinite(n)) return;
     const f = Math.min(Math.max(Math.round(n) - (cur.clip.firstFrame ?? 0), 0), cur.clip.frameCount - 1);
     cur.action.paused = true;
+    this.endFade();
     this.setTime(f / cur.clip.fps);
+  }
+
+  /**
+   * Ends a crossfade under way, so the current clip shows alone: a frame chosen, recorded or shared
+   * is that clip's frame, not a blend that a slow machine's few frames left half done.
+   */
+  endFade() {
+    const cur = this.current;
+    if (!cur) return;
+    const paused = cur.action.paused;
+    cur.action.paused = true;
+    cur.character.mixer.update(CROSSFADE_SECONDS);
+    cur.action.paused = paused;
   }
 
   /** Pauses and moves `delta` frames, wrapping when the clip loops. */
