@@ -104,7 +104,11 @@ describe.each([
     expect(before.isRunning()).toBe(false);
   });
 
-  it('shows a chosen frame of the current clip alone, not a blend with the clip it fades from', async () => {
+  it.each([
+    // Each chooses a frame and says which, in the file's numbering.
+    ['gone to', (p, first) => (p.goToFileFrame(first + 2), first + 2)],
+    ['stepped to', (p, first, from) => (p.step(2), from + 2)],
+  ])('shows a frame %s of the current clip alone, not a blend with the clip it fades from', async (_, choose) => {
     const p = await demo(Kind);
     const other = p.allClips.find((c) => c.clip !== p.current.clip && c.character === p.current.character);
     const before = p.current.action;
@@ -112,11 +116,11 @@ describe.each([
     p.select(other.character, other.clip);
     p.current.character.mixer.update(CROSSFADE_SECONDS / 4); // a slow machine's one frame into the fade
     expect(before.getEffectiveWeight()).toBeGreaterThan(0);
-    p.goToFileFrame(other.clip.firstFrame + 2);
+    const want = choose(p, other.clip.firstFrame, p.fileFrame);
     expect(before.isRunning()).toBe(false);
     expect(before.getEffectiveWeight()).toBe(0);
     expect(p.current.action.getEffectiveWeight()).toBe(1);
-    expect(p.fileFrame).toBe(other.clip.firstFrame + 2);
+    expect(p.fileFrame).toBe(want);
     expect(p.playing).toBe(false);
   });
 

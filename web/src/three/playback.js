@@ -218,6 +218,7 @@ export class Playback {
     if (!this.current) return;
     const { clip, action } = this.current;
     action.paused = true;
+    this.endFade();
     const n = clip.frameCount;
     let f = this.frame + delta;
     f = this.loop ? ((f % n) + n) % n : Math.min(Math.max(f, 0), n - 1);
