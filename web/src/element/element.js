@@ -9,7 +9,6 @@ import { describeRecord, isProblem } from '../core/report.js';
 import { displayName } from '../core/files.js';
 import { lodFromText } from '../core/lod.js';
 import { encodePng } from '../core/png.js';
-import { CROSSFADE_SECONDS } from '../three/playback.js';
 import { sharedPool } from '../decoder/pool.js';
 import { BACKGROUND, ElementStage } from './stage.js';
 import { reducedMotion } from '../three/glides.js';
@@ -320,12 +319,8 @@ export class RigscopeViewer extends HTMLElement {
     await this.loaded;
     const cur = this.app.current;
     if (cur) {
-      const at = cur.action.time;
-      cur.action.paused = true;
-      // A crossfade from the last clip would stay half done: finished, so the clip shows alone.
-      cur.character.mixer.update(CROSSFADE_SECONDS);
       if (frame !== undefined) this.app.goToFileFrame(Number(frame));
-      else this.app.setTime(time !== undefined ? Number(time) : at);
+      else this.app.pauseAt(time !== undefined ? Number(time) : cur.action.time);
     }
     this.stage.poseChanged();
     const rgba = this.stage.still(width, height, { transparent, background: background ? readBackground(background) : undefined });
@@ -570,9 +565,7 @@ export class RigscopeViewer extends HTMLElement {
       this.stage.invalidate();
     });
     ui.scrub.addEventListener('input', () => {
-      if (!this.app.current) return;
-      this.app.current.action.paused = true;
-      this.app.setTime(Number(ui.scrub.value));
+      this.app.pauseAt(Number(ui.scrub.value));
     });
     ui.clips.addEventListener('change', () => {
       const hit = this.app.allClips[Number(ui.clips.value)];

@@ -195,14 +195,24 @@ export class Playback {
     const cur = this.current;
     if (!cur || !Number.isFinite(n)) return;
     const f = Math.min(Math.max(Math.round(n) - (cur.clip.firstFrame ?? 0), 0), cur.clip.frameCount - 1);
-    cur.action.paused = true;
-    this.endFade();
-    this.setTime(f / cur.clip.fps);
+    this.pauseAt(f / cur.clip.fps);
   }
 
   /**
-   * Ends a crossfade under way, so the current clip shows alone: a frame chosen, recorded or shared
-   * is that clip's frame, not a blend that a slow machine's few frames left half done.
+   * Pauses on `t` seconds into the current clip, shown alone: a time or frame chosen (scrubbed,
+   * stepped, gone to, asked of a still picture) is that clip's, never a blend with the clip it
+   * fades from.
+   */
+  pauseAt(t) {
+    if (!this.current) return;
+    this.current.action.paused = true;
+    this.endFade();
+    this.setTime(t);
+  }
+
+  /**
+   * Ends a crossfade under way, so the current clip shows alone (a slow machine's few frames
+   * would leave it half done where a frame is chosen, recorded or shared).
    */
   endFade() {
     const cur = this.current;
@@ -216,13 +226,11 @@ export class Playback {
   /** Pauses and moves `delta` frames, wrapping when the clip loops. */
   step(delta) {
     if (!this.current) return;
-    const { clip, action } = this.current;
-    action.paused = true;
-    this.endFade();
+    const { clip } = this.current;
     const n = clip.frameCount;
     let f = this.frame + delta;
     f = this.loop ? ((f % n) + n) % n : Math.min(Math.max(f, 0), n - 1);
-    this.setTime(f / clip.fps);
+    this.pauseAt(f / clip.fps);
   }
 
   /** The current clip's notify markers: [{ time, name }] (UE1 `#exec MESH NOTIFY`). */

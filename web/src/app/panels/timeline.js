@@ -38,8 +38,7 @@ export function timelinePanel({ app, $ }) {
 
   scrub.addEventListener('input', () => {
     scrubbing = true;
-    app.pause();
-    app.setTime(Number(scrub.value));
+    app.pauseAt(Number(scrub.value));
   });
   scrub.addEventListener('change', () => {
     scrubbing = false;
