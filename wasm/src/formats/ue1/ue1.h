@@ -99,4 +99,39 @@ int findUcMesh(const UcScript& script, const std::string& dataFile, const std::s
 // "MODELS\\scroll1.PCX" -> "scroll1.PCX"; `stem` also drops the extension.
 std::string ucBaseName(const std::string& path, bool stem);
 
+// ---- a vertex mesh another container holds (a UE1 package's Mesh/LodMesh) ---------------------
+
+// One triangle as the _d.3d stores it (§2.2): corners, (U, V) texel bytes of a 256 page with V
+// down, the Type byte (render type | 0x10 unlit | 0x20 flat | 0x40 environment | 0x80 no smooth;
+// 8 = weapon triangle) and TextureNum.
+struct Ue1Triangle {
+  uint16_t v[3] = {0, 0, 0};
+  uint8_t uv[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+  uint8_t type = 0;
+  uint8_t texNum = 0;
+};
+
+// The parts decodeUe1 reads from the loose files and the .uc, already taken from their container.
+// Frames are what the _a.3d holds after its header: numFrames × numVertices vertices, frame-major,
+// packed 11:11:10 (4 bytes) or Deus Ex 16-bit (8 bytes); the caller has checked they are all there.
+struct Ue1MeshParts {
+  std::string name;  // the mesh
+  std::string file;  // for messages
+  uint32_t numVertices = 0;
+  std::vector<Ue1Triangle> triangles;
+  const uint8_t* frames = nullptr;
+  uint32_t numFrames = 0;
+  bool dx16 = false;
+  double scale[3] = {1, 1, 1};     // MESHMAP SCALE
+  double origin[3] = {0, 0, 0};    // MESH ORIGIN, raw units
+  double rotation[3] = {0, 0, 0};  // MESH ORIGIN PITCH/YAW/ROLL, 1/256 turns
+  std::vector<UcSequence> sequences;                    // none: one "All" spans every frame
+  std::vector<std::vector<std::string>> slotTextures;  // texture names by TextureNum, best first
+  std::vector<uint8_t> slotMasked;                      // by TextureNum: the texture is masked
+};
+
+// The same conversion as decodeUe1 (axes, UVs, winding, materials, normals, weapon attachment,
+// sequences): a package's vertex mesh becomes the model its loose source files would.
+Status buildUe1Mesh(const Ue1MeshParts& parts, Model& out, Ue1Details* details = nullptr);
+
 }  // namespace rs

@@ -362,16 +362,20 @@ struct Triangles {
   }
 };
 
-// One triangle record (16 bytes): corners, Type, UVs, TextureNum.
-Tri readTriangle(const uint8_t* tp, const Placement& pl, uint8_t& type, uint8_t& texNum) {
-  Tri t;
-  t.v[0] = load_u16le(tp);
-  t.v[1] = load_u16le(tp + 2);
-  t.v[2] = load_u16le(tp + 4);
-  type = tp[6];
-  for (int k = 0; k < 3; ++k) t.uv[k][0] = tp[8 + 2 * k], t.uv[k][1] = tp[9 + 2 * k];
-  texNum = pl.zeroTex ? 0 : tp[14];
-  return t;
+// The _d.3d triangle records (16 bytes): corners, Type, UVs, TextureNum.
+std::vector<Ue1Triangle> readTriangleRecords(const uint8_t* data, const DataHeader& h, const Placement& pl) {
+  std::vector<Ue1Triangle> raw(h.numPolys);
+  const uint8_t* tp = data + kDataHeader;
+  for (uint32_t i = 0; i < h.numPolys; ++i, tp += kTriangleSize) {
+    Ue1Triangle& t = raw[i];
+    t.v[0] = load_u16le(tp);
+    t.v[1] = load_u16le(tp + 2);
+    t.v[2] = load_u16le(tp + 4);
+    t.type = tp[6];
+    for (int k = 0; k < 3; ++k) t.uv[k][0] = tp[8 + 2 * k], t.uv[k][1] = tp[9 + 2 * k];
+    t.texNum = pl.zeroTex ? 0 : tp[14];
+  }
+  return raw;
 }
 
 // §6: negate X (in the transform) and swap corners 1/2 with their UVs.
@@ -383,14 +387,17 @@ void unmirrorTriangle(Tri& t, uint8_t texNum, const Placement& pl) {
     for (int k = 0; k < 3; ++k) t.uv[k][0] = uint8_t(255 - t.uv[k][0]);
 }
 
-Status readTriangles(Files& f, const uint8_t* data, const DataHeader& h, const Placement& pl, Triangles& tr) {
-  tr.list.reserve(h.numPolys);
-  tr.keys.reserve(h.numPolys);
+// Triangles that index real vertices, unmirrored, each with its material key.
+Status readTriangles(Files& f, const std::vector<Ue1Triangle>& raw, const DataHeader& h, const Placement& pl,
+                     Triangles& tr) {
+  tr.list.reserve(raw.size());
+  tr.keys.reserve(raw.size());
   uint32_t badIndex = 0, weaponTris = 0;
-  const uint8_t* tp = data + kDataHeader;
-  for (uint32_t i = 0; i < h.numPolys; ++i, tp += kTriangleSize) {
-    uint8_t type = 0, texNum = 0;
-    Tri t = readTriangle(tp, pl, type, texNum);
+  for (uint32_t i = 0; i < uint32_t(raw.size()); ++i) {
+    const uint8_t type = raw[i].type, texNum = raw[i].texNum;
+    Tri t;
+    std::memcpy(t.v, raw[i].v, sizeof t.v);
+    std::memcpy(t.uv, raw[i].uv, sizeof t.uv);
     tr.typeHistogram[type]++;
     if (t.v[0] >= h.numVertices || t.v[1] >= h.numVertices || t.v[2] >= h.numVertices) {
       if (badIndex++ == 0)
@@ -477,12 +484,31 @@ void nameTextures(const UcScript& script, const UcMesh* ucMesh, uint8_t texNum, 
   if (masked && m.blend == Blend::Opaque && !m.hidden) m.blend = Blend::Masked;
 }
 
-void buildMaterials(Files& f, const Triangles& tr, const UcScript* script, const UcMesh* ucMesh) {
+// Texture names of the slots when the container names them itself (a package's Textures array).
+struct SlotNames {
+  const std::vector<std::vector<std::string>>* names = nullptr;  // by TextureNum, best first
+  const std::vector<uint8_t>* masked = nullptr;                  // by TextureNum
+};
+
+void nameSlot(const SlotNames& slots, uint8_t texNum, Material& m) {
+  if (texNum < slots.names->size()) {
+    const std::vector<std::string>& names = (*slots.names)[texNum];
+    m.textureNames.insert(m.textureNames.end(), names.begin(), names.end());
+  }
+  const bool masked = slots.masked && texNum < slots.masked->size() && (*slots.masked)[texNum];
+  if (masked && m.blend == Blend::Opaque && !m.hidden) m.blend = Blend::Masked;
+}
+
+void buildMaterials(Files& f, const Triangles& tr, const UcScript* script, const UcMesh* ucMesh,
+                    const SlotNames& slots) {
   CandidateCache cache;
   bool alphaBlend = false;
   for (const uint16_t k : tr.keys) {
     Material m = materialOfKey(k);
-    if (script) nameTextures(*script, ucMesh, uint8_t(k >> 8), cache, m);
+    if (slots.names)
+      nameSlot(slots, uint8_t(k >> 8), m);
+    else if (script)
+      nameTextures(*script, ucMesh, uint8_t(k >> 8), cache, m);
     f.out.materials.push_back(std::move(m));
     alphaBlend |= (k & 15) == kAlphaBlend;
   }
@@ -689,7 +715,7 @@ __attribute__((noinline)) void scatterFrame(const std::vector<float>& pos, const
 }
 
 // Every frame: decode, transform, per-vertex normals, scatter to the render vertices.
-void readFrames(Files& f, const uint8_t* anim, const AnimHeader& ah, uint32_t numVertices, const Placement& pl,
+void readFrames(Files& f, const uint8_t* firstFrame, const AnimHeader& ah, uint32_t numVertices, const Placement& pl,
                 const Triangles& tr, const Wedges& w) {
   VertexAnimation& va = f.out.vertexAnimation;
   const size_t renderCount = w.uv.size();
@@ -700,7 +726,7 @@ void readFrames(Files& f, const uint8_t* anim, const AnimHeader& ah, uint32_t nu
   va.normals.resize(size_t(ah.numFrames) * frameFloats);
   std::vector<float> pos(size_t(numVertices) * 3), nrm(size_t(numVertices) * 3);
   for (uint32_t fr = 0; fr < ah.numFrames; ++fr) {
-    readFrameVertices(anim + kAnimHeader + size_t(fr) * ah.frameSize, numVertices, ah.dx16, pl, pos.data());
+    readFrameVertices(firstFrame + size_t(fr) * ah.frameSize, numVertices, ah.dx16, pl, pos.data());
     std::fill(nrm.begin(), nrm.end(), 0.0f);
     accumulateFaceNormals(pos.data(), w.drawnCorners.data(), w.drawnCorners.size(), nrm.data());
     normalizeNormals(nrm.data(), numVertices);
@@ -766,7 +792,7 @@ void readSequences(Files& f, const UcMesh* ucMesh, bool haveScript, uint32_t num
 
 // Counts and facts for the CLI and info panel.
 void recordFacts(Files& f, const DataHeader& dh, const AnimHeader& ah, const Placement& pl, const UcMesh* ucMesh,
-                 const Triangles& tr, const Mesh& mesh, size_t renderCount) {
+                 bool scripted, const Triangles& tr, const Mesh& mesh, size_t renderCount) {
   Model& out = f.out;
   out.count("polygons", dh.numPolys);
   out.count("vertices", dh.numVertices);
@@ -787,12 +813,47 @@ void recordFacts(Files& f, const DataHeader& dh, const AnimHeader& ah, const Pla
   out.info.emplace_back("textureNumbers", texNums);
   out.info.emplace_back("scale", format("%g %g %g", pl.scale[0], pl.scale[1], pl.scale[2]));
   if (ucMesh) {
-    out.info.emplace_back("ucMesh", ucMesh->name);
+    if (scripted) out.info.emplace_back("ucMesh", ucMesh->name);
     out.info.emplace_back("origin", format("%g %g %g", pl.origin[0], pl.origin[1], pl.origin[2]));
     if (pl.unmirror) out.info.emplace_back("unmirror", "1");
   }
   if (ah.pad) out.info.emplace_back("framePadding", format("%u", ah.pad));
   if (maxTex > 15) f.warn(format("TextureNum %d is above 15, the engine's limit", maxTex));
+}
+
+// The steps after the headers, shared by the loose files and a package's Mesh/LodMesh: `raw` are the
+// triangles as the _d.3d stores them, frames start at `firstFrame` (ah.numFrames of ah.frameSize).
+Status buildModel(Files& f, const std::vector<Ue1Triangle>& raw, const DataHeader& dh, const AnimHeader& ah,
+                  const uint8_t* firstFrame, const Placement& pl, const UcScript* script, const UcMesh* ucMesh,
+                  bool scripted, const SlotNames& slots, const std::string& name, Ue1Details* details) {
+  Model& out = f.out;
+  Triangles tr;
+  Status s = readTriangles(f, raw, dh, pl, tr);
+  if (!s.ok()) return s;
+  buildMaterials(f, tr, script, ucMesh, slots);
+  Mesh mesh;
+  mesh.name = name;
+  Wedges w = buildWedges(tr, out.materials, dh.numVertices, mesh);
+  s = checkFrameWork(f, ah.numFrames, w);
+  if (!s.ok()) return s;
+  writeUvs(w, mesh);
+  readFrames(f, firstFrame, ah, dh.numVertices, pl, tr, w);
+  const size_t frameFloats = w.uv.size() * 3;
+  mesh.positions.assign(out.vertexAnimation.frames.begin(),
+                        out.vertexAnimation.frames.begin() + std::ptrdiff_t(frameFloats));
+  mesh.normals.assign(out.vertexAnimation.normals.begin(),
+                      out.vertexAnimation.normals.begin() + std::ptrdiff_t(frameFloats));
+  readSequences(f, ucMesh, scripted, ah.numFrames);
+  out.hasVertexAnimation = true;
+  out.name = mesh.name;
+  recordFacts(f, dh, ah, pl, ucMesh, scripted, tr, mesh, w.uv.size());
+  if (details) {
+    details->renderToVertex = w.vertex;
+    details->dx16 = ah.dx16;
+    details->frameBytesSkipped = ah.pad;
+  }
+  out.meshes.push_back(std::move(mesh));
+  return Status{};
 }
 
 }  // namespace
@@ -822,33 +883,46 @@ Status decodeUe1(const uint8_t* data, size_t dataSize, const std::string& dataFi
     ucMesh = findMeshSettings(f, script);
   }
   const Placement pl = readPlacement(f, ucMesh, ah.dx16);
-  Triangles tr;
-  s = readTriangles(f, data, dh, pl, tr);
-  if (!s.ok()) return s;
-  buildMaterials(f, tr, uc.empty() ? nullptr : &script, ucMesh);
-  Mesh mesh;
-  mesh.name = ucMesh ? ucMesh->name : ucBaseName(dataFile, true);
-  Wedges w = buildWedges(tr, out.materials, dh.numVertices, mesh);
-  s = checkFrameWork(f, ah.numFrames, w);
-  if (!s.ok()) return s;
-  writeUvs(w, mesh);
-  readFrames(f, anim, ah, dh.numVertices, pl, tr, w);
-  const size_t frameFloats = w.uv.size() * 3;
-  mesh.positions.assign(out.vertexAnimation.frames.begin(),
-                        out.vertexAnimation.frames.begin() + std::ptrdiff_t(frameFloats));
-  mesh.normals.assign(out.vertexAnimation.normals.begin(),
-                      out.vertexAnimation.normals.begin() + std::ptrdiff_t(frameFloats));
-  readSequences(f, ucMesh, !uc.empty(), ah.numFrames);
-  out.hasVertexAnimation = true;
-  out.name = mesh.name;
-  recordFacts(f, dh, ah, pl, ucMesh, tr, mesh, w.uv.size());
-  if (details) {
-    details->renderToVertex = w.vertex;
-    details->dx16 = ah.dx16;
-    details->frameBytesSkipped = ah.pad;
+  const std::vector<Ue1Triangle> raw = readTriangleRecords(data, dh, pl);
+  const std::string name = ucMesh ? ucMesh->name : ucBaseName(dataFile, true);
+  return buildModel(f, raw, dh, ah, anim + kAnimHeader, pl, uc.empty() ? nullptr : &script, ucMesh, !uc.empty(),
+                    SlotNames(), name, details);
+}
+
+Status buildUe1Mesh(const Ue1MeshParts& parts, Model& out, Ue1Details* details) {
+  out.format = "ue1";
+  out.bindBy = "script";  // the frames and sequences travel with the mesh
+  Files f{parts.file, parts.file, parts.file, out};
+  const uint32_t vertexBytes = parts.dx16 ? 8 : 4;
+  if (parts.numVertices == 0 || parts.numVertices > 0xFFFF)
+    return fail("UE1", parts.file, 0, "mesh %s has %u vertices per frame, 1..65535 supported", parts.name.c_str(),
+                parts.numVertices);
+  if (parts.numFrames == 0 || !parts.frames)
+    return fail("UE1", parts.file, 0, "mesh %s has no animation frame", parts.name.c_str());
+  if (parts.triangles.empty()) return fail("UE1", parts.file, 0, "mesh %s has no triangle", parts.name.c_str());
+  DataHeader dh;
+  dh.numPolys = uint32_t(parts.triangles.size());
+  dh.numVertices = parts.numVertices;
+  AnimHeader ah;
+  ah.numFrames = parts.numFrames;
+  ah.frameSize = parts.numVertices * vertexBytes;
+  ah.dx16 = parts.dx16;
+  // The container's settings in the .uc's words: MESHMAP SCALE, MESH ORIGIN, the sequences.
+  UcMesh settings;
+  settings.name = parts.name;
+  settings.hasScale = true;
+  for (int k = 0; k < 3; ++k) {
+    settings.scale[k] = parts.scale[k];
+    settings.origin[k] = parts.origin[k];
+    settings.rotation[k] = parts.rotation[k];
   }
-  out.meshes.push_back(std::move(mesh));
-  return Status{};
+  settings.sequences = parts.sequences;
+  const Placement pl = readPlacement(f, &settings, parts.dx16);
+  SlotNames slots;
+  slots.names = &parts.slotTextures;
+  slots.masked = &parts.slotMasked;
+  return buildModel(f, parts.triangles, dh, ah, parts.frames, pl, nullptr, &settings, false, slots, parts.name,
+                    details);
 }
 
 }  // namespace rs
