@@ -17,7 +17,9 @@ use MediaWiki\Output\Hook\BeforePageDisplayHook;
 use MediaWiki\Page\Hook\ImageOpenShowImageInlineBeforeHook;
 use MediaWiki\Parser\Hook\ParserFirstCallInitHook;
 use MediaWiki\Parser\Parser;
+use MediaWiki\Hook\SoftwareInfoHook;
 use MediaWiki\Upload\Hook\UploadVerifyFileHook;
+use Message;
 
 class Hooks implements
 	MimeMagicInitHook,
@@ -26,7 +28,8 @@ class Hooks implements
 	UploadVerifyFileHook,
 	ParserFirstCallInitHook,
 	BeforePageDisplayHook,
-	ImageOpenShowImageInlineBeforeHook
+	ImageOpenShowImageInlineBeforeHook,
+	SoftwareInfoHook
 {
 
 	/** @inheritDoc */
@@ -92,14 +95,16 @@ class Hooks implements
 			return true;
 		}
 		$path = $upload->getTempPath();
+		// A refusal quotes the file (a bundle's header, a decoder's message): plain text, never
+		// wikitext, in every place it is shown (Special:Upload parses its messages).
 		$check = ModelFileCheck::check( $path, $name );
 		if ( $check['error'] !== null ) {
-			$error = [ 'rigscope-upload-refused', $check['error'] ];
+			$error = [ 'rigscope-upload-refused', Message::plaintextParam( $check['error'] ) ];
 			return false;
 		}
 		$facts = Inspector::facts( $path, $name );
 		if ( !empty( $facts['error'] ) ) {
-			$error = [ 'rigscope-upload-refused', (string)$facts['error'] ];
+			$error = [ 'rigscope-upload-refused', Message::plaintextParam( (string)$facts['error'] ) ];
 			return false;
 		}
 		return true;
@@ -167,5 +172,23 @@ class Hooks implements
 		$out->addModuleStyles( [ 'ext.rigscope.styles' ] );
 		$out->addJsConfigVars( 'wgRigscopeOpen', true );
 		$out->addHTML( FactsTable::html( $file, $out->getContext() ) );
+	}
+
+	/**
+	 * Special:Version says whether the wiki runs the Rigscope command line it is asked to: a folder
+	 * copied without $wgRigscopeCli otherwise fails silently (cards, facts from headers only).
+	 *
+	 * @inheritDoc
+	 */
+	public function onSoftwareInfo( &$software ) {
+		$config = MediaWikiServices::getInstance()->getMainConfig();
+		if ( !$config->get( 'RigscopeNode' ) && $config->get( 'RigscopePosterCommand' ) !== true ) {
+			return;
+		}
+		$problem = Inspector::cliProblem();
+		$label = wfMessage( 'rigscope-version-cli' )->text();
+		// Special:Version puts both into its table as they are: escaped here (a path is the wiki's
+		// configuration, still shown as text).
+		$software[htmlspecialchars( $label )] = wfEscapeWikiText( htmlspecialchars( $problem ?? Inspector::cli() ) );
 	}
 }

@@ -188,6 +188,10 @@ class ModelFileCheck {
 		if ( $kind === null || !in_array( $kind, $expected, true ) ) {
 			return $refuse( 0, self::notWhat( $ext, $head, $fileSize, $kind ) );
 		}
+		$html = self::browserWouldRun( $path, $head, self::MIME_TYPES[$kind], $ext );
+		if ( $html !== null ) {
+			return $refuse( $html[0], $html[1] );
+		}
 		switch ( $kind ) {
 			case 'bundle':
 				return self::checkBundle( $path, $name, $refuse );
@@ -204,6 +208,112 @@ class ModelFileCheck {
 			default:
 				return self::checkUnrealHeader( $head, $fileSize, $kind, $refuse );
 		}
+	}
+
+	/**
+	 * Whether a browser could take the file for a page: UE1 files and scripts have no magic, so
+	 * their first bytes may be anything, `<p><svg onload=…>` included, and a file served without a
+	 * type (or a browser that sniffs) would run it on the wiki's domain.
+	 *
+	 * Two checks: MediaWiki's own (UploadBase::detectScript, with this extension's MIME type, so that
+	 * a script is read whole as text), and the HTML patterns of WHATWG MIME Sniffing (§7.1, "identify
+	 * an unknown MIME type") in the first 1,445 bytes. Those patterns match where browsers match
+	 * them: at the start, after white space (Chromium's and Firefox's sniffers do the same). Matching
+	 * them anywhere would refuse real files (an UnrealScript class that writes a `<b>` in a string,
+	 * floats that happen to read `<a `), and old Internet Explorer's look anywhere is what
+	 * detectScript and core's $wgVerifyMimeTypeIE check already cover.
+	 *
+	 * @param string $path
+	 * @param string $head the file's first bytes
+	 * @param string $mime the type this extension gives the file
+	 * @param string $ext
+	 * @return array{0:int,1:string}|null [ byte offset, why ] when refused
+	 */
+	public static function browserWouldRun( string $path, string $head, string $mime, string $ext ): ?array {
+		$sniffed = self::sniffedAsHtml( substr( $head, 0, self::SNIFF_BYTES ) );
+		// What was found is named without its angle brackets: API clients that ask for plain text
+		// get messages with anything tag-like stripped.
+		if ( $sniffed !== null ) {
+			[ $at, $found ] = $sniffed;
+			return [ $at, 'starts with ' . self::markupNamed( $found ) . ', which a browser takes for HTML '
+				. '(a file a browser could open as a web page is not accepted as a model)' ];
+		}
+		if ( class_exists( \UploadBase::class ) && \UploadBase::detectScript( $path, $mime, $ext ) ) {
+			[ $at, $found ] = self::scriptMarker( $path, $mime, $head );
+			return [ $at, ( $found !== '' ? 'holds ' . self::markupNamed( $found ) . ', ' : '' )
+				. 'HTML or script that MediaWiki refuses in uploads (a browser could run it)' ];
+		}
+		return null;
+	}
+
+	/** `<p>` as 'an HTML "p" tag', `<!--` as 'an HTML comment', and so on. */
+	private static function markupNamed( string $found ): string {
+		$lower = strtolower( $found );
+		if ( str_starts_with( $lower, '<!--' ) ) {
+			return 'an HTML comment';
+		}
+		if ( str_starts_with( $lower, '<?xml' ) ) {
+			return 'an XML declaration';
+		}
+		if ( str_starts_with( $lower, '<!doctype' ) ) {
+			return 'an HTML doctype';
+		}
+		if ( preg_match( '/^<([a-z0-9]+)/i', $found, $m ) ) {
+			return 'an HTML "' . $m[1] . '" tag';
+		}
+		return '"' . self::shown( str_replace( [ '<', '>' ], '', $found ) ) . '"';
+	}
+
+	/** Bytes a browser sniffs to decide whether a file is HTML (WHATWG MIME Sniffing: a resource header). */
+	public const SNIFF_BYTES = 1445;
+
+	/**
+	 * WHATWG's HTML patterns (each followed by a tag-terminating byte), with `<svg` (an SVG document
+	 * runs script as well); `<!--` and `<?xml` match whatever follows them.
+	 */
+	private const HTML_PATTERNS = [ '<!doctype html', '<html', '<head', '<script', '<iframe', '<h1', '<div',
+		'<font', '<table', '<a', '<style', '<title', '<b', '<body', '<br', '<p', '<svg' ];
+	private const OPEN_PATTERNS = [ '<!--', '<?xml' ];
+
+	/**
+	 * @param string $head
+	 * @return array{0:int,1:string}|null the offset and the bytes that matched
+	 */
+	public static function sniffedAsHtml( string $head ): ?array {
+		$at = str_starts_with( $head, "\xEF\xBB\xBF" ) ? 3 : 0;
+		// Browsers skip white space first (TAB, LF, FF, CR, SPACE).
+		$at += strspn( $head, "\t\n\x0c\r ", $at );
+		foreach ( self::OPEN_PATTERNS as $pattern ) {
+			if ( substr_compare( $head, $pattern, $at, strlen( $pattern ), true ) === 0 ) {
+				return [ $at, substr( $head, $at, strlen( $pattern ) ) ];
+			}
+		}
+		foreach ( self::HTML_PATTERNS as $pattern ) {
+			$end = $at + strlen( $pattern );
+			// Space and `>` terminate a tag for WHATWG; other white space and `/` are refused too.
+			if ( $end < strlen( $head ) && substr_compare( $head, $pattern, $at, strlen( $pattern ), true ) === 0
+				&& strpos( " >\t\n\x0c\r/", $head[$end] ) !== false
+			) {
+				return [ $at, substr( $head, $at, strlen( $pattern ) + 1 ) ];
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Where detectScript's markers are, for the message (it says only yes or no): the first of the
+	 * tags and script words it looks for, else byte 0.
+	 *
+	 * @return array{0:int,1:string} offset and what is there
+	 */
+	private static function scriptMarker( string $path, string $mime, string $head ): array {
+		$text = str_starts_with( $mime, 'text/' ) ? (string)@file_get_contents( $path ) : substr( $head, 0, 1024 );
+		if ( preg_match( '/<!doctype *x?html|<(?:body|head|html|script)|type\s*=\s*[\'"]?\s*(?:\w*\/)?(?:ecma|java)'
+			. '|(?:ecma|java)script:/i', $text, $m, PREG_OFFSET_CAPTURE )
+		) {
+			return [ $m[0][1], substr( $m[0][0], 0, 40 ) ];
+		}
+		return [ 0, '' ];
 	}
 
 	/** Why the first bytes are not what the extension says, in the decoders' words. */
@@ -241,8 +351,8 @@ class ModelFileCheck {
 		}
 		$dataSize = self::i32( $head, 24 );
 		$dataCount = self::i32( $head, 28 );
-		$id = rtrim( substr( $head, 0, 20 ), "\0" );
-		$id = explode( "\0", $id )[0];
+		// The id is the file's bytes: shown as text (printable ASCII, the rest as \xNN).
+		$id = self::shown( explode( "\0", substr( $head, 0, 20 ) )[0] );
 		if ( $dataSize < 0 ) {
 			return $refuse( 24, "chunk $id declares DataSize $dataSize" );
 		}

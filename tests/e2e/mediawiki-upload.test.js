@@ -1,0 +1,138 @@
+// The MediaWiki extension's upload checks and file page text, through the API only (no browser, no
+// posters): files a browser could take for HTML are refused, refusals show file text literally,
+// file pages name facts in words and cap long lists, and the texture and script types this
+// extension types are not marked "may contain malicious code". One wiki for the whole file, with
+// `rigscope inspect` checking uploads.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { deflateRawSync } from 'node:zlib';
+import { SAMPLES } from './browser.js';
+import { hasMediaWiki, makeWiki } from './mediawiki/wiki.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const ready = hasMediaWiki() && existsSync(SAMPLES);
+if (!ready) console.warn("mediawiki-upload.test.js: skipped (needs Debian's mediawiki and php, see scripts/setup.sh, and ../shared/samples)");
+
+const BUNDLE_SIGNATURE = Buffer.from([0x89, 0x52, 0x53, 0x42, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** A UE1 data file (`_d.3d`) that starts with `text` and is padded until 48 + 16 × NumPolys adds up. */
+function paddedDataFile(text) {
+  const head = Buffer.from(text, 'latin1');
+  const numPolys = head.readUInt16LE(0);
+  const file = Buffer.alloc(48 + 16 * numPolys);
+  head.copy(file);
+  return file;
+}
+
+/** A bundle whose header holds `header` as JSON (the container is not checked past its header). */
+function bundleWithHeader(header) {
+  const json = Buffer.from(JSON.stringify(header));
+  const head = Buffer.alloc(12);
+  head.write('RSPK', 0, 'latin1');
+  head.writeUInt32LE(Array.isArray(header.files) ? header.files.length : 0, 4);
+  head.writeUInt32LE(json.length, 8);
+  return Buffer.concat([BUNDLE_SIGNATURE, deflateRawSync(Buffer.concat([head, json]))]);
+}
+
+describe.skipIf(!ready)('MediaWiki extension: uploads and file page text', () => {
+  let wiki, dir;
+  /** Writes `bytes` to a file of the test's folder and uploads it as `name`: the API's answer. */
+  const upload = (name, bytes) => {
+    const path = `${dir}/${name.replace(/[^\w.-]/g, '_')}`;
+    writeFileSync(path, bytes);
+    return wiki.api.upload(path, name);
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync('/tmp/rigscope-wiki-upload-');
+    wiki = await makeWiki({
+      dir,
+      settings: `
+$wgRigscopeNode = ${JSON.stringify(process.execPath)};
+$wgRigscopeCli = ${JSON.stringify(`${root}web/cli/rigscope.js`)};
+$wgFileExtensions[] = 'dds';
+`,
+    });
+    await wiki.api.login();
+  }, 120000);
+
+  afterAll(() => {
+    wiki?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('files a browser could take for HTML are refused', () => {
+    it('a .uc whose text is HTML', async () => {
+      const r = await upload('Evil.uc', '<p><svg onload=alert(1)>\n');
+      expect(r.error?.code, JSON.stringify(r)).toBe('verification-error');
+      expect(r.error.info).toMatch(/UnrealScript Evil\.uc: starts with an HTML "p" tag, which a browser takes for HTML .*\(at byte 0\)$/);
+      // After white space, as browsers skip it before they sniff.
+      const w = await upload('Spaced.uc', ' \r\n\t<P >hello');
+      expect(w.error?.code, JSON.stringify(w)).toBe('verification-error');
+      expect(w.error.info).toMatch(/UnrealScript Spaced\.uc: starts with an HTML "P" tag, .*\(at byte 4\)$/);
+    });
+
+    it('a UE1 _d.3d padded until its size adds up, with HTML inside', async () => {
+      const r = await upload('Evil_d.3d', paddedDataFile('<p><svg onload=alert(1)>'));
+      expect(r.error?.code, JSON.stringify(r)).toBe('verification-error');
+      expect(r.error.info).toMatch(/UE1 Evil_d\.3d: .*HTML.*\(at byte 0\)$/);
+      const c = await upload('Comment_d.3d', paddedDataFile('<!-- --><img src=x onerror=alert(1)>'));
+      expect(c.error?.code, JSON.stringify(c)).toBe('verification-error');
+      expect(c.error.info).toMatch(/UE1 Comment_d\.3d: starts with an HTML comment, .*\(at byte 0\)$/);
+    });
+
+    it('a .uc with script further in, as MediaWiki\'s own check finds it', async () => {
+      const r = await upload('Later.uc', `class Later extends Actor;\n${'// padding\n'.repeat(200)}var string S; // <script>alert(1)</script>\n`);
+      expect(r.error?.code, JSON.stringify(r)).toBe('verification-error');
+    });
+
+    it('the real UE1 script and mesh are still accepted', async () => {
+      for (const f of ['mar_rifle_d.3d', 'mar_rifle_a.3d', 'mar_rifle.uc']) {
+        const r = await wiki.api.upload(`${SAMPLES}vertex3d/assimp-mar_rifle/${f}`, f);
+        expect(r.upload?.result, `${f}: ${JSON.stringify(r.error)}`).toBe('Success');
+      }
+    });
+  });
+
+  describe('refusals show what the file says as plain text, not wikitext', () => {
+    const MARKUP = "'''bold''' [[Main Page|link]] {{SITENAME}} <b>tag</b>";
+    /** Uploads with the API's error format `errorformat`: the first error. */
+    async function refusal(name, bytes, errorformat) {
+      const path = `${dir}/${name}`;
+      writeFileSync(path, bytes);
+      const token = await wiki.api.token();
+      const r = await wiki.api.request(
+        { action: 'upload', errorformat, errorlang: 'en' },
+        { filename: name, ignorewarnings: '1', token, file: { blob: new Blob([bytes]), name } },
+      );
+      expect(r.errors?.[0]?.code, JSON.stringify(r)).toBe('verification-error');
+      return r.errors[0];
+    }
+    const literally = (text) => {
+      expect(text).toContain("'''bold'''");
+      expect(text).toContain('[[Main Page|link]]');
+      expect(text).toContain('{{SITENAME}}');
+      expect(text).not.toContain('Rigscope test wiki');
+    };
+
+    it("a bundle's header (a file's name in it)", async () => {
+      const bundle = bundleWithHeader({ v: 1, state: {}, files: [{ name: `${MARKUP}.psk`, size: 'big' }] });
+      const html = (await refusal('Markup.rigscope', bundle, 'html')).html;
+      // As the reader sees it: quotes come escaped.
+      literally(html.replace(/&#0?39;/g, "'").replace(/&quot;/g, '"'));
+      // Escaped as text: no element, no link.
+      expect(html).toContain('&lt;b&gt;tag&lt;/b&gt;');
+      expect(html).not.toMatch(/<b>|<a /);
+      literally((await refusal('Markup2.rigscope', bundle, 'wikitext')).text);
+    });
+
+    it("a chunk id from a file's header", async () => {
+      // ACTRHEAD then 12 bytes of the id, TypeFlag, DataSize -1.
+      const psk = Buffer.alloc(64);
+      psk.write('ACTRHEAD[[x]]{{', 0, 'latin1');
+      psk.writeInt32LE(-1, 24);
+      const html = (await refusal('Markup.psk', psk, 'html')).html;
+      expect(html).toContain('chunk ACTRHEAD[[x]]{{ declares DataSize -1');
+    });
+  });
+});
