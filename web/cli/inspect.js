@@ -4,6 +4,7 @@
 import { canHost, fitAnimation } from '../src/core/scene.js';
 import { assembleScene, decodeFiles } from '../src/families/index.js';
 import { describeRecord } from '../src/core/report.js';
+import { createHash } from 'node:crypto';
 
 function bounds(model) {
   const b = model.meshes.map((m) => m.bounds).filter(Boolean);
@@ -29,6 +30,28 @@ function sequences(model) {
   return (model.clips ?? []).map((c) => ({ name: c.name, frames: c.frameCount, fps: c.fps, duration: c.frameCount / c.fps, loop: c.loop }));
 }
 
+/** A bone name as the scene matches it (core/scene.js): trailing blanks and NULs cut, lower case. */
+const boneKey = (name) =>
+  String(name)
+    .replace(/[\s\0]+$/, '')
+    .toLowerCase();
+
+/**
+ * What an animation binds by, as one string that a host (a wiki) can look up in an index: a mesh
+ * and an animation with the same key fit each other by fitAnimation's rule. Animations bound by
+ * name: a hash of their sorted bone names (duplicates kept); by index (0 A.D.): the bone count.
+ * Only skinned meshes (canHost) and animations have one.
+ */
+function bindKey(model) {
+  if (model.bindBy === 'index') {
+    const n = model.counts?.bones ?? model.skeleton?.names.length ?? 0;
+    return n > 0 ? `index:${n}` : undefined;
+  }
+  if (model.bindBy !== 'name' || !model.skeleton?.names.length) return undefined;
+  const names = model.skeleton.names.map(boneKey).sort();
+  return `name:${createHash('sha1').update(names.join('\n')).digest('hex').slice(0, 24)}`;
+}
+
 /**
  * @param {{ lod?: number | 'all', layout?: boolean }} [options] layout: false when only the records are
  *   wanted (`rigscope inspect`): the scene's layout and sky-dome test are for `scene`'s offsets
@@ -48,6 +71,8 @@ export async function inspect(entries, decoder, { lod, layout = true } = {}) {
     if (b) r.bounds = b;
     if (Object.keys(model.info ?? {}).length) r.info = { ...model.info };
     if (model.attachments?.length) r.attachments = model.attachments.map((a) => ({ name: a.name, bone: a.bone }));
+    const key = decoded.animations.includes(model) || canHost(model) ? bindKey(model) : undefined;
+    if (key) r.bindKey = key;
     for (const other of model.files.slice(1)) {
       const c = records.get(other);
       c.format ??= 'companion';

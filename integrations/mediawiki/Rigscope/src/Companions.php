@@ -1,8 +1,15 @@
 <?php
 /**
- * Files a model file plays with, found on the wiki by name (as the viewer's families do for a
- * loader given one URL): a UE1 `_d.3d`, its `_a.3d` and the `.uc` of its name, and a mesh and the
- * `.psa` of its name.
+ * Files a model file plays with, found on the wiki as the viewer's families find them in a drop:
+ *
+ * - a UE1 half (`X_d.3d`, `X_a.3d`): the other half; the class script that imports the mesh,
+ *   whatever its name (ImportIndex), else the script of its name; the textures that script names,
+ *   when the wiki has them under those names;
+ * - a skinned mesh (`.psk`, `.pskx`, `.pmd`): the animation of its name, and the animations that
+ *   bind its bones when it is the only mesh of the wiki with those bones;
+ * - an animation (`.psa`): the mesh of its name, else the one mesh of the wiki whose bones it binds.
+ *
+ * Found by name or by the import index, never by reading other files.
  *
  * @file
  */
@@ -15,6 +22,15 @@ use MediaWiki\Parser\Parser;
 use MediaWiki\Title\Title;
 
 class Companions {
+
+	/** Animations found for a mesh by its bones, at most. */
+	private const MAX_ANIMATIONS = 8;
+
+	/** Textures of a class script, at most (a script names a few; a whole mod's, some dozens). */
+	private const MAX_TEXTURES = 24;
+
+	/** @var array<string,File[]> companions found in this request, by file name and content */
+	private static $found = [];
 
 	/**
 	 * The names a file's companions would have, in groups: one file is taken from each group, the
@@ -38,7 +54,7 @@ class Companions {
 	}
 
 	/**
-	 * Every name a file's companions could have.
+	 * Every name a file's companions could have by name.
 	 *
 	 * @param string $name
 	 * @return string[]
@@ -48,15 +64,21 @@ class Companions {
 	}
 
 	/**
-	 * Records the companions' names as files the page uses, found or not: uploading one later
-	 * renders the page again, and the file's page lists it.
+	 * Records the file's companions as files the page uses, those found and those its name would
+	 * find: uploading one again, or one of that name later, renders the page again, and the
+	 * companion's page lists the page. (A companion found by the index that arrives later renders
+	 * the pages using the file through ImportIndex::indexUpload.)
 	 *
 	 * @param Parser $parser
 	 * @param File $file
 	 */
 	public static function register( Parser $parser, File $file ): void {
-		foreach ( self::candidates( $file->getName() ) as $candidate ) {
-			$title = Title::makeTitleSafe( NS_FILE, $candidate );
+		$names = self::candidates( $file->getName() );
+		foreach ( self::of( $file ) as $companion ) {
+			$names[] = $companion->getName();
+		}
+		foreach ( array_unique( $names ) as $name ) {
+			$title = Title::makeTitleSafe( NS_FILE, $name );
 			if ( $title ) {
 				$parser->fetchFileAndTitle( $title );
 			}
@@ -65,21 +87,196 @@ class Companions {
 
 	/**
 	 * @param File $file
-	 * @return File[] companions that exist on this wiki, one of each group
+	 * @return File[] companions that exist on this wiki, in the order the player takes them (the
+	 *   other half, the script, its textures; a mesh's animations; an animation's mesh)
 	 */
 	public static function of( File $file ): array {
-		$repo = MediaWikiServices::getInstance()->getRepoGroup();
-		$found = [];
-		foreach ( self::groups( $file->getName() ) as $group ) {
-			foreach ( $group as $candidate ) {
-				$title = Title::makeTitleSafe( NS_FILE, $candidate );
-				$other = $title ? $repo->findFile( $title ) : false;
-				if ( $other && $other->exists() ) {
-					$found[] = $other;
-					break;
+		$name = $file->getName();
+		$cacheKey = $name . '|' . $file->getSha1() . '|' . $file->getTimestamp();
+		if ( !isset( self::$found[$cacheKey] ) ) {
+			if ( count( self::$found ) > 200 ) {
+				self::$found = [];
+			}
+			self::$found[$cacheKey] = self::find( $file );
+		}
+		return self::$found[$cacheKey];
+	}
+
+	/**
+	 * Whether the file has something to play on this wiki: a mesh or a bundle by itself, an
+	 * animation with a mesh, a UE1 half with its other half.
+	 *
+	 * @param File $file
+	 * @return bool
+	 */
+	public static function playable( File $file ): bool {
+		$kind = $file->getMetadataItem( 'kind' );
+		$name = $file->getName();
+		if ( in_array( $kind, [ 'psa', 'pssa' ], true ) ) {
+			foreach ( self::of( $file ) as $c ) {
+				if ( !in_array( $c->getMetadataItem( 'kind' ), [ 'psa', 'pssa' ], true ) ) {
+					return true;
 				}
 			}
+			return false;
 		}
-		return $found;
+		if ( in_array( $kind, [ 'ue1-data', 'ue1-anim' ], true ) || preg_match( '/_[da]\.3d$/i', $name ) ) {
+			foreach ( self::of( $file ) as $c ) {
+				if ( preg_match( '/_[da]\.3d$/i', $c->getName() ) ) {
+					return true;
+				}
+			}
+			return false;
+		}
+		return true;
+	}
+
+	/** Forgets what was found in this request (the index changed). */
+	public static function forget(): void {
+		self::$found = [];
+	}
+
+	/**
+	 * @param File $file
+	 * @return File[]
+	 */
+	private static function find( File $file ): array {
+		$name = $file->getName();
+		if ( preg_match( '/^(.*)_([da])\.3d$/i', $name, $m ) ) {
+			return self::ofUe1Half( $name, $m[1], strtolower( $m[2] ) );
+		}
+		$kind = $file->getMetadataItem( 'kind' );
+		if ( preg_match( '/\.(psk|pskx|pmd)$/i', $name ) ) {
+			return self::ofMesh( $file );
+		}
+		if ( preg_match( '/\.psa$/i', $name ) || in_array( $kind, [ 'psa', 'pssa' ], true ) ) {
+			return self::ofAnimation( $file );
+		}
+		return [];
+	}
+
+	/** The other half, the script that imports the mesh, and the textures that script names. */
+	private static function ofUe1Half( string $name, string $base, string $half ): array {
+		$other = $base . '_' . ( $half === 'd' ? 'a' : 'd' ) . substr( $name, -3 );
+		$found = self::firstExisting( [ $other ] );
+		if ( !$found ) {
+			// The other half under another case (`Umsmarine_a.3d` beside `UMSMarine_d.3d`).
+			$halves = array_filter( ImportIndex::filesWith( ImportIndex::UE1, [ mb_strtolower( $base ) ], 10 ),
+				static function ( $n ) use ( $name, $half ) {
+					return $n !== $name && strtolower( substr( $n, -5, 1 ) ) !== $half;
+				} );
+			$found = self::firstExisting( array_values( $halves ) );
+		}
+		$out = $found ? [ $found ] : [];
+
+		// A script that imports the mesh, as the viewer pairs them: the one of the mesh's name when
+		// it imports it, else the first by name; else the script of the mesh's name (Deus Ex
+		// classes without #exec lines).
+		$importing = ImportIndex::filesWith( ImportIndex::SCRIPT_MESH, [ mb_strtolower( $base ) ], 20 );
+		$own = null;
+		foreach ( $importing as $s ) {
+			if ( strcasecmp( $s, $base . '.uc' ) === 0 ) {
+				$own = $s;
+			}
+		}
+		$script = self::firstExisting( array_merge( $own !== null ? [ $own ] : [], $importing ) )
+			?: self::firstExisting( [ $base . '.uc' ] );
+		if ( $script ) {
+			$out[] = $script;
+			$skins = ImportIndex::keysStored( $script->getName(), ImportIndex::SCRIPT_SKIN );
+			$textures = ImportIndex::filesWith( ImportIndex::TEXTURE, $skins, self::MAX_TEXTURES );
+			foreach ( self::existing( $textures ) as $texture ) {
+				$out[] = $texture;
+			}
+		}
+		return $out;
+	}
+
+	/** The animation of the mesh's name, then those binding its bones when no other mesh has them. */
+	private static function ofMesh( File $file ): array {
+		$out = [];
+		foreach ( self::groups( $file->getName() ) as $group ) {
+			$found = self::firstExisting( $group );
+			if ( $found ) {
+				$out[$found->getName()] = $found;
+			}
+		}
+		$bones = ImportIndex::keysStored( $file->getName(), ImportIndex::MESH_BONES );
+		if ( $bones && count( ImportIndex::filesWith( ImportIndex::MESH_BONES, $bones, 2 ) ) === 1 ) {
+			$names = ImportIndex::filesWith( ImportIndex::ANIM_BONES, $bones, self::MAX_ANIMATIONS );
+			foreach ( self::existing( $names ) as $anim ) {
+				$out[$anim->getName()] ??= $anim;
+			}
+		}
+		return array_values( $out );
+	}
+
+	/** The mesh of the animation's name, else the one mesh of the wiki with the bones it binds. */
+	private static function ofAnimation( File $file ): array {
+		foreach ( self::groups( $file->getName() ) as $group ) {
+			$found = self::firstExisting( $group );
+			if ( $found ) {
+				return [ $found ];
+			}
+		}
+		$mesh = self::meshByBones( $file );
+		return $mesh ? [ $mesh ] : [];
+	}
+
+	/**
+	 * The meshes of the wiki with the bones an animation binds (at most two: one is the mesh it
+	 * plays on, two say it is not known which).
+	 *
+	 * @param File $file an animation
+	 * @return string[] names
+	 */
+	public static function meshesFitting( File $file ): array {
+		$bones = ImportIndex::keysStored( $file->getName(), ImportIndex::ANIM_BONES );
+		return $bones ? ImportIndex::filesWith( ImportIndex::MESH_BONES, $bones, 2 ) : [];
+	}
+
+	private static function meshByBones( File $file ): ?File {
+		$meshes = self::meshesFitting( $file );
+		return count( $meshes ) === 1 ? self::firstExisting( $meshes ) : null;
+	}
+
+	/**
+	 * The first of these names that is a file of the wiki.
+	 *
+	 * @param string[] $names
+	 * @return File|null
+	 */
+	private static function firstExisting( array $names ): ?File {
+		$repo = MediaWikiServices::getInstance()->getRepoGroup();
+		foreach ( $names as $candidate ) {
+			$title = Title::makeTitleSafe( NS_FILE, $candidate );
+			$other = $title ? $repo->findFile( $title ) : false;
+			if ( $other && $other->exists() ) {
+				return $other;
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * The files of these names that exist, in order, looked up together.
+	 *
+	 * @param string[] $names
+	 * @return File[]
+	 */
+	private static function existing( array $names ): array {
+		if ( !$names ) {
+			return [];
+		}
+		$found = MediaWikiServices::getInstance()->getRepoGroup()->findFiles( $names );
+		$out = [];
+		foreach ( $names as $n ) {
+			$key = Title::makeTitleSafe( NS_FILE, $n );
+			$f = $key ? ( $found[$key->getDBkey()] ?? $found[$n] ?? null ) : null;
+			if ( $f && $f->exists() ) {
+				$out[] = $f;
+			}
+		}
+		return $out;
 	}
 }

@@ -32,6 +32,12 @@ class Hooks implements
 	SoftwareInfoHook
 {
 
+	/**
+	 * @var string|null 'plays' or 'facts' once the file page of a model is being shown (its player,
+	 *   or its facts alone), for the messages of ImagePage's resolution line
+	 */
+	public static $modelFilePage = null;
+
 	/** @inheritDoc */
 	public function onMimeMagicInit( $mimeMagic ) {
 		foreach ( ModelFileCheck::EXTENSIONS as $mime => $extensions ) {
@@ -159,7 +165,10 @@ class Hooks implements
 	}
 
 	/**
-	 * The file page opens its player at once, beside a table of facts.
+	 * The file page opens its player at once, beside a table of facts. A file with nothing to play
+	 * on this wiki (an animation whose mesh is not here, half of a UE1 pair) shows its facts and a
+	 * sentence saying what it waits for, and no player. ImagePage's line under the picture, about
+	 * a PNG preview and other resolutions of an image, is left out (onMessageCache__get).
 	 *
 	 * @inheritDoc
 	 */
@@ -168,10 +177,39 @@ class Hooks implements
 		if ( !RigscopeHandler::isModel( $file ) ) {
 			return;
 		}
+		$plays = Companions::playable( $file );
+		self::$modelFilePage = $plays ? 'plays' : 'facts';
 		$out->addModules( [ 'ext.rigscope' ] );
 		$out->addModuleStyles( [ 'ext.rigscope.styles' ] );
-		$out->addJsConfigVars( 'wgRigscopeOpen', true );
+		if ( $plays ) {
+			$out->addJsConfigVars( 'wgRigscopeOpen', true );
+		}
 		$out->addHTML( FactsTable::html( $file, $out->getContext() ) );
+		if ( !$plays ) {
+			$out->addHTML( self::waitsFor( $file, $out->getContext() ) );
+		}
+	}
+
+	/**
+	 * What a file that plays on nothing yet waits for, in a sentence.
+	 *
+	 * @param \MediaWiki\FileRepo\File\File $file
+	 * @param \MessageLocalizer $ctx
+	 * @return string HTML
+	 */
+	private static function waitsFor( $file, $ctx ): string {
+		$facts = $file->getMetadataArray();
+		if ( preg_match( '/^(.*)_([da])\.3d$/i', $file->getName(), $m ) ) {
+			$msg = $ctx->msg( 'rigscope-filepage-no-half' )
+				->plaintextParams( $m[1] . '_' . ( strtolower( $m[2] ) === 'd' ? 'a' : 'd' ) . '.3d' );
+		} else {
+			$meshes = Companions::meshesFitting( $file );
+			$bones = (int)( $facts['counts']['bones'] ?? 0 );
+			$msg = count( $meshes ) > 1
+				? $ctx->msg( 'rigscope-filepage-many-models' )->numParams( $bones )
+				: $ctx->msg( 'rigscope-filepage-no-model' )->numParams( $bones );
+		}
+		return Html::rawElement( 'p', [ 'class' => 'rigscope-waits' ], $msg->parse() );
 	}
 
 	/**
@@ -190,5 +228,104 @@ class Hooks implements
 		// Special:Version puts both into its table as they are: escaped here (a path is the wiki's
 		// configuration, still shown as text).
 		$software[htmlspecialchars( $label )] = wfEscapeWikiText( htmlspecialchars( $problem ?? Inspector::cli() ) );
+	}
+
+	/**
+	 * The import index's table (ImportIndex), made by update.php.
+	 *
+	 * @param \DatabaseUpdater $updater
+	 */
+	public function onLoadExtensionSchemaUpdates( $updater ) {
+		$type = $updater->getDB()->getType();
+		$updater->addExtensionTable( ImportIndex::TABLE, dirname( __DIR__ ) . "/sql/$type/tables-generated.sql" );
+	}
+
+	/**
+	 * A file uploaded, new or again (by the API, Special:Upload or importImages.php): what it
+	 * imports and binds is indexed, before the answer is sent.
+	 *
+	 * @param \MediaWiki\FileRepo\File\File $file
+	 * @param bool $reupload
+	 * @param bool $hasDescription
+	 */
+	public function onFileUpload( $file, $reupload, $hasDescription ) {
+		\DeferredUpdates::addCallableUpdate( static function () use ( $file ) {
+			ImportIndex::indexUpload( $file );
+			Companions::forget();
+		}, \DeferredUpdates::PRESEND );
+	}
+
+	/**
+	 * A file deleted (not an old version of it): its rows go.
+	 *
+	 * @param \MediaWiki\FileRepo\File\File $file
+	 * @param string|null $oldimage
+	 * @param mixed $article
+	 * @param mixed $user
+	 * @param string $reason
+	 */
+	public function onFileDeleteComplete( $file, $oldimage, $article, $user, $reason ) {
+		if ( !$oldimage ) {
+			ImportIndex::indexRemoval( $file->getName() );
+			Companions::forget();
+		}
+	}
+
+	/**
+	 * A file restored: indexed again.
+	 *
+	 * @param \MediaWiki\Title\Title $title
+	 * @param array $fileVersions
+	 * @param mixed $user
+	 * @param string $reason
+	 */
+	public function onFileUndeleteComplete( $title, $fileVersions, $user, $reason ) {
+		$file = MediaWikiServices::getInstance()->getRepoGroup()->getLocalRepo()->newFile( $title );
+		if ( $file && $file->exists() ) {
+			ImportIndex::indexUpload( $file );
+			Companions::forget();
+		}
+	}
+
+	/**
+	 * A file moved to another name: indexed under its new name.
+	 *
+	 * @param \MediaWiki\Linker\LinkTarget $old
+	 * @param \MediaWiki\Linker\LinkTarget $new
+	 * @param mixed $user
+	 * @param int $pageid
+	 * @param int $redirid
+	 * @param string $reason
+	 * @param mixed $revision
+	 */
+	public function onPageMoveComplete( $old, $new, $user, $pageid, $redirid, $reason, $revision ) {
+		if ( $old->getNamespace() !== NS_FILE ) {
+			return;
+		}
+		ImportIndex::indexRemoval( $old->getDBkey() );
+		$file = MediaWikiServices::getInstance()->getRepoGroup()->getLocalRepo()->newFile( $new->getDBkey() );
+		if ( $file && $file->exists() ) {
+			ImportIndex::indexUpload( $file );
+		}
+		Companions::forget();
+	}
+
+	/**
+	 * On a model's file page, ImagePage's line under the picture (a PNG preview's size, other
+	 * resolutions, "no higher resolution") says nothing true of a player or of facts alone: its
+	 * messages are the extension's, empty. A reader who asked for a small picture size is still
+	 * told the poster's size when there is one.
+	 *
+	 * @param string &$key
+	 */
+	public function onMessageCache__get( &$key ) {
+		if ( self::$modelFilePage === null ) {
+			return;
+		}
+		if ( $key === 'file-nohires' || ( self::$modelFilePage === 'facts' && in_array( $key,
+			[ 'show-big-image-preview', 'show-big-image-preview-differ', 'show-big-image-other' ], true ) )
+		) {
+			$key = 'rigscope-filepage-resolution';
+		}
 	}
 }

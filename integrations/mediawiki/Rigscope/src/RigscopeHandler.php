@@ -35,9 +35,16 @@ class RigscopeHandler extends ImageHandler {
 		return true;
 	}
 
-	/** @inheritDoc */
+	/**
+	 * A model is not a picture that scales: it has a poster of its stored size (640 x 480) and one
+	 * twice as large, no more. Vectorized, MediaWiki's file page offered "other resolutions" up to
+	 * $wgSVGMaxSize (2,560 x 1,920 pixels) that were a 1,280 x 960 poster; not vectorized, the
+	 * page shows the player at the stored size and offers no larger one.
+	 *
+	 * @inheritDoc
+	 */
 	public function isVectorized( $file ) {
-		return true;
+		return false;
 	}
 
 	/**
