@@ -1,0 +1,315 @@
+// UE1 package tables (§3–§5), the listing, and the dispatch of one export to its decoder.
+#include "formats/upackage/upackage.h"
+
+#include <algorithm>
+
+#include "formats/upackage/upackage_internal.h"
+#include "io/byte_reader.h"
+#include "io/bytes.h"
+
+namespace rs {
+
+using upkg::equalsNoCase;
+using upkg::Reader;
+
+namespace {
+
+// Smallest table entries: a name (v >= 64: length, flags), an import (3 indices and an INT), an
+// export (Class, Super, Outer, Name, Flags, SerialSize). Counts are checked against these.
+constexpr size_t kMinName = 5, kMinImport = 7, kMinExport = 12;
+
+std::string stem(const std::string& file) {
+  const size_t slash = file.find_last_of("/\\");
+  std::string base = slash == std::string::npos ? file : file.substr(slash + 1);
+  const size_t dot = base.find_last_of('.');
+  return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
+}
+
+// Latin-1 bytes to UTF-8, as every other decoder's names (fixedName).
+std::string nameText(const uint8_t* p, size_t n) { return fixedName(p, n); }
+
+Status readNames(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
+  Reader r(pkg, data, offset, pkg.size, "name table");
+  if (uint64_t(count) > (pkg.size - offset) / kMinName)
+    return fail("UPACKAGE", pkg.file, 12, "NameCount %u needs at least %llu bytes from byte %u, %zu remain", count,
+                (unsigned long long)count * kMinName, offset, pkg.size - offset);
+  pkg.names.reserve(count);
+  for (uint32_t i = 0; i < count && !r.failed(); ++i) {
+    const size_t at = r.pos();
+    if (pkg.version >= 64) {
+      const int32_t len = r.index("name length");
+      if (r.failed()) break;
+      if (len < 0 || size_t(len) > r.remaining())
+        return fail("UPACKAGE", pkg.file, at, "name %u: length %d does not fit in the %zu bytes left", i, len,
+                    r.remaining());
+      const uint8_t* p = r.take(size_t(len), "name");
+      pkg.names.push_back(nameText(p, size_t(len)));
+    } else {
+      // Before v64 a name is NUL-terminated text.
+      size_t n = 0;
+      while (at + n < pkg.size && data[at + n] != 0) ++n;
+      if (at + n >= pkg.size) return fail("UPACKAGE", pkg.file, at, "name %u runs past the end of the file", i);
+      pkg.names.push_back(nameText(data + at, n));
+      r.skip(n + 1, "name");
+    }
+    r.u32("name flags");
+  }
+  return r.status();
+}
+
+Status readImports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
+  if (uint64_t(count) > (pkg.size - offset) / kMinImport)
+    return fail("UPACKAGE", pkg.file, 28, "ImportCount %u needs at least %llu bytes from byte %u, %zu remain", count,
+                (unsigned long long)count * kMinImport, offset, pkg.size - offset);
+  Reader r(pkg, data, offset, pkg.size, "import table");
+  pkg.imports.resize(count);
+  for (uint32_t i = 0; i < count && !r.failed(); ++i) {
+    PackageImport& im = pkg.imports[i];
+    im.at = r.pos();
+    im.classPackage = r.name("import ClassPackage");
+    im.className = r.name("import ClassName");
+    im.outer = r.i32("import Outer");
+    im.name = r.name("import ObjectName");
+  }
+  return r.status();
+}
+
+Status readExports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
+  if (uint64_t(count) > (pkg.size - offset) / kMinExport)
+    return fail("UPACKAGE", pkg.file, 20, "ExportCount %u needs at least %llu bytes from byte %u, %zu remain", count,
+                (unsigned long long)count * kMinExport, offset, pkg.size - offset);
+  Reader r(pkg, data, offset, pkg.size, "export table");
+  pkg.exports.resize(count);
+  for (uint32_t i = 0; i < count && !r.failed(); ++i) {
+    PackageExport& ex = pkg.exports[i];
+    ex.at = r.pos();
+    ex.classRef = r.index("export Class");
+    ex.superRef = r.index("export Super");
+    ex.outer = r.i32("export Outer");
+    ex.name = r.name("export ObjectName");
+    ex.flags = r.u32("export ObjectFlags");
+    const int32_t size = r.index("export SerialSize");
+    if (size < 0) return fail("UPACKAGE", pkg.file, ex.at, "export %u (%s): SerialSize %d is negative", i, ex.name.c_str(), size);
+    ex.serialSize = uint32_t(size);
+    if (size > 0) {
+      const int32_t off = r.index("export SerialOffset");
+      if (off < 0)
+        return fail("UPACKAGE", pkg.file, ex.at, "export %u (%s): SerialOffset %d is negative", i, ex.name.c_str(), off);
+      ex.serialOffset = uint32_t(off);
+    }
+  }
+  return r.status();
+}
+
+bool validRef(const Package& pkg, int32_t ref) {
+  return ref > 0 ? size_t(ref) <= pkg.exports.size() : ref == 0 || uint64_t(-int64_t(ref)) <= pkg.imports.size();
+}
+
+int32_t outerOf(const Package& pkg, int32_t ref) {
+  return ref > 0 ? pkg.exports[size_t(ref - 1)].outer : pkg.imports[size_t(-ref - 1)].outer;
+}
+
+const std::string& nameOf(const Package& pkg, int32_t ref) {
+  return ref > 0 ? pkg.exports[size_t(ref - 1)].name : pkg.imports[size_t(-ref - 1)].name;
+}
+
+// Every object reference of the tables in range, every Outer chain ending within 32 steps (§5).
+Status checkReferences(Package& pkg) {
+  for (size_t i = 0; i < pkg.imports.size(); ++i) {
+    const PackageImport& im = pkg.imports[i];
+    if (!validRef(pkg, im.outer))
+      return fail("UPACKAGE", pkg.file, im.at + 0, "import %zu (%s): Outer %d is outside the %zu imports and %zu exports",
+                  i, im.name.c_str(), im.outer, pkg.imports.size(), pkg.exports.size());
+  }
+  for (size_t i = 0; i < pkg.exports.size(); ++i) {
+    PackageExport& ex = pkg.exports[i];
+    if (!validRef(pkg, ex.outer) || !validRef(pkg, ex.classRef) || !validRef(pkg, ex.superRef))
+      return fail("UPACKAGE", pkg.file, ex.at,
+                  "export %zu (%s): Class %d, Super %d or Outer %d is outside the %zu imports and %zu exports", i,
+                  ex.name.c_str(), ex.classRef, ex.superRef, ex.outer, pkg.imports.size(), pkg.exports.size());
+    ex.className = ex.classRef == 0 ? std::string("Class") : nameOf(pkg, ex.classRef);
+  }
+  const auto walk = [&pkg](int32_t start, const char* kind, size_t i, size_t at) -> Status {
+    int32_t ref = outerOf(pkg, start);
+    for (int depth = 0; ref != 0; ++depth) {
+      if (depth >= upkg::kMaxOuterDepth)
+        return fail("UPACKAGE", pkg.file, at,
+                    "%s %zu (%s): Outer chain loops or is deeper than %d (it passes %s again and again)", kind, i,
+                    nameOf(pkg, start).c_str(), upkg::kMaxOuterDepth, nameOf(pkg, ref).c_str());
+      ref = outerOf(pkg, ref);
+    }
+    return Status();
+  };
+  for (size_t i = 0; i < pkg.imports.size(); ++i) {
+    Status s = walk(-int32_t(i) - 1, "import", i, pkg.imports[i].at);
+    if (!s.ok()) return s;
+  }
+  for (size_t i = 0; i < pkg.exports.size(); ++i) {
+    Status s = walk(int32_t(i) + 1, "export", i, pkg.exports[i].at);
+    if (!s.ok()) return s;
+  }
+  return Status();
+}
+
+}  // namespace
+
+Status readPackage(const uint8_t* data, size_t size, const std::string& file, Package& pkg) {
+  pkg = Package();
+  pkg.file = file;
+  pkg.name = stem(file);
+  pkg.size = size;
+  if (!data || size < 36) return fail("UPACKAGE", file, 0, "file is %zu bytes, shorter than the 36-byte header", size);
+  if (load_u32le(data) != upkg::kTag)
+    return fail("UPACKAGE", file, 0, "tag 0x%08X is not 0x9E2A83C1 (not an Unreal package)", load_u32le(data));
+  pkg.version = load_u16le(data + 4);
+  pkg.licensee = load_u16le(data + 6);
+  pkg.flags = load_u32le(data + 8);
+  const uint32_t nameCount = load_u32le(data + 12), nameOffset = load_u32le(data + 16);
+  const uint32_t exportCount = load_u32le(data + 20), exportOffset = load_u32le(data + 24);
+  const uint32_t importCount = load_u32le(data + 28), importOffset = load_u32le(data + 32);
+  if (pkg.version < 61 || pkg.version > 69)
+    if (pkg.version != 79 && pkg.version != 107)
+      pkg.warnings.push_back(format("version %u is not one of 61-69, 79 or 107; read with the same layout", pkg.version));
+  const struct {
+    uint32_t offset;
+    size_t field;
+    const char* what;
+  } tables[] = {{nameOffset, 16, "NameOffset"}, {exportOffset, 24, "ExportOffset"}, {importOffset, 32, "ImportOffset"}};
+  for (const auto& t : tables)
+    if (t.offset >= size)
+      return fail("UPACKAGE", file, t.field, "%s %u is past the end of the %zu-byte file", t.what, t.offset, size);
+  Status s = readNames(pkg, data, nameCount, nameOffset);
+  if (!s.ok()) return s;
+  s = readImports(pkg, data, importCount, importOffset);
+  if (!s.ok()) return s;
+  s = readExports(pkg, data, exportCount, exportOffset);
+  if (!s.ok()) return s;
+  return checkReferences(pkg);
+}
+
+std::string packageObjectPath(const Package& pkg, int32_t ref) {
+  if (ref == 0 || !validRef(pkg, ref)) return std::string();
+  std::vector<const std::string*> parts;
+  int32_t last = ref;
+  // checkReferences bounded every chain; the depth limit stays for tables built by hand.
+  for (int depth = 0; ref != 0 && depth <= upkg::kMaxOuterDepth; ++depth) {
+    parts.push_back(&nameOf(pkg, ref));
+    last = ref;
+    ref = outerOf(pkg, ref);
+  }
+  std::string path = last > 0 ? pkg.name : std::string();
+  for (size_t i = parts.size(); i-- > 0;) {
+    if (!path.empty()) path += '.';
+    path += *parts[i];
+  }
+  return path;
+}
+
+bool isPackageMeshClass(const std::string& c) {
+  return equalsNoCase(c, "Mesh") || equalsNoCase(c, "LodMesh") || equalsNoCase(c, "SkeletalMesh");
+}
+
+bool isPackageTextureClass(const std::string& c) {
+  static const char* const kClasses[] = {"Texture",     "FireTexture",     "IceTexture", "WaveTexture",
+                                         "WetTexture",  "ScriptedTexture", "Palette"};
+  for (const char* k : kClasses)
+    if (equalsNoCase(c, k)) return true;
+  return false;
+}
+
+Status listPackage(const uint8_t* data, size_t size, const std::string& file, PackageListing& out) {
+  out = PackageListing();
+  Status s = readPackage(data, size, file, out.package);
+  if (!s.ok()) return s;
+  const Package& pkg = out.package;
+  size_t pastEnd = 0;
+  for (uint32_t i = 0; i < pkg.exports.size(); ++i) {
+    const PackageExport& ex = pkg.exports[i];
+    auto known = std::find_if(out.classes.begin(), out.classes.end(),
+                              [&](const std::pair<std::string, double>& c) { return c.first == ex.className; });
+    if (known == out.classes.end())
+      out.classes.emplace_back(ex.className, 1);
+    else
+      known->second += 1;
+    if (uint64_t(ex.serialOffset) + ex.serialSize > size) ++pastEnd;
+    const bool mesh = isPackageMeshClass(ex.className), texture = isPackageTextureClass(ex.className),
+               animation = equalsNoCase(ex.className, "Animation");
+    if (!mesh && !texture && !animation) continue;
+    PackageEntry e;
+    e.index = i;
+    e.name = ex.name;
+    e.className = ex.className;
+    e.path = packageObjectPath(pkg, int32_t(i) + 1);
+    // Between the package's name and the object's own name.
+    const size_t first = e.path.find('.'), lastDot = e.path.find_last_of('.');
+    if (first != std::string::npos && lastDot > first) e.group = e.path.substr(first + 1, lastDot - first - 1);
+    e.serialSize = ex.serialSize;
+    (mesh ? out.meshes : texture ? out.textures : out.animations).push_back(std::move(e));
+  }
+  if (pastEnd)
+    out.package.warnings.push_back(
+        format("%zu export%s declare data past the end of the %zu-byte file", pastEnd, pastEnd == 1 ? "" : "s", size));
+  return Status();
+}
+
+namespace upkg {
+
+std::string describeExport(const Package& pkg, uint32_t exportIndex) {
+  const PackageExport& ex = pkg.exports[exportIndex];
+  return ex.className + " " + packageObjectPath(pkg, int32_t(exportIndex) + 1);
+}
+
+Status objectRange(const Package& pkg, uint32_t exportIndex, size_t& begin, size_t& end) {
+  const PackageExport& ex = pkg.exports[exportIndex];
+  if (ex.serialSize == 0)
+    return fail("UPACKAGE", pkg.file, ex.at, "%s: SerialSize is 0, the object has no data",
+                describeExport(pkg, exportIndex).c_str());
+  if (uint64_t(ex.serialOffset) + ex.serialSize > pkg.size)
+    return fail("UPACKAGE", pkg.file, ex.at, "%s: SerialOffset %u + SerialSize %u runs past the end of the %zu-byte file",
+                describeExport(pkg, exportIndex).c_str(), ex.serialOffset, ex.serialSize, pkg.size);
+  begin = ex.serialOffset;
+  end = size_t(ex.serialOffset) + ex.serialSize;
+  return Status();
+}
+
+void recordObjectInfo(const Package& pkg, uint32_t exportIndex, Model& out) {
+  out.info.emplace_back("package", pkg.name);
+  out.info.emplace_back("object", packageObjectPath(pkg, int32_t(exportIndex) + 1));
+  out.info.emplace_back("className", pkg.exports[exportIndex].className);
+  out.info.emplace_back("packageVersion", format("%u", pkg.version));
+}
+
+}  // namespace upkg
+
+Status decodePackageObject(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out) {
+  if (exportIndex >= pkg.exports.size())
+    return fail("UPACKAGE", pkg.file, 20, "export %u asked for, the package has %zu", exportIndex, pkg.exports.size());
+  const std::string& c = pkg.exports[exportIndex].className;
+  Status s;
+  if (equalsNoCase(c, "Mesh") || equalsNoCase(c, "LodMesh")) {
+    s = upkg::decodeVertexMesh(pkg, data, exportIndex, out);
+  } else if (equalsNoCase(c, "SkeletalMesh")) {
+    s = upkg::decodeSkeletalMesh(pkg, data, exportIndex, out);
+  } else if (equalsNoCase(c, "Palette")) {
+    s = upkg::decodePalette(pkg, data, exportIndex, out);
+  } else if (isPackageTextureClass(c)) {
+    s = upkg::decodeTexture(pkg, data, exportIndex, out);
+  } else {
+    return fail("UPACKAGE", pkg.file, pkg.exports[exportIndex].at, "%s: class %s is not a mesh or a texture",
+                upkg::describeExport(pkg, exportIndex).c_str(), c.c_str());
+  }
+  if (!s.ok()) return s;
+  for (const std::string& w : pkg.warnings) out.warnings.push_back(w);
+  upkg::recordObjectInfo(pkg, exportIndex, out);
+  return Status();
+}
+
+Status decodePackageObject(const uint8_t* data, size_t size, const std::string& file, uint32_t exportIndex,
+                           Model& out) {
+  Package pkg;
+  Status s = readPackage(data, size, file, pkg);
+  if (!s.ok()) return s;
+  return decodePackageObject(pkg, data, exportIndex, out);
+}
+
+}  // namespace rs

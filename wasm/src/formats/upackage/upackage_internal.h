@@ -1,0 +1,110 @@
+// Shared by the package reader's files: a bounds-checked reader of one byte range (a table, an
+// object's data) whose first failure sticks and names the object, the field and the byte.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "formats/upackage/upackage.h"
+#include "io/error.h"
+
+namespace rs {
+namespace upkg {
+
+constexpr uint32_t kTag = 0x9E2A83C1u;
+constexpr uint32_t kHasStack = 0x02000000u;  // RF_HasStack (§6)
+constexpr int kMaxOuterDepth = 32;
+
+bool equalsNoCase(const std::string& a, const char* b);
+
+// Reads inside [begin, end) of the file; offsets are file offsets. After the first failure every
+// read returns 0 without moving, so a caller checks `failed()` where it matters (before using a
+// count, at the end) instead of after every field.
+class Reader {
+ public:
+  Reader(const Package& pkg, const uint8_t* data, size_t begin, size_t end, std::string what)
+      : pkg_(pkg), data_(data), pos_(begin), begin_(begin), end_(end), what_(std::move(what)) {}
+
+  size_t pos() const { return pos_; }
+  size_t end() const { return end_; }
+  size_t remaining() const { return failed() ? 0 : end_ - pos_; }
+  bool failed() const { return !status_.ok(); }
+  const Status& status() const { return status_; }
+  const std::string& what() const { return what_; }
+  const Package& package() const { return pkg_; }
+  const uint8_t* at(size_t offset) const { return data_ + offset; }
+
+  // Records the first failure: "<what>: <field> ..." at byte `offset`.
+  bool fail(size_t offset, const char* fmt, ...)
+#if defined(__GNUC__)
+      __attribute__((format(printf, 3, 4)))
+#endif
+      ;
+
+  uint8_t u8(const char* field);
+  uint16_t u16(const char* field);
+  uint32_t u32(const char* field);
+  int32_t i32(const char* field) { return int32_t(u32(field)); }
+  float f32(const char* field);
+  int32_t index(const char* field);  // compact index (§2)
+  // A name (FName): an index into the name table.
+  std::string name(const char* field);
+  // An object reference: 0, export k-1 (k > 0) or import -k-1 (k < 0), checked against the tables.
+  int32_t object(const char* field, bool compact = true);
+  // A TArray count: refused when `count` items of at least `minBytes` cannot fit in what remains.
+  uint32_t count(const char* field, size_t minBytes);
+  // A TLazyArray's SkipPos (v > 61), 0 otherwise.
+  uint32_t skipPos(const char* field);
+  // SkipPos must point exactly here.
+  void checkSkip(uint32_t skip, const char* field);
+  bool skip(size_t n, const char* field);
+  // `n` raw bytes here (checked), or null.
+  const uint8_t* take(size_t n, const char* field);
+  // Fails unless the range was read exactly to its end (§6).
+  bool expectEnd(const char* what);
+
+ private:
+  bool need(size_t n, const char* field);
+  const Package& pkg_;
+  const uint8_t* data_;
+  size_t pos_, begin_, end_;
+  std::string what_;
+  Status status_;
+};
+
+// Texture properties a viewer needs (§10), from the tagged property block.
+struct Properties {
+  int32_t format = 0;  // Format (absent = P8)
+  int32_t uSize = 0, vSize = 0;
+  int32_t palette = 0;  // object reference
+  bool masked = false, hasComp = false;
+  int32_t compFormat = -1;
+  bool hasMipZero = false;
+  uint8_t mipZero[4] = {0, 0, 0, 255};
+  uint32_t count = 0;  // tags read
+};
+
+// The optional state frame and the tagged properties up to `None` (§6).
+void readProperties(Reader& r, uint32_t objectFlags, Properties& props);
+
+// "<Class> <path>" for messages.
+std::string describeExport(const Package& pkg, uint32_t exportIndex);
+
+// A reader over one export's data, or a failure when its range is outside the file.
+Status objectRange(const Package& pkg, uint32_t exportIndex, size_t& begin, size_t& end);
+
+// Object decoders (upackage_mesh.cpp, upackage_texture.cpp).
+Status decodeVertexMesh(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);
+Status decodeSkeletalMesh(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);
+Status decodeTexture(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);
+Status decodePalette(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);
+
+// Whether a Texture export of this package is masked (bMasked), from its property block only.
+bool textureMasked(const Package& pkg, const uint8_t* data, int32_t ref);
+
+// The facts every object model carries: package, object path, class.
+void recordObjectInfo(const Package& pkg, uint32_t exportIndex, Model& out);
+
+}  // namespace upkg
+}  // namespace rs
