@@ -135,4 +135,63 @@ $wgFileExtensions[] = 'dds';
       expect(html).toContain('chunk ACTRHEAD[[x]]{{ declares DataSize -1');
     });
   });
+
+  describe('texture and script pages carry no "may contain malicious code" warning', () => {
+    /** A 4×4 DirectDraw Surface: "DDS ", its 124-byte header (32-bit RGBA), then the pixels. */
+    function dds() {
+      const file = Buffer.alloc(128 + 4 * 4 * 4, 0x80);
+      file.write('DDS ', 0, 'latin1');
+      const u32 = (v, at) => file.writeUInt32LE(v, at);
+      u32(124, 4); // dwSize
+      u32(0x100f, 8); // CAPS | HEIGHT | WIDTH | PITCH | PIXELFORMAT
+      u32(4, 12); // height
+      u32(4, 16); // width
+      u32(16, 20); // pitch
+      for (let at = 24; at < 76; at += 4) u32(0, at); // depth, mipmaps, reserved
+      u32(32, 76); // pixel format: size
+      u32(0x41, 80); // RGB | ALPHAPIXELS
+      u32(0, 84);
+      u32(32, 88); // bits
+      u32(0xff0000, 92);
+      u32(0xff00, 96);
+      u32(0xff, 100);
+      u32(0xff000000, 104);
+      u32(0x1000, 108); // caps: texture
+      for (let at = 112; at < 128; at += 4) u32(0, at);
+      return file;
+    }
+    const pcx = `${SAMPLES}vertex3d/trashbag/Models/salad.pcx`;
+
+    it('.pcx and .dds are bitmaps, .uc is text: no warning on their pages', async () => {
+      expect((await wiki.api.upload(pcx, 'Salad.pcx')).upload?.result).toBe('Success');
+      const d = await upload('Skin.dds', dds());
+      expect(d.upload?.result, JSON.stringify(d)).toBe('Success');
+      const r = await wiki.api.upload(`${SAMPLES}vertex3d/assimp-mar_rifle/mar_rifle.uc`, 'Rifle_script.uc');
+      expect(r.upload?.result, JSON.stringify(r)).toBe('Success');
+      const info = await wiki.api.request({ action: 'query', titles: 'File:Salad.pcx|File:Skin.dds', prop: 'imageinfo', iiprop: 'mime|mediatype' });
+      const byTitle = Object.fromEntries(info.query.pages.map((p) => [p.title, p.imageinfo[0]]));
+      expect(byTitle['File:Salad.pcx']).toMatchObject({ mime: 'image/vnd.zbrush.pcx', mediatype: 'BITMAP' });
+      expect(byTitle['File:Skin.dds']).toMatchObject({ mime: 'image/x-dds', mediatype: 'BITMAP' });
+      for (const title of ['File:Salad.pcx', 'File:Skin.dds', 'File:Rifle_script.uc']) {
+        const html = await (await fetch(`${wiki.url}/index.php?title=${encodeURIComponent(title)}`)).text();
+        expect(html, title).toContain('fullMedia');
+        expect(html, title).not.toContain('mediaWarning');
+        expect(html, title).not.toContain('dangerousLink');
+      }
+    });
+
+    it('a .pcx or .dds that is not one is refused', async () => {
+      for (const [name, bytes] of [
+        ['Page.pcx', '<p><svg onload=alert(1)>'],
+        ['Page.dds', '<p><svg onload=alert(1)>'],
+        ['Padded.pcx', Buffer.concat([Buffer.from('\n<p><svg onload=alert(1)>'), Buffer.alloc(200)])],
+        ['Short.dds', Buffer.from('DDS |\0\0\0')],
+      ]) {
+        const r = await upload(name, bytes);
+        expect(r.error?.code, `${name}: ${JSON.stringify(r)}`).toBeTruthy();
+      }
+      const r = await upload('Notdds.dds', Buffer.concat([Buffer.from('DDS \x10\0\0\0'), Buffer.alloc(200)]));
+      expect(r.error?.info, JSON.stringify(r)).toMatch(/DDS Notdds\.dds: .*\(at byte 4\)$/);
+    });
+  });
 });

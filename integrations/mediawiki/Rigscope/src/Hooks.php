@@ -17,7 +17,7 @@ use MediaWiki\Output\Hook\BeforePageDisplayHook;
 use MediaWiki\Page\Hook\ImageOpenShowImageInlineBeforeHook;
 use MediaWiki\Parser\Hook\ParserFirstCallInitHook;
 use MediaWiki\Parser\Parser;
-use MediaWiki\Hook\SoftwareInfoHook;
+use MediaWiki\Specials\Hook\SoftwareInfoHook;
 use MediaWiki\Upload\Hook\UploadVerifyFileHook;
 use Message;
 
@@ -45,6 +45,10 @@ class Hooks implements
 			$type = str_starts_with( $mime, 'text/' ) ? MEDIATYPE_TEXT : MEDIATYPE_3D;
 			$mimeMagic->addExtraInfo( $mime . ' [' . $type . ']' );
 		}
+		foreach ( ModelFileCheck::TEXTURE_TYPES as $mime => [ $type, $aliases, $extensions ] ) {
+			$mimeMagic->addExtraTypes( $mime . ' ' . implode( ' ', $extensions ) );
+			$mimeMagic->addExtraInfo( implode( ' ', array_merge( [ $mime ], $aliases ) ) . " [$type]" );
+		}
 	}
 
 	/**
@@ -60,6 +64,12 @@ class Hooks implements
 		$kind = ModelFileCheck::detectHead( $head, 0 );
 		if ( $kind !== null && !str_starts_with( $kind, 'ue1' ) && $kind !== 'uc' ) {
 			$mime = ModelFileCheck::MIME_TYPES[$kind];
+			return;
+		}
+		// Textures by their header (not by libmagic's name for them, which varies).
+		$texture = ModelFileCheck::textureType( $head );
+		if ( $texture !== null ) {
+			$mime = $texture;
 		}
 	}
 
@@ -97,6 +107,17 @@ class Hooks implements
 		// The name as the wiki stores it (underscores), as the decoders pair UE1 `_d.3d` and `_a.3d`.
 		$name = $title ? $title->getDBkey() : '';
 		$ext = strtolower( pathinfo( $name, PATHINFO_EXTENSION ) );
+		foreach ( ModelFileCheck::TEXTURE_TYPES as $type => [ , , $extensions ] ) {
+			if ( $mime === $type || in_array( $ext, $extensions, true ) ) {
+				// Typed as a bitmap (trusted, no warning on its page): it must be one.
+				$problem = ModelFileCheck::checkTexture( $upload->getTempPath(), $name );
+				if ( $problem !== null ) {
+					$error = [ 'rigscope-upload-refused-texture', Message::plaintextParam( $problem ) ];
+					return false;
+				}
+				return true;
+			}
+		}
 		if ( !isset( ModelFileCheck::EXTENSIONS[$mime] ) && !in_array( $ext, ModelFileCheck::fileExtensions(), true ) ) {
 			return true;
 		}

@@ -44,6 +44,17 @@ class ModelFileCheck {
 		'text/x-unrealscript' => [ 'uc' ],
 	];
 
+	/**
+	 * Textures that models name (UE1 skins are `.pcx`, ActorX materials often `.dds`): MediaWiki
+	 * knows neither, so without these types their pages warn "may contain malicious code". They are
+	 * bitmaps, typed by their magic and checked like the models (MIME type => [ media type, its
+	 * other names, extensions ]).
+	 */
+	public const TEXTURE_TYPES = [
+		'image/vnd.zbrush.pcx' => [ 'BITMAP', [ 'image/x-pcx' ], [ 'pcx' ] ],
+		'image/x-dds' => [ 'BITMAP', [ 'image/vnd-ms.dds', 'image/vnd.ms-dds' ], [ 'dds' ] ],
+	];
+
 	/** What each file extension may hold (kinds, as `detectFormat` names them). */
 	private const KINDS_BY_EXTENSION = [
 		'rigscope' => [ 'bundle' ],
@@ -314,6 +325,78 @@ class ModelFileCheck {
 			return [ $m[0][1], substr( $m[0][0], 0, 40 ) ];
 		}
 		return [ 0, '' ];
+	}
+
+	/**
+	 * @param string $head a file's first bytes
+	 * @return string|null a key of TEXTURE_TYPES when they are a PCX or DDS header
+	 */
+	public static function textureType( string $head ): ?string {
+		if ( strlen( $head ) >= 128 && self::pcxHeaderProblem( $head ) === null ) {
+			return 'image/vnd.zbrush.pcx';
+		}
+		if ( strlen( $head ) >= 128 && str_starts_with( $head, 'DDS ' ) && self::u32( $head, 4 ) === 124 ) {
+			return 'image/x-dds';
+		}
+		return null;
+	}
+
+	/**
+	 * Checks that a `.pcx` or `.dds` holds that texture's header, and nothing a browser would take
+	 * for HTML.
+	 *
+	 * @param string $path
+	 * @param string $name
+	 * @return string|null null when it does, else a sentence naming the file, the field and the byte
+	 */
+	public static function checkTexture( string $path, string $name ): ?string {
+		$ext = strtolower( pathinfo( $name, PATHINFO_EXTENSION ) );
+		$format = strtoupper( $ext );
+		$head = self::readHead( $path ) ?? '';
+		$problem = null;
+		if ( strlen( $head ) < 128 ) {
+			$problem = [ 0, 'file is ' . strlen( $head ) . ' bytes, shorter than the 128-byte header' ];
+		} elseif ( $ext === 'pcx' ) {
+			$problem = self::pcxHeaderProblem( $head );
+		} elseif ( $ext === 'dds' ) {
+			if ( !str_starts_with( $head, 'DDS ' ) ) {
+				$problem = [ 0, 'magic is not "DDS " (found "' . self::shown( substr( $head, 0, 4 ) ) . '")' ];
+			} elseif ( self::u32( $head, 4 ) !== 124 ) {
+				$problem = [ 4, 'header size is ' . self::u32( $head, 4 ) . ', a DirectDraw Surface header is 124 bytes' ];
+			}
+		} else {
+			$problem = [ 0, ".$ext is not a texture file extension" ];
+		}
+		if ( $problem === null ) {
+			$mime = self::textureType( $head ) ?? 'application/octet-stream';
+			$problem = self::browserWouldRun( $path, $head, $mime, $ext );
+		}
+		return $problem === null ? null : "$format $name: {$problem[1]} (at byte {$problem[0]})";
+	}
+
+	/**
+	 * ZSoft PCX's 128-byte header: manufacturer 0x0A, version 0 to 5, encoding 0 or 1 (RLE), bits
+	 * per pixel 1, 2, 4 or 8, a window whose ends are not before its starts.
+	 *
+	 * @return array{0:int,1:string}|null [ byte, what is wrong ]
+	 */
+	private static function pcxHeaderProblem( string $head ): ?array {
+		if ( ord( $head[0] ) !== 0x0A ) {
+			return [ 0, sprintf( 'manufacturer byte is 0x%02X, a PCX image starts with 0x0A', ord( $head[0] ) ) ];
+		}
+		if ( !in_array( ord( $head[1] ), [ 0, 2, 3, 4, 5 ], true ) ) {
+			return [ 1, 'version is ' . ord( $head[1] ) . ' (PCX versions are 0, 2, 3, 4 and 5)' ];
+		}
+		if ( ord( $head[2] ) > 1 ) {
+			return [ 2, 'encoding is ' . ord( $head[2] ) . ' (0 raw or 1 run-length)' ];
+		}
+		if ( !in_array( ord( $head[3] ), [ 1, 2, 4, 8 ], true ) ) {
+			return [ 3, 'bits per pixel is ' . ord( $head[3] ) . ' (1, 2, 4 or 8)' ];
+		}
+		if ( self::u16( $head, 8 ) < self::u16( $head, 4 ) || self::u16( $head, 10 ) < self::u16( $head, 6 ) ) {
+			return [ 4, 'the image window ends before it starts' ];
+		}
+		return null;
 	}
 
 	/** Why the first bytes are not what the extension says, in the decoders' words. */
