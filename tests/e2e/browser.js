@@ -4,7 +4,7 @@ import { afterAll, beforeAll, inject } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
-import { CHROMIUM_ARGS } from '../../web/cli/chromium.js';
+import { CHROMIUM_ARGS, sandboxed } from '../../web/cli/chromium.js';
 
 export const SAMPLES = new URL('../../../shared/samples/', import.meta.url).pathname;
 export const FIXTURES = new URL('../../build/fixtures/', import.meta.url).pathname;
@@ -84,7 +84,7 @@ export async function until(page, predicate, arg, timeout = 60000) {
 
 /** Debian's Chromium with the switches `rigscope poster` uses (web/cli/chromium.js): SwiftShader, no sandbox, no background traffic. */
 export async function launch(extraArgs = []) {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...extraArgs] });
+  return chromium.launch({ executablePath: '/usr/bin/chromium', chromiumSandbox: sandboxed(), args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
 /**

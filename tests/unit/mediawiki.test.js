@@ -224,17 +224,18 @@ describe.skipIf(!hasPhp || !existsSync(FIXTURES))('ModelFileCheck (PHP) against 
 
 /**
  * Runs Inspector::together (the facts of a file read with its companions) outside MediaWiki: its
- * services are stand-ins, and the command line is a script of answers, one per run.
+ * services are stand-ins, and the command line is a script of answers, one per run. The stash
+ * keeps what it is given until `expire` empties it (an hour, a week: past every time to live).
  * @param {{ stdout: string, exit: number }[]} answers what each run of `rigscope inspect` prints
- * @param {number} calls how many times the page asks
- * @returns {{ results: (object | null)[], runs: number }}
+ * @param {('view' | 'expire')[]} steps a page view asking for the facts, or time passing
+ * @returns {{ results: (object | null)[], runs: number, words: string[][] }}
  */
-function phpTogether(answers, calls) {
+function phpTogether(answers, steps) {
   const script = `
 namespace MediaWiki { class MediaWikiServices {
 	public static $stash = [];
 	public static function getInstance() { return new self(); }
-	public function getMainConfig() { return new class { public function get( $name ) { return $name === 'RigscopeNode' ? 'node' : __FILE__; } }; }
+	public function getMainConfig() { return new class { public function get( $name ) { return $name === 'RigscopeNode' ? 'node' : ( $name === 'RigscopeLimits' ? [] : __FILE__ ); } }; }
 	public function getMainObjectStash() { return new class {
 		const TTL_WEEK = 604800;
 		public function makeKey( ...$parts ) { return implode( ':', $parts ); }
@@ -243,11 +244,15 @@ namespace MediaWiki { class MediaWikiServices {
 	}; }
 } }
 namespace MediaWiki\\Shell { class Shell {
+	const RESTRICT_DEFAULT = 39; const NO_NETWORK = 8;
 	public static $answers = [];
 	public static $runs = 0;
+	public static $words = [];
 	public static function isDisabled() { return false; }
-	public static function command( ...$words ) { return new class {
+	public static function command( ...$words ) { Shell::$words[] = $words[0]; return new class {
 		public function limits( $l ) { return $this; }
+		public function restrict( $r ) { return $this; }
+		public function environment( $e ) { return $this; }
 		public function execute() {
 			$answer = Shell::$answers[Shell::$runs++];
 			return new class( $answer ) {
@@ -267,40 +272,60 @@ namespace MediaWiki\\FileRepo\\File { class File {
 } }
 namespace {
 	use MediaWiki\\FileRepo\\File\\File;
+	class PoolCounterWorkViaCallback {
+		public function __construct( private string $type, private string $key, private array $callbacks ) {}
+		public function execute() { return ( $this->callbacks['doWork'] )(); }
+	}
 	function wfTempDir() { return sys_get_temp_dir(); }
 	function wfDebugLog( $channel, $text ) {}
+	require ${JSON.stringify(join(EXT, 'src/ServerCommand.php'))};
 	require ${JSON.stringify(join(EXT, 'src/Inspector.php'))};
 	$input = json_decode( stream_get_contents( STDIN ), true );
 	MediaWiki\\Shell\\Shell::$answers = $input['answers'];
 	$anim = new File( 'Walk.psa', __FILE__ );
 	$mesh = new File( 'Hero.psk', __FILE__ );
 	$results = [];
-	for ( $i = 0; $i < $input['calls']; $i++ ) $results[] = MediaWiki\\Extension\\Rigscope\\Inspector::together( $anim, [ $mesh ] );
-	echo json_encode( [ 'results' => $results, 'runs' => MediaWiki\\Shell\\Shell::$runs ] );
+	foreach ( $input['steps'] as $step ) {
+		if ( $step === 'expire' ) {
+			MediaWiki\\MediaWikiServices::$stash = [];
+			// A new request: nothing is kept in the process either.
+			( function () { self::$together = []; } )->bindTo( null, MediaWiki\\Extension\\Rigscope\\Inspector::class )();
+			continue;
+		}
+		$results[] = MediaWiki\\Extension\\Rigscope\\Inspector::together( $anim, [ $mesh ] );
+	}
+	echo json_encode( [ 'results' => $results, 'runs' => MediaWiki\\Shell\\Shell::$runs, 'words' => MediaWiki\\Shell\\Shell::$words ] );
 }`;
   const file = join(mkdtempSync(join(tmpdir(), 'rigscope-together-')), 'together.php');
   writeFileSync(file, `<?php\n${script}`);
   try {
-    return JSON.parse(execFileSync('php', [file], { input: JSON.stringify({ answers, calls }), encoding: 'utf8' }));
+    return JSON.parse(execFileSync('php', [file], { input: JSON.stringify({ answers, steps }), encoding: 'utf8' }));
   } finally {
     rmSync(join(file, '..'), { recursive: true, force: true });
   }
 }
 
 describe.skipIf(!hasPhp)('Inspector::together (PHP): a file read with its companions on the server', () => {
-  const record = { file: '/tmp/rigscope-x/Walk.psa', kind: 'animation', boundTo: 'Hero.psk' };
-  const answered = { stdout: JSON.stringify([{ file: '/tmp/rigscope-x/Hero.psk', kind: 'model' }, record]), exit: 0 };
+  const record = { file: '/tmp/rigscope-0123456789abcdef/Walk.psa', kind: 'animation', boundTo: 'Hero.psk', sequences: [{ name: 'Walk', frames: 21 }] };
+  const answered = { stdout: JSON.stringify([{ file: '/tmp/rigscope-0123456789abcdef/Hero.psk', kind: 'model' }, record]), exit: 0 };
+  const kept = { ...record, file: 'Walk.psa', clips: [{ name: 'Walk', frames: 21 }] };
 
   it('keeps an answer: the next view reads it from the stash, running nothing', () => {
-    const { results, runs } = phpTogether([answered], 2);
-    expect(results).toEqual([record, record]);
+    const { results, runs } = phpTogether([answered], ['view', 'view']);
+    expect(results).toEqual([kept, kept]);
     expect(runs).toBe(1);
   });
 
-  it('keeps no failed run: a run killed or crashed (no JSON) is asked again at the next view', () => {
-    const { results, runs } = phpTogether([{ stdout: '', exit: 1 }, answered], 2);
-    expect(results).toEqual([null, record]);
+  it('keeps a failed run (killed, crashed: no JSON) for a while, not for a week: views meanwhile run nothing, a view after asks again', () => {
+    const { results, runs } = phpTogether([{ stdout: '', exit: 1 }, answered], ['view', 'view', 'expire', 'view']);
+    expect(results).toEqual([null, null, kept]);
     expect(runs).toBe(2);
+  });
+
+  it('runs the command line bounded: through bounded.sh, with its wall clock and data memory', () => {
+    const { words } = phpTogether([answered], ['view']);
+    expect(words[0].slice(0, 4)).toEqual(['/bin/bash', join(EXT, 'bin/bounded.sh'), '60', String(2048 * 1024)]);
+    expect(words[0].slice(4, 7)).toEqual(['node', expect.any(String), 'inspect']);
   });
 });
 
@@ -318,6 +343,7 @@ const NAMES_1_39 = {
   'MediaWiki\\Hook\\BeforePageDisplayHook': 'interface',
   'MediaWiki\\Hook\\ParserFirstCallInitHook': 'interface',
   'MediaWiki\\Hook\\UploadVerifyFileHook': 'interface',
+  'MediaWiki\\Hook\\SoftwareInfoHook': 'interface',
   // Hooks with the same names on 1.39 as now.
   'MediaWiki\\Hook\\MimeMagicInitHook': 'interface',
   'MediaWiki\\Hook\\MimeMagicGuessFromContentHook': 'interface',
@@ -339,6 +365,7 @@ const RENAMED = {
   'MediaWiki\\Output\\Hook\\BeforePageDisplayHook': 'MediaWiki\\Hook\\BeforePageDisplayHook',
   'MediaWiki\\Parser\\Hook\\ParserFirstCallInitHook': 'MediaWiki\\Hook\\ParserFirstCallInitHook',
   'MediaWiki\\Upload\\Hook\\UploadVerifyFileHook': 'MediaWiki\\Hook\\UploadVerifyFileHook',
+  'MediaWiki\\Specials\\Hook\\SoftwareInfoHook': 'MediaWiki\\Hook\\SoftwareInfoHook',
 };
 
 /** PHP braced namespace blocks declaring each name as an empty class or interface: { name: kind }. */
@@ -399,6 +426,7 @@ describe.skipIf(!hasPhp)('Compat (PHP): current MediaWiki class names on 1.39', 
         'MediaWiki\\Hook\\MimeMagicImproveFromExtensionHook',
         'MediaWiki\\Hook\\MimeMagicInitHook',
         'MediaWiki\\Hook\\ParserFirstCallInitHook',
+        'MediaWiki\\Hook\\SoftwareInfoHook',
         'MediaWiki\\Hook\\UploadVerifyFileHook',
         'MediaWiki\\Page\\Hook\\ImageOpenShowImageInlineBeforeHook',
       ],

@@ -8,12 +8,11 @@ import { accessSync, constants, statSync } from 'node:fs';
 export const DEFAULT_CHROMIUM = '/usr/bin/chromium';
 
 /**
- * Switches for a quiet, reproducible headless Chromium: no sandbox (containers and CI have no
- * user namespaces), no background traffic, and software WebGL asked for explicitly (Chrome no
- * longer falls back to SwiftShader on its own).
+ * Switches for a quiet, reproducible headless Chromium: no background traffic, and software WebGL
+ * asked for explicitly (Chrome no longer falls back to SwiftShader on its own). The sandbox is
+ * left to `sandboxed()`.
  */
 export const CHROMIUM_ARGS = [
-  '--no-sandbox',
   '--disable-dev-shm-usage',
   '--disable-background-networking',
   '--disable-component-update',
@@ -45,8 +44,19 @@ export function chromiumPath(env = process.env) {
   return path;
 }
 
-/** Starts Chromium headless with CHROMIUM_ARGS (and `extraArgs`). */
+/**
+ * Whether Chromium runs in its own sandbox: yes, as any user but root (a wiki's www-data, say),
+ * where Chromium refuses it; RIGSCOPE_CHROMIUM_SANDBOX=0 turns it off where the machine gives no
+ * user namespaces (some containers), =1 insists on it.
+ * @param {Record<string, string | undefined>} [env]
+ */
+export function sandboxed(env = process.env) {
+  if (env.RIGSCOPE_CHROMIUM_SANDBOX === '0' || env.RIGSCOPE_CHROMIUM_SANDBOX === '1') return env.RIGSCOPE_CHROMIUM_SANDBOX === '1';
+  return process.getuid?.() !== 0;
+}
+
+/** Starts Chromium headless with CHROMIUM_ARGS (and `extraArgs`), sandboxed unless `sandboxed()` says not. */
 export async function launchChromium({ executablePath = chromiumPath(), extraArgs = [] } = {}) {
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs] });
+  return chromium.launch({ executablePath, chromiumSandbox: sandboxed(), args: [...CHROMIUM_ARGS, ...extraArgs] });
 }

@@ -31,7 +31,7 @@ function freePort() {
  * @param {{ dir: string, settings?: string, extensionDir?: string }} options settings: PHP lines
  *   appended to LocalSettings.php; extensionDir: the extension's folder (the repository's by default),
  *   served under /extensions/Rigscope/ as a link in MediaWiki's extensions/ would be
- * @returns {Promise<{ url: string, dir: string, api: WikiApi, stop: () => void, php: (args: string[], input?: string) => string }>}
+ * @returns {Promise<{ url: string, dir: string, api: WikiApi, stop: () => void, php: (args: string[], input?: string, env?: object) => string, runJobs: (env?: object) => string }>}
  */
 export async function makeWiki({ dir, settings = '', extensionDir = EXTENSION_DIR }) {
   const port = await freePort();
@@ -68,6 +68,7 @@ $wgCacheDirectory = ${JSON.stringify(`${dir}/cache`)};
 $wgDefaultSkin = 'vector-2022';
 $wgShowExceptionDetails = true;
 $wgDebugLogGroups['rigscope'] = ${JSON.stringify(`${dir}/rigscope.log`)};
+$wgJobRunRate = 0;
 # Vector 2022 fits phones only when asked (1.39); the README's install says so too.
 $wgVectorResponsive = true;
 $wgFileExtensions = array_merge( $wgFileExtensions, [ 'rigscope', 'psk', 'pskx', 'psa', 'pmd', '3d', 'uc', 'psg', 'tga', 'bmp', 'pcx' ] );
@@ -84,7 +85,8 @@ ${settings}
     RIGSCOPE_WIKI_IMAGES: `${dir}/images`,
     RIGSCOPE_EXTENSION_DIR: extensionDir,
   };
-  const php = (args, input) => execFileSync('php', args, { env, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], cwd: MEDIAWIKI });
+  const php = (args, input, extraEnv = {}) =>
+    execFileSync('php', args, { env: { ...env, ...extraEnv }, input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], cwd: MEDIAWIKI });
   php([`${MEDIAWIKI}/maintenance/update.php`, '--quick']);
   const server = spawn(
     'php',
@@ -116,7 +118,10 @@ ${settings}
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { url, dir, api: new WikiApi(url), php, log: () => log, stop };
+  // The test wiki runs no job at the end of a request ($wgJobRunRate = 0, as the README advises
+  // for posters): a test runs them when it wants posters drawn, as a wiki's job runner would.
+  const runJobs = (extraEnv) => php([`${MEDIAWIKI}/maintenance/runJobs.php`], undefined, extraEnv);
+  return { url, dir, api: new WikiApi(url), php, runJobs, log: () => log, stop };
 }
 
 /** MediaWiki's action API, with cookies. */

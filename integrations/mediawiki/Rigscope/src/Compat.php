@@ -29,6 +29,7 @@ class Compat {
 		'MediaWiki\\Output\\Hook\\BeforePageDisplayHook' => [ 'MediaWiki\\Hook\\BeforePageDisplayHook', '1.42' ],
 		'MediaWiki\\Parser\\Hook\\ParserFirstCallInitHook' => [ 'MediaWiki\\Hook\\ParserFirstCallInitHook', '1.46' ],
 		'MediaWiki\\Upload\\Hook\\UploadVerifyFileHook' => [ 'MediaWiki\\Hook\\UploadVerifyFileHook', '1.46' ],
+		'MediaWiki\\Specials\\Hook\\SoftwareInfoHook' => [ 'MediaWiki\\Hook\\SoftwareInfoHook', '1.46' ],
 	];
 
 	/**

@@ -12,7 +12,7 @@ namespace MediaWiki\Extension\Rigscope;
 
 use MediaWiki\FileRepo\File\File;
 use MediaWiki\MediaWikiServices;
-use MediaWiki\Shell\Shell;
+
 
 class Inspector {
 
@@ -28,6 +28,15 @@ class Inspector {
 		'ue1-anim' => 'model_a.3d',
 		'uc' => 'model.uc',
 	];
+
+	/** At most this many sequences and warnings are kept in a file's metadata (the count is kept too). */
+	public const MAX_SEQUENCES = 1000;
+	public const MAX_WARNINGS = 50;
+	/** A list or map in a record (pairings, info) keeps at most this many entries. */
+	private const MAX_ENTRIES = 100;
+
+	/** How long a run that failed is remembered (an inspect that timed out is not run on every view). */
+	private const FAILURE_TTL = 3600;
 
 	/** Facts of files read in this request, by path, size and time: an upload reads them three times. */
 	private static $cache = [];
@@ -85,7 +94,7 @@ class Inspector {
 		}
 		foreach ( [ 'format', 'counts', 'info', 'pairedWith', 'boundTo' ] as $field ) {
 			if ( isset( $main[$field] ) && $main[$field] !== [] ) {
-				$facts[$field] = $main[$field];
+				$facts[$field] = self::capped( $main[$field] );
 			}
 		}
 		if ( $kind === 'bundle' ) {
@@ -97,7 +106,7 @@ class Inspector {
 			foreach ( $record['sequences'] ?? [] as $s ) {
 				if ( is_array( $s ) ) {
 					$sequences[] = array_intersect_key( $s,
-						[ 'name' => 1, 'frames' => 1, 'fps' => 1, 'duration' => 1, 'loop' => 1 ] );
+						[ 'name' => 1, 'frames' => 1, 'fps' => 1, 'duration' => 1, 'loop' => 1, 'startFrame' => 1 ] );
 				}
 			}
 			foreach ( $record['warnings'] ?? [] as $w ) {
@@ -107,11 +116,14 @@ class Inspector {
 				$facts['error'] = (string)$record['error'];
 			}
 		}
+		// Metadata stays small whatever the file holds: lists are cut, their full length kept.
 		if ( $sequences ) {
-			$facts['sequences'] = $sequences;
+			$facts['sequences'] = array_slice( $sequences, 0, self::MAX_SEQUENCES );
+			$facts['sequenceCount'] = count( $sequences );
 		}
 		if ( $warnings ) {
-			$facts['warnings'] = array_slice( $warnings, 0, 50 );
+			$facts['warnings'] = array_slice( $warnings, 0, self::MAX_WARNINGS );
+			$facts['warningCount'] = count( $warnings );
 		}
 		$facts['inspected'] = true;
 		return $facts;
@@ -125,8 +137,11 @@ class Inspector {
 			return $facts;
 		}
 		$swap = static function ( $text ) use ( $seen, $name ) {
-			return is_string( $text ) ? preg_replace( '#\S*/' . preg_quote( $seen, '#' ) . '#', $name,
-				str_replace( " $seen", " $name", $text ) ) : $text;
+			// A callback, so a `$1` or `\\1` in the wiki's name is text, not a back reference.
+			return is_string( $text ) ? preg_replace_callback( '#\S*/' . preg_quote( $seen, '#' ) . '#',
+				static function () use ( $name ) {
+					return $name;
+				}, str_replace( " $seen", " $name", $text ) ) : $text;
 		};
 		if ( isset( $facts['error'] ) ) {
 			$facts['error'] = $swap( $facts['error'] );
@@ -137,18 +152,49 @@ class Inspector {
 		return $facts;
 	}
 
+	/** A record's list or map cut to MAX_ENTRIES entries (nested ones too). */
+	private static function capped( $value ) {
+		if ( !is_array( $value ) ) {
+			return $value;
+		}
+		return array_map( [ self::class, 'capped' ], array_slice( $value, 0, self::MAX_ENTRIES, true ) );
+	}
+
 	/** The node binary, when the wiki runs the command line. */
 	public static function node(): ?string {
 		$node = MediaWikiServices::getInstance()->getMainConfig()->get( 'RigscopeNode' );
-		if ( !$node || Shell::isDisabled() ) {
+		if ( !$node || !ServerCommand::available() ) {
 			return null;
 		}
 		if ( !is_file( self::cli() ) ) {
-			// Copied rather than linked from a checkout, the folder needs $wgRigscopeCli.
-			wfDebugLog( 'rigscope', 'no Rigscope command line at ' . self::cli() . ': set $wgRigscopeCli' );
+			// Copied rather than linked from a checkout, the folder needs $wgRigscopeCli: said in the
+			// log and on Special:Version (Hooks::onSoftwareInfo).
+			wfDebugLog( 'rigscope', self::cliProblem() );
 			return null;
 		}
 		return (string)$node;
+	}
+
+	/**
+	 * What stops the wiki from running the command line although it is asked to, in a sentence for
+	 * administrators; null when nothing does (or when it is not asked to).
+	 */
+	public static function cliProblem(): ?string {
+		$config = MediaWikiServices::getInstance()->getMainConfig();
+		if ( !$config->get( 'RigscopeNode' ) && $config->get( 'RigscopePosterCommand' ) !== true ) {
+			return null;
+		}
+		if ( !ServerCommand::available() ) {
+			return 'Rigscope: MediaWiki may not run commands here (shell_exec is disabled), so uploads are '
+				. 'checked by their headers only and thumbnails are cards.';
+		}
+		if ( !is_file( self::cli() ) ) {
+			return 'Rigscope: no command line at ' . self::cli() . ': set $wgRigscopeCli to the path of '
+				. 'web/cli/rigscope.js in a Rigscope checkout (a copied extension folder cannot find it), '
+				. 'then run maintenance/refreshImageMetadata.php --force --mime "model/*" to read the files '
+				. 'uploaded meanwhile.';
+		}
+		return null;
 	}
 
 	/** The command line script: a setting, else the repository's web/cli/rigscope.js beside this folder. */
@@ -162,12 +208,12 @@ class Inspector {
 	 */
 	public static function posterCommand(): ?array {
 		$command = MediaWikiServices::getInstance()->getMainConfig()->get( 'RigscopePosterCommand' );
-		if ( !$command || Shell::isDisabled() ) {
+		if ( !$command || !ServerCommand::available() ) {
 			return null;
 		}
 		if ( $command === true ) {
-			$node = self::node() ?? 'node';
-			return [ $node, self::cli(), 'poster' ];
+			$node = self::node();
+			return $node === null ? null : [ $node, self::cli(), 'poster' ];
 		}
 		return (array)$command;
 	}
@@ -185,34 +231,24 @@ class Inspector {
 		if ( $node === null ) {
 			return null;
 		}
-		$dir = wfTempDir() . '/rigscope-' . bin2hex( random_bytes( 8 ) );
-		if ( !@mkdir( $dir, 0700 ) ) {
+		$sha1 = @sha1_file( $path ) ?: '';
+		$answer = self::remembered( 'inspect', [ $sha1, $as ], static function ( string $dir ) use ( $node, $path, $as ) {
+			$copy = self::copyInto( $dir, $as, $path );
+			return $copy === null ? null : ServerCommand::run( ServerCommand::INSPECT, "inspect:$as",
+				[ $node, self::cli(), 'inspect', '--json', $copy ] );
+		} );
+		$records = $answer === null ? null : json_decode( $answer['stdout'], true );
+		if ( !is_array( $records ) || !isset( $records[0] ) || !is_array( $records[0] ) ) {
 			return null;
 		}
-		$copy = "$dir/$as";
-		try {
-			if ( !@symlink( $path, $copy ) && !@copy( $path, $copy ) ) {
-				return null;
-			}
-			$result = Shell::command( $node, self::cli(), 'inspect', '--json', $copy )
-				->limits( [ 'memory' => 0, 'time' => 120, 'walltime' => 120 ] )
-				->execute();
-			$records = json_decode( $result->getStdout(), true );
-			if ( !is_array( $records ) || !isset( $records[0] ) || !is_array( $records[0] ) ) {
-				wfDebugLog( 'rigscope', "inspect gave no record (exit {$result->getExitCode()}): "
-					. substr( $result->getStderr() ?? '', 0, 500 ) );
-				return null;
-			}
-			return array_values( array_filter( $records, 'is_array' ) );
-		} finally {
-			@unlink( $copy );
-			@rmdir( $dir );
-		}
+		return array_values( array_filter( $records, 'is_array' ) );
 	}
 
 	/**
 	 * What `rigscope inspect` says of a file read together with its companions (the mesh an
 	 * animation binds to, the other half of a UE1 pair), kept for a week per set of contents.
+	 * Its `clips` are the clips of every file of the set (name, frames, startFrame): what a
+	 * thumbnail's `clip=` and `frame=` are checked against.
 	 *
 	 * @param File $file
 	 * @param File[] $companions
@@ -223,71 +259,87 @@ class Inspector {
 		if ( $node === null || !$companions ) {
 			return null;
 		}
-		$stash = MediaWikiServices::getInstance()->getMainObjectStash();
 		$files = array_merge( [ $file ], $companions );
-		$key = $stash->makeKey( 'rigscope-together', 1, sha1( implode( '|', array_map( static function ( File $f ) {
+		$id = array_map( static function ( File $f ) {
 			return $f->getName() . ':' . $f->getSha1();
-		}, $files ) ) ) );
+		}, $files );
+		$stash = ServerCommand::stash();
+		$key = $stash->makeKey( 'rigscope-together', 2, sha1( implode( '|', $id ) ) );
+		if ( isset( self::$together[$key] ) ) {
+			return self::$together[$key] ?: null;
+		}
 		$cached = $stash->get( $key );
 		if ( is_array( $cached ) ) {
-			return $cached ?: null;
+			return ( self::$together[$key] = $cached ) ?: null;
 		}
-		$dir = wfTempDir() . '/rigscope-' . bin2hex( random_bytes( 8 ) );
-		if ( !@mkdir( $dir, 0700 ) ) {
-			return null;
-		}
-		$links = [];
-		$record = [];
-		$answer = null;
-		try {
+		$answer = self::remembered( 'together', $id, static function ( string $dir ) use ( $node, $files ) {
+			$copies = [];
 			foreach ( $files as $f ) {
 				$path = $f->getLocalRefPath();
-				$link = $dir . '/' . $f->getName();
-				if ( $path && ( @symlink( $path, $link ) || @copy( $path, $link ) ) ) {
-					$links[] = $link;
+				$copy = $path ? self::copyInto( $dir, $f->getName(), $path ) : null;
+				if ( $copy !== null ) {
+					$copies[] = $copy;
 				}
 			}
-			$result = Shell::command( array_merge( [ $node, self::cli(), 'inspect', '--json' ], $links ) )
-				->limits( [ 'memory' => 0, 'time' => 120, 'walltime' => 120 ] )
-				->execute();
-			$answer = json_decode( $result->getStdout(), true );
-			foreach ( is_array( $answer ) ? $answer : [] as $r ) {
-				if ( is_array( $r ) && basename( (string)( $r['file'] ?? '' ) ) === $file->getName() ) {
-					$record = $r;
-				}
-			}
-		} finally {
-			foreach ( $links as $link ) {
-				@unlink( $link );
-			}
-			@rmdir( $dir );
-		}
-		// A run that gave no answer (killed at its time limit, a crash) is not kept: the next view
-		// asks again, where a week of "nothing known" would stand for it.
-		if ( !is_array( $answer ) ) {
-			wfDebugLog( 'rigscope', "inspect of {$file->getName()} with its companions gave no answer "
-				. "(exit {$result->getExitCode()}): " . substr( $result->getStderr() ?? '', 0, 500 ) );
+			return ServerCommand::run( ServerCommand::INSPECT, 'together:' . $files[0]->getName(),
+				array_merge( [ $node, self::cli(), 'inspect', '--json' ], $copies ) );
+		} );
+		$records = $answer === null ? null : json_decode( $answer['stdout'], true );
+		if ( !is_array( $records ) ) {
+			// Not kept for a week: remembered() keeps the failure for an hour, then it is tried again.
 			return null;
 		}
+		$record = [];
+		$clips = [];
+		foreach ( $records as $r ) {
+			if ( !is_array( $r ) ) {
+				continue;
+			}
+			if ( basename( (string)( $r['file'] ?? '' ) ) === $file->getName() ) {
+				$record = $r;
+			}
+			foreach ( $r['sequences'] ?? [] as $s ) {
+				if ( is_array( $s ) && isset( $s['name'] ) && count( $clips ) < self::MAX_SEQUENCES ) {
+					$clips[] = array_intersect_key( $s, [ 'name' => 1, 'frames' => 1, 'fps' => 1, 'startFrame' => 1 ] );
+				}
+			}
+		}
+		$record = self::capped( array_diff_key( $record, [ 'sequences' => 1, 'warnings' => 1 ] ) )
+			+ array_intersect_key( $record, [ 'sequences' => 1, 'warnings' => 1 ] );
+		if ( isset( $record['sequences'] ) ) {
+			$record['sequences'] = array_slice( (array)$record['sequences'], 0, self::MAX_SEQUENCES );
+		}
+		if ( isset( $record['warnings'] ) ) {
+			$record['warnings'] = array_slice( (array)$record['warnings'], 0, self::MAX_WARNINGS );
+		}
 		// Paths become the wiki's names.
-		array_walk_recursive( $record, static function ( &$v ) use ( $dir ) {
-			if ( is_string( $v ) && str_starts_with( $v, "$dir/" ) ) {
-				$v = substr( $v, strlen( $dir ) + 1 );
+		array_walk_recursive( $record, static function ( &$v ) {
+			if ( is_string( $v ) && preg_match( '#/rigscope-[0-9a-f]{16}/#', $v ) ) {
+				$v = preg_replace( '#\S*/rigscope-[0-9a-f]{16}/#', '', $v );
 			}
 		} );
+		if ( $record || $clips ) {
+			$record['clips'] = $clips;
+		}
 		$stash->set( $key, $record, $stash::TTL_WEEK );
+		self::$together[$key] = $record;
 		return $record ?: null;
 	}
 
+	/** Answers of together() in this request, by key. */
+	private static $together = [];
+
 	/**
 	 * Draws a poster with `rigscope poster FILE... -o OUT.png --size WxH [--clip NAME] [--frame N]`.
+	 * A poster drawn without some of the files (an animation that fits no mesh: exit 1) is kept;
+	 * what was left out is logged.
 	 *
-	 * @param string[] $paths the model's files (the first, and its companions)
+	 * @param string[] $paths the model's files: the wiki's name => a local path
 	 * @param string $out
 	 * @param int $width
 	 * @param int $height
 	 * @param string|null $clip
-	 * @param int|null $frame
+	 * @param int|null $frame the file's own frame number (a UE1 clip starts where it starts)
 	 * @return string|null null when drawn, else why not
 	 */
 	public static function poster( array $paths, string $out, int $width, int $height, ?string $clip, ?int $frame ): ?string {
@@ -296,19 +348,20 @@ class Inspector {
 			return 'no poster command';
 		}
 		// The command line pairs files by name: each is seen under its name on the wiki.
-		$dir = wfTempDir() . '/rigscope-' . bin2hex( random_bytes( 8 ) );
-		if ( !@mkdir( $dir, 0700 ) ) {
-			return "cannot make $dir";
+		$dir = self::tempDir();
+		if ( $dir === null ) {
+			return 'cannot make a temporary folder in ' . wfTempDir();
 		}
-		$links = [];
 		try {
-			foreach ( $paths as $path ) {
-				$link = $dir . '/' . basename( $path );
-				if ( @symlink( $path, $link ) || @copy( $path, $link ) ) {
-					$links[] = $link;
+			$copies = [];
+			foreach ( $paths as $name => $path ) {
+				$copy = self::copyInto( $dir, (string)$name, $path );
+				if ( $copy === null ) {
+					return "cannot copy $name";
 				}
+				$copies[] = $copy;
 			}
-			$args = array_merge( $command, $links, [ '-o', $out, '--size', "{$width}x{$height}" ] );
+			$args = array_merge( $command, $copies, [ '-o', $out, '--size', "{$width}x{$height}" ] );
 			// One word each, value joined: a clip name that starts with a dash stays a value.
 			if ( $clip !== null && $clip !== '' ) {
 				$args[] = "--clip=$clip";
@@ -316,19 +369,99 @@ class Inspector {
 			if ( $frame !== null ) {
 				$args[] = "--frame=$frame";
 			}
-			$result = Shell::command( $args )
-				->limits( [ 'memory' => 0, 'time' => 180, 'walltime' => 180 ] )
-				->execute();
-			if ( $result->getExitCode() !== 0 || !is_file( $out ) || filesize( $out ) === 0 ) {
-				$said = trim( $result->getStderr() ?? $result->getStdout() );
-				return 'exit ' . $result->getExitCode() . ': ' . substr( $said, 0, 500 );
+			$result = ServerCommand::run( ServerCommand::POSTER, "poster:$out", $args );
+			if ( $result === null ) {
+				return 'not run: every poster slot is busy';
+			}
+			$drawn = is_file( $out ) && filesize( $out ) > 0;
+			$said = trim( $result['stderr'] !== '' ? $result['stderr'] : $result['stdout'] );
+			if ( $drawn && $result['exit'] === 1 ) {
+				wfDebugLog( 'rigscope', 'poster drawn without some files: ' . substr( $said, 0, 500 ) );
+				return null;
+			}
+			if ( $result['exit'] !== 0 || !$drawn ) {
+				return 'exit ' . $result['exit'] . ': ' . substr( $said, 0, 500 );
 			}
 			return null;
 		} finally {
-			foreach ( $links as $link ) {
-				@unlink( $link );
-			}
-			@rmdir( $dir );
+			self::removeDir( $dir );
 		}
+	}
+
+	/**
+	 * Runs $run in a fresh temporary folder, unless the same run (by kind and the contents it
+	 * reads) failed within FAILURE_TTL: a file page is not made to wait for an inspect that timed
+	 * out on every view. A run that gives no answer, or no JSON, is remembered as failed.
+	 *
+	 * @param string $kind
+	 * @param string[] $id what the run reads (names and hashes)
+	 * @param callable $run function ( string $dir ): ?array (ServerCommand::run's answer)
+	 * @return array|null the answer, or null when it failed now or recently
+	 */
+	private static function remembered( string $kind, array $id, callable $run ): ?array {
+		$stash = ServerCommand::stash();
+		// The command line's own file is part of the key: fixing $wgRigscopeCli tries again at once.
+		$key = $stash->makeKey( 'rigscope-failed', $kind, sha1( implode( '|', $id ) . '|' . self::cli() . '|' . @filemtime( self::cli() ) ) );
+		if ( $stash->get( $key ) ) {
+			return null;
+		}
+		$dir = self::tempDir();
+		if ( $dir === null ) {
+			return null;
+		}
+		try {
+			$answer = $run( $dir );
+		} finally {
+			self::removeDir( $dir );
+		}
+		if ( $answer === null || !is_array( json_decode( $answer['stdout'], true ) ) ) {
+			wfDebugLog( 'rigscope', "$kind gave no answer" . ( $answer ? " (exit {$answer['exit']}): "
+				. substr( $answer['stderr'], 0, 500 ) : '' ) );
+			$stash->set( $key, 1, self::FAILURE_TTL );
+			return null;
+		}
+		return $answer;
+	}
+
+	/** A new folder of our own in the temporary directory, or null. */
+	private static function tempDir(): ?string {
+		$dir = wfTempDir() . '/rigscope-' . bin2hex( random_bytes( 8 ) );
+		return @mkdir( $dir, 0700 ) ? $dir : null;
+	}
+
+	/**
+	 * Copies a file into our folder under a name, created exclusively (never through a link an
+	 * attacker could have placed, never over another file).
+	 *
+	 * @param string $dir
+	 * @param string $name the wiki's name of the file (no slash: a title cannot hold one)
+	 * @param string $path
+	 * @return string|null the copy's path
+	 */
+	private static function copyInto( string $dir, string $name, string $path ): ?string {
+		if ( $name === '' || str_contains( $name, '/' ) || $name === '.' || $name === '..' ) {
+			return null;
+		}
+		$copy = "$dir/$name";
+		$from = @fopen( $path, 'rb' );
+		$to = $from ? @fopen( $copy, 'xb' ) : false;
+		$ok = $from && $to && stream_copy_to_stream( $from, $to ) !== false;
+		if ( $from ) {
+			fclose( $from );
+		}
+		if ( $to ) {
+			fclose( $to );
+		}
+		return $ok ? $copy : null;
+	}
+
+	/** Removes our temporary folder and the copies in it. */
+	private static function removeDir( string $dir ): void {
+		foreach ( @scandir( $dir ) ?: [] as $f ) {
+			if ( $f !== '.' && $f !== '..' ) {
+				@unlink( "$dir/$f" );
+			}
+		}
+		@rmdir( $dir );
 	}
 }

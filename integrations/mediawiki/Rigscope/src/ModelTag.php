@@ -36,14 +36,16 @@ class ModelTag {
 	 * @return string HTML
 	 */
 	public static function tag( $input, array $args, Parser $parser, PPFrame $frame ) {
+		$lines = array_values( array_filter( array_map( 'trim', preg_split( '/[\r\n|]+/', (string)$input ) ),
+			'strlen' ) );
+		// The cap is checked before any name is looked up: a tag of 10,000 names costs nothing.
+		if ( count( $lines ) > self::MAX_FILES ) {
+			return self::render( $parser, $lines, $args );
+		}
 		$names = [];
-		foreach ( preg_split( '/[\r\n|]+/', (string)$input ) as $line ) {
-			$line = trim( $line );
-			if ( $line === '' ) {
-				continue;
-			}
+		$repo = MediaWikiServices::getInstance()->getRepoGroup();
+		foreach ( $lines as $line ) {
 			$title = Title::makeTitleSafe( NS_FILE, $line );
-			$repo = MediaWikiServices::getInstance()->getRepoGroup();
 			if ( str_contains( $line, ' ' ) && !( $title && $repo->findFile( $title ) ) ) {
 				array_push( $names, ...preg_split( '/\s+/', $line ) );
 			} else {
@@ -90,6 +92,10 @@ class ModelTag {
 			return self::error( wfMessage( 'rigscope-error-too-many' )->numParams( count( $names ), self::MAX_FILES )
 				->inContentLanguage()->text() );
 		}
+		// A tag may queue a poster and looks files up: an expensive parser function.
+		if ( !$parser->incrementExpensiveFunctionCount() ) {
+			return self::error( wfMessage( 'rigscope-error-expensive' )->inContentLanguage()->text() );
+		}
 		$files = [];
 		$missing = [];
 		foreach ( $names as $name ) {
@@ -107,7 +113,8 @@ class ModelTag {
 			Companions::register( $parser, $files[0] );
 		}
 		if ( $missing ) {
-			return self::error( wfMessage( 'rigscope-error-missing' )->params( implode( ', ', $missing ) )
+			// Names from the page are plain text in the message: never expanded as wikitext.
+			return self::error( wfMessage( 'rigscope-error-missing' )->plaintextParams( implode( ', ', $missing ) )
 				->numParams( count( $missing ) )->inContentLanguage()->text() );
 		}
 		$width = self::side( $options['width'] ?? null, self::DEFAULT_WIDTH );
@@ -126,8 +133,16 @@ class ModelTag {
 			}
 		}
 		$inner = null;
-		if ( $model && Inspector::posterCommand() ) {
+		$problem = null;
+		$fileFrame = null;
+		if ( $model ) {
 			$params = [ 'width' => $width ];
+			if ( $clip ) {
+				$params['clip'] = $clip;
+			}
+			if ( $frame !== null ) {
+				$params['frame'] = $frame;
+			}
 			// The tag's other files are drawn with it: its clip may be in one of them.
 			$with = [];
 			foreach ( $files as $file ) {
@@ -135,24 +150,14 @@ class ModelTag {
 					$with[] = $file->getName();
 				}
 			}
-			if ( $with ) {
-				$params['with'] = $with;
-			}
-			if ( $clip ) {
-				$params['clip'] = $clip;
-			}
-			if ( $frame !== null ) {
-				$params['frame'] = $frame;
-			}
-			$thumb = $model->transform( $params );
-			if ( ( !$thumb || !$thumb->getUrl() ) && ( $clip || $frame !== null ) ) {
-				// A clip or frame none of the files has: the files are shown at rest instead.
-				unset( $params['clip'], $params['frame'] );
-				$thumb = $model->transform( $params );
-			}
+			$thumb = RigscopeHandler::transformWith( $model, $params, $with );
+			$view = $thumb instanceof RigscopeThumbnail ? $thumb->getView() : [];
+			$problem = $view['problem'] ?? null;
+			$fileFrame = $view['fileFrame'] ?? null;
 			if ( $thumb && !$thumb->isError() && $thumb->getUrl() ) {
 				$inner = Html::element( 'img', [ 'src' => $thumb->getUrl(), 'alt' => wfMessage( 'rigscope-play-label' )
-					->params( implode( ', ', $names ) )->inContentLanguage()->text(), 'loading' => 'lazy', 'decoding' => 'async',
+					->plaintextParams( implode( ', ', $names ) )->inContentLanguage()->text(), 'loading' => 'lazy',
+					'decoding' => 'async',
 					// The box's own shape: the poster (4:3) is cropped to it (object-fit in the styles).
 					'width' => $width, 'height' => $height, 'style' => "aspect-ratio:$width/$height",
 					'class' => 'rigscope-poster' ] );
@@ -161,12 +166,13 @@ class ModelTag {
 		$inner ??= PlayerMarkup::card( $model ? array_merge( [ $model ], array_values( array_filter( $files,
 			static function ( $f ) use ( $model ) {
 				return $f !== $model;
-			} ) ) ) : $files, $width, $height );
+			} ) ) ) : $files, $width, $height, '', $problem );
 		$href = ( $model ?? $files[0] )->getDescriptionUrl();
 		$inner = Html::rawElement( 'a', [ 'href' => $href, 'class' => 'rigscope-card-link' ], $inner );
 		return PlayerMarkup::placeholder( $files, [
-			'clip' => $clip,
-			'frame' => $frame,
+			'clip' => $problem === null ? $clip : null,
+			// The player counts frames as the file does (a UE1 clip starts where it starts).
+			'frame' => $problem === null ? $fileFrame : null,
 			'width' => $width,
 			'height' => $height,
 		], $inner, [ 'class' => 'rigscope-block' ] );

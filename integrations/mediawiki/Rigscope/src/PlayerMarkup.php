@@ -23,6 +23,21 @@ class PlayerMarkup {
 	}
 
 	/**
+	 * The client's settings (config.json of the ext.rigscope module): the player's address and the
+	 * upload path every file it opens must be under. Both come from the wiki's configuration only.
+	 *
+	 * @param \MediaWiki\ResourceLoader\Context $context
+	 * @param \Config $config (MediaWiki\Config\Config from 1.41)
+	 * @return array
+	 */
+	public static function clientConfig( $context, $config ): array {
+		return [
+			'player' => RigscopeHandler::playerUrl(),
+			'uploadPath' => (string)$config->get( 'UploadPath' ),
+		];
+	}
+
+	/**
 	 * @param File[] $files the model's files, in order (companions found by name are added)
 	 * @param array $view clip, frame, width, height (pixels; width 0 = the page's width)
 	 * @param string $innerHtml the poster or card
@@ -36,24 +51,24 @@ class PlayerMarkup {
 			$urls[] = $file->getUrl();
 			$names[] = $file->getName();
 		}
-		$attribs = [
-			'class' => trim( 'rigscope-thumb ' . ( $extra['class'] ?? '' ) ),
-			'data-rigscope-src' => implode( ' ', $urls ),
-			'data-rigscope-player' => RigscopeHandler::playerUrl(),
-			'data-rigscope-name' => implode( ', ', $names ),
-		];
+		$data = [ 'src' => $urls, 'name' => implode( ', ', $names ) ];
 		if ( isset( $view['clip'] ) && $view['clip'] !== '' ) {
-			$attribs['data-rigscope-clip'] = (string)$view['clip'];
+			$data['clip'] = (string)$view['clip'];
 		}
 		if ( isset( $view['frame'] ) && $view['frame'] !== '' ) {
-			$attribs['data-rigscope-frame'] = (string)(int)$view['frame'];
+			$data['frame'] = (int)$view['frame'];
 		}
-		if ( !empty( $view['width'] ) ) {
-			$attribs['data-rigscope-width'] = (string)(int)$view['width'];
+		foreach ( [ 'width', 'height' ] as $side ) {
+			if ( !empty( $view[$side] ) ) {
+				$data[$side] = (int)$view[$side];
+			}
 		}
-		if ( !empty( $view['height'] ) ) {
-			$attribs['data-rigscope-height'] = (string)(int)$view['height'];
-		}
+		$attribs = [
+			'class' => trim( 'rigscope-thumb ' . ( $extra['class'] ?? '' ) ),
+			// data-mw-* is reserved for extensions: the sanitizer removes it from page text, so the
+			// client opens only what this extension made (an editor's copy of the markup does nothing).
+			'data-mw-rigscope' => json_encode( $data, JSON_UNESCAPED_UNICODE | JSON_UNESCAPED_SLASHES ),
+		];
 		$badge = Html::element( 'span', [ 'class' => 'rigscope-badge', 'aria-hidden' => 'true' ],
 			wfMessage( 'rigscope-badge' )->inContentLanguage()->text() );
 		$play = Html::element( 'span', [ 'class' => 'rigscope-play', 'aria-hidden' => 'true' ] );
@@ -73,9 +88,10 @@ class PlayerMarkup {
 	 * @param int $width pixels (0: as wide as the page allows)
 	 * @param int $height pixels
 	 * @param string $alt
+	 * @param string|null $problem why the clip or frame asked for is not shown (said on the card)
 	 * @return string HTML
 	 */
-	public static function card( array $files, int $width, int $height, string $alt = '' ): string {
+	public static function card( array $files, int $width, int $height, string $alt = '', ?string $problem = null ): string {
 		$first = $files[0];
 		$lines = '';
 		$facts = $first->getMetadataArray();
@@ -103,9 +119,12 @@ class PlayerMarkup {
 		if ( !$small ) {
 			$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-format' ], FactsTable::formatLabel( $facts ) );
 		}
-		if ( $counts ) {
+		if ( $counts && $problem === null ) {
 			$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-counts' ],
 				implode( ' · ', array_slice( $counts, 0, 4 ) ) );
+		}
+		if ( $problem !== null ) {
+			$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-problem' ], $problem );
 		}
 		$style = $width ? "width:{$width}px;height:{$height}px" : "height:{$height}px";
 		$label = $alt !== '' ? $alt

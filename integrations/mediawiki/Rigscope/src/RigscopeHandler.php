@@ -48,19 +48,91 @@ class RigscopeHandler extends ImageHandler {
 	}
 
 	/**
+	 * The thumbnail parameters this handler takes. Any other is dropped, whoever asks: thumb.php
+	 * hands its query string to normaliseParams as it is.
+	 */
+	private const PARAMS = [ 'width', 'height', 'page', 'physicalWidth', 'physicalHeight', 'clip', 'cliph', 'frame',
+		'isFilePageThumb' ];
+
+	/** Poster jobs one request may queue: a page (or an API parse) of many thumbnails queues no more. */
+	private const QUEUE_LIMIT = 100;
+
+	/**
+	 * The other files of the tag or parser function being drawn: set only around the extension's
+	 * own transform calls (transformWith), so a request's parameters never choose files.
+	 * @var string[]
+	 */
+	private static $with = [];
+
+	/** Whether a poster job is drawing: the only time a poster is drawn (never inside a parse). */
+	private static $drawing = false;
+
+	/** Poster jobs queued in this request. */
+	private static $queued = 0;
+
+	/**
+	 * A file's thumbnail drawn with the other files of a tag (its clip may be in one of them).
+	 *
+	 * @param File $file
+	 * @param array $params
+	 * @param string[] $with names of the tag's other files
+	 * @param int $flags File::transform's
+	 * @return \MediaTransformOutput|false
+	 */
+	public static function transformWith( File $file, array $params, array $with, int $flags = 0 ) {
+		$before = self::$with;
+		self::$with = array_slice( array_values( array_filter( $with, 'is_string' ) ), 0, ModelTag::MAX_FILES );
+		try {
+			return $file->transform( $params, $flags );
+		} finally {
+			self::$with = $before;
+		}
+	}
+
+	/**
+	 * Draws a poster now: called by PosterJob only.
+	 *
+	 * @param File $file
+	 * @param array $params
+	 * @param string[] $with
+	 * @return \MediaTransformOutput|false
+	 */
+	public static function drawNow( File $file, array $params, array $with ) {
+		self::$drawing = true;
+		try {
+			return self::transformWith( $file, $params, $with, File::RENDER_NOW );
+		} finally {
+			self::$drawing = false;
+		}
+	}
+
+	/**
 	 * Posters are drawn in two sizes only, 640 and 1280 pixels wide, and scaled by the browser: a
 	 * poster takes a headless browser some seconds, so a page's thumbnails, their 1.5x and 2x
-	 * versions, the file page and its OpenGraph image share one per clip and frame.
+	 * versions, the file page and its OpenGraph image share one per clip and frame. A clip is
+	 * kept only when the files have it, a frame only when it is inside its clip: anything else is
+	 * dropped here (thumb.php's requests draw no poster for it) and shown as a card saying why.
 	 *
 	 * @inheritDoc
 	 */
 	public function normaliseParams( $image, &$params ) {
+		$params = array_intersect_key( $params, array_flip( self::PARAMS ) );
 		if ( !parent::normaliseParams( $image, $params ) ) {
 			return false;
 		}
 		$params['physicalWidth'] = $params['physicalWidth'] <= self::WIDTH ? self::WIDTH : 2 * self::WIDTH;
 		$params['physicalHeight'] = (int)round( $params['physicalWidth'] * self::HEIGHT / self::WIDTH );
-		$companions = self::drawnWith( $image, $params );
+		$companions = self::drawnWith( $image );
+		$view = self::view( $image, $companions, $params );
+		unset( $params['clip'], $params['cliph'], $params['frame'] );
+		if ( $view['problem'] === null ) {
+			if ( $view['clip'] !== null ) {
+				$params['clip'] = $view['clip'];
+			}
+			if ( $view['frame'] !== null ) {
+				$params['frame'] = $view['frame'];
+			}
+		}
 		if ( $companions ) {
 			// The companions drawn with the file name its poster: one uploaded or replaced later (the
 			// animation, the UE1 script) gives a new name, so the page shows a new poster, not the old.
@@ -70,6 +142,95 @@ class RigscopeHandler extends ImageHandler {
 			}, $companions ) ) ), 0, 10 );
 		}
 		return true;
+	}
+
+	/**
+	 * The clip and frame a thumbnail asks for, checked against the clips the file and its
+	 * companions hold (their stored facts). `frame` counts within the clip, from 0, as the
+	 * player's frame counter does for every clip but a UE1 one (which counts from the start of
+	 * its `_a.3d`): `fileFrame` is that number in the file's own count, for the player and poster.
+	 *
+	 * @param File $image
+	 * @param File[] $companions
+	 * @param array $params clip (or cliph, a thumbnail name's hash of one), frame
+	 * @return array clip, frame, fileFrame, problem (a sentence, or null)
+	 */
+	public static function view( File $image, array $companions, array $params ): array {
+		$out = [ 'clip' => null, 'frame' => null, 'fileFrame' => null, 'problem' => null ];
+		$askedClip = isset( $params['clip'] ) && is_string( $params['clip'] ) && $params['clip'] !== '' ? $params['clip'] : null;
+		$askedHash = isset( $params['cliph'] ) && is_string( $params['cliph'] ) ? $params['cliph'] : null;
+		$askedFrame = isset( $params['frame'] ) && preg_match( '/^\d{1,7}$/', (string)$params['frame'] )
+			? (int)$params['frame'] : null;
+		if ( $askedClip === null && $askedHash === null && $askedFrame === null ) {
+			return $out;
+		}
+		$clips = self::clips( $image, $companions );
+		if ( !$clips && Inspector::node() === null ) {
+			// A wiki that does not run the command line knows no clips: the player is given what was
+			// asked and says itself what it cannot show. No poster is drawn on such a wiki.
+			$out['clip'] = $askedClip;
+			$out['frame'] = $out['fileFrame'] = $askedFrame;
+			return $out;
+		}
+		if ( !$clips ) {
+			$out['problem'] = wfMessage( 'rigscope-view-no-clips' )->inContentLanguage()->text();
+			return $out;
+		}
+		$clip = $clips[0];
+		if ( $askedClip !== null || $askedHash !== null ) {
+			$clip = null;
+			foreach ( $clips as $c ) {
+				if ( $askedHash !== null ? self::clipHash( $c['name'] ) === $askedHash : $c['name'] === $askedClip ) {
+					$clip = $c;
+					break;
+				}
+			}
+			foreach ( $askedClip !== null && $clip === null ? $clips : [] as $c ) {
+				if ( mb_strtolower( $c['name'] ) === mb_strtolower( $askedClip ) ) {
+					$clip = $c;
+					break;
+				}
+			}
+			if ( $clip === null ) {
+				$names = array_slice( array_column( $clips, 'name' ), 0, 12 );
+				$out['problem'] = wfMessage( 'rigscope-view-no-clip' )
+					->plaintextParams( $askedClip ?? '', implode( ', ', $names ) )
+					->numParams( count( $clips ) )->inContentLanguage()->text();
+				return $out;
+			}
+			$out['clip'] = $clip['name'];
+		}
+		if ( $askedFrame !== null ) {
+			$last = max( 0, (int)( $clip['frames'] ?? 1 ) - 1 );
+			if ( $askedFrame > $last ) {
+				$out['problem'] = wfMessage( 'rigscope-view-frame-outside' )->numParams( $askedFrame )
+					->plaintextParams( $clip['name'] )->numParams( $last )->inContentLanguage()->text();
+				return $out;
+			}
+			$out['frame'] = $askedFrame;
+			$out['fileFrame'] = (int)( $clip['startFrame'] ?? 0 ) + $askedFrame;
+		}
+		return $out;
+	}
+
+	/**
+	 * The clips of a file and its companions: read together when it has companions, else its own.
+	 *
+	 * @param File $image
+	 * @param File[] $companions
+	 * @return array[] name, frames, startFrame
+	 */
+	private static function clips( File $image, array $companions ): array {
+		$together = $companions ? Inspector::together( $image, $companions ) : null;
+		$clips = $together['clips'] ?? $image->getMetadataArray()['sequences'] ?? [];
+		return array_values( array_filter( is_array( $clips ) ? $clips : [], static function ( $c ) {
+			return is_array( $c ) && isset( $c['name'] ) && is_string( $c['name'] );
+		} ) );
+	}
+
+	/** A clip name's hash in thumbnail names, for names that are not plain words. */
+	private static function clipHash( string $clip ): string {
+		return substr( md5( $clip ), 0, 12 );
 	}
 
 	/** @inheritDoc */
@@ -109,7 +270,7 @@ class RigscopeHandler extends ImageHandler {
 		if ( isset( $params['clip'] ) && $params['clip'] !== '' ) {
 			// A clip name may hold anything: thumbnail names hold a readable one or its hash.
 			$clip = (string)$params['clip'];
-			$s = ( preg_match( '/^[A-Za-z0-9_]{1,64}$/', $clip ) ? "clip-$clip" : 'cliph-' . substr( md5( $clip ), 0, 12 ) )
+			$s = ( preg_match( '/^[A-Za-z0-9_]{1,64}$/', $clip ) ? "clip-$clip" : 'cliph-' . self::clipHash( $clip ) )
 				. '-' . $s;
 		}
 		if ( isset( $params['companions'] ) ) {
@@ -120,16 +281,20 @@ class RigscopeHandler extends ImageHandler {
 
 	/** @inheritDoc */
 	public function parseParamString( $str ) {
-		// The companions' part is not kept: normaliseParams finds the companions of now.
-		if ( !preg_match( '/^(?:with-[0-9a-f]{10}-)?(?:clip-([A-Za-z0-9_]{1,64})-)?(?:frame(\d{1,7})-)?(\d+)px$/', $str, $m ) ) {
+		// The companions' part is not kept: normaliseParams finds the companions of now. A hashed
+		// clip name is resolved by normaliseParams against the file's clips.
+		if ( !preg_match( '/^(?:with-[0-9a-f]{10}-)?(?:clip-([A-Za-z0-9_]{1,64})-|cliph-([0-9a-f]{12})-)?(?:frame(\d{1,7})-)?(\d+)px$/', $str, $m ) ) {
 			return false;
 		}
-		$params = [ 'width' => (int)$m[3] ];
+		$params = [ 'width' => (int)$m[4] ];
 		if ( $m[1] !== '' ) {
 			$params['clip'] = $m[1];
 		}
 		if ( $m[2] !== '' ) {
-			$params['frame'] = (int)$m[2];
+			$params['cliph'] = $m[2];
+		}
+		if ( $m[3] !== '' ) {
+			$params['frame'] = (int)$m[3];
 		}
 		return $params;
 	}
@@ -193,17 +358,26 @@ class RigscopeHandler extends ImageHandler {
 
 	/** @inheritDoc */
 	public function parserTransformHook( $parser, $file ) {
+		// A model's thumbnail may queue a poster: it counts as an expensive parser function, so a
+		// page of too many is listed in the wiki's tracking category.
+		$parser->incrementExpensiveFunctionCount();
 		PlayerMarkup::addModules( $parser->getOutput() );
 		Companions::register( $parser, $file );
 	}
 
 	/**
 	 * A poster made by $wgRigscopePosterCommand (kept by the file repository like any thumbnail),
-	 * or, without one, a card made of the file's name and counts.
+	 * or a card made of the file's name and counts: without a poster command, until the poster is
+	 * drawn, and when the clip or frame asked for is not there (the card says why).
+	 *
+	 * Posters are never drawn here in a parse, a page view or thumb.php: a missing one queues a
+	 * PosterJob (run by MediaWiki's job runner, under PoolCounter and a few slots a server) and
+	 * the card stands in; the job purges the pages that show the file once it is drawn.
 	 *
 	 * @inheritDoc
 	 */
 	public function doTransform( $image, $dstPath, $dstUrl, $params, $flags = 0 ) {
+		$view = $params;
 		if ( !$this->normaliseParams( $image, $params ) ) {
 			return new TransformParameterError( $params );
 		}
@@ -211,65 +385,106 @@ class RigscopeHandler extends ImageHandler {
 		$height = (int)$params['physicalHeight'];
 		// Shown at the size asked for, in the shape of a poster.
 		$params['height'] = (int)round( $params['width'] * self::HEIGHT / self::WIDTH );
-		if ( !Inspector::posterCommand() ) {
-			return new RigscopeThumbnail( $image, false, false, $params );
+		$companions = self::drawnWith( $image );
+		$checked = self::view( $image, $companions, $view );
+		// What the player and the card need besides: the frame in the file's count, or why not.
+		$params += [ 'problem' => $checked['problem'], 'clip' => $checked['clip'], 'fileFrame' => $checked['fileFrame'] ];
+		$card = new RigscopeThumbnail( $image, false, false, $params );
+		if ( $checked['problem'] !== null || !Inspector::posterCommand() ) {
+			return $card;
 		}
-		if ( $flags & self::TRANSFORM_LATER ) {
-			return new RigscopeThumbnail( $image, $dstUrl, false, $params );
+		if ( !self::drawsAlone( $image ) && !$companions ) {
+			// An animation without its mesh, half of a UE1 pair: nothing to draw yet.
+			return $card;
+		}
+		if ( !self::$drawing ) {
+			$storagePath = $image->getThumbPath( $image->thumbName( $params ) );
+			if ( $image->getRepo() && $image->getRepo()->fileExists( $storagePath ) ) {
+				return new RigscopeThumbnail( $image, $dstUrl, false, $params );
+			}
+			self::queue( $image, $params );
+			return $card;
 		}
 		if ( !wfMkdirParents( dirname( $dstPath ), null, __METHOD__ ) ) {
 			return new MediaTransformError( 'thumbnail_error', $width, $height, wfMessage( 'thumbnail_dest_directory' ) );
 		}
-		$companions = self::drawnWith( $image, $params );
-		if ( !self::drawsAlone( $image ) && !$companions ) {
-			// An animation without its mesh, half of a UE1 pair: nothing to draw yet.
-			return new RigscopeThumbnail( $image, false, false, $params );
-		}
-		// A poster that failed is not tried again on every parse (each try starts a browser), until
-		// the file or its companions change.
-		$stash = MediaWikiServices::getInstance()->getMainObjectStash();
-		$failedKey = $stash->makeKey( 'rigscope-poster-failed', sha1( implode( '|', array_merge(
-			[ $image->getSha1(), $this->makeParamString( $params ) ],
-			array_map( static function ( File $c ) {
-				return $c->getSha1();
-			}, $companions )
-		) ) ) );
-		if ( $stash->get( $failedKey ) ) {
-			return new RigscopeThumbnail( $image, false, false, $params );
-		}
-		$sources = [ $image->getLocalRefPath() ];
+		$files = [ $image->getName() => $image->getLocalRefPath() ];
 		foreach ( $companions as $companion ) {
-			$sources[] = $companion->getLocalRefPath();
+			$files[$companion->getName()] ??= $companion->getLocalRefPath();
 		}
-		$error = Inspector::poster( array_filter( $sources ), $dstPath, $width, $height, $params['clip'] ?? null,
-			isset( $params['frame'] ) ? (int)$params['frame'] : null );
+		$error = Inspector::poster( array_filter( $files ), $dstPath, $width, $height, $checked['clip'],
+			$checked['fileFrame'] );
 		if ( $error !== null ) {
 			// A wiki page never breaks on a poster: the card stands in, and the reason is logged.
 			wfDebugLog( 'rigscope', 'poster failed for ' . $image->getName() . ": $error" );
-			$stash->set( $failedKey, 1, $stash::TTL_DAY );
-			return new RigscopeThumbnail( $image, false, false, $params );
+			self::failures()->set( self::failureKey( $image, $params, $companions ), 1, self::FAILURE_TTL );
+			return $card;
 		}
 		return new RigscopeThumbnail( $image, $dstUrl, $dstPath, $params );
 	}
 
+	/** How long a poster that could not be drawn is not tried again (each try starts a browser). */
+	private const FAILURE_TTL = 86400;
+
+	private static function failures() {
+		return MediaWikiServices::getInstance()->getMainObjectStash();
+	}
+
 	/**
-	 * The files a poster draws beside the file: its companions by name, then the other files of the
-	 * tag or parser function that shows it (`$params['with']`, names), each once. A tag's clip is
-	 * often in one of those (`{{#rigscope:Skeleton.pmd|Skeleton_idle.psa|clip=skeleton_idle}}`).
+	 * @param File $image
+	 * @param array $params normalised
+	 * @param File[] $companions
+	 * @return string the key a failed poster is remembered by, until the file or a companion changes
+	 */
+	private static function failureKey( File $image, array $params, array $companions ): string {
+		return self::failures()->makeKey( 'rigscope-poster-failed', sha1( implode( '|', array_merge(
+			[ $image->getSha1(), $image->thumbName( $params ), Inspector::cli() ],
+			array_map( static function ( File $c ) {
+				return $c->getSha1();
+			}, $companions )
+		) ) ) );
+	}
+
+	/**
+	 * Queues the job that draws a poster, once per request and poster, unless it failed lately.
 	 *
 	 * @param File $image
-	 * @param array $params
+	 * @param array $params normalised
+	 */
+	private static function queue( File $image, array $params ): void {
+		static $asked = [];
+		$name = $image->thumbName( $params );
+		if ( isset( $asked[$name] ) || self::$queued >= self::QUEUE_LIMIT ) {
+			return;
+		}
+		$asked[$name] = true;
+		if ( self::failures()->get( self::failureKey( $image, $params, self::drawnWith( $image ) ) ) ) {
+			return;
+		}
+		self::$queued++;
+		MediaWikiServices::getInstance()->getJobQueueGroup()->lazyPush( new PosterJob( $image->getTitle(), [
+			'params' => array_intersect_key( $params, array_flip( [ 'width', 'clip', 'frame' ] ) ),
+			'with' => self::$with,
+		] ) );
+	}
+
+	/**
+	 * The files a poster draws beside the file: its companions, then the other files of the tag
+	 * or parser function that shows it (transformWith), each once. A tag's clip is often in one
+	 * of those (`{{#rigscope:Skeleton.pmd|Skeleton_idle.psa|clip=skeleton_idle}}`).
+	 *
+	 * @param File $image
 	 * @return File[]
 	 */
-	private static function drawnWith( File $image, array $params ): array {
+	private static function drawnWith( File $image ): array {
 		$files = Companions::of( $image );
 		$names = [ $image->getName() => true ];
 		foreach ( $files as $file ) {
 			$names[$file->getName()] = true;
 		}
 		$repo = MediaWikiServices::getInstance()->getRepoGroup();
-		foreach ( array_slice( (array)( $params['with'] ?? [] ), 0, ModelTag::MAX_FILES ) as $name ) {
-			$title = is_string( $name ) ? Title::makeTitleSafe( NS_FILE, $name ) : null;
+		foreach ( self::$with as $name ) {
+			$title = Title::makeTitleSafe( NS_FILE, $name );
 			$file = $title ? $repo->findFile( $title ) : false;
 			if ( $file && $file->exists() && !isset( $names[$file->getName()] ) ) {
 				$names[$file->getName()] = true;

@@ -21,11 +21,17 @@ class RigscopeThumbnail extends ThumbnailImage {
 	 * @param File $file
 	 * @param string|false $url the poster, or false for a card
 	 * @param string|false $path
-	 * @param array $parameters width, height, clip, frame
+	 * @param array $parameters width, height, clip, frame, fileFrame (frame in the file's count), problem
+	 *   (why the clip or frame asked for is not shown)
 	 */
 	public function __construct( $file, $url, $path = false, $parameters = [] ) {
 		parent::__construct( $file, $url, $path, $parameters );
 		$this->view = $parameters;
+	}
+
+	/** @return array the view it was made for: clip, frame, fileFrame, problem */
+	public function getView(): array {
+		return $this->view;
 	}
 
 	/**
@@ -45,11 +51,12 @@ class RigscopeThumbnail extends ThumbnailImage {
 			) : [ 'href' => $file->getDescriptionUrl() ];
 			$link['class'] = trim( ( $link['class'] ?? '' ) . ' rigscope-card-link' );
 			$inner = Html::rawElement( 'a', $link,
-				PlayerMarkup::card( [ $file ], $width, $height, $options['alt'] ?? '' ) );
+				PlayerMarkup::card( [ $file ], $width, $height, $options['alt'] ?? '', $this->view['problem'] ?? null ) );
 		}
 		return PlayerMarkup::placeholder( [ $file ], [
 			'clip' => $this->view['clip'] ?? null,
-			'frame' => $this->view['frame'] ?? null,
+			// The player counts frames as the file does (a UE1 clip starts where it starts).
+			'frame' => $this->view['fileFrame'] ?? null,
 			'width' => $width,
 			'height' => $height,
 		], $inner );
