@@ -351,6 +351,13 @@ class ImportIndex {
 				$jobs[] = \HTMLCacheUpdateJob::newForBacklinks( $title, 'imagelinks',
 					[ 'causeAction' => 'rigscope-companions' ] );
 			}
+			// And their links: the new companion becomes a file those pages use (Companions::register),
+			// as core does for the pages using a file that is uploaded.
+			if ( class_exists( \RefreshLinksJob::class ) ) {
+				$jobs[] = new \RefreshLinksJob( $title, [ 'table' => 'imagelinks', 'recursive' => true ]
+					+ \Job::newRootJobParams( 'refreshlinks:imagelinks:' . $title->getPrefixedDBkey() )
+					+ [ 'causeAction' => 'rigscope-companions' ] );
+			}
 		}
 		if ( $jobs ) {
 			MediaWikiServices::getInstance()->getJobQueueGroup()->lazyPush( $jobs );

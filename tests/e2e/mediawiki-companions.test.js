@@ -1,0 +1,203 @@
+// The MediaWiki extension finds a model's companions by what the files import and bind, not by
+// name alone (issue 39, items 9, 12, 13): a UE1 mesh plays with the class script that imports it
+// whatever the script is called, and with the textures that script names; an animation plays on
+// the one mesh of the wiki whose bones it binds. A file page with nothing to play shows its facts
+// alone, and no model page offers a PNG preview's size or "other resolutions".
+// One wiki, uploads through the API, `rigscope inspect` on (no poster command: no browser); the
+// file pages' HTML is read as served.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { SAMPLES } from './browser.js';
+import { MEDIAWIKI, hasMediaWiki, makeWiki } from './mediawiki/wiki.js';
+
+const root = new URL('../..', import.meta.url).pathname;
+const ready = hasMediaWiki() && existsSync(SAMPLES) && existsSync(`${root}build/wasm/decoders.wasm`);
+if (!ready)
+  console.warn(
+    "mediawiki-companions.test.js: skipped (needs Debian's mediawiki and php, see scripts/setup.sh, ../shared/samples and the built decoders)",
+  );
+
+const trashbag = `${SAMPLES}vertex3d/trashbag/`;
+const rifle = `${SAMPLES}vertex3d/assimp-mar_rifle/`;
+const BURGER_TEXTURES = ['burgerbun', 'salad', 'patty', 'tomatoslice', 'onionslice', 'cheeseslice', 'burgerbunbottom'];
+
+/** Decodes the few entities MediaWiki's Html class writes in attributes and text. */
+const unescape = (s) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#0*39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
+/** The links of a facts table's row, by its heading ("Plays with"): the names shown. */
+function factsRow(html, heading) {
+  const table = /<table[^>]*class="[^"]*rigscope-facts[^"]*"[^>]*>([\s\S]*?)<\/table>/.exec(html)?.[1] ?? '';
+  const row = new RegExp(`<th[^>]*>${heading}</th>\\s*<td>([\\s\\S]*?)</td>`).exec(table)?.[1];
+  if (row === undefined) return null;
+  const links = [...row.matchAll(/<a [^>]*>([^<]*)<\/a>/g)].map((m) => unescape(m[1]));
+  return links.length ? links : [unescape(row.replace(/<[^>]+>/g, ''))];
+}
+
+/**
+ * The files a page's players carry, as PlayerMarkup writes them (the attribute that carries them
+ * may change: any attribute of a placeholder's opening tag is searched for file names).
+ * @returns {string[]} one string per placeholder: its opening tag, attributes unescaped
+ */
+const placeholders = (html) =>
+  [...html.matchAll(/<(?:span|div)\b[^>]*class="[^"]*\brigscope-thumb\b[^"]*"[^>]*>/g)].map((m) => unescape(m[0]));
+
+describe.skipIf(!ready)('MediaWiki extension: companions by what files import and bind', () => {
+  let wiki, dir;
+  const uploads = {};
+  const upload = async (path, name) => {
+    uploads[name] = await wiki.api.upload(path, name);
+    expect(uploads[name].upload?.result, `${name}: ${JSON.stringify(uploads[name].error)}`).toBe('Success');
+  };
+  /** A page's HTML as a reader gets it. */
+  const page = async (title) => {
+    const r = await fetch(`${wiki.url}/index.php?title=${encodeURIComponent(title)}`);
+    expect(r.status, title).toBe(200);
+    return r.text();
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync('/tmp/rigscope-wiki-companions-');
+    wiki = await makeWiki({
+      dir,
+      settings: `
+$wgRigscopeNode = ${JSON.stringify(process.execPath)};
+$wgRigscopeCli = ${JSON.stringify(`${root}web/cli/rigscope.js`)};
+$wgRigscopePosterCommand = false;
+`,
+    });
+    await wiki.api.login();
+    // A page shows the hamburger before its script and textures are on the wiki: their upload must
+    // render it again.
+    await upload(`${trashbag}Models/Hamburger01_d.3d`, 'Hamburger01_d.3d');
+    await upload(`${trashbag}Models/Hamburger01_a.3d`, 'Hamburger01_a.3d');
+    await wiki.api.edit('Burger', '[[File:Hamburger01_d.3d|320px]]');
+    await page('Burger');
+    // Trashbag's Hamburger.uc imports the mesh Hamburger01 and names seven textures, as UMS Marines
+    // II's UMSSpaceMarine.uc imports UMSMarine and names JMarine7.pcx.
+    await upload(`${trashbag}Classes/Hamburger.uc`, 'Hamburger.uc');
+    for (const t of BURGER_TEXTURES) await upload(`${trashbag}Models/${t}.pcx`, `${t}.pcx`);
+    // The rifle's script uploaded under another name than its mesh's.
+    await upload(`${rifle}mar_rifle.uc`, 'MarineRifleActor.uc');
+    await upload(`${rifle}mar_rifle_d.3d`, 'Mar_rifle_d.3d');
+    await upload(`${rifle}mar_rifle_a.3d`, 'Mar_rifle_a.3d');
+    // A PSK and its PSA under names that do not match; an animation whose mesh is not here.
+    await upload(`${SAMPLES}psk/skSpiderLargeMesh.psk`, 'XMesh.psk');
+    await upload(`${SAMPLES}psk/skSpiderLargeAnims.psa`, 'XAnims.psa');
+    await upload(`${SAMPLES}psk/grunt_hh_grabplayer_crouch_SEQ0.psa`, 'Crouch.psa');
+    // 0 A.D. animations bind by bone count: the one 29-bone model of the wiki.
+    await upload(`${SAMPLES}zeroad/skeleton.pmd`, 'Skeleton.pmd');
+    await upload(`${SAMPLES}zeroad/skeleton_idle.psa`, 'Walking_idle.psa');
+    // The jobs the uploads queued (pages using a file whose companions changed are rendered again).
+    wiki.php([`${MEDIAWIKI}/maintenance/runJobs.php`, '--quiet']);
+  }, 240000);
+
+  afterAll(() => {
+    wiki?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('update.php made the index table, and each upload wrote what it imports and binds', () => {
+    const rows = JSON.parse(
+      wiki.php([
+        `${MEDIAWIKI}/maintenance/sql.php`,
+        '--json',
+        '--query',
+        "SELECT ri_file, ri_kind, ri_key FROM rigscope_import WHERE ri_kind IN ('script-mesh', 'mesh-bones', 'anim-bones')",
+      ]),
+    );
+    const keys = (file, kind) => rows.filter((r) => r.ri_file === file && r.ri_kind === kind).map((r) => r.ri_key);
+    expect(keys('Hamburger.uc', 'script-mesh')).toEqual(['hamburger01']);
+    expect(keys('MarineRifleActor.uc', 'script-mesh')).toEqual(['mar_rifle']);
+    // The mesh and its animation share one bone-set key; the lone animation has another.
+    const [spider] = keys('XMesh.psk', 'mesh-bones');
+    expect(spider).toMatch(/^name:[0-9a-f]+$/);
+    expect(keys('XAnims.psa', 'anim-bones')).toEqual([spider]);
+    expect(keys('Crouch.psa', 'anim-bones')).toHaveLength(1);
+    expect(keys('Crouch.psa', 'anim-bones')).not.toEqual([spider]);
+    expect(keys('Walking_idle.psa', 'anim-bones')).toEqual(['index:29']);
+    expect(keys('Skeleton.pmd', 'mesh-bones')).toEqual(['index:29']);
+  });
+
+  it("a UE1 mesh plays with the script that imports it, whatever its name, the script's sequences and the textures it names", async () => {
+    const html = await page('File:Hamburger01_d.3d');
+    const plays = factsRow(html, 'Plays with');
+    expect(plays).toEqual(
+      expect.arrayContaining(['Hamburger01_a.3d', 'Hamburger.uc', ...BURGER_TEXTURES.map((t) => `${t[0].toUpperCase()}${t.slice(1)}.pcx`)]),
+    );
+    // The script's sequences, read with it on the server.
+    expect(html).toMatch(/class="rigscope-clip-name">hamburger</);
+    // The placeholder carries the script and the textures to the player and the poster.
+    const [player] = placeholders(html);
+    expect(player).toContain('Hamburger.uc');
+    expect(player).toContain('Burgerbun.pcx');
+
+    const rifleHtml = await page('File:Mar_rifle_d.3d');
+    expect(factsRow(rifleHtml, 'Plays with')).toEqual(['Mar_rifle_a.3d', 'MarineRifleActor.uc']);
+    // The script's MESHMAP SCALE, not the decoder's guess: no warning about a missing script.
+    expect(rifleHtml).not.toMatch(/MESHMAP SCALE|class script/i);
+  });
+
+  it('a page that showed the mesh before its script and textures came is rendered again with them', async () => {
+    const [player] = placeholders(await page('Burger'));
+    expect(player).toContain('Hamburger.uc');
+    expect(player).toContain('Patty.pcx');
+    // The companions are files the page uses: a new version of one renders it again.
+    const used = await wiki.api.request({ action: 'query', titles: 'File:Hamburger.uc|File:Patty.pcx', prop: 'fileusage' });
+    for (const p of used.query.pages) expect(p.fileusage?.map((u) => u.title), p.title).toContain('Burger');
+  });
+
+  it('a PSA named differently from its PSK plays on it, and the mesh plays its animations', async () => {
+    const anims = await page('File:XAnims.psa');
+    expect(factsRow(anims, 'Plays with')).toEqual(['XMesh.psk']);
+    expect(factsRow(anims, 'Bound to')?.[0]).toMatch(/XMesh\.psk \(71 of 71 bones matched\)/);
+    expect(anims).toContain('"wgRigscopeOpen":true');
+    expect(factsRow(await page('File:XMesh.psk'), 'Plays with')).toEqual(['XAnims.psa']);
+    // 0 A.D.: by bone count.
+    expect(factsRow(await page('File:Walking_idle.psa'), 'Plays with')).toEqual(['Skeleton.pmd']);
+  });
+
+  it('an animation with no mesh on the wiki shows its facts alone, in words, with no player and no PNG preview line', async () => {
+    const html = await page('File:Crouch.psa');
+    expect(html).toContain('grunt_hh_grabplayer_crouch');
+    expect(html).toMatch(/No model on this wiki has the 89 bones this animation moves/);
+    expect(html).not.toContain('"wgRigscopeOpen":true');
+    expect(html).not.toMatch(/not played on any model|no a model/);
+    expect(html).not.toMatch(/Size of this PNG preview|No higher resolution available|Other resolution/);
+    expect(factsRow(html, 'Plays with')).toBeNull();
+  });
+
+  it('no model page offers a PNG preview size or other resolutions', async () => {
+    for (const title of ['File:XMesh.psk', 'File:Hamburger01_d.3d', 'File:XAnims.psa', 'File:Skeleton.pmd']) {
+      const html = await page(title);
+      expect(html, title).not.toMatch(/Other resolutions?:|2,560|Size of this PNG preview|No higher resolution available/);
+      // The player, at the stored size.
+      expect(placeholders(html).length, title).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps the index right when files change: a second mesh with the same bones, its deletion, a script uploaded again', async () => {
+    // Two meshes with the animation's bones: which one it plays on is not known.
+    await upload(`${SAMPLES}psk/skSpiderLargeMesh.psk`, 'OtherSpider.psk');
+    let anims = await page('File:XAnims.psa');
+    expect(factsRow(anims, 'Plays with')).toBeNull();
+    expect(anims).toMatch(/Several models on this wiki have the 71 bones this animation moves/);
+    const token = await wiki.api.token();
+    const del = await wiki.api.request({ action: 'delete' }, { title: 'File:OtherSpider.psk', reason: 'test', token });
+    expect(del.delete?.title).toBe('File:OtherSpider.psk');
+    anims = await page('File:XAnims.psa');
+    expect(factsRow(anims, 'Plays with')).toEqual(['XMesh.psk']);
+
+    // The hamburger's script uploaded again, importing another mesh: the hamburger loses it.
+    const script = readFileSync(`${trashbag}Classes/Hamburger.uc`, 'utf8').replace(/Hamburger01/g, 'Cheeseburger');
+    writeFileSync(`${dir}/Hamburger.uc`, script);
+    await upload(`${dir}/Hamburger.uc`, 'Hamburger.uc');
+    const burger = await page('File:Hamburger01_d.3d');
+    expect(factsRow(burger, 'Plays with')).toEqual(['Hamburger01_a.3d']);
+  });
+});
