@@ -293,18 +293,51 @@ class Hooks implements
 	}
 
 	/**
-	 * A file restored: indexed again.
+	 * A file's page deleted by other ways than the file's delete form (deleteBatch.php deletes the
+	 * file, then its page): the rows of a file gone go.
+	 *
+	 * @param \MediaWiki\Page\ProperPageIdentity $page
+	 * @param mixed $deleter
+	 * @param string $reason
+	 * @param int $pageID
+	 * @param mixed $deletedRev
+	 * @param mixed $logEntry
+	 * @param int $archivedRevisionCount
+	 */
+	public function onPageDeleteComplete( $page, $deleter, $reason, $pageID, $deletedRev, $logEntry, $archivedRevisionCount ) {
+		if ( $page->getNamespace() !== NS_FILE ) {
+			return;
+		}
+		$file = MediaWikiServices::getInstance()->getRepoGroup()->getLocalRepo()->newFile( $page->getDBkey() );
+		if ( $file ) {
+			$file->load( $file::READ_LATEST );
+			if ( !$file->exists() ) {
+				ImportIndex::indexRemoval( $page->getDBkey() );
+				Companions::forget();
+			}
+		}
+	}
+
+	/**
+	 * A file's page restored, with the file (restored first): indexed again.
 	 *
 	 * @param \MediaWiki\Title\Title $title
-	 * @param array $fileVersions
-	 * @param mixed $user
-	 * @param string $reason
+	 * @param bool $create
+	 * @param string $comment
+	 * @param int $oldPageId
+	 * @param array $restoredPages
 	 */
-	public function onFileUndeleteComplete( $title, $fileVersions, $user, $reason ) {
+	public function onArticleUndelete( $title, $create, $comment, $oldPageId, $restoredPages ) {
+		if ( $title->getNamespace() !== NS_FILE ) {
+			return;
+		}
 		$file = MediaWikiServices::getInstance()->getRepoGroup()->getLocalRepo()->newFile( $title );
-		if ( $file && $file->exists() ) {
-			ImportIndex::indexUpload( $file );
-			Companions::forget();
+		if ( $file ) {
+			$file->load( $file::READ_LATEST );
+			if ( $file->exists() ) {
+				ImportIndex::indexUpload( $file );
+				Companions::forget();
+			}
 		}
 	}
 
