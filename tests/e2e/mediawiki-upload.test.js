@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { deflateRawSync } from 'node:zlib';
 import { SAMPLES } from './browser.js';
 import { hasMediaWiki, makeWiki } from './mediawiki/wiki.js';
+import { packScene } from '../../web/src/core/pack.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const ready = hasMediaWiki() && existsSync(SAMPLES);
@@ -32,6 +33,39 @@ function bundleWithHeader(header) {
   head.writeUInt32LE(Array.isArray(header.files) ? header.files.length : 0, 4);
   head.writeUInt32LE(json.length, 8);
   return Buffer.concat([BUNDLE_SIGNATURE, deflateRawSync(Buffer.concat([head, json]))]);
+}
+
+/**
+ * An ActorX animation (`.psa`) of one bone and `count` one-frame sequences: ANIMHEAD, BONENAMES,
+ * ANIMINFO and ANIMKEYS chunks.
+ */
+function manyClipsPsa(count) {
+  const chunk = (id, size, records, fill) => {
+    const b = Buffer.alloc(32 + size * records);
+    b.write(id, 0, 'latin1');
+    b.writeInt32LE(1999801, 20);
+    b.writeInt32LE(size, 24);
+    b.writeInt32LE(records, 28);
+    for (let i = 0; i < records; i++) fill?.(b, 32 + i * size, i);
+    return b;
+  };
+  return Buffer.concat([
+    chunk('ANIMHEAD', 0, 0),
+    chunk('BONENAMES', 120, 1, (b, at) => {
+      b.write('Root', at, 'latin1');
+      b.writeFloatLE(1, at + 64 + 12 + 12); // rotation w
+    }),
+    chunk('ANIMINFO', 168, count, (b, at, i) => {
+      b.write(`Clip${String(i).padStart(3, '0')}`, at, 'latin1');
+      b.write('None', at + 64, 'latin1');
+      b.writeInt32LE(1, at + 128); // TotalBones
+      b.writeFloatLE(1, at + 148); // TrackTime
+      b.writeFloatLE(30, at + 152); // AnimRate
+      b.writeInt32LE(i, at + 160); // FirstRawFrame
+      b.writeInt32LE(1, at + 164); // NumRawFrames
+    }),
+    chunk('ANIMKEYS', 32, count, (b, at) => b.writeFloatLE(1, at + 24)), // rotation w
+  ]);
 }
 
 describe.skipIf(!ready)('MediaWiki extension: uploads and file page text', () => {
@@ -192,6 +226,75 @@ $wgFileExtensions[] = 'dds';
       }
       const r = await upload('Notdds.dds', Buffer.concat([Buffer.from('DDS \x10\0\0\0'), Buffer.alloc(200)]));
       expect(r.error?.info, JSON.stringify(r)).toMatch(/DDS Notdds\.dds: .*\(at byte 4\)$/);
+    });
+  });
+
+  describe('file pages: facts in words, long lists capped', () => {
+    /** A file page's HTML, and its table of facts. */
+    async function page(title) {
+      const html = await (await fetch(`${wiki.url}/index.php?title=${encodeURIComponent(title)}`)).text();
+      const table = html.match(/<table class="wikitable rigscope-facts">[\s\S]*?<\/table>/)?.[0];
+      expect(table, `${title} has a table of facts`).toBeTruthy();
+      const description = html.match(/<meta property="og:description" content="([^"]*)"/)?.[1];
+      return { html, table, description };
+    }
+    const RAW = /renderVertices|frameLengthMs|typeFlag|uvSets|NumPolys|NumVertices|NumFrames|FrameSize|payloadSize|faceChunk|wedgeIndexMasked|scaleKeys|influences/;
+
+    it('counts and fields in words a reader knows, each family', async () => {
+      for (const [f, name] of [
+        ['psk/skSpiderLargeMesh.psk', 'Spider.psk'],
+        ['psk/skSpiderLargeAnims.psa', 'SpiderAnims.psa'],
+        ['zeroad/skeleton.pmd', 'Skeleton.pmd'],
+        ['zeroad/skeleton_idle.psa', 'Skeleton_idle.psa'],
+        ['psg/synthetic/skinned_quad_f32.psg', 'Quad.psg'],
+        // A UE1 half alone: its facts are its header's.
+        ['vertex3d/assimp-mar_rifle/mar_rifle_d.3d', 'Lone_d.3d'],
+      ]) {
+        const r = await wiki.api.upload(`${SAMPLES}${f}`, name);
+        expect(r.upload?.result, `${name}: ${JSON.stringify(r.error)}`).toBe('Success');
+      }
+      const spider = await page('File:Spider.psk');
+      expect(spider.table).toContain('492 triangles, 307 vertices, 71 bones, 266 positions, 408 bone weights, 3 materials, 1 UV map');
+      expect(spider.table).toMatch(/Normals made from.*smoothing groups/s);
+      expect(spider.table).not.toMatch(RAW);
+      expect(spider.description).toMatch(/492 triangles, 307 vertices, 71 bones/);
+      const anims = await page('File:SpiderAnims.psa');
+      expect(anims.table).toContain('71 bones, 12 clips, 368 frames, 26,128 animation keys');
+      expect(anims.table).not.toMatch(RAW);
+      const pmd = await page('File:Skeleton.pmd');
+      expect(pmd.table).toMatch(/Format version<\/th><td>2</);
+      expect(pmd.table).not.toMatch(RAW);
+      const idle = await page('File:Skeleton_idle.psa');
+      expect(idle.table).toContain('33 ms per frame');
+      expect(idle.table).not.toMatch(RAW);
+      const psg = await page('File:Quad.psg');
+      expect(psg.table).toContain('2 triangles, 4 vertices, 3 bones');
+      expect(psg.table).not.toMatch(/subreferences|islands|indices|layout/);
+      const lone = await page('File:Lone_d.3d');
+      expect(lone.table).toContain('572 triangles, 421 vertices');
+      expect(lone.table).not.toMatch(RAW);
+      expect(lone.description).toContain('572 triangles, 421 vertices');
+      expect(lone.description).not.toMatch(RAW);
+    });
+
+    it('a file of 150 clips lists 100 of them and says how many more', async () => {
+      const r = await upload('Many.psa', manyClipsPsa(150));
+      expect(r.upload?.result, JSON.stringify(r.error)).toBe('Success');
+      const { table } = await page('File:Many.psa');
+      expect(table).toContain('Clip099');
+      expect(table).not.toContain('Clip100');
+      expect(table).toContain('and 50 more');
+      expect(table).toContain('Clips (150)');
+    });
+
+    it("a bundle of 150 files lists 100 of them and says how many more", async () => {
+      const files = Array.from({ length: 150 }, (_, i) => ({ name: `script${String(i).padStart(3, '0')}.uc`, bytes: Buffer.from(`class S${i} extends Actor;\n`) }));
+      const r = await upload('Scripts.rigscope', Buffer.concat([BUNDLE_SIGNATURE, packScene({ files, state: {} })]));
+      expect(r.upload?.result, JSON.stringify(r.error)).toBe('Success');
+      const { table } = await page('File:Scripts.rigscope');
+      expect(table).toContain('script099.uc');
+      expect(table).not.toContain('script100.uc');
+      expect(table).toContain('and 50 more');
     });
   });
 });

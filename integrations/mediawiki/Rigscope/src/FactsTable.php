@@ -17,6 +17,46 @@ class FactsTable {
 	/** Counts worth a card or a summary, in this order (the decoders' own names). */
 	private const SHOWN = [ 'triangles', 'vertices', 'bones', 'sequences', 'frames', 'meshes', 'textures', 'props' ];
 
+	/**
+	 * Every count the decoders report (`rigscope inspect --json`, "counts") that a reader is shown,
+	 * in this order, each said by the message rigscope-count-<name> ("492 triangles"). Left out:
+	 * counts that repeat another in the format's own terms (PSK faces and wedges, UE1 polygons and
+	 * render vertices, PSG indices, PMD faces) and the arena's bookkeeping (subreferences, islands);
+	 * a count not listed here is never shown.
+	 */
+	private const COUNT_WORDS = [ 'triangles', 'vertices', 'points', 'bones', 'influences', 'materials', 'textures',
+		'meshes', 'morphs', 'uvSets', 'colors', 'normals', 'sequences', 'frames', 'keys', 'scaleKeys', 'props',
+		'objects', 'frameLengthMs' ];
+
+	/** Header fields (read when the command line does not run) that are counts: header name => count name. */
+	private const HEADER_COUNTS = [
+		'NumPolys' => 'triangles',
+		'NumVertices' => 'vertices',
+		'NumFrames' => 'frames',
+		'files' => 'files',
+	];
+
+	/**
+	 * The decoders' "info" (and header) fields a reader is shown: field => message of its row label.
+	 * Their values are the decoders' own short English phrases (a vertex encoding, a scale); ids,
+	 * flags and layouts (ActorX typeFlag, face chunk ids, PSG vertex layouts) are left out, as is any
+	 * field not listed here.
+	 */
+	private const INFO_LABELS = [
+		'name' => 'rigscope-facts-info-name',
+		'normalsFrom' => 'rigscope-facts-info-normals',
+		'vertices' => 'rigscope-facts-info-vertices',
+		'encoding' => 'rigscope-facts-info-encoding',
+		'scale' => 'rigscope-facts-info-scale',
+		'origin' => 'rigscope-facts-info-origin',
+		'ucMesh' => 'rigscope-facts-info-ucmesh',
+		'platform' => 'rigscope-facts-info-platform',
+		'version' => 'rigscope-facts-info-version',
+	];
+
+	/** Items of a list shown on a file page (clips, a bundle's files, warnings, pairings): the rest are counted. */
+	public const LIST_CAP = 100;
+
 	/** What each kind of file is called (the kinds of ModelFileCheck and `rigscope inspect`). */
 	private const KIND_LABELS = [
 		'bundle' => 'Rigscope bundle',
@@ -48,21 +88,81 @@ class FactsTable {
 	 * @return array<string,int> count name => count, the notable ones first
 	 */
 	public static function countsShown( array $facts ): array {
-		$counts = is_array( $facts['counts'] ?? null ) ? $facts['counts'] : [];
+		$counts = self::counts( $facts );
 		$out = [];
 		foreach ( self::SHOWN as $name ) {
+			if ( isset( $counts[$name] ) ) {
+				$out[$name] = $counts[$name];
+			}
+		}
+		return $out;
+	}
+
+	/**
+	 * A file's counts in words, the notable ones first: "492 triangles", "307 vertices", "12 clips".
+	 * For a description, an `og:description` or a card (RigscopeHandler::summary, PlayerMarkup::card).
+	 *
+	 * @param array $facts a file's metadata
+	 * @param int $max at most this many
+	 * @param MessageLocalizer|null $ctx the reader's language; null: the wiki's content language
+	 * @return string[] plain text
+	 */
+	public static function countPhrases( array $facts, int $max = 4, ?MessageLocalizer $ctx = null ): array {
+		$counts = self::counts( $facts );
+		// The notable counts first, then the rest in the table's order.
+		$order = array_unique( array_merge( self::SHOWN, self::COUNT_WORDS, [ 'files' ] ) );
+		$out = [];
+		foreach ( $order as $name ) {
+			if ( isset( $counts[$name] ) && count( $out ) < $max ) {
+				$out[] = self::countPhrase( $name, $counts[$name], $ctx );
+			}
+		}
+		return $out;
+	}
+
+	/**
+	 * The counts a reader is shown: from `rigscope inspect`, else from the header, under the names
+	 * of COUNT_WORDS (and `files`, a bundle's). Zero and unknown counts are left out.
+	 *
+	 * @param array $facts
+	 * @return array<string,int>
+	 */
+	private static function counts( array $facts ): array {
+		$counts = is_array( $facts['counts'] ?? null ) ? $facts['counts'] : [];
+		$out = [];
+		foreach ( self::COUNT_WORDS as $name ) {
 			if ( isset( $counts[$name] ) && is_int( $counts[$name] ) && $counts[$name] > 0 ) {
 				$out[$name] = $counts[$name];
 			}
 		}
 		if ( !$out ) {
-			foreach ( $facts['header'] ?? [] as $name => $value ) {
-				if ( is_int( $value ) && $value > 0 && $name !== 'typeFlag' && $name !== 'payloadSize' ) {
-					$out[$name] = $value;
+			$header = is_array( $facts['header'] ?? null ) ? $facts['header'] : [];
+			foreach ( self::HEADER_COUNTS as $field => $name ) {
+				if ( isset( $header[$field] ) && is_int( $header[$field] ) && $header[$field] > 0 ) {
+					$out[$name] = $header[$field];
 				}
 			}
 		}
 		return $out;
+	}
+
+	/** "492 triangles": the message rigscope-count-<name> (lower case). */
+	private static function countPhrase( string $name, int $n, ?MessageLocalizer $ctx ): string {
+		$key = 'rigscope-count-' . strtolower( $name );
+		$msg = $ctx ? $ctx->msg( $key ) : wfMessage( $key )->inContentLanguage();
+		return $msg->numParams( $n )->text();
+	}
+
+	/**
+	 * A list item saying how many more items a capped list holds ("and 1,204 more").
+	 *
+	 * @param int $more
+	 * @param MessageLocalizer $ctx
+	 * @return string HTML
+	 */
+	private static function moreItem( int $more, MessageLocalizer $ctx ): string {
+		return Html::element( 'li', [ 'class' => 'rigscope-facts-more' ],
+			$ctx->msg( 'rigscope-facts-more' )->numParams( $more )->text() );
 	}
 
 	/**
@@ -94,71 +194,107 @@ class FactsTable {
 			);
 		};
 		$row( $ctx->msg( 'rigscope-facts-format' )->text(), htmlspecialchars( self::formatLabel( $facts ) ) );
-		$counts = is_array( $facts['counts'] ?? null ) ? $facts['counts'] : [];
-		foreach ( $counts as $name => $n ) {
-			if ( is_scalar( $n ) && $n !== 0 ) {
-				$row( (string)$name, htmlspecialchars( (string)$n ) );
-			}
+		// Counts in words, on one row; then the few decoder fields a reader knows, under their labels.
+		$phrases = self::countPhrases( $facts, PHP_INT_MAX, $ctx );
+		if ( $phrases ) {
+			$row( $ctx->msg( 'rigscope-facts-holds' )->text(),
+				htmlspecialchars( implode( $ctx->msg( 'comma-separator' )->text(), $phrases ) ) );
 		}
-		if ( !$counts ) {
-			foreach ( $facts['header'] ?? [] as $name => $value ) {
-				if ( is_scalar( $value ) ) {
-					$row( (string)$name, htmlspecialchars( (string)$value ) );
-				}
+		$info = is_array( $facts['info'] ?? null ) ? $facts['info'] : [];
+		if ( !$info && is_array( $facts['header'] ?? null ) ) {
+			$info = $facts['header'];
+		}
+		foreach ( self::INFO_LABELS as $field => $label ) {
+			$value = $info[$field] ?? null;
+			if ( is_scalar( $value ) && !is_bool( $value ) && (string)$value !== '' && mb_strlen( (string)$value ) <= 200 ) {
+				$row( $ctx->msg( $label )->text(), htmlspecialchars( $field === 'platform' ? strtoupper( (string)$value ) : (string)$value ) );
 			}
 		}
 		if ( !empty( $facts['files'] ) && is_array( $facts['files'] ) ) {
-			// A bundle's files: name and size.
-			$listed = array_map( static function ( $f ) {
-				return ( $f['name'] ?? '?' ) . ' (' . ( $f['size'] ?? 0 ) . ' B)';
-			}, $facts['files'] );
-			$row( $ctx->msg( 'rigscope-facts-files' )->text(), htmlspecialchars( implode( ', ', $listed ) ) );
+			// A bundle's files: name and size, the first LIST_CAP of them.
+			$items = '';
+			foreach ( array_slice( $facts['files'], 0, self::LIST_CAP ) as $f ) {
+				$items .= Html::element( 'li', [], is_array( $f ) ? $ctx->msg( 'rigscope-facts-file' )
+					->plaintextParams( (string)( $f['name'] ?? '?' ) )
+					->sizeParams( (int)( $f['size'] ?? 0 ) )->text() : '?' );
+			}
+			// The stored list may itself be the first of more (its count is in the header).
+			$total = max( count( $facts['files'] ), (int)( $facts['header']['files'] ?? 0 ) );
+			if ( $total > self::LIST_CAP ) {
+				$items .= self::moreItem( $total - min( self::LIST_CAP, count( $facts['files'] ) ), $ctx );
+			}
+			$row( $ctx->msg( 'rigscope-facts-files' )->text(), Html::rawElement( 'ul', [], $items ) );
 		}
-		$sequences = is_array( $facts['sequences'] ?? null ) ? $facts['sequences'] : [];
+		$sequences = is_array( $facts['sequences'] ?? null ) ? array_values( $facts['sequences'] ) : [];
 		if ( $sequences ) {
 			$items = '';
-			foreach ( $sequences as $s ) {
-				$fps = isset( $s['fps'] ) && is_numeric( $s['fps'] ) ? round( (float)$s['fps'], 2 ) : '?';
+			foreach ( array_slice( $sequences, 0, self::LIST_CAP ) as $s ) {
+				$s = is_array( $s ) ? $s : [];
+				$length = $ctx->msg( 'rigscope-facts-clip' )->numParams( (int)( $s['frames'] ?? 0 ) );
+				if ( isset( $s['fps'] ) && is_numeric( $s['fps'] ) ) {
+					$length->numParams( round( (float)$s['fps'], 2 ) );
+				} else {
+					$length->params( '?' );
+				}
 				$items .= Html::rawElement( 'li', [],
 					Html::element( 'span', [ 'class' => 'rigscope-clip-name' ], (string)( $s['name'] ?? '' ) ) . ' '
-					. $ctx->msg( 'rigscope-facts-clip' )->numParams( (int)( $s['frames'] ?? 0 ) )->params( $fps )->escaped() );
+					. $length->escaped() );
 			}
-			$row( $ctx->msg( 'rigscope-facts-clips' )->numParams( count( $sequences ) )->text(),
+			// The clips known may be more than the stored ones (the count is the decoder's).
+			$total = max( count( $sequences ), (int)( $facts['counts']['sequences'] ?? 0 ) );
+			if ( $total > self::LIST_CAP ) {
+				$items .= self::moreItem( $total - min( self::LIST_CAP, count( $sequences ) ), $ctx );
+			}
+			$row( $ctx->msg( 'rigscope-facts-clips' )->numParams( $total )->text(),
 				Html::rawElement( 'ul', [ 'class' => 'rigscope-clips' ], $items ) );
 		}
 		if ( $companions ) {
 			$links = array_map( static function ( File $c ) {
 				return Html::element( 'a', [ 'href' => $c->getDescriptionUrl() ], $c->getName() );
-			}, $companions );
+			}, array_slice( $companions, 0, self::LIST_CAP ) );
+			if ( count( $companions ) > self::LIST_CAP ) {
+				$links[] = htmlspecialchars( $ctx->msg( 'rigscope-facts-more' )->numParams( count( $companions ) - self::LIST_CAP )->text() );
+			}
 			$row( $ctx->msg( 'rigscope-facts-plays-with' )->text(), implode( ', ', $links ) );
 		}
 		if ( !empty( $facts['pairedWith'] ) ) {
-			$row( $ctx->msg( 'rigscope-facts-pairedwith' )->text(),
-				htmlspecialchars( implode( ', ', array_map( 'basename', (array)$facts['pairedWith'] ) ) ) );
+			$paired = array_map( static function ( $p ) {
+				return basename( (string)$p );
+			}, array_values( (array)$facts['pairedWith'] ) );
+			$shown = array_slice( $paired, 0, self::LIST_CAP );
+			if ( count( $paired ) > self::LIST_CAP ) {
+				$shown[] = $ctx->msg( 'rigscope-facts-more' )->numParams( count( $paired ) - self::LIST_CAP )->text();
+			}
+			$row( $ctx->msg( 'rigscope-facts-pairedwith' )->text(), htmlspecialchars( implode( ', ', $shown ) ) );
 		}
 		if ( !empty( $facts['boundTo'] ) && is_string( $facts['boundTo'] ) ) {
 			// The bones matched on the mesh it is bound to.
 			$bound = basename( $facts['boundTo'] );
 			$text = $bound;
-			foreach ( $facts['pairing'] ?? [] as $p ) {
+			// Looked for among the first pairings only: the list is the decoder's, of any length.
+			foreach ( array_slice( is_array( $facts['pairing'] ?? null ) ? $facts['pairing'] : [], 0, self::LIST_CAP ) as $p ) {
 				if ( is_array( $p ) && isset( $p['matched'], $p['total'] )
 					&& basename( (string)( $p['mesh'] ?? '' ) ) === $bound
 				) {
-					$text = $ctx->msg( 'rigscope-facts-bound' )->params( $bound )
+					$text = $ctx->msg( 'rigscope-facts-bound' )->plaintextParams( $bound )
 						->numParams( (int)$p['matched'], (int)$p['total'] )->text();
+					break;
 				}
 			}
 			$row( $ctx->msg( 'rigscope-facts-boundto' )->text(), htmlspecialchars( $text ) );
 		}
 		// What the file was read without (its mesh, its other half) is no news on a wiki, where the
 		// player finds companions by name: those warnings of a file read alone are left out.
-		$warnings = array_filter( is_array( $facts['warnings'] ?? null ) ? $facts['warnings'] : [], static function ( $w ) {
-			return is_string( $w ) && !preg_match( '/^(not played on any model|missing \S+ \(its )/', $w );
-		} );
+		$warnings = array_values( array_filter( is_array( $facts['warnings'] ?? null ) ? $facts['warnings'] : [], static function ( $w ) {
+			return is_string( $w ) && !preg_match( '/^(not played on any model|not used — |missing \S+ \(its )/', $w );
+		} ) );
 		if ( $warnings ) {
 			$items = '';
-			foreach ( $warnings as $w ) {
-				$items .= Html::element( 'li', [], (string)$w );
+			foreach ( array_slice( $warnings, 0, self::LIST_CAP ) as $w ) {
+				$items .= Html::element( 'li', [], $w );
+			}
+			if ( count( $warnings ) > self::LIST_CAP ) {
+				$items .= self::moreItem( count( $warnings ) - self::LIST_CAP, $ctx );
 			}
 			$row( $ctx->msg( 'rigscope-facts-warnings' )->text(), Html::rawElement( 'ul', [], $items ) );
 		}
