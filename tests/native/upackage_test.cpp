@@ -111,7 +111,8 @@ Status decodeLoose(const UpkWriteVertexMesh& m, Model& out, const std::vector<bo
     uc.sequence(m.name, s.name, s.startFrame, s.numFrames, s.rate, s.group);
     for (const auto& n : s.notifies) uc.notify(m.name, s.name, n.first, n.second);
   }
-  return decodeUe1(d.data(), d.size(), m.name + "_d.3d", a.data(), a.size(), m.name + "_a.3d", uc.str(), "Quad.uc", out);
+  return decodeUe1(d.data(), d.size(), m.name + "_d.3d", a.data(), a.size(), m.name + "_a.3d", uc.str(), "Quad.uc",
+                   out);
 }
 
 const PackageEntry* findEntry(const std::vector<PackageEntry>& list, const std::string& name) {
@@ -125,8 +126,8 @@ Status decodeNamed(const std::vector<uint8_t>& bytes, const std::string& file, c
   Status s = listPackage(bytes.data(), bytes.size(), file, l);
   if (!s.ok()) return s;
   for (uint32_t i = 0; i < l.package.exports.size(); ++i)
-    if (l.package.exports[i].name == name && (isPackageMeshClass(l.package.exports[i].className) ||
-                                              isPackageTextureClass(l.package.exports[i].className)))
+    if (l.package.exports[i].name == name &&
+        (isPackageMeshClass(l.package.exports[i].className) || isPackageTextureClass(l.package.exports[i].className)))
       return decodePackageObject(l.package, bytes.data(), i, out);
   s.error = "no export " + name;
   return s;
@@ -170,8 +171,8 @@ std::string sampleDir() { return test::samplesDir("upackage"); }
 
 bool readSample(const std::string& name, std::vector<uint8_t>& out) { return test::readBytes(sampleDir() + name, out); }
 
-#define REQUIRE_SAMPLE(bytes, file)                                                                  \
-  std::vector<uint8_t> bytes;                                                                        \
+#define REQUIRE_SAMPLE(bytes, file) \
+  std::vector<uint8_t> bytes;       \
   if (!readSample(file, bytes)) GTEST_SKIP() << "samples not found: " << sampleDir() << file;
 
 // Size of frame 0 in Unreal axes (X, Y, Z) from three-space positions (−Y, Z, X), RotOrigin 0.
@@ -493,8 +494,7 @@ TEST(UpackageHostile, NameIndexPastTheTableInOneObject) {
   Model m;
   s = decodePackageObject(l.package, b.data(), quadObj->exportIndex, m);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error.find("Mesh Names.Quad: property name: name index 63 is outside the name table"),
-            std::string::npos)
+  EXPECT_NE(s.error.find("Mesh Names.Quad: property name: name index 63 is outside the name table"), std::string::npos)
       << s.error;
   EXPECT_NE(s.error.find("at byte " + std::to_string(quadObj->offset)), std::string::npos) << s.error;
   // The rest of the package still decodes.
@@ -531,8 +531,7 @@ TEST(UpackageHostile, ArrayCountPastTheObjectsEnd) {
   Model m;
   Status s = decodePackageObject(b.data(), b.size(), "Count.u", pal->exportIndex, m);
   ASSERT_FALSE(s.ok());
-  EXPECT_NE(s.error.find("Palette Count.Skin0Pal: Colors declares 8191 records of at least 4 bytes"),
-            std::string::npos)
+  EXPECT_NE(s.error.find("Palette Count.Skin0Pal: Colors declares 8191 records of at least 4 bytes"), std::string::npos)
       << s.error;
   // The texture that uses it: shown in grey levels with a warning, not refused.
   Model t;

@@ -34,6 +34,7 @@
 #include "formats/psk/psa.h"
 #include "formats/psk/psk.h"
 #include "formats/ue1/ue1.h"
+#include "formats/upackage/upackage.h"
 #include "formats/zeroad/pmd.h"
 #include "formats/zeroad/pssa.h"
 
@@ -838,6 +839,73 @@ val decodeImage(const val& bytes, const std::string& file) {
                    [&](const uint8_t* p, size_t n, rs::Model& m) { return rs::decodeImage(p, n, file, m); });
 }
 
+// A UE1 package's tables: what it holds (shape in formats/upackage/upackage.h).
+void writePackageEntries(Json& j, const std::vector<rs::PackageEntry>& entries) {
+  j.beginArray();
+  for (const rs::PackageEntry& e : entries) {
+    j.beginObject();
+    j.key("index").number(e.index);
+    j.key("name").string(e.name);
+    j.key("className").string(e.className);
+    j.key("path").string(e.path);
+    j.key("group").string(e.group);
+    j.key("serialSize").number(e.serialSize);
+    j.endObject();
+  }
+  j.endArray();
+}
+
+val listingToVal(const rs::PackageListing& l) {
+  Arena arena;
+  Json j;
+  const rs::Package& p = l.package;
+  j.beginObject();
+  j.key("format").string("upackage");
+  j.key("name").string(p.name);
+  j.key("file").string(p.file);
+  j.key("version").number(p.version);
+  j.key("licenseeVersion").number(p.licensee);
+  j.key("packageFlags").number(p.flags);
+  j.key("warnings").strings(p.warnings);
+  j.key("counts").beginObject();
+  j.key("names").number(double(p.names.size()));
+  j.key("imports").number(double(p.imports.size()));
+  j.key("exports").number(double(p.exports.size()));
+  j.endObject();
+  j.key("classes");
+  writeFacts(j, l.classes);
+  j.key("meshes");
+  writePackageEntries(j, l.meshes);
+  j.key("textures");
+  writePackageEntries(j, l.textures);
+  j.key("animations");
+  writePackageEntries(j, l.animations);
+  j.endObject();
+  return arena.build(j);
+}
+
+val listPackage(const val& bytes, const std::string& file) {
+  const double t0 = emscripten_get_now();
+  Bytes in = bytesIn(bytes);
+  if (in.refused()) return tooLarge(file, in.requested);
+  const double t1 = emscripten_get_now();
+  rs::PackageListing listing;
+  const rs::Status s = rs::listPackage(in.data(), in.size, file, listing);
+  const double t2 = emscripten_get_now();
+  val out = s.ok() ? listingToVal(listing) : refusal(s.error);
+  gLast = Timings{t1 - t0, t2 - t1, emscripten_get_now() - t2};
+  return out;
+}
+
+val decodePackageObject(const val& bytes, const std::string& file, double exportIndex) {
+  if (!(exportIndex >= 0 && exportIndex < 4294967296.0) || exportIndex != std::floor(exportIndex))
+    return refusal(
+        rs::format("UPACKAGE %s: export index %g is not an export of the package", file.c_str(), exportIndex));
+  return decodeOne(bytes, file, [&](const uint8_t* p, size_t n, rs::Model& m) {
+    return rs::decodePackageObject(p, n, file, uint32_t(exportIndex), m);
+  });
+}
+
 std::string detectFormat(const val& head, double fileSize, const std::string& file) {
   Bytes in = bytesIn(head);
   return rs::detectFormat(in.data(), in.size, size_t(fileSize), file);
@@ -869,6 +937,8 @@ EMSCRIPTEN_BINDINGS(rigscope) {
   emscripten::function("decodePcx", &decodePcx);
   emscripten::function("decodePsg", &decodePsg);
   emscripten::function("decodeImage", &decodeImage);
+  emscripten::function("listPackage", &listPackage);
+  emscripten::function("decodePackageObject", &decodePackageObject);
   emscripten::function("detectFormat", &detectFormat);
   emscripten::function("copyBytes", &copyBytes);
   emscripten::function("lastTimings", &lastTimings);

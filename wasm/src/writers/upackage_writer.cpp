@@ -66,9 +66,8 @@ class Builder {
     return -int32_t(imports_.size());
   }
   int32_t classRef(const std::string& cls) {
-    const std::string pkg = cls == "FireTexture" || cls == "IceTexture" || cls == "WaveTexture" || cls == "WetTexture"
-                                ? "Fire"
-                                : "Engine";
+    const std::string pkg =
+        cls == "FireTexture" || cls == "IceTexture" || cls == "WaveTexture" || cls == "WetTexture" ? "Fire" : "Engine";
     return import("Core", "Class", cls, import("Core", "Package", pkg, 0));
   }
   // A group path "A.B" as exports of class Package.
@@ -385,7 +384,8 @@ void writeTextureData(Builder& b, const UpkWriteTexture& t, int32_t paletteRef) 
       const uint32_t u = std::max(1u, pu / 2), v = std::max(1u, pv / 2);
       std::vector<uint8_t> next(size_t(u) * v);
       for (uint32_t y = 0; y < v; ++y)
-        for (uint32_t x = 0; x < u; ++x) next[size_t(y) * u + x] = chain.back()[size_t(y * (pv / v)) * pu + x * (pu / u)];
+        for (uint32_t x = 0; x < u; ++x)
+          next[size_t(y) * u + x] = chain.back()[size_t(y * (pv / v)) * pu + x * (pu / u)];
       chain.push_back(std::move(next));
       sizes.emplace_back(u, v);
     }
@@ -515,10 +515,9 @@ std::vector<uint8_t> writeUpackage(const UpkWritePackage& p, UpkLayout* layout) 
       }
       // BoneWeights grouped by bone; BoneWeightIdx gives each bone its run.
       std::vector<UpkWriteSkeletalMesh::Weight> sorted = m.weights;
-      std::stable_sort(sorted.begin(), sorted.end(),
-                       [](const UpkWriteSkeletalMesh::Weight& x, const UpkWriteSkeletalMesh::Weight& y) {
-                         return x.bone < y.bone;
-                       });
+      std::stable_sort(
+          sorted.begin(), sorted.end(),
+          [](const UpkWriteSkeletalMesh::Weight& x, const UpkWriteSkeletalMesh::Weight& y) { return x.bone < y.bone; });
       compactIndex(w, int32_t(m.bones.size()));
       size_t run = 0;
       for (size_t bone = 0; bone < m.bones.size(); ++bone) {
@@ -550,7 +549,7 @@ std::vector<uint8_t> writeUpackage(const UpkWritePackage& p, UpkLayout* layout) 
   // Tables at the end, as the engine writes them.
   lay.nameOffset = w.size();
   for (const std::string& n : b.names_) {
-    compactIndex(w, int32_t(n.size() + 1));
+    if (p.version >= 64) compactIndex(w, int32_t(n.size() + 1));  // before v64: NUL-terminated only
     w.raw(n.data(), n.size());
     w.u8(0);
     w.u32(0x00070010u);

@@ -77,7 +77,7 @@ struct UpkWriteTexture {
   std::vector<uint8_t> indices;  // P8, row-major; empty for a procedural texture
   std::vector<uint8_t> palette;  // 256 × RGBA; written as a Palette export "<name>Pal"
   bool masked = false;
-  bool mips = true;  // the whole chain down to 1 × n, else mip 0 alone
+  bool mips = true;     // the whole chain down to 1 × n, else mip 0 alone
   uint32_t sparks = 0;  // FireTexture
 };
 
@@ -96,8 +96,8 @@ struct UpkLayout {
     std::string name, className;
     uint32_t exportIndex = 0;
     size_t offset = 0, size = 0;  // SerialOffset, SerialSize
-    size_t vertsSkipAt = 0;        // meshes: the Verts SkipPos
-    size_t texturesCountAt = 0;    // meshes: the Textures count
+    size_t vertsSkipAt = 0;       // meshes: the Verts SkipPos
+    size_t texturesCountAt = 0;   // meshes: the Textures count
   };
   std::vector<Object> objects;
   const Object* find(const std::string& name) const {

@@ -89,12 +89,14 @@ Status readExports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t o
     ex.name = r.name("export ObjectName");
     ex.flags = r.u32("export ObjectFlags");
     const int32_t size = r.index("export SerialSize");
-    if (size < 0) return fail("UPACKAGE", pkg.file, ex.at, "export %u (%s): SerialSize %d is negative", i, ex.name.c_str(), size);
+    if (size < 0)
+      return fail("UPACKAGE", pkg.file, ex.at, "export %u (%s): SerialSize %d is negative", i, ex.name.c_str(), size);
     ex.serialSize = uint32_t(size);
     if (size > 0) {
       const int32_t off = r.index("export SerialOffset");
       if (off < 0)
-        return fail("UPACKAGE", pkg.file, ex.at, "export %u (%s): SerialOffset %d is negative", i, ex.name.c_str(), off);
+        return fail("UPACKAGE", pkg.file, ex.at, "export %u (%s): SerialOffset %d is negative", i, ex.name.c_str(),
+                    off);
       ex.serialOffset = uint32_t(off);
     }
   }
@@ -118,8 +120,9 @@ Status checkReferences(Package& pkg) {
   for (size_t i = 0; i < pkg.imports.size(); ++i) {
     const PackageImport& im = pkg.imports[i];
     if (!validRef(pkg, im.outer))
-      return fail("UPACKAGE", pkg.file, im.at + 0, "import %zu (%s): Outer %d is outside the %zu imports and %zu exports",
-                  i, im.name.c_str(), im.outer, pkg.imports.size(), pkg.exports.size());
+      return fail("UPACKAGE", pkg.file, im.at + 0,
+                  "import %zu (%s): Outer %d is outside the %zu imports and %zu exports", i, im.name.c_str(), im.outer,
+                  pkg.imports.size(), pkg.exports.size());
   }
   for (size_t i = 0; i < pkg.exports.size(); ++i) {
     PackageExport& ex = pkg.exports[i];
@@ -169,7 +172,8 @@ Status readPackage(const uint8_t* data, size_t size, const std::string& file, Pa
   const uint32_t importCount = load_u32le(data + 28), importOffset = load_u32le(data + 32);
   if (pkg.version < 61 || pkg.version > 69)
     if (pkg.version != 79 && pkg.version != 107)
-      pkg.warnings.push_back(format("version %u is not one of 61-69, 79 or 107; read with the same layout", pkg.version));
+      pkg.warnings.push_back(
+          format("version %u is not one of 61-69, 79 or 107; read with the same layout", pkg.version));
   const struct {
     uint32_t offset;
     size_t field;
@@ -210,8 +214,8 @@ bool isPackageMeshClass(const std::string& c) {
 }
 
 bool isPackageTextureClass(const std::string& c) {
-  static const char* const kClasses[] = {"Texture",     "FireTexture",     "IceTexture", "WaveTexture",
-                                         "WetTexture",  "ScriptedTexture", "Palette"};
+  static const char* const kClasses[] = {"Texture",    "FireTexture",     "IceTexture", "WaveTexture",
+                                         "WetTexture", "ScriptedTexture", "Palette"};
   for (const char* k : kClasses)
     if (equalsNoCase(c, k)) return true;
   return false;
@@ -265,7 +269,8 @@ Status objectRange(const Package& pkg, uint32_t exportIndex, size_t& begin, size
     return fail("UPACKAGE", pkg.file, ex.at, "%s: SerialSize is 0, the object has no data",
                 describeExport(pkg, exportIndex).c_str());
   if (uint64_t(ex.serialOffset) + ex.serialSize > pkg.size)
-    return fail("UPACKAGE", pkg.file, ex.at, "%s: SerialOffset %u + SerialSize %u runs past the end of the %zu-byte file",
+    return fail("UPACKAGE", pkg.file, ex.at,
+                "%s: SerialOffset %u + SerialSize %u runs past the end of the %zu-byte file",
                 describeExport(pkg, exportIndex).c_str(), ex.serialOffset, ex.serialSize, pkg.size);
   begin = ex.serialOffset;
   end = size_t(ex.serialOffset) + ex.serialSize;

@@ -14,7 +14,7 @@
 //
 // listPackage(bytes, name) ->
 //   { format: 'upackage', name /* file name without extension: the package's own name */,
-//     file, version, licenseeVersion, packageFlags, warnings: string[],
+//     file /* as given */, version, licenseeVersion, packageFlags, warnings: string[],
 //     counts: { names, imports, exports },
 //     classes: { [className]: exportCount },          // every export class, e.g. { Texture: 117, Mesh: 15 }
 //     meshes:   [{ index, name, className, path, group, serialSize }],   // Mesh, LodMesh, SkeletalMesh
@@ -27,13 +27,21 @@
 // decodePackageObject(bytes, name, exportIndex) -> the decoded model of every other decoder
 //   ({ format, name, warnings, counts, info, meshes, materials, skeleton?, clips, vertexAnimation?,
 //   attachments, textures }), with info.package (the package name), info.object (the path),
-//   info.className. Mesh materials' textureNames: [Package.Group.Name, Name] of the slot's texture
+//   info.className, info.packageVersion. Mesh materials' textureNames: [Package.Group.Name, Name] of the slot's texture
 //   (a slot naming another package keeps that package's path), empty for an empty slot.
 //   Textures: textures[0] rgba8 mip 0 (P8 through its palette; index 0 transparent when bMasked,
 //   info.masked = '1'); with CompMips in DXT1/DXT5, textures[1] holds them as stored ("dxt1" or
-//   "dxt5", every level). A procedural texture (mip 0 of 0 bytes) or one whose palette is in
-//   another package gives an 8 × 8 placeholder (info.placeholder says why). A Palette gives a
-//   16 × 16 rgba8 swatch of its 256 colours. A refused object: { error }.
+//   "dxt5", the levels of the chain as far as it goes: C4Skin has 8 of 10). A procedural texture
+//   (mip 0 of 0 bytes) gives an 8 × 8 rgba8 placeholder of its MipZero colour (grey without one);
+//   a P8 texture whose palette is in another package (or unreadable) is shown in grey levels with
+//   a warning; info.placeholder says why in both cases. counts: width, height (mip 0 as stored),
+//   mips, compMips, sparks (FireTexture). info: textureFormat (the Format byte), palette (path),
+//   compFormat. A Palette gives a 16 × 16 rgba8 swatch of its 256 colours (counts.colors).
+//   Vertex meshes add info.vertexBytes ('4' packed, '8' Deus Ex), info.rotOrigin (65536 a turn),
+//   counts.frameVerts, counts.textureSlots (LodMesh: wedges, specialVerts, specialFaces); skeletal
+//   meshes add info.defaultAnimation (path), info.rotOrigin, counts.textureSlots, counts.sequences.
+//   The model's format is that of the loose family ('ue1', 'psk'), or 'upackage-texture'.
+//   A refused object: { error } naming the object, the field and the byte.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -95,8 +103,7 @@ struct PackageListing {
 Status listPackage(const uint8_t* data, size_t size, const std::string& file, PackageListing& out);
 
 // One export (index into the export table) decoded into the model.
-Status decodePackageObject(const uint8_t* data, size_t size, const std::string& file, uint32_t exportIndex,
-                           Model& out);
+Status decodePackageObject(const uint8_t* data, size_t size, const std::string& file, uint32_t exportIndex, Model& out);
 
 // Same, reusing tables already read by readPackage (a caller decoding many objects).
 Status decodePackageObject(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);

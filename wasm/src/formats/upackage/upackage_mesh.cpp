@@ -14,14 +14,14 @@ namespace rs {
 namespace upkg {
 namespace {
 
-constexpr size_t kBox = 25;          // FBox: 2 FVector + BYTE IsValid
-constexpr size_t kMeshTri = 20;      // FMeshTri
-constexpr size_t kFace = 8;          // FMeshFace
-constexpr size_t kWedge = 4;         // FMeshWedge
-constexpr size_t kMaterial = 8;      // FMeshMaterial
-constexpr size_t kMinAnimSeq = 15;   // Name, Group, StartFrame, NumFrames, Notifys count, Rate
-constexpr size_t kMinNotify = 5;     // Time, Function
-constexpr size_t kMinBone = 57;      // FMeshBone with a 1-byte name index
+constexpr size_t kBox = 25;         // FBox: 2 FVector + BYTE IsValid
+constexpr size_t kMeshTri = 20;     // FMeshTri
+constexpr size_t kFace = 8;         // FMeshFace
+constexpr size_t kWedge = 4;        // FMeshWedge
+constexpr size_t kMaterial = 8;     // FMeshMaterial
+constexpr size_t kMinAnimSeq = 15;  // Name, Group, StartFrame, NumFrames, Notifys count, Rate
+constexpr size_t kMinNotify = 5;    // Time, Function
+constexpr size_t kMinBone = 57;     // FMeshBone with a 1-byte name index
 constexpr size_t kExtWedge = 12;
 
 struct Box {
@@ -37,7 +37,6 @@ Box readBox(Reader& r, const char* field) {
 }
 
 size_t sphereBytes(const Package& pkg) { return pkg.version <= 61 ? 12 : 16; }
-
 
 // The fields every UMesh has (§7), in order.
 struct MeshData {
@@ -289,7 +288,8 @@ void checkBoxes(const MeshData& m, const std::string& what, Model& out) {
         for (int k = 0; k < 3; ++k) xyz[k] = float(int16_t(load_u16le(p + 2 * k)));
       } else {
         const uint32_t w = load_u32le(p);
-        xyz[0] = float(int32_t(w << 21) >> 21), xyz[1] = float(int32_t(w << 10) >> 21), xyz[2] = float(int32_t(w) >> 22);
+        xyz[0] = float(int32_t(w << 21) >> 21), xyz[1] = float(int32_t(w << 10) >> 21),
+        xyz[2] = float(int32_t(w) >> 22);
       }
       for (int k = 0; k < 3; ++k) lo[k] = std::fmin(lo[k], xyz[k]), hi[k] = std::fmax(hi[k], xyz[k]);
     }
@@ -327,24 +327,94 @@ Status readMeshObject(const Package& pkg, const uint8_t* data, uint32_t exportIn
 
 }  // namespace
 
-Status decodeVertexMesh(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out) {
-  const bool lod = equalsNoCase(pkg.exports[exportIndex].className, "LodMesh");
-  MeshData m;
-  LodData l;
-  SkelData unusedSkel;
-  std::string what;
-  Status st = readMeshObject(pkg, data, exportIndex, lod, false, m, l, unusedSkel, what);
-  if (!st.ok()) return st;
-  if (m.frameVerts == 0 || m.animFrames == 0)
-    return fail("UPACKAGE", pkg.file, m.countsAt, "%s: no vertices (FrameVerts %d, AnimFrames %d)", what.c_str(),
-                m.frameVerts, m.animFrames);
-  Ue1MeshParts parts;
-  parts.name = pkg.exports[exportIndex].name;
-  parts.file = pkg.name + "." + parts.name;
+namespace {
+
+// What the triangle readers share: the object for messages, the vertex count per frame.
+struct TriangleContext {
+  const Package& pkg;
+  const std::string& what;
+  uint32_t vertices;
+  Status badTexture(size_t at, const char* field, int32_t t) const {
+    return fail("UPACKAGE", pkg.file, at, "%s: %s TextureIndex %d is outside 0..255", what.c_str(), field, t);
+  }
+};
+
+// Mesh: Tris hold vertex indices, UV bytes, PolyFlags and the slot (§7.2).
+Status meshTriangles(const TriangleContext& c, const MeshData& m, std::vector<Ue1Triangle>& out) {
+  out.resize(m.triCount);
+  for (uint32_t i = 0; i < m.triCount; ++i) {
+    const uint8_t* p = m.tris + size_t(i) * kMeshTri;
+    const size_t at = m.trisAt + 1 + size_t(i) * kMeshTri;
+    Ue1Triangle& t = out[i];
+    for (int k = 0; k < 3; ++k) {
+      t.v[k] = load_u16le(p + 2 * k);
+      if (t.v[k] >= c.vertices)
+        return fail("UPACKAGE", c.pkg.file, at, "%s: Tris[%u] uses vertex %u of %u", c.what.c_str(), i, t.v[k],
+                    c.vertices);
+      t.uv[k][0] = p[6 + 2 * k];
+      t.uv[k][1] = p[7 + 2 * k];
+    }
+    t.type = typeOfPolyFlags(load_u32le(p + 12));
+    const int32_t tex = load_i32le(p + 16);
+    if (tex < 0 || tex > 255) return c.badTexture(at, "Tris", tex);
+    t.texNum = uint8_t(tex);
+  }
+  return Status();
+}
+
+// LodMesh: Faces -> Wedges -> vertex + SpecialVerts, Materials for flags and slot (§8); the
+// SpecialFaces are weapon triangles whose corners are vertex indices.
+Status lodTriangles(const TriangleContext& c, const LodData& l, std::vector<Ue1Triangle>& out) {
+  out.reserve(size_t(l.faceCount) + l.specialFaceCount);
+  for (uint32_t i = 0; i < l.faceCount; ++i) {
+    const uint8_t* f = l.faces + size_t(i) * kFace;
+    const size_t at = l.facesAt + size_t(i) * kFace;
+    const uint16_t mat = load_u16le(f + 6);
+    if (mat >= l.materialCount)
+      return fail("UPACKAGE", c.pkg.file, at, "%s: Faces[%u] MaterialIndex %u of %u materials", c.what.c_str(), i, mat,
+                  l.materialCount);
+    Ue1Triangle t;
+    for (int k = 0; k < 3; ++k) {
+      const uint16_t w = load_u16le(f + 2 * k);
+      if (w >= l.wedgeCount)
+        return fail("UPACKAGE", c.pkg.file, at, "%s: Faces[%u] uses wedge %u of %u", c.what.c_str(), i, w,
+                    l.wedgeCount);
+      const uint8_t* wp = l.wedges + size_t(w) * kWedge;
+      const uint32_t v = uint32_t(load_u16le(wp)) + uint32_t(l.specialVerts);
+      if (v >= c.vertices)
+        return fail("UPACKAGE", c.pkg.file, at, "%s: Faces[%u] wedge %u points to vertex %u of %u", c.what.c_str(), i,
+                    w, v, c.vertices);
+      t.v[k] = uint16_t(v);
+      t.uv[k][0] = wp[2];
+      t.uv[k][1] = wp[3];
+    }
+    const uint8_t* mp = l.materials + size_t(mat) * kMaterial;
+    t.type = typeOfPolyFlags(load_u32le(mp));
+    const int32_t tex = load_i32le(mp + 4);
+    if (tex < 0 || tex > 255) return c.badTexture(at, "Materials", tex);
+    t.texNum = uint8_t(tex);
+    out.push_back(t);
+  }
+  for (uint32_t i = 0; i < l.specialFaceCount; ++i) {
+    const uint8_t* f = l.specialFaces + size_t(i) * kFace;
+    Ue1Triangle t;
+    t.type = 8;
+    for (int k = 0; k < 3; ++k) {
+      t.v[k] = load_u16le(f + 2 * k);
+      if (t.v[k] >= c.vertices)
+        return fail("UPACKAGE", c.pkg.file, l.facesAt, "%s: SpecialFaces[%u] uses vertex %u of %u", c.what.c_str(), i,
+                    t.v[k], c.vertices);
+    }
+    out.push_back(t);
+  }
+  return Status();
+}
+
+// The UMesh fields in the loose decoder's words: frames, MESHMAP SCALE, MESH ORIGIN, sequences.
+void partsOf(const Package& pkg, const PackageExport& ex, const MeshData& m, Ue1MeshParts& parts) {
+  parts.name = ex.name;
+  parts.file = pkg.name + "." + ex.name;
   parts.numVertices = uint32_t(m.frameVerts);
-  if (parts.numVertices > 0xFFFF)
-    return fail("UPACKAGE", pkg.file, m.countsAt, "%s: FrameVerts %d, at most 65535 supported", what.c_str(),
-                m.frameVerts);
   parts.frames = m.verts;
   parts.numFrames = uint32_t(m.animFrames);
   parts.dx16 = m.vertBytes == 8;
@@ -354,84 +424,9 @@ Status decodeVertexMesh(const Package& pkg, const uint8_t* data, uint32_t export
     parts.rotation[k] = m.rotOrigin[k] / 256.0;  // 65536 a turn -> the .uc's 256
   }
   parts.sequences = m.sequences;
-  const uint32_t V = parts.numVertices;
-  const auto badTexture = [&](size_t at, const char* field, int32_t t) {
-    return fail("UPACKAGE", pkg.file, at, "%s: %s TextureIndex %d is outside 0..255", what.c_str(), field, t);
-  };
-  if (!lod) {
-    parts.triangles.resize(m.triCount);
-    for (uint32_t i = 0; i < m.triCount; ++i) {
-      const uint8_t* p = m.tris + size_t(i) * kMeshTri;
-      Ue1Triangle& t = parts.triangles[i];
-      for (int k = 0; k < 3; ++k) {
-        t.v[k] = load_u16le(p + 2 * k);
-        if (t.v[k] >= V)
-          return fail("UPACKAGE", pkg.file, m.trisAt + 1 + size_t(i) * kMeshTri, "%s: Tris[%u] uses vertex %u of %u",
-                      what.c_str(), i, t.v[k], V);
-        t.uv[k][0] = p[6 + 2 * k];
-        t.uv[k][1] = p[7 + 2 * k];
-      }
-      t.type = typeOfPolyFlags(load_u32le(p + 12));
-      const int32_t tex = load_i32le(p + 16);
-      if (tex < 0 || tex > 255) return badTexture(m.trisAt + size_t(i) * kMeshTri, "Tris", tex);
-      t.texNum = uint8_t(tex);
-    }
-  } else {
-    if (l.specialVerts < 0 || l.modelVerts < 0 || int64_t(l.specialVerts) + l.modelVerts != m.frameVerts)
-      return fail("UPACKAGE", pkg.file, m.countsAt, "%s: SpecialVerts %d + ModelVerts %d is not FrameVerts %d",
-                  what.c_str(), l.specialVerts, l.modelVerts, m.frameVerts);
-    if (l.remapCount)
-      out.warnings.push_back(format("%s: RemapAnimVerts (%u entries) ignored", what.c_str(), l.remapCount));
-    parts.triangles.reserve(size_t(l.faceCount) + l.specialFaceCount);
-    for (uint32_t i = 0; i < l.faceCount; ++i) {
-      const uint8_t* f = l.faces + size_t(i) * kFace;
-      const size_t at = l.facesAt + size_t(i) * kFace;
-      const uint16_t mat = load_u16le(f + 6);
-      if (mat >= l.materialCount)
-        return fail("UPACKAGE", pkg.file, at, "%s: Faces[%u] MaterialIndex %u of %u materials", what.c_str(), i, mat,
-                    l.materialCount);
-      Ue1Triangle t;
-      for (int k = 0; k < 3; ++k) {
-        const uint16_t w = load_u16le(f + 2 * k);
-        if (w >= l.wedgeCount)
-          return fail("UPACKAGE", pkg.file, at, "%s: Faces[%u] uses wedge %u of %u", what.c_str(), i, w, l.wedgeCount);
-        const uint8_t* wp = l.wedges + size_t(w) * kWedge;
-        const uint32_t v = uint32_t(load_u16le(wp)) + uint32_t(l.specialVerts);
-        if (v >= V)
-          return fail("UPACKAGE", pkg.file, at, "%s: Faces[%u] wedge %u points to vertex %u of %u", what.c_str(), i, w,
-                      v, V);
-        t.v[k] = uint16_t(v);
-        t.uv[k][0] = wp[2];
-        t.uv[k][1] = wp[3];
-      }
-      const uint8_t* mp = l.materials + size_t(mat) * kMaterial;
-      t.type = typeOfPolyFlags(load_u32le(mp));
-      const int32_t tex = load_i32le(mp + 4);
-      if (tex < 0 || tex > 255) return badTexture(at, "Materials", tex);
-      t.texNum = uint8_t(tex);
-      parts.triangles.push_back(t);
-    }
-    // Weapon triangles: their corners are vertex indices (§8 item 7).
-    for (uint32_t i = 0; i < l.specialFaceCount; ++i) {
-      const uint8_t* f = l.specialFaces + size_t(i) * kFace;
-      Ue1Triangle t;
-      t.type = 8;
-      for (int k = 0; k < 3; ++k) {
-        t.v[k] = load_u16le(f + 2 * k);
-        if (t.v[k] >= V)
-          return fail("UPACKAGE", pkg.file, m.countsAt, "%s: SpecialFaces[%u] uses vertex %u of %u", what.c_str(), i,
-                      t.v[k], V);
-      }
-      parts.triangles.push_back(t);
-    }
-  }
-  if (parts.triangles.empty())
-    return fail("UPACKAGE", pkg.file, lod ? l.facesAt : m.trisAt, "%s: no triangles", what.c_str());
-  slotTextures(pkg, data, m.textures, parts.slotTextures, parts.slotMasked);
-  checkBoxes(m, what, out);
-  Ue1Details details;
-  st = buildUe1Mesh(parts, out, &details);
-  if (!st.ok()) return st;
+}
+
+void recordVertexFacts(const MeshData& m, const LodData& l, bool lod, Model& out) {
   out.info.emplace_back("vertexBytes", format("%u", m.vertBytes));
   out.info.emplace_back("rotOrigin", format("%d %d %d", m.rotOrigin[0], m.rotOrigin[1], m.rotOrigin[2]));
   out.count("frameVerts", m.frameVerts);
@@ -441,6 +436,40 @@ Status decodeVertexMesh(const Package& pkg, const uint8_t* data, uint32_t export
     out.count("specialVerts", l.specialVerts);
     out.count("specialFaces", l.specialFaceCount);
   }
+}
+
+}  // namespace
+
+Status decodeVertexMesh(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out) {
+  const PackageExport& ex = pkg.exports[exportIndex];
+  const bool lod = equalsNoCase(ex.className, "LodMesh");
+  MeshData m;
+  LodData l;
+  SkelData unusedSkel;
+  std::string what;
+  Status st = readMeshObject(pkg, data, exportIndex, lod, false, m, l, unusedSkel, what);
+  if (!st.ok()) return st;
+  if (m.frameVerts == 0 || m.animFrames == 0 || m.frameVerts > 0xFFFF)
+    return fail("UPACKAGE", pkg.file, m.countsAt,
+                "%s: FrameVerts %d, AnimFrames %d (1..65535 vertices, 1 frame or more)", what.c_str(), m.frameVerts,
+                m.animFrames);
+  if (lod && (l.specialVerts < 0 || l.modelVerts < 0 || int64_t(l.specialVerts) + l.modelVerts != m.frameVerts))
+    return fail("UPACKAGE", pkg.file, m.countsAt, "%s: SpecialVerts %d + ModelVerts %d is not FrameVerts %d",
+                what.c_str(), l.specialVerts, l.modelVerts, m.frameVerts);
+  Ue1MeshParts parts;
+  partsOf(pkg, ex, m, parts);
+  const TriangleContext c{pkg, what, parts.numVertices};
+  st = lod ? lodTriangles(c, l, parts.triangles) : meshTriangles(c, m, parts.triangles);
+  if (!st.ok()) return st;
+  if (parts.triangles.empty())
+    return fail("UPACKAGE", pkg.file, lod ? l.facesAt : m.trisAt, "%s: no triangles", what.c_str());
+  if (lod && l.remapCount)
+    out.warnings.push_back(format("%s: RemapAnimVerts (%u entries) ignored", what.c_str(), l.remapCount));
+  slotTextures(pkg, data, m.textures, parts.slotTextures, parts.slotMasked);
+  checkBoxes(m, what, out);
+  st = buildUe1Mesh(parts, out);
+  if (!st.ok()) return st;
+  recordVertexFacts(m, l, lod, out);
   return Status();
 }
 
@@ -471,22 +500,11 @@ struct PskOut {
 
 }  // namespace
 
-Status decodeSkeletalMesh(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out) {
-  MeshData m;
-  LodData l;
-  SkelData s;
-  std::string what;
-  Status st = readMeshObject(pkg, data, exportIndex, true, true, m, l, s, what);
-  if (!st.ok()) return st;
-  if (l.specialVerts < 0) return fail("UPACKAGE", pkg.file, m.countsAt, "%s: SpecialVerts %d", what.c_str(), l.specialVerts);
-  const uint32_t P = s.pointCount, W = l.wedgeCount, B = uint32_t(s.bones.size());
-  if (B > 65535) return fail("UPACKAGE", pkg.file, m.countsAt, "%s: %u bones, at most 65535", what.c_str(), B);
-  if (l.materialCount > 255)
-    return fail("UPACKAGE", pkg.file, l.facesAt, "%s: %u materials, at most 255", what.c_str(), l.materialCount);
-  PskOut o;
-  o.b.reserve(32 * 8 + size_t(P) * 12 + size_t(W) * 16 + size_t(l.faceCount) * 12 + size_t(B) * 120 +
-              size_t(s.weightCount) * 12 + size_t(l.materialCount) * 88);
-  o.chunk("ACTRHEAD", 0, 0);
+namespace {
+
+// PNTS0000, VTXW0000 (wedge point = iVertex + SpecialVerts, UV = byte / 256), FACE0000.
+Status pskGeometry(const Package& pkg, const std::string& what, const LodData& l, const SkelData& s, PskOut& o) {
+  const uint32_t P = s.pointCount, W = l.wedgeCount;
   o.chunk("PNTS0000", 12, P);
   o.b.insert(o.b.end(), s.points, s.points + size_t(P) * 12);
   o.chunk("VTXW0000", 16, W);
@@ -494,7 +512,8 @@ Status decodeSkeletalMesh(const Package& pkg, const uint8_t* data, uint32_t expo
     const uint8_t* wp = l.wedges + size_t(i) * kWedge;
     const uint32_t point = uint32_t(load_u16le(wp)) + uint32_t(l.specialVerts);
     if (point >= P)
-      return fail("UPACKAGE", pkg.file, l.facesAt, "%s: Wedges[%u] points to point %u of %u", what.c_str(), i, point, P);
+      return fail("UPACKAGE", pkg.file, l.facesAt, "%s: Wedges[%u] points to point %u of %u", what.c_str(), i, point,
+                  P);
     o.u32(point);
     o.f32(wp[2] / 256.0f);  // §9: the importer stored floor(u * 256)
     o.f32(wp[3] / 256.0f);
@@ -503,17 +522,16 @@ Status decodeSkeletalMesh(const Package& pkg, const uint8_t* data, uint32_t expo
   o.chunk("FACE0000", 12, l.faceCount);
   for (uint32_t i = 0; i < l.faceCount; ++i) {
     const uint8_t* f = l.faces + size_t(i) * kFace;
+    const size_t at = l.facesAt + size_t(i) * kFace;
     for (int k = 0; k < 3; ++k) {
       const uint16_t w = load_u16le(f + 2 * k);
-      if (w >= W)
-        return fail("UPACKAGE", pkg.file, l.facesAt + size_t(i) * kFace, "%s: Faces[%u] uses wedge %u of %u",
-                    what.c_str(), i, w, W);
+      if (w >= W) return fail("UPACKAGE", pkg.file, at, "%s: Faces[%u] uses wedge %u of %u", what.c_str(), i, w, W);
       o.u16(w);
     }
     const uint16_t mat = load_u16le(f + 6);
     if (mat >= l.materialCount)
-      return fail("UPACKAGE", pkg.file, l.facesAt + size_t(i) * kFace, "%s: Faces[%u] MaterialIndex %u of %u",
-                  what.c_str(), i, mat, l.materialCount);
+      return fail("UPACKAGE", pkg.file, at, "%s: Faces[%u] MaterialIndex %u of %u", what.c_str(), i, mat,
+                  l.materialCount);
     o.u8(uint8_t(mat));
     o.u8(0);
     o.u32(0);
@@ -527,6 +545,12 @@ Status decodeSkeletalMesh(const Package& pkg, const uint8_t* data, uint32_t expo
     o.u32(typeOfPolyFlags(load_u32le(mp)));
     for (int k = 0; k < 4; ++k) o.u32(0);
   }
+  return Status();
+}
+
+// REFSKELT as stored, RAWWEIGHTS from each bone's run of BoneWeights (§9).
+Status pskSkeleton(const Package& pkg, const std::string& what, size_t at, const SkelData& s, PskOut& o) {
+  const uint32_t B = uint32_t(s.bones.size());
   o.chunk("REFSKELT", 120, B);
   for (const SkelBone& b : s.bones) {
     o.name(b.name, 64);
@@ -538,33 +562,29 @@ Status decodeSkeletalMesh(const Package& pkg, const uint8_t* data, uint32_t expo
     o.f32(b.length);
     for (float v : b.size) o.f32(v);
   }
-  // BoneWeightIdx: per bone its run in BoneWeights (§9).
-  std::vector<uint8_t> weights;
+  PskOut weights;
   uint32_t influences = 0;
   for (uint32_t bone = 0; bone < s.weightIdxCount && bone < B; ++bone) {
     const uint8_t* ip = s.weightIdx + size_t(bone) * 8;
     const uint32_t first = load_u16le(ip), number = load_u16le(ip + 2);
     if (uint64_t(first) + number > s.weightCount)
-      return fail("UPACKAGE", pkg.file, m.countsAt, "%s: BoneWeightIdx[%u] runs %u..%u past the %u BoneWeights",
-                  what.c_str(), bone, first, first + number, s.weightCount);
+      return fail("UPACKAGE", pkg.file, at, "%s: BoneWeightIdx[%u] runs %u..%u past the %u BoneWeights", what.c_str(),
+                  bone, first, first + number, s.weightCount);
     for (uint32_t k = 0; k < number; ++k) {
       const uint8_t* wp = s.weights + size_t(first + k) * 4;
-      PskOut rec;
-      rec.f32(load_u16le(wp + 2) / 65535.0f);
-      rec.u32(load_u16le(wp));
-      rec.u32(bone);
-      weights.insert(weights.end(), rec.b.begin(), rec.b.end());
+      weights.f32(load_u16le(wp + 2) / 65535.0f);
+      weights.u32(load_u16le(wp));
+      weights.u32(bone);
       ++influences;
     }
   }
   o.chunk("RAWWEIGHTS", 12, influences);
-  o.b.insert(o.b.end(), weights.begin(), weights.end());
-  const std::string name = pkg.exports[exportIndex].name;
-  st = decodePsk(o.b.data(), o.b.size(), name, out);
-  if (!st.ok()) return fail("UPACKAGE", pkg.file, pkg.exports[exportIndex].serialOffset, "%s: %s", what.c_str(), st.error.c_str());
-  out.name = name;
-  if (!out.meshes.empty()) out.meshes[0].name = name;
-  // Texture slots as the vertex meshes name them.
+  o.b.insert(o.b.end(), weights.b.begin(), weights.b.end());
+  return Status();
+}
+
+// Materials named by their texture slots, as the vertex meshes name them.
+void nameSkeletalMaterials(const Package& pkg, const uint8_t* data, const MeshData& m, const LodData& l, Model& out) {
   std::vector<std::vector<std::string>> names;
   std::vector<uint8_t> masked;
   slotTextures(pkg, data, m.textures, names, masked);
@@ -578,6 +598,39 @@ Status decodeSkeletalMesh(const Package& pkg, const uint8_t* data, uint32_t expo
     }
     mat.name = format("slot%d", slot);
   }
+}
+
+}  // namespace
+
+// The UT importer copied the .psk's points, wedges, faces, bones and weights: written back as
+// PSK chunks, they go through the PSK decoder (axes, winding, skinning) like the loose file.
+Status decodeSkeletalMesh(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out) {
+  MeshData m;
+  LodData l;
+  SkelData s;
+  std::string what;
+  Status st = readMeshObject(pkg, data, exportIndex, true, true, m, l, s, what);
+  if (!st.ok()) return st;
+  if (l.specialVerts < 0)
+    return fail("UPACKAGE", pkg.file, m.countsAt, "%s: SpecialVerts %d", what.c_str(), l.specialVerts);
+  if (s.bones.size() > 65535)
+    return fail("UPACKAGE", pkg.file, m.countsAt, "%s: %zu bones, at most 65535", what.c_str(), s.bones.size());
+  if (l.materialCount > 255)
+    return fail("UPACKAGE", pkg.file, l.facesAt, "%s: %u materials, at most 255", what.c_str(), l.materialCount);
+  PskOut o;
+  o.b.reserve(32 * 8 + size_t(s.pointCount) * 12 + size_t(l.wedgeCount) * 16 + size_t(l.faceCount) * 12 +
+              s.bones.size() * 120 + size_t(s.weightCount) * 12 + size_t(l.materialCount) * 88);
+  o.chunk("ACTRHEAD", 0, 0);
+  st = pskGeometry(pkg, what, l, s, o);
+  if (st.ok()) st = pskSkeleton(pkg, what, m.countsAt, s, o);
+  if (!st.ok()) return st;
+  const std::string& name = pkg.exports[exportIndex].name;
+  st = decodePsk(o.b.data(), o.b.size(), name, out);
+  if (!st.ok())
+    return fail("UPACKAGE", pkg.file, pkg.exports[exportIndex].serialOffset, "%s: %s", what.c_str(), st.error.c_str());
+  out.name = name;
+  if (!out.meshes.empty()) out.meshes[0].name = name;
+  nameSkeletalMaterials(pkg, data, m, l, out);
   if (s.defaultAnimation) out.info.emplace_back("defaultAnimation", packageObjectPath(pkg, s.defaultAnimation));
   out.info.emplace_back("rotOrigin", format("%d %d %d", m.rotOrigin[0], m.rotOrigin[1], m.rotOrigin[2]));
   out.count("textureSlots", double(m.textures.size()));

@@ -100,7 +100,8 @@ int32_t Reader::object(const char* field, bool compact) {
   const size_t start = pos_;
   const int32_t ref = compact ? index(field) : i32(field);
   if (failed()) return 0;
-  const bool ok = ref > 0 ? size_t(ref) <= pkg_.exports.size() : ref == 0 || uint64_t(-int64_t(ref)) <= pkg_.imports.size();
+  const bool ok =
+      ref > 0 ? size_t(ref) <= pkg_.exports.size() : ref == 0 || uint64_t(-int64_t(ref)) <= pkg_.imports.size();
   if (!ok) {
     fail(start, "%s: object reference %d is outside the %zu imports and %zu exports", field, ref, pkg_.imports.size(),
          pkg_.exports.size());

@@ -123,124 +123,154 @@ Status decodePalette(const Package& pkg, const uint8_t* data, uint32_t exportInd
   Texture& t = addTexture(out, out.name, 16, 16, "rgba8");
   t.mips.emplace_back(16 * 16 * 4, 0);
   std::copy(rgba.begin(), rgba.begin() + std::ptrdiff_t(std::min<size_t>(rgba.size(), 1024)), t.mips[0].begin());
-  out.count("colors", double(rgba.size() / 4));
+  out.count("colors", double(rgba.size()) / 4);
   out.count("width", 16);
   out.count("height", 16);
   return Status();
 }
 
-Status decodeTexture(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out) {
+namespace {
+
+struct TextureData {
+  Properties props;
+  std::vector<Mip> mips, compMips;
+  uint32_t sparks = 0;
+};
+
+// Properties, Mips, CompMips (when bHasComp), a FireTexture's sparks (§10), to the object's end.
+Status readTextureObject(const Package& pkg, const uint8_t* data, uint32_t exportIndex, const std::string& what,
+                         TextureData& t, Model& out) {
   size_t begin = 0, end = 0;
   Status st = objectRange(pkg, exportIndex, begin, end);
   if (!st.ok()) return st;
   const PackageExport& ex = pkg.exports[exportIndex];
-  const std::string what = describeExport(pkg, exportIndex);
   Reader r(pkg, data, begin, end, what);
-  Properties props;
-  readProperties(r, ex.flags, props);
-  std::vector<Mip> mips, compMips;
-  readMips(r, "Mips", mips);
-  if (props.hasComp) readMips(r, "CompMips", compMips);
-  uint32_t sparks = 0;
+  readProperties(r, ex.flags, t.props);
+  readMips(r, "Mips", t.mips);
+  if (t.props.hasComp) readMips(r, "CompMips", t.compMips);
   if (equalsNoCase(ex.className, "FireTexture")) {
-    sparks = r.count("Sparks", 8);
-    r.skip(size_t(sparks) * 8, "Sparks");
+    t.sparks = r.count("Sparks", 8);
+    r.skip(size_t(t.sparks) * 8, "Sparks");
   }
-  const bool known = equalsNoCase(ex.className, "Texture") || isProcedural(ex.className);
-  if (known) {
+  if (equalsNoCase(ex.className, "Texture") || isProcedural(ex.className)) {
     r.expectEnd("Texture data");
   } else if (!r.failed() && r.pos() != r.end()) {
-    out.warnings.push_back(format("%s: %zu bytes of class %s after the mips ignored", what.c_str(),
-                                  r.end() - r.pos(), ex.className.c_str()));
+    out.warnings.push_back(format("%s: %zu bytes of class %s after the mips ignored", what.c_str(), r.end() - r.pos(),
+                                  ex.className.c_str()));
   }
-  if (r.failed()) return r.status();
+  return r.status();
+}
 
+// P8 through the Palette export (§11.6): index 0 transparent when masked; grey levels when the
+// palette is elsewhere or unreadable.
+void p8Texture(const Package& pkg, const uint8_t* data, const std::string& what, const TextureData& td, Model& out) {
+  const Mip& m0 = td.mips[0];
+  const Properties& props = td.props;
+  std::vector<uint8_t> palette;
+  std::string why;
+  if (props.palette > 0) {
+    Status ps = readPalette(pkg, data, uint32_t(props.palette - 1), palette);
+    if (!ps.ok()) out.warnings.push_back(ps.error), why = "its palette could not be read";
+  } else if (props.palette < 0) {
+    why = "its palette " + packageObjectPath(pkg, props.palette) + " is in another package";
+  } else {
+    why = "it has no palette";
+  }
+  if (palette.empty()) {
+    // Grey levels keep the picture readable until the palette's package is dropped too.
+    for (int i = 0; i < 256; ++i) palette.insert(palette.end(), {uint8_t(i), uint8_t(i), uint8_t(i), 255});
+    out.warnings.push_back(what + ": shown in grey levels: " + why);
+    out.info.emplace_back("placeholder", why);
+  }
+  palette.resize(256 * 4, 0);
+  const size_t pixels = size_t(m0.u) * size_t(m0.v);
+  Texture& t = addTexture(out, out.name, uint32_t(m0.u), uint32_t(m0.v), "rgba8");
+  t.mips.emplace_back(pixels * 4);
+  uint8_t* px = t.mips[0].data();
+  for (size_t i = 0; i < pixels; ++i) {
+    const uint8_t* c = &palette[size_t(m0.data[i]) * 4];
+    px[i * 4] = c[0], px[i * 4 + 1] = c[1], px[i * 4 + 2] = c[2];
+    px[i * 4 + 3] = (props.masked && m0.data[i] == 0) ? 0 : 255;
+  }
+}
+
+// CompMips as stored, every level while the sizes follow the chain.
+void compTexture(const std::string& what, const TextureData& td, Model& out) {
+  const std::vector<Mip>& cm = td.compMips;
+  const char* f = compFormatOf(td.props.compFormat, cm[0]);
+  if (!f) {
+    out.warnings.push_back(
+        format("%s: CompFormat %d with %u bytes for %d x %d is not a known DXT layout; CompMips ignored", what.c_str(),
+               td.props.compFormat, cm[0].bytes, cm[0].u, cm[0].v));
+    return;
+  }
+  if (cm[0].u <= 0 || cm[0].v <= 0) return;
+  const uint32_t block = std::string(f) == "dxt1" ? 8 : 16;
+  Texture& t = addTexture(out, out.name, uint32_t(cm[0].u), uint32_t(cm[0].v), f);
+  for (size_t i = 0; i < cm.size() && i < 31; ++i) {
+    const int32_t u = std::max(1, cm[0].u >> i), v = std::max(1, cm[0].v >> i);
+    if (cm[i].u != u || cm[i].v != v || cm[i].bytes != blockBytes(u, v, block)) break;
+    t.mips.emplace_back(cm[i].data, cm[i].data + cm[i].bytes);
+  }
+}
+
+void recordTextureFacts(const Package& pkg, const TextureData& td, Model& out) {
+  out.count("mips", double(td.mips.size()));
+  out.count("compMips", double(td.compMips.size()));
+  if (td.sparks) out.count("sparks", td.sparks);
+  out.info.emplace_back("textureFormat", format("%d", td.props.format));
+  if (td.props.masked) out.info.emplace_back("masked", "1");
+  if (td.props.palette) out.info.emplace_back("palette", packageObjectPath(pkg, td.props.palette));
+  if (td.props.hasComp) out.info.emplace_back("compFormat", format("%d", td.props.compFormat));
+  if (!td.mips.empty()) {
+    out.count("width", std::max(td.mips[0].u, 0));
+    out.count("height", std::max(td.mips[0].v, 0));
+  }
+}
+
+}  // namespace
+
+Status decodeTexture(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out) {
+  const PackageExport& ex = pkg.exports[exportIndex];
+  const std::string what = describeExport(pkg, exportIndex);
+  TextureData td;
+  Status st = readTextureObject(pkg, data, exportIndex, what, td, out);
+  if (!st.ok()) return st;
   beginTextureModel(pkg, exportIndex, out);
-  out.count("mips", double(mips.size()));
-  out.count("compMips", double(compMips.size()));
-  if (sparks) out.count("sparks", sparks);
-  out.info.emplace_back("textureFormat", format("%d", props.format));
-  if (props.masked) out.info.emplace_back("masked", "1");
-  if (props.palette) out.info.emplace_back("palette", packageObjectPath(pkg, props.palette));
-  if (props.hasComp) out.info.emplace_back("compFormat", format("%d", props.compFormat));
+  recordTextureFacts(pkg, td, out);
   const uint8_t grey[4] = {128, 128, 128, 255};
-  const uint8_t* fill = props.hasMipZero ? props.mipZero : grey;
-  if (mips.empty()) {
-    placeholder(out, out.name, fill, "no mips");
+  const uint8_t* fill = td.props.hasMipZero ? td.props.mipZero : grey;
+  if (td.mips.empty() || td.mips[0].bytes == 0) {
+    placeholder(out, out.name, fill,
+                td.mips.empty()              ? std::string("no mips")
+                : isProcedural(ex.className) ? "procedural texture (" + ex.className + ")"
+                                             : std::string("empty mip 0"));
     return Status();
   }
-  const Mip& m0 = mips[0];
-  out.count("width", std::max(m0.u, 0));
-  out.count("height", std::max(m0.v, 0));
-  if (m0.bytes == 0) {
-    placeholder(out, out.name, fill, isProcedural(ex.className) ? "procedural texture (" + ex.className + ")" : "empty mip 0");
-    return Status();
-  }
+  const Mip& m0 = td.mips[0];
   if (m0.u <= 0 || m0.v <= 0)
     return fail("UPACKAGE", pkg.file, m0.at, "%s: mip 0 is %d x %d", what.c_str(), m0.u, m0.v);
-  Status cap = checkPixelCap("UPACKAGE", pkg.file, m0.at, uint32_t(m0.u), uint32_t(m0.v));
-  if (!cap.ok()) return cap;
+  st = checkPixelCap("UPACKAGE", pkg.file, m0.at, uint32_t(m0.u), uint32_t(m0.v));
+  if (!st.ok()) return st;
   const uint64_t pixels = uint64_t(m0.u) * uint64_t(m0.v);
-  if (props.format == 0) {
-    if (m0.bytes != pixels)
-      return fail("UPACKAGE", pkg.file, m0.at, "%s: P8 mip 0 of %d x %d holds %u bytes, not %llu", what.c_str(), m0.u,
-                  m0.v, m0.bytes, (unsigned long long)pixels);
-    std::vector<uint8_t> palette;
-    std::string why;
-    if (props.palette > 0) {
-      Status ps = readPalette(pkg, data, uint32_t(props.palette - 1), palette);
-      if (!ps.ok()) out.warnings.push_back(ps.error), why = "its palette could not be read";
-    } else if (props.palette < 0) {
-      why = "its palette " + packageObjectPath(pkg, props.palette) + " is in another package";
-    } else {
-      why = "it has no palette";
-    }
-    if (palette.empty()) {
-      // Grey levels keep the picture readable until the palette's package is dropped too.
-      for (int i = 0; i < 256; ++i) palette.insert(palette.end(), {uint8_t(i), uint8_t(i), uint8_t(i), 255});
-      out.warnings.push_back(what + ": shown in grey levels: " + why);
-      out.info.emplace_back("placeholder", why);
-    }
-    palette.resize(256 * 4, 0);
-    Texture& t = addTexture(out, out.name, uint32_t(m0.u), uint32_t(m0.v), "rgba8");
-    t.mips.emplace_back(size_t(pixels) * 4);
-    uint8_t* px = t.mips[0].data();
-    for (size_t i = 0; i < pixels; ++i) {
-      const uint8_t* c = &palette[size_t(m0.data[i]) * 4];
-      px[i * 4] = c[0], px[i * 4 + 1] = c[1], px[i * 4 + 2] = c[2];
-      px[i * 4 + 3] = (props.masked && m0.data[i] == 0) ? 0 : 255;
-    }
-  } else if (props.format == 5) {
+  const uint64_t want = pixels * (td.props.format == 5 ? 4 : 1);
+  if ((td.props.format == 0 || td.props.format == 5) && m0.bytes != want)
+    return fail("UPACKAGE", pkg.file, m0.at, "%s: mip 0 of %d x %d in Format %d holds %u bytes, not %llu", what.c_str(),
+                m0.u, m0.v, td.props.format, m0.bytes, (unsigned long long)want);
+  if (td.props.format == 0) {
+    p8Texture(pkg, data, what, td, out);
+  } else if (td.props.format == 5) {
     // RGBA8: bytes B, G, R, A per the UT v469 headers (unverified, §10).
-    if (m0.bytes != pixels * 4)
-      return fail("UPACKAGE", pkg.file, m0.at, "%s: RGBA8 mip 0 of %d x %d holds %u bytes, not %llu", what.c_str(),
-                  m0.u, m0.v, m0.bytes, (unsigned long long)pixels * 4);
     Texture& t = addTexture(out, out.name, uint32_t(m0.u), uint32_t(m0.v), "rgba8");
     t.mips.emplace_back(m0.data, m0.data + m0.bytes);
     uint8_t* px = t.mips[0].data();
     for (size_t i = 0; i < pixels; ++i) std::swap(px[i * 4], px[i * 4 + 2]);
   } else {
-    placeholder(out, out.name, fill, format("texture Format %d is not decoded", props.format));
-    out.warnings.push_back(format("%s: texture Format %d is not decoded; shown as a placeholder", what.c_str(),
-                                  props.format));
+    placeholder(out, out.name, fill, format("texture Format %d is not decoded", td.props.format));
+    out.warnings.push_back(
+        format("%s: texture Format %d is not decoded; shown as a placeholder", what.c_str(), td.props.format));
   }
-  // CompMips as stored, every level whose size follows the chain.
-  if (!compMips.empty()) {
-    const char* f = compFormatOf(props.compFormat, compMips[0]);
-    if (!f) {
-      out.warnings.push_back(format("%s: CompFormat %d with %u bytes for %d x %d is not a known DXT layout; CompMips ignored",
-                                    what.c_str(), props.compFormat, compMips[0].bytes, compMips[0].u, compMips[0].v));
-    } else if (compMips[0].u > 0 && compMips[0].v > 0) {
-      const uint32_t block = std::string(f) == "dxt1" ? 8 : 16;
-      Texture& t = addTexture(out, out.name, uint32_t(compMips[0].u), uint32_t(compMips[0].v), f);
-      for (size_t i = 0; i < compMips.size(); ++i) {
-        const Mip& m = compMips[i];
-        const int32_t u = std::max(1, compMips[0].u >> i), v = std::max(1, compMips[0].v >> i);
-        if (m.u != u || m.v != v || m.bytes != blockBytes(u, v, block)) break;
-        t.mips.emplace_back(m.data, m.data + m.bytes);
-      }
-    }
-  }
+  if (!td.compMips.empty()) compTexture(what, td, out);
   return Status();
 }
 
