@@ -122,12 +122,12 @@ struct Ue1MeshParts {
   const uint8_t* frames = nullptr;
   uint32_t numFrames = 0;
   bool dx16 = false;
-  double scale[3] = {1, 1, 1};     // MESHMAP SCALE
-  double origin[3] = {0, 0, 0};    // MESH ORIGIN, raw units
-  double rotation[3] = {0, 0, 0};  // MESH ORIGIN PITCH/YAW/ROLL, 1/256 turns
-  std::vector<UcSequence> sequences;                    // none: one "All" spans every frame
+  double scale[3] = {1, 1, 1};                         // MESHMAP SCALE
+  double origin[3] = {0, 0, 0};                        // MESH ORIGIN, raw units
+  double rotation[3] = {0, 0, 0};                      // MESH ORIGIN PITCH/YAW/ROLL, 1/256 turns
+  std::vector<UcSequence> sequences;                   // none: one "All" spans every frame
   std::vector<std::vector<std::string>> slotTextures;  // texture names by TextureNum, best first
-  std::vector<uint8_t> slotMasked;                      // by TextureNum: the texture is masked
+  std::vector<uint8_t> slotMasked;                     // by TextureNum: the texture is masked
 };
 
 // The same conversion as decodeUe1 (axes, UVs, winding, materials, normals, weapon attachment,
