@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { SAMPLES } from './browser.js';
-import { MEDIAWIKI, hasMediaWiki, makeWiki } from './mediawiki/wiki.js';
+import { EXTENSION_DIR, MEDIAWIKI, hasMediaWiki, makeWiki } from './mediawiki/wiki.js';
+import { execFileSync } from 'node:child_process';
 
 const root = new URL('../..', import.meta.url).pathname;
 const ready = hasMediaWiki() && existsSync(SAMPLES) && existsSync(`${root}build/wasm/decoders.wasm`);
@@ -19,6 +20,21 @@ if (!ready)
 
 const trashbag = `${SAMPLES}vertex3d/trashbag/`;
 const rifle = `${SAMPLES}vertex3d/assimp-mar_rifle/`;
+// A class script shaped as UMS Marines II's UMSSpaceMarine.uc (its own lines, not the mod's): it
+// imports the mesh UMSMarine, gives it sequences and scale, and names its skin.
+const UMS_SCRIPT = [
+  'class UMSSpaceMarine expands ScriptedPawn;',
+  '#exec MESH IMPORT MESH=UMSMarine ANIVFILE=MODELS\\UMSMarine_a.3d DATAFILE=MODELS\\UMSMarine_d.3d X=0 Y=0 Z=0',
+  '#exec MESH ORIGIN MESH=UMSMarine X=0 Y=0 Z=0',
+  '#exec MESH SEQUENCE MESH=UMSMarine SEQ=All STARTFRAME=0 NUMFRAMES=30',
+  '#exec MESH SEQUENCE MESH=UMSMarine SEQ=Breath STARTFRAME=0 NUMFRAMES=10',
+  '#exec MESH SEQUENCE MESH=UMSMarine SEQ=Fire STARTFRAME=10 NUMFRAMES=20',
+  '#exec MESHMAP NEW MESHMAP=UMSMarine MESH=UMSMarine',
+  '#exec MESHMAP SCALE MESHMAP=UMSMarine X=0.1 Y=0.1 Z=0.2',
+  '#exec TEXTURE IMPORT NAME=JMarine7 FILE=MODELS\\JMarine7.pcx GROUP=Skins',
+  '#exec MESHMAP SETTEXTURE MESHMAP=UMSMarine NUM=1 TEXTURE=JMarine7',
+  '',
+].join('\n');
 const BURGER_TEXTURES = ['burgerbun', 'salad', 'patty', 'tomatoslice', 'onionslice', 'cheeseslice', 'burgerbunbottom'];
 
 /** Decodes the few entities MediaWiki's Html class writes in attributes and text. */
@@ -82,10 +98,13 @@ $wgRigscopePosterCommand = false;
     // II's UMSSpaceMarine.uc imports UMSMarine and names JMarine7.pcx.
     await upload(`${trashbag}Classes/Hamburger.uc`, 'Hamburger.uc');
     for (const t of BURGER_TEXTURES) await upload(`${trashbag}Models/${t}.pcx`, `${t}.pcx`);
-    // The rifle's script uploaded under another name than its mesh's.
-    await upload(`${rifle}mar_rifle.uc`, 'MarineRifleActor.uc');
-    await upload(`${rifle}mar_rifle_d.3d`, 'Mar_rifle_d.3d');
-    await upload(`${rifle}mar_rifle_a.3d`, 'Mar_rifle_a.3d');
+    // UMS Marines II's layout, on the real UE1 sample: the class UMSSpaceMarine imports the mesh
+    // UMSMarine and names its skin JMarine7.pcx; each file uploaded under its own name.
+    writeFileSync(`${dir}/UMSSpaceMarine.uc`, UMS_SCRIPT);
+    await upload(`${dir}/UMSSpaceMarine.uc`, 'UMSSpaceMarine.uc');
+    await upload(`${rifle}mar_rifle_d.3d`, 'UMSMarine_d.3d');
+    await upload(`${rifle}mar_rifle_a.3d`, 'UMSMarine_a.3d');
+    await upload(`${trashbag}Models/scroll1.pcx`, 'JMarine7.pcx');
     // A PSK and its PSA under names that do not match; an animation whose mesh is not here.
     await upload(`${SAMPLES}psk/skSpiderLargeMesh.psk`, 'XMesh.psk');
     await upload(`${SAMPLES}psk/skSpiderLargeAnims.psa`, 'XAnims.psa');
@@ -113,7 +132,7 @@ $wgRigscopePosterCommand = false;
     );
     const keys = (file, kind) => rows.filter((r) => r.ri_file === file && r.ri_kind === kind).map((r) => r.ri_key);
     expect(keys('Hamburger.uc', 'script-mesh')).toEqual(['hamburger01']);
-    expect(keys('MarineRifleActor.uc', 'script-mesh')).toEqual(['mar_rifle']);
+    expect(keys('UMSSpaceMarine.uc', 'script-mesh')).toEqual(['umsmarine']);
     // The mesh and its animation share one bone-set key; the lone animation has another.
     const [spider] = keys('XMesh.psk', 'mesh-bones');
     expect(spider).toMatch(/^name:[0-9a-f]+$/);
@@ -122,6 +141,22 @@ $wgRigscopePosterCommand = false;
     expect(keys('Crouch.psa', 'anim-bones')).not.toEqual([spider]);
     expect(keys('Walking_idle.psa', 'anim-bones')).toEqual(['index:29']);
     expect(keys('Skeleton.pmd', 'mesh-bones')).toEqual(['index:29']);
+  });
+
+  it('reads what a class script imports and names as the viewer does (data files, skins; commented lines name no skin)', () => {
+    const text = [
+      '#exec MESH IMPORT MESH=UMSMarine ANIVFILE=MODELS\\UMSMarine_a.3d DATAFILE="MODELS\\UMSMarine_d.3d"',
+      '#exec TEXTURE IMPORT NAME=JMarine7 FILE=MODELS\\JMarine7.PCX GROUP=Skins',
+      '//#exec TEXTURE IMPORT NAME=Old FILE=MODELS\\Old.pcx',
+      "MultiSkins(1)=Texture'UMSMarines.Skins.JMarine8'",
+      'Skin=PGAssets.Skins.SandwichTex2',
+    ].join('\n');
+    const out = execFileSync(
+      'php',
+      ['-r', 'require $argv[1]; echo json_encode( MediaWiki\\Extension\\Rigscope\\ImportIndex::readScript( $argv[2] ) );', `${EXTENSION_DIR}/src/ImportIndex.php`, text],
+      { encoding: 'utf8' },
+    );
+    expect(JSON.parse(out)).toEqual({ meshes: ['umsmarine'], skins: ['jmarine7', 'jmarine8', 'sandwichtex2'] });
   });
 
   it("a UE1 mesh plays with the script that imports it, whatever its name, the script's sequences and the textures it names", async () => {
@@ -137,10 +172,18 @@ $wgRigscopePosterCommand = false;
     expect(player).toContain('Hamburger.uc');
     expect(player).toContain('Burgerbun.pcx');
 
-    const rifleHtml = await page('File:Mar_rifle_d.3d');
-    expect(factsRow(rifleHtml, 'Plays with')).toEqual(['Mar_rifle_a.3d', 'MarineRifleActor.uc']);
-    // The script's MESHMAP SCALE, not the decoder's guess: no warning about a missing script.
-    expect(rifleHtml).not.toMatch(/MESHMAP SCALE|class script/i);
+  });
+
+  it("UMS Marines II's layout: File:UMSMarine_d.3d plays with UMSSpaceMarine.uc and its skin, and lists the script's sequences", async () => {
+    const html = await page('File:UMSMarine_d.3d');
+    expect(factsRow(html, 'Plays with')).toEqual(['UMSMarine_a.3d', 'UMSSpaceMarine.uc', 'JMarine7.pcx']);
+    const clips = [...html.matchAll(/class="rigscope-clip-name">([^<]*)</g)].map((m) => m[1]);
+    expect(clips).toEqual(['All', 'Breath', 'Fire']);
+    const [player] = placeholders(html);
+    expect(player).toContain('UMSSpaceMarine.uc');
+    expect(player).toContain('JMarine7.pcx');
+    // The other half's page too.
+    expect(factsRow(await page('File:UMSMarine_a.3d'), 'Plays with')).toEqual(['UMSMarine_d.3d', 'UMSSpaceMarine.uc', 'JMarine7.pcx']);
   });
 
   it('a page that showed the mesh before its script and textures came is rendered again with them', async () => {
