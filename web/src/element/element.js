@@ -616,6 +616,25 @@ export class RigscopeViewer extends HTMLElement {
     ui.frameLabel.hidden = mode !== 'full';
     ui.fullscreen.hidden = mode !== 'full' || !document.fullscreenEnabled;
     this._resize();
+    this._fitControls();
+  }
+
+  /**
+   * A small player (a gallery's 120 × 90, a 320 px thumbnail) leaves out the controls its bar has
+   * no room for, in this order: the frame counter, fullscreen, the clip menu; play and the time bar
+   * stay. Each control shown is whole (the counter is as wide as its widest text, the menu as its
+   * longest clip name), so none reads "1284 / 1…" or "H…". Measured when the size, the clips or
+   * the mode change, never per frame.
+   */
+  _fitControls() {
+    const ui = this._ui;
+    const optional = [ui.frameLabel, ui.fullscreen, ui.clips];
+    for (const el of optional) el.classList.remove('squeezed');
+    if (ui.bar.hidden || !ui.bar.clientWidth) return;
+    for (const el of optional) {
+      if (ui.bar.scrollWidth <= ui.bar.clientWidth) break;
+      el.classList.add('squeezed');
+    }
   }
 
   _applyPoster() {
@@ -652,6 +671,11 @@ export class RigscopeViewer extends HTMLElement {
     });
     clips.replaceChildren(...options);
     clips.hidden = all.length < 2;
+    // The counter's widest text ("1297 / 1297"), so that its width holds while it counts.
+    const cur = this.app.current;
+    const last = cur ? String(cur.clip.firstFrame + cur.clip.frameCount - 1) : '';
+    this._ui.frameLabel.style.minWidth = `${2 * last.length + 3}ch`;
+    this._fitControls();
   }
 
   _syncControls() {
@@ -672,6 +696,7 @@ export class RigscopeViewer extends HTMLElement {
   _resize() {
     const { clientWidth, clientHeight } = this._ui.view;
     if (clientWidth && clientHeight) this.stage.resize(clientWidth, clientHeight);
+    this._fitControls();
   }
 
   // ---- messages and events ----------------------------------------------------------------

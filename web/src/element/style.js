@@ -25,9 +25,11 @@ svg { width: 14px; height: 14px; fill: currentColor; }
 .play .i-pause, .play.playing .i-play { display: none; }
 .play.playing .i-pause { display: inline; }
 input[type=range] { flex: 1 1 60px; min-width: 40px; margin: 0; accent-color: #6aa8ff; }
-.frame-label { flex: 0 1 auto; min-width: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-variant-numeric: tabular-nums; font-size: 12px; opacity: .85; }
-select { flex: 0 1 auto; min-width: 48px; max-width: 34%; padding: 0 2px; text-overflow: ellipsis; }
-select[hidden], .frame-label[hidden], .fullscreen[hidden] { display: none; }
+/* The frame counter and the clip menu keep their whole width (the counter's widest, the menu's
+   longest clip name): where the bar has no room for them they are left out (.squeezed), never cut. */
+.frame-label { flex: 0 0 auto; white-space: nowrap; text-align: right; font-variant-numeric: tabular-nums; font-size: 12px; opacity: .85; }
+select { flex: 0 0 auto; padding: 0 2px; }
+select[hidden], .frame-label[hidden], .fullscreen[hidden], .bar > .squeezed { display: none; }
 `;
 
 let sheet = null;
