@@ -4,8 +4,9 @@
 // `rigscope poster` drawing thumbnails, under a strict CSP. One wiki for the whole file.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
 import { FAMILY_SAMPLES, SAMPLES, launch } from './browser.js';
-import { EXTENSION_DIR, hasMediaWiki, makeWiki } from './mediawiki/wiki.js';
+import { EXTENSION_DIR, MEDIAWIKI, hasMediaWiki, makeWiki } from './mediawiki/wiki.js';
 import { buildMediaWiki } from '../../scripts/build-mediawiki.mjs';
 import { packScene } from '../../web/src/core/pack.js';
 
@@ -31,7 +32,14 @@ const PAGE = `A spider:
 
 <rigscope>Nope.psk</rigscope>
 {{#rigscope:Nope<b>bold</b>.psa}}
+<rigscope>Nope{{SITENAME}}[[Main Page]].psk</rigscope>
 `;
+
+// Markup an editor may write that looks like the extension's: none of it may run or fetch anything.
+const HOSTILE = `<span class="rigscope-thumb" id="h1" data-rigscope-player="data:text/javascript,window.pwned=1" data-rigscope-src="http://127.0.0.2:9/evil.psk" style="display:block;width:300px;height:60px">click me</span>
+<span class="rigscope-thumb" id="h2" data-mw-rigscope='{"src":["http://127.0.0.2:9/evil.psk"]}' style="display:block;width:300px;height:60px">and me</span>
+{{#tag:span|and me too|class=rigscope-thumb|id=h3|data-mw-rigscope={"src":["/index.php?title=X&action=raw"]}|data-rigscope-player=/index.php?title=User:X/x.js&action=raw}}
+[[File:SkSpiderLargeMesh.psk|200px]]`;
 
 describe.skipIf(!ready)('MediaWiki extension', () => {
   let wiki, browser, dir;
@@ -51,17 +59,19 @@ describe.skipIf(!ready)('MediaWiki extension', () => {
 $wgRigscopeNode = ${JSON.stringify(process.execPath)};
 $wgRigscopeCli = ${JSON.stringify(`${root}web/cli/rigscope.js`)};
 $wgRigscopePosterCommand = true;
+# A test stands in another poster command (one that hangs) for one job run.
+if ( getenv( 'RIGSCOPE_TEST_POSTER' ) ) {
+	$wgRigscopePosterCommand = json_decode( getenv( 'RIGSCOPE_TEST_POSTER' ), true );
+	$wgRigscopeLimits['poster']['seconds'] = 2;
+}
 # A strict CSP: scripts only from the wiki itself (and RL's nonce), no inline fallback.
 $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' => [] ];
 `,
     });
     await wiki.api.login();
-    // MediaWiki's upload answer shows the new file as a thumbnail, which draws its poster (a
-    // headless browser, seconds): a UE1 mesh uploaded after its other half and its script draws
-    // the poster the page shows, where the other order draws one that no page uses.
-    const companionsFirst = (f) => (/_a\.3d$|\.uc$/.test(f) ? 0 : 1);
+    // Uploads draw nothing: posters are drawn by jobs, after the pages that show them are saved.
     for (const files of Object.values(FAMILY_SAMPLES))
-      for (const f of [...files].sort((a, b) => companionsFirst(a) - companionsFirst(b))) {
+      for (const f of files) {
         const name = f.split('/').pop();
         uploads[name] = await wiki.api.upload(`${SAMPLES}${f}`, name);
       }
@@ -81,6 +91,11 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
       'Twelve',
       Array.from({ length: 12 }, (_, i) => `<rigscope height="160" width="240">Skeleton.pmd Skeleton_idle.psa</rigscope>`).join('\n'),
     );
+    await wiki.api.edit('Hostile', HOSTILE);
+    // The file page's OpenGraph image is asked for at its first view; then the job runner draws
+    // every poster the pages and that view asked for, and purges the pages that show them.
+    await fetch(`${wiki.url}/index.php?title=File:SkSpiderLargeMesh.psa`);
+    wiki.runJobs();
     browser = await launch();
   }, 900000);
 
@@ -201,9 +216,12 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     const ue1 = `${SAMPLES}vertex3d/assimp-mar_rifle/`;
     // The animation half first: the mesh's upload answer draws the pair's poster (the one before).
     for (const half of ['a', 'd']) await wiki.api.upload(`${ue1}mar_rifle_${half}.3d`, `Later_${half}.3d`);
+    // Asking for the thumbnail queues its poster; the job runner draws it.
     const poster = async () => {
-      const r = await wiki.api.request({ action: 'query', titles: 'File:Later_d.3d', prop: 'imageinfo', iiprop: 'url', iiurlwidth: '320' });
-      return r.query.pages[0].imageinfo[0].thumburl;
+      const ask = () => wiki.api.request({ action: 'query', titles: 'File:Later_d.3d', prop: 'imageinfo', iiprop: 'url', iiurlwidth: '320' });
+      await ask();
+      wiki.runJobs();
+      return (await ask()).query.pages[0].imageinfo[0].thumburl;
     };
     const before = await poster();
     // The class script, its #exec lines naming the files as the wiki holds them, its MESHMAP SCALE
@@ -239,11 +257,12 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     expect(before.viewers).toBe(0);
     expect(before.playerScript).toBe(0);
     expect(before.thumbs).toBe(6);
-    expect(before.errors).toHaveLength(2);
+    expect(before.errors).toHaveLength(3);
     expect(before.errors[0]).toContain('“Nope.psk”');
-    // Markup in a name is shown as text, never made into elements.
+    // Markup in a name is shown as text, never made into elements, nor expanded as wikitext.
     expect(before.errors[1]).toContain('Nope<b>bold</b>.psa');
     expect(before.bold).toBe(0);
+    expect(before.errors[2]).toContain('“Nope{{SITENAME}}[[Main Page]].psk”');
     // Posters from `rigscope poster`, kept as thumbnails (PNG files of the wiki's thumb store).
     expect(before.posters.length).toBeGreaterThanOrEqual(4);
     for (const p of before.posters) expect(p.src).toMatch(/^\/images\/thumb\/.*\.png$/);
@@ -412,6 +431,179 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
       await shoot(desk, 'wiki-minerva-1280x800.png');
       await desk.close();
     }
+  });
+
+  it('page text that imitates a placeholder runs nothing and fetches nothing; a placeholder naming a file outside the uploads does not open', async () => {
+    const page = await open('/index.php?title=Hostile');
+    const requests = [];
+    page.on('request', (r) => requests.push(r.url()));
+    // The sanitizer keeps class and data-rigscope-*, and drops data-mw-*: the extension's own mark.
+    const marks = await page.evaluate(() =>
+      ['h1', 'h2', 'h3'].map((id) => ({ id, mark: document.getElementById(id)?.hasAttribute('data-mw-rigscope') })),
+    );
+    expect(marks).toEqual([
+      { id: 'h1', mark: false },
+      { id: 'h2', mark: false },
+      { id: 'h3', mark: false },
+    ]);
+    for (const id of ['h1', 'h2', 'h3']) await page.click(`#${id}`);
+    // A placeholder the extension made for a wiki file, altered in the page to name other URLs
+    // (what a bug elsewhere could do): the client checks every URL against the upload path.
+    const own = await page.evaluate(() => JSON.parse(document.querySelector('[data-mw-rigscope]').getAttribute('data-mw-rigscope')).src);
+    for (const [n, src] of [
+      ['http://127.0.0.2:9/evil.psk'],
+      ['/index.php?title=User:X/x.js&action=raw'],
+      ['/images/../index.php'],
+      ['/images/%2e%2e/index.php'],
+    ].entries()) {
+      await page.evaluate(
+        ([k, urls]) => {
+          const p = document.querySelector('[data-mw-rigscope]').cloneNode(true);
+          p.id = `forged${k}`;
+          p.setAttribute('data-mw-rigscope', JSON.stringify({ src: urls }));
+          document.querySelector('#mw-content-text').append(p);
+        },
+        [n, src],
+      );
+      await page.click(`#forged${n}`);
+    }
+    const after = await page.evaluate(() => ({
+      viewers: document.querySelectorAll('rigscope-viewer').length,
+      scripts: [...document.querySelectorAll('script[type=module]')].map((s) => s.getAttribute('src')),
+      pwned: window.pwned,
+    }));
+    expect(after).toEqual({ viewers: 0, scripts: [], pwned: undefined });
+    // The extension's own placeholder still opens, with the player the wiki configured.
+    await page.click('.mw-parser-output [data-mw-rigscope]:not([id^=forged])');
+    await loaded(page, 1);
+    const opened = await page.evaluate(() => ({
+      src: document.querySelector('rigscope-viewer').getAttribute('src').split(' '),
+      scripts: [...document.querySelectorAll('script[type=module]')].map((s) => new URL(s.src).pathname),
+    }));
+    expect(opened.src).toEqual(own);
+    expect(opened.scripts).toEqual(['/extensions/Rigscope/resources/player/rigscope-viewer.js']);
+    expect(requests.filter((u) => !u.startsWith(wiki.url))).toEqual([]);
+    expect(requests.filter((u) => /action=raw|evil/.test(u))).toEqual([]);
+    await page.close();
+  });
+
+  it('a page of 40 frames saves and renders with cards and draws nothing in the parse; the job runner draws the posters under a bound', { timeout: 600000 }, async () => {
+    const clips = [
+      ['Walk', 21],
+      ['Jump', 19],
+    ];
+    const text = clips
+      .flatMap(([clip, n], c) =>
+        Array.from({ length: 20 }, (_, i) =>
+          c === 0 ? `[[File:SkSpiderLargeMesh.psk|120px|clip=${clip}|frame=${i}]]` : `<rigscope clip="${clip}" frame="${i}" width="160" height="120">SkSpiderLargeMesh.psk</rigscope>`,
+        ),
+      )
+      .join('\n');
+    const thumbs = () => Number(execSync(`find ${dir}/images/thumb -name '*.png' | wc -l`, { encoding: 'utf8' }));
+    const before = thumbs();
+    const t0 = Date.now();
+    await wiki.api.edit('Frames', text);
+    const html = await (await fetch(`${wiki.url}/index.php?title=Frames`)).text();
+    const seconds = (Date.now() - t0) / 1000;
+    console.log(`mediawiki: a page of 40 frames saved and first rendered in ${seconds.toFixed(1)} s`);
+    // Nothing was drawn inside the save or the view: 40 cards, 40 poster jobs queued.
+    expect(thumbs()).toBe(before);
+    expect(html.match(/class="rigscope-card[ "]/g)?.length).toBe(40);
+    const jobs = wiki.php([`${MEDIAWIKI}/maintenance/showJobs.php`, '--group']);
+    expect(jobs).toMatch(/rigscopePoster: 40 queued/);
+    // Each counts as an expensive parser function.
+    const parsed = await wiki.api.request({ action: 'parse', page: 'Frames', prop: 'limitreportdata' });
+    const expensive = parsed.parse.limitreportdata.find((d) => d.name === 'limitreport-expensivefunctioncount');
+    expect(expensive[0]).toBe(40);
+    // A thumb.php request's own parameters choose no files: with[] is dropped before the job.
+    await fetch(`${wiki.url}/thumb.php?f=SkSpiderLargeMesh.psk&width=100&with[]=Skeleton.pmd&with[]=Mar_rifle_d.3d`);
+    expect(wiki.php([`${MEDIAWIKI}/maintenance/showJobs.php`, '--list', '--type=rigscopePoster'])).not.toMatch(/Skeleton|Mar_rifle/);
+    // The runner draws them, each where its card stood at the next view (two here: the rest is
+    // the same work forty times).
+    wiki.php([`${MEDIAWIKI}/maintenance/runJobs.php`, '--type=rigscopePoster', '--maxjobs=2']);
+    wiki.php([`${MEDIAWIKI}/maintenance/manageJobs.php`, '--type=rigscopePoster', '--action=delete']);
+    wiki.runJobs();
+    expect(thumbs() - before).toBe(2);
+    const later = await (await fetch(`${wiki.url}/index.php?title=Frames`)).text();
+    expect(later.match(/clip-(Walk|Jump)-frame\d+-\d+px-SkSpiderLargeMesh\.psk\.png/g)).toHaveLength(2);
+    expect(later.match(/class="rigscope-card[ "]/g)?.length).toBe(38);
+    // That view asked for the 38 again: not drawn by the tests that follow.
+    wiki.php([`${MEDIAWIKI}/maintenance/manageJobs.php`, '--type=rigscopePoster', '--action=delete']);
+  });
+
+  it('a clip or frame the files do not have is a card that says why; frame= counts within its clip, also for UE1', async () => {
+    const ue1 = `${SAMPLES}vertex3d/assimp-mar_rifle/`;
+    for (const half of ['a', 'd']) await wiki.api.upload(`${ue1}mar_rifle_${half}.3d`, `Seq_${half}.3d`);
+    // A script whose second sequence starts at the animation's frame 10.
+    const script = readFileSync(`${ue1}mar_rifle.uc`, 'utf8').replace(/mar_rifle/gi, 'Seq');
+    const seqs = '#exec MESH SEQUENCE MESH=Seq SEQ=Still STARTFRAME=0 NUMFRAMES=10\n#exec MESH SEQUENCE MESH=Seq SEQ=Run STARTFRAME=10 NUMFRAMES=10\n';
+    writeFileSync(`${dir}/Seq.uc`, script.replace(/(#exec MESH SEQUENCE[^\n]*\n)+/i, '') + seqs);
+    expect((await wiki.api.upload(`${dir}/Seq.uc`)).upload?.result).toBe('Success');
+    await wiki.api.edit(
+      'Views',
+      '[[File:Seq_d.3d|200px|clip=Run|frame=5]]\n[[File:Seq_d.3d|200px|clip=Fly]]\n[[File:Seq_d.3d|200px|clip=Run|frame=12]]\n[[File:SkSpiderLargeMesh.psk|200px|clip=walk|frame=3]]',
+    );
+    const page = await open('/index.php?title=Views', { still: true });
+    const shown = await page.evaluate(() =>
+      [...document.querySelectorAll('.mw-parser-output [data-mw-rigscope]')].map((p) => ({
+        view: JSON.parse(p.getAttribute('data-mw-rigscope')),
+        problem: p.querySelector('.rigscope-card-problem')?.textContent ?? null,
+      })),
+    );
+    // Frame 5 of Run is the animation's frame 15, as the player counts.
+    expect(shown[0].view).toMatchObject({ clip: 'Run', frame: 15 });
+    expect(shown[0].problem).toBe(null);
+    expect(shown[1].problem).toMatch(/No clip named “Fly”\..*Still, Run/);
+    expect(shown[2].problem).toBe('Frame 12 is outside Run (its frames are 0 to 9).');
+    // A clip's name in another case is that clip, as the player finds it.
+    expect(shown[3].view).toMatchObject({ clip: 'Walk', frame: 3 });
+    await page.click('.mw-parser-output [data-mw-rigscope]');
+    await loaded(page, 1);
+    // Shown at frame 5 of Run: 5 frames into the clip, at its rate.
+    const played = await page.evaluate(() => window.__events.find((e) => e.type === 'load').t);
+    expect(await page.evaluate(() => document.querySelector('rigscope-viewer').currentClip)).toBe('Run');
+    expect(played).toBeGreaterThan(0);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it("a tag's poster keeps what was drawn when one of its animations fits no mesh", { timeout: 300000 }, async () => {
+    await wiki.api.edit('Partial', '<rigscope width="320" height="240">SkSpiderLargeMesh.psk Skeleton_idle.psa</rigscope>');
+    wiki.runJobs();
+    const html = await (await fetch(`${wiki.url}/index.php?title=Partial`)).text();
+    expect(html).toMatch(/<img[^>]+class="rigscope-poster"/);
+    expect(readFileSync(`${dir}/rigscope.log`, 'utf8')).toMatch(/poster drawn without some files/);
+  });
+
+  it('a poster command that hangs is ended at its time limit with every process it started, and the thumbnail stays a card', { timeout: 120000 }, async () => {
+    // A stand-in for node leaving a browser behind: a child in a session of its own (as
+    // Playwright starts Chromium), then a hang.
+    const hang = `${dir}/hang.sh`;
+    writeFileSync(hang, `#!/bin/bash\nsetsid sleep 600 & echo $! > ${dir}/hang.pids\necho $$ >> ${dir}/hang.pids\nsleep 600\n`);
+    await wiki.api.upload(spider('skSpiderLargeMesh.psk'), 'Hang.psk');
+    const ask = () => wiki.api.request({ action: 'query', titles: 'File:Hang.psk', prop: 'imageinfo', iiprop: 'url', iiurlwidth: '300' });
+    await ask();
+    const t0 = Date.now();
+    wiki.runJobs({ RIGSCOPE_TEST_POSTER: JSON.stringify(['/bin/bash', hang]) });
+    console.log(`mediawiki: the hanging poster command was ended after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const pids = readFileSync(`${dir}/hang.pids`, 'utf8').trim().split('\n').map(Number);
+    expect(pids).toHaveLength(2);
+    for (const pid of pids) expect(existsSync(`/proc/${pid}`), `process ${pid}`).toBe(false);
+    expect((await ask()).query.pages[0].imageinfo[0].thumburl ?? '').not.toMatch(/\.png$/);
+    expect(readFileSync(`${dir}/rigscope.log`, 'utf8')).toMatch(/poster failed for Hang\.psk: exit 124/);
+  });
+
+  it('names with $ and backslashes come back whole in refusals', async () => {
+    const cut = `${dir}/cut.psk`;
+    writeFileSync(cut, readFileSync(spider('skSpiderLargeMesh.psk')).subarray(0, 2000));
+    const r = await wiki.api.upload(cut, 'Cost$1_\\0.psk');
+    expect(r.error?.info).toMatch(/PSK Cost\$1_\\0\.psk: /);
+  });
+
+  it('Special:Version says where the command line is', async () => {
+    const html = await (await fetch(`${wiki.url}/index.php?title=Special:Version`)).text();
+    expect(html).toContain('Rigscope command line');
+    expect(html).toContain(`${root}web/cli/rigscope.js`);
   });
 
   async function shoot(page, name) {

@@ -147,6 +147,11 @@ export const COMMANDS = {
       background: BACKGROUND,
       transparent: { type: 'boolean', help: 'a transparent background (instead of --background)' },
       up: UP,
+      more: {
+        type: 'string',
+        value: 'LIST.json',
+        help: 'more posters of the same files in the same browser: a JSON list of { out, clip, frame, width, height }',
+      },
     },
   },
   export: {

@@ -53,8 +53,10 @@ async function clipNames(scene) {
  * stderr; a `clip` no character has is a UsageError that lists the clips.
  * @param {string[]} paths
  * @param {{ clip?: string, lod?: number | 'all' }} options
- * @returns {Promise<{ files: { name: string, bytes: Uint8Array }[], state: Record<string, string>, problems: object[], left: number }>}
- *   left: how many files given the scene does not use
+ * @returns {Promise<{ files: { name: string, bytes: Uint8Array }[], state: Record<string, string>, problems: object[], left: number,
+ *   clip: (name: string) => Promise<string | null> }>}
+ *   left: how many files given the scene does not use; clip: a clip's name as the player has it
+ *   (matched as `clip` is), or null
  */
 export async function sceneToPack(paths, { clip, lod = 0 }) {
   const named = await namedEntries(paths);
@@ -71,16 +73,20 @@ export async function sceneToPack(paths, { clip, lod = 0 }) {
   for (const r of problems) process.stderr.write(`rigscope: ${describeRecord(r, { paths: true })}\n`);
   if (!scene.characters.length) throw new Error('nothing to show: no mesh among the files');
   const state = lod === 0 ? {} : { lod: String(lod) };
+  let names;
+  const findClip = async (asked) => {
+    names ??= await clipNames(scene);
+    return names.find((n) => n === asked) ?? names.find((n) => n.toLowerCase() === asked.toLowerCase()) ?? null;
+  };
   if (clip !== undefined) {
-    const names = await clipNames(scene);
-    const hit = names.find((n) => n === clip) ?? names.find((n) => n.toLowerCase() === clip.toLowerCase());
+    const hit = await findClip(clip);
     if (!hit) throw new UsageError(`--clip ${clip}: no clip of that name; clips: ${names.length ? names.join(', ') : 'none'}`);
     state.clip = hit;
   }
   const used = usedFiles(scene, named);
   const files = [];
   for (const u of used) files.push({ name: u.name, bytes: new Uint8Array(await u.entry.read()) });
-  return { files, state, problems, left: named.length - used.length };
+  return { files, state, problems, left: named.length - used.length, clip: findClip };
 }
 
 /** The line a command prints for what it wrote: size, files, clip, level of detail, files left out. */

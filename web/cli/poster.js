@@ -11,7 +11,7 @@
 //
 // One PosterBrowser draws any number of posters in one page (`export --posters`): each is a new
 // packed scene for the same element, so Chromium, the page and the decoder worker start once.
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { packScene, toBase64Url, usedFiles } from '../src/core/pack.js';
 import { launchChromium, chromiumPath } from './chromium.js';
@@ -204,30 +204,93 @@ export function characterFiles(scene, character, entries) {
   return usedFiles(scene, entries).filter((e) => mine.has(e.path) || !others.has(e.path));
 }
 
+/** At most this many posters in one `--more` list (a wiki's page of frames is far fewer). */
+const MAX_MORE = 1000;
+
 /**
- * Writes the poster. Returns the exit status: 0, or 1 when some files given could not be used
- * (named on stderr; the poster of what could be used is still written). A bad option, a missing
- * path or a clip no file has is a UsageError (exit 2).
+ * Reads a `--more` list: more posters of the same files, each { out, clip?, frame?, width?,
+ * height? }, the rest of the view as the command's own options. A bad entry is a UsageError
+ * naming it.
+ * @param {string} path
+ * @param {object} shared the command's options (size, camera, background, transparent, up)
+ */
+export async function readMore(path, shared) {
+  let list;
+  try {
+    list = JSON.parse(await readFile(path, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`--more ${path}: ${err.code === 'ENOENT' ? 'no such file' : `not JSON (${err.message})`}`);
+  }
+  if (!Array.isArray(list) || list.length > MAX_MORE) throw new UsageError(`--more ${path}: a JSON list of at most ${MAX_MORE} posters`);
+  return list.map((p, i) => {
+    const where = `--more ${path}: poster ${i}`;
+    if (!p || typeof p !== 'object' || typeof p.out !== 'string') throw new UsageError(`${where}: an object with "out", the PNG to write`);
+    if (p.clip !== undefined && typeof p.clip !== 'string') throw new UsageError(`${where}: "clip" is a name`);
+    const whole = (v, name) => {
+      if (v !== undefined && !Number.isInteger(v)) throw new UsageError(`${where}: "${name}" is a whole number`);
+      return v;
+    };
+    const options = posterOptions({
+      ...shared,
+      out: p.out,
+      width: whole(p.width, 'width') ?? shared.width,
+      height: whole(p.height, 'height') ?? shared.height,
+      frame: whole(p.frame, 'frame'),
+      time: undefined,
+    });
+    return { ...options, out: p.out, clip: p.clip };
+  });
+}
+
+/**
+ * Writes the poster (and those of `--more`, drawn by the same browser: Chromium starts once).
+ * Returns the exit status: 0, or 1 when some files given could not be used (named on stderr; the
+ * poster of what could be used is still written) or some of the `--more` posters could not be
+ * drawn (named on stderr; the others are written). A bad option, a missing path or a clip no file
+ * has (for `--clip`) is a UsageError (exit 2).
  * @param {string[]} paths
  * @param {{ out: string, width?: number, height?: number, clip?: string, frame?: number, time?: number,
- *   lod?: number | 'all', camera?: string, background?: string, transparent?: boolean, up?: string }} options
+ *   lod?: number | 'all', camera?: string, background?: string, transparent?: boolean, up?: string, more?: string }} options
  *   frame: the file's own numbering; camera: px,py,pz,tx,ty,tz; up: X,Y,Z quarter turns in degrees;
- *   background: RRGGBB. No frame or time: the clip's first frame.
+ *   background: RRGGBB. No frame or time: the clip's first frame. more: a `--more` list's path.
  */
-export async function poster(paths, { out, width, height, clip, frame, time, lod = 0, camera, background, transparent, up }) {
+export async function poster(paths, { out, width, height, clip, frame, time, lod = 0, camera, background, transparent, up, more }) {
   if (out === undefined) throw new UsageError('poster needs -o OUT.png');
   const asked = posterOptions({ out, width, height, frame, time, camera, background, transparent, up });
+  const others = more === undefined ? [] : await readMore(more, { width: asked.width, height: asked.height, camera, background, transparent, up });
   if (!paths.length) throw new UsageError('poster needs files or folders to draw');
   chromiumPath(); // no Chromium: said before any file is read
   const packed = await sceneToPack(paths, { clip, lod });
   const browser = await PosterBrowser.open(asked);
-  let drawn;
+  let failed = 0;
   try {
-    drawn = await browser.render(packed.files, { ...asked, clip: packed.state.clip, lod });
+    const drawn = await browser.render(packed.files, { ...asked, clip: packed.state.clip, lod });
+    await writeFile(out, drawn.png);
+    said(out, asked, drawn, packed, lod);
+    for (const other of others) {
+      const shown = other.clip === undefined ? packed.state.clip : await packed.clip(other.clip);
+      if (shown === null) {
+        process.stderr.write(`rigscope: ${other.out}: no clip named ${other.clip}: not drawn\n`);
+        failed++;
+        continue;
+      }
+      try {
+        const d = await browser.render(packed.files, { ...other, clip: shown, lod });
+        await writeFile(other.out, d.png);
+        said(other.out, other, d, packed, lod);
+      } catch (err) {
+        process.stderr.write(`rigscope: ${other.out}: ${err.message}\n`);
+        failed++;
+      }
+    }
   } finally {
     await browser.close();
   }
-  await writeFile(out, drawn.png);
+  return packed.problems.length || failed ? 1 : 0;
+}
+
+/** The lines a poster written prints: a frame the player clamped (stderr), then what was drawn. */
+function said(out, asked, drawn, packed, lod) {
   // A frame outside the clip is clamped by the player, as the frame attribute is: said, not refused.
   if (asked.frame !== undefined && drawn.frames && drawn.frame !== asked.frame)
     process.stderr.write(
@@ -237,5 +300,4 @@ export async function poster(paths, { out, width, height, clip, frame, time, lod
   process.stdout.write(
     `${out}: ${asked.width}x${asked.height}, ${pose}, ${packed.files.length} file(s)${lod !== 0 ? `, LOD ${lod}` : ''}\n`,
   );
-  return packed.problems.length ? 1 : 0;
 }

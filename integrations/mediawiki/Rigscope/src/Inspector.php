@@ -330,62 +330,70 @@ class Inspector {
 	private static $together = [];
 
 	/**
-	 * Draws a poster with `rigscope poster FILE... -o OUT.png --size WxH [--clip NAME] [--frame N]`.
-	 * A poster drawn without some of the files (an animation that fits no mesh: exit 1) is kept;
-	 * what was left out is logged.
+	 * Draws posters of the same files in one run of `rigscope poster` (Chromium starts once): the
+	 * first with `-o`, the others through `--more`. A poster drawn without some of the files (an
+	 * animation that fits no mesh: exit 1) is kept; what was left out is logged.
 	 *
 	 * @param string[] $paths the model's files: the wiki's name => a local path
-	 * @param string $out
-	 * @param int $width
-	 * @param int $height
-	 * @param string|null $clip
-	 * @param int|null $frame the file's own frame number (a UE1 clip starts where it starts)
-	 * @return string|null null when drawn, else why not
+	 * @param array[] $posters each [ out, width, height, clip (or null), frame (the file's own
+	 *   frame number, or null) ]; out is a path in $dir
+	 * @param string $dir a folder of ours (tempDir) for the copies and the list
+	 * @return string[] the outs drawn; what was not is logged
 	 */
-	public static function poster( array $paths, string $out, int $width, int $height, ?string $clip, ?int $frame ): ?string {
+	public static function posters( array $paths, array $posters, string $dir ): array {
 		$command = self::posterCommand();
-		if ( !$command ) {
-			return 'no poster command';
+		if ( !$command || !$posters ) {
+			return [];
 		}
 		// The command line pairs files by name: each is seen under its name on the wiki.
-		$dir = self::tempDir();
-		if ( $dir === null ) {
-			return 'cannot make a temporary folder in ' . wfTempDir();
+		$copies = [];
+		foreach ( $paths as $name => $path ) {
+			$copy = self::copyInto( $dir, (string)$name, $path );
+			if ( $copy === null ) {
+				wfDebugLog( 'rigscope', "posters not drawn: cannot copy $name" );
+				return [];
+			}
+			$copies[] = $copy;
 		}
-		try {
-			$copies = [];
-			foreach ( $paths as $name => $path ) {
-				$copy = self::copyInto( $dir, (string)$name, $path );
-				if ( $copy === null ) {
-					return "cannot copy $name";
-				}
-				$copies[] = $copy;
-			}
-			$args = array_merge( $command, $copies, [ '-o', $out, '--size', "{$width}x{$height}" ] );
-			// One word each, value joined: a clip name that starts with a dash stays a value.
-			if ( $clip !== null && $clip !== '' ) {
-				$args[] = "--clip=$clip";
-			}
-			if ( $frame !== null ) {
-				$args[] = "--frame=$frame";
-			}
-			$result = ServerCommand::run( ServerCommand::POSTER, "poster:$out", $args );
-			if ( $result === null ) {
-				return 'not run: every poster slot is busy';
-			}
-			$drawn = is_file( $out ) && filesize( $out ) > 0;
-			$said = trim( $result['stderr'] !== '' ? $result['stderr'] : $result['stdout'] );
-			if ( $drawn && $result['exit'] === 1 ) {
-				wfDebugLog( 'rigscope', 'poster drawn without some files: ' . substr( $said, 0, 500 ) );
-				return null;
-			}
-			if ( $result['exit'] !== 0 || !$drawn ) {
-				return 'exit ' . $result['exit'] . ': ' . substr( $said, 0, 500 );
-			}
-			return null;
-		} finally {
-			self::removeDir( $dir );
+		$first = array_shift( $posters );
+		$args = array_merge( $command, $copies, [ '-o', $first['out'], '--size', "{$first['width']}x{$first['height']}" ] );
+		// One word each, value joined: a clip name that starts with a dash stays a value.
+		if ( $first['clip'] !== null && $first['clip'] !== '' ) {
+			$args[] = '--clip=' . $first['clip'];
 		}
+		if ( $first['frame'] !== null ) {
+			$args[] = '--frame=' . (int)$first['frame'];
+		}
+		if ( $posters ) {
+			$more = "$dir/more.json";
+			$list = array_map( static function ( array $p ) {
+				return array_filter( [ 'out' => $p['out'], 'width' => (int)$p['width'], 'height' => (int)$p['height'],
+					'clip' => $p['clip'], 'frame' => $p['frame'] === null ? null : (int)$p['frame'] ], static function ( $v ) {
+						return $v !== null && $v !== '';
+					} );
+			}, $posters );
+			if ( file_put_contents( $more, json_encode( $list ) ) === false ) {
+				return [];
+			}
+			$args[] = "--more=$more";
+		}
+		$result = ServerCommand::run( ServerCommand::POSTER, 'poster:' . implode( '|', array_keys( $paths ) ), $args,
+			1 + count( $posters ) );
+		$drawn = [];
+		foreach ( array_merge( [ $first ], $posters ) as $p ) {
+			if ( is_file( $p['out'] ) && filesize( $p['out'] ) > 0 ) {
+				$drawn[] = $p['out'];
+			}
+		}
+		if ( $result === null ) {
+			wfDebugLog( 'rigscope', 'posters not drawn: every poster slot is busy' );
+		} elseif ( $result['exit'] !== 0 ) {
+			$said = substr( trim( $result['stderr'] !== '' ? $result['stderr'] : $result['stdout'] ), 0, 1000 );
+			wfDebugLog( 'rigscope', ( $drawn && $result['exit'] === 1
+				? 'poster drawn without some files, or some posters not drawn: '
+				: "posters not drawn (exit {$result['exit']}): " ) . $said );
+		}
+		return $drawn;
 	}
 
 	/**
@@ -424,7 +432,7 @@ class Inspector {
 	}
 
 	/** A new folder of our own in the temporary directory, or null. */
-	private static function tempDir(): ?string {
+	public static function tempDir(): ?string {
 		$dir = wfTempDir() . '/rigscope-' . bin2hex( random_bytes( 8 ) );
 		return @mkdir( $dir, 0700 ) ? $dir : null;
 	}
@@ -456,7 +464,7 @@ class Inspector {
 	}
 
 	/** Removes our temporary folder and the copies in it. */
-	private static function removeDir( string $dir ): void {
+	public static function removeDir( string $dir ): void {
 		foreach ( @scandir( $dir ) ?: [] as $f ) {
 			if ( $f !== '.' && $f !== '..' ) {
 				@unlink( "$dir/$f" );

@@ -1,8 +1,11 @@
 <?php
 /**
- * Draws one poster outside any parse or page view, then purges the pages that show the file so
- * their next view has the poster where the card stood. Queued by RigscopeHandler::doTransform
- * when a thumbnail's poster is missing; identical jobs are merged.
+ * Draws posters outside any parse or page view, then purges the pages that show the file so their
+ * next view has the poster where the card stood. RigscopeHandler::doTransform queues one job per
+ * missing poster; identical jobs are merged. The first job of a file to run draws every view of
+ * that file asked for meanwhile (remembered in the object stash) in one run of the command line,
+ * so a page of 40 frames of one model starts a browser once, not 40 times; the jobs after find
+ * their poster drawn.
  *
  * @file
  */
@@ -11,6 +14,7 @@ namespace MediaWiki\Extension\Rigscope;
 
 use HTMLCacheUpdateJob;
 use Job;
+use MediaWiki\FileRepo\File\File;
 use MediaWiki\MediaWikiServices;
 
 class PosterJob extends Job {
@@ -24,6 +28,29 @@ class PosterJob extends Job {
 		$this->removeDuplicates = true;
 	}
 
+	/**
+	 * Remembers a view of a file whose poster is wanted, for the batch of the file's next job.
+	 *
+	 * @param File $file
+	 * @param string[] $with
+	 * @param array $view width, clip, frame
+	 */
+	public static function remember( File $file, array $with, array $view ): void {
+		$stash = ServerCommand::stash();
+		$stash->merge( self::pendingKey( $file, $with ), static function ( $cache, $key, $pending ) use ( $view ) {
+			$pending = is_array( $pending ) ? $pending : [];
+			if ( count( $pending ) < RigscopeHandler::BATCH && !in_array( $view, $pending, true ) ) {
+				$pending[] = $view;
+			}
+			return $pending;
+		}, $stash::TTL_DAY );
+	}
+
+	/** The stash key of a file's views waiting for a poster (per set of files drawn with it). */
+	private static function pendingKey( File $file, array $with ): string {
+		return ServerCommand::stash()->makeKey( 'rigscope-poster-pending', sha1( $file->getName() . '|' . implode( '|', $with ) ) );
+	}
+
 	/** @inheritDoc */
 	public function run() {
 		$services = MediaWikiServices::getInstance();
@@ -32,15 +59,18 @@ class PosterJob extends Job {
 			// Deleted or replaced by another kind of file since: nothing to draw.
 			return true;
 		}
-		$params = array_intersect_key( (array)( $this->params['params'] ?? [] ), [ 'width' => 1, 'clip' => 1, 'frame' => 1 ] );
 		$with = array_values( array_filter( (array)( $this->params['with'] ?? [] ), 'is_string' ) );
-		if ( !isset( $params['width'] ) ) {
-			return true;
-		}
-		$thumb = RigscopeHandler::drawNow( $file, $params, $with );
-		if ( $thumb && !$thumb->isError() && $thumb->getUrl() ) {
+		$own = array_intersect_key( (array)( $this->params['params'] ?? [] ), [ 'width' => 1, 'clip' => 1, 'frame' => 1 ] );
+		// This job's view, and the others waiting: views added while this one draws wait for the
+		// next job (each has its own), none is lost.
+		$stash = ServerCommand::stash();
+		$key = self::pendingKey( $file, $with );
+		$pending = $stash->get( $key );
+		$stash->delete( $key );
+		$views = array_merge( isset( $own['width'] ) ? [ $own ] : [], is_array( $pending ) ? $pending : [] );
+		if ( RigscopeHandler::drawNow( $file, $views, $with ) > 0 ) {
 			// Pages that use the file (thumbnails, tags: all registered as file links) and the file
-			// page are rendered again at their next view, with the poster.
+			// page are rendered again at their next view, with the posters.
 			$services->getJobQueueGroup()->lazyPush(
 				HTMLCacheUpdateJob::newForBacklinks( $file->getTitle(), 'imagelinks', [ 'causeAction' => 'rigscope-poster' ] )
 			);

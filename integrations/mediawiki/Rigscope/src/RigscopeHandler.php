@@ -89,21 +89,101 @@ class RigscopeHandler extends ImageHandler {
 		}
 	}
 
+	/** Posters one job draws in one run of the command line at most (its wall clock grows with them). */
+	public const BATCH = 20;
+
 	/**
-	 * Draws a poster now: called by PosterJob only.
+	 * The posters a batch has drawn, by thumbnail name: doTransform stores them where MediaWiki
+	 * keeps thumbnails.
+	 * @var string[]
+	 */
+	private static $predrawn = [];
+
+	/**
+	 * Draws the posters of several views of one file now, in one run of the command line, and
+	 * stores each as MediaWiki stores a thumbnail. Called by PosterJob only. Views whose poster
+	 * exists, failed lately or is not wanted (a clip the files do not have) are skipped.
 	 *
 	 * @param File $file
-	 * @param array $params
-	 * @param string[] $with
-	 * @return \MediaTransformOutput|false
+	 * @param array[] $views thumbnail parameters (width, clip, frame), at most BATCH
+	 * @param string[] $with the tag's other files
+	 * @return int how many posters were drawn
 	 */
-	public static function drawNow( File $file, array $params, array $with ) {
-		self::$drawing = true;
+	public static function drawNow( File $file, array $views, array $with ): int {
+		$before = self::$with;
+		self::$with = array_slice( array_values( array_filter( $with, 'is_string' ) ), 0, ModelTag::MAX_FILES );
+		$dir = null;
 		try {
-			return self::transformWith( $file, $params, $with, File::RENDER_NOW );
+			$companions = self::drawnWith( $file );
+			if ( !Inspector::posterCommand() || ( !self::drawsAlone( $file ) && !$companions ) ) {
+				return 0;
+			}
+			$todo = self::toDraw( $file, $companions, array_slice( $views, 0, self::BATCH ) );
+			$dir = $todo ? Inspector::tempDir() : null;
+			if ( $dir === null ) {
+				return 0;
+			}
+			$posters = [];
+			foreach ( $todo as $name => [ , $checked, $normal ] ) {
+				$posters[$name] = [ 'out' => "$dir/poster-" . count( $posters ) . '.png', 'width' => $normal['physicalWidth'],
+					'height' => $normal['physicalHeight'], 'clip' => $checked['clip'], 'frame' => $checked['fileFrame'] ];
+			}
+			$files = [ $file->getName() => $file->getLocalRefPath() ];
+			foreach ( $companions as $companion ) {
+				$files[$companion->getName()] ??= $companion->getLocalRefPath();
+			}
+			$drawn = Inspector::posters( array_filter( $files ), array_values( $posters ), $dir );
+			foreach ( $posters as $name => $p ) {
+				if ( in_array( $p['out'], $drawn, true ) ) {
+					self::$predrawn[$name] = $p['out'];
+				}
+			}
+			self::$drawing = true;
+			$stored = 0;
+			foreach ( $todo as [ $params ] ) {
+				$thumb = $file->transform( $params, File::RENDER_NOW );
+				if ( $thumb && !$thumb->isError() && $thumb->getUrl() ) {
+					$stored++;
+				}
+			}
+			return $stored;
 		} finally {
+			self::$with = $before;
 			self::$drawing = false;
+			self::$predrawn = [];
+			if ( $dir !== null ) {
+				Inspector::removeDir( $dir );
+			}
 		}
+	}
+
+	/**
+	 * The views of a batch still to draw, by thumbnail name: [ params, checked view, normalised ].
+	 *
+	 * @param File $file
+	 * @param File[] $companions
+	 * @param array[] $views
+	 * @return array[]
+	 */
+	private static function toDraw( File $file, array $companions, array $views ): array {
+		$todo = [];
+		$handler = $file->getHandler();
+		foreach ( $views as $params ) {
+			$normal = $params;
+			if ( !is_array( $params ) || !$handler->normaliseParams( $file, $normal ) ) {
+				continue;
+			}
+			$checked = self::view( $file, $companions, $params );
+			$name = $file->thumbName( $normal );
+			if ( $checked['problem'] !== null || isset( $todo[$name] )
+				|| $file->getRepo()->fileExists( $file->getThumbPath( $name ) )
+				|| self::failures()->get( self::failureKey( $file, $normal, $companions ) )
+			) {
+				continue;
+			}
+			$todo[$name] = [ $params, $checked, $normal ];
+		}
+		return $todo;
 	}
 
 	/**
@@ -408,15 +488,11 @@ class RigscopeHandler extends ImageHandler {
 		if ( !wfMkdirParents( dirname( $dstPath ), null, __METHOD__ ) ) {
 			return new MediaTransformError( 'thumbnail_error', $width, $height, wfMessage( 'thumbnail_dest_directory' ) );
 		}
-		$files = [ $image->getName() => $image->getLocalRefPath() ];
-		foreach ( $companions as $companion ) {
-			$files[$companion->getName()] ??= $companion->getLocalRefPath();
-		}
-		$error = Inspector::poster( array_filter( $files ), $dstPath, $width, $height, $checked['clip'],
-			$checked['fileFrame'] );
-		if ( $error !== null ) {
+		// A batch (drawNow) has drawn it: stored where MediaWiki keeps thumbnails.
+		$drawn = self::$predrawn[$image->thumbName( $params )] ?? null;
+		if ( $drawn === null || !copy( $drawn, $dstPath ) ) {
 			// A wiki page never breaks on a poster: the card stands in, and the reason is logged.
-			wfDebugLog( 'rigscope', 'poster failed for ' . $image->getName() . ": $error" );
+			wfDebugLog( 'rigscope', 'poster failed for ' . $image->getName() . ' (' . $image->thumbName( $params ) . ')' );
 			self::failures()->set( self::failureKey( $image, $params, $companions ), 1, self::FAILURE_TTL );
 			return $card;
 		}
@@ -462,8 +538,11 @@ class RigscopeHandler extends ImageHandler {
 			return;
 		}
 		self::$queued++;
+		$view = array_intersect_key( $params, array_flip( [ 'width', 'clip', 'frame' ] ) );
+		// The job that runs first draws every view of the file asked for meanwhile, in one browser.
+		PosterJob::remember( $image, self::$with, $view );
 		MediaWikiServices::getInstance()->getJobQueueGroup()->lazyPush( new PosterJob( $image->getTitle(), [
-			'params' => array_intersect_key( $params, array_flip( [ 'width', 'clip', 'frame' ] ) ),
+			'params' => $view,
 			'with' => self::$with,
 		] ) );
 	}

@@ -54,11 +54,14 @@ class ServerCommand {
 	 * @param string $kind self::POSTER or self::INSPECT
 	 * @param string $key what the run is about (PoolCounter lets one run per key at once)
 	 * @param string[] $words the command and its arguments
+	 * @param int $units how many pieces of work the run does (posters of a batch): its wall clock
+	 *   grows by a sixth of the kind's for each one past the first
 	 * @return array|null [ 'exit' => int, 'stdout' => string, 'stderr' => string ], or null when it
 	 *   could not run (every slot busy, PoolCounter refused)
 	 */
-	public static function run( string $kind, string $key, array $words ): ?array {
+	public static function run( string $kind, string $key, array $words, int $units = 1 ): ?array {
 		$kind = self::limits( $kind );
+		$kind['seconds'] += intdiv( $kind['seconds'] * ( max( 1, $units ) - 1 ), 6 );
 		$work = self::poolCounterClass();
 		$run = new $work( $kind['pool'], sha1( $key ), [
 			'doWork' => static function () use ( $kind, $words ) {
