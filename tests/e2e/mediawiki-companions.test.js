@@ -222,6 +222,15 @@ $wgRigscopePosterCommand = false;
       // The player, at the stored size.
       expect(placeholders(html).length, title).toBeGreaterThan(0);
     }
+    // A reader who asks for pictures of 320 x 240 (smaller than the player) on a wiki without
+    // posters: there is no PNG to offer either.
+    const token = await wiki.api.token();
+    const set = await wiki.api.request({ action: 'options' }, { change: 'imagesize=0', token });
+    expect(set.options).toBe('success');
+    const cookie = [...wiki.api.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const small = await (await fetch(`${wiki.url}/index.php?title=File:XMesh.psk`, { headers: { cookie } })).text();
+    expect(small).toContain('rigscope-facts');
+    expect(small).not.toMatch(/Size of this PNG preview|Other resolutions?:|No higher resolution available/);
   });
 
   it('keeps the index right when files change: a second mesh with the same bones, its deletion, a script uploaded again', async () => {

@@ -33,8 +33,8 @@ class Hooks implements
 {
 
 	/**
-	 * @var string|null 'plays' or 'facts' once the file page of a model is being shown (its player,
-	 *   or its facts alone), for the messages of ImagePage's resolution line
+	 * @var string|null once the file page of a model is being shown, for the messages of ImagePage's
+	 *   resolution line: 'poster' (it has posters) or 'no-poster' (cards, or its facts alone)
 	 */
 	public static $modelFilePage = null;
 
@@ -199,7 +199,9 @@ class Hooks implements
 			return;
 		}
 		$plays = Companions::playable( $file );
-		self::$modelFilePage = $plays ? 'plays' : 'facts';
+		// A reader who asked for pictures smaller than the player is offered the poster's sizes,
+		// when there are posters; a card or facts alone have no size to offer.
+		self::$modelFilePage = $plays && Inspector::posterCommand() ? 'poster' : 'no-poster';
 		$out->addModules( [ 'ext.rigscope' ] );
 		$out->addModuleStyles( [ 'ext.rigscope.styles' ] );
 		if ( $plays ) {
@@ -367,8 +369,8 @@ class Hooks implements
 	/**
 	 * On a model's file page, ImagePage's line under the picture (a PNG preview's size, other
 	 * resolutions, "no higher resolution") says nothing true of a player or of facts alone: its
-	 * messages are the extension's, empty. A reader who asked for a small picture size is still
-	 * told the poster's size when there is one.
+	 * messages are the extension's, empty. A reader who asked for a smaller picture size than the
+	 * player's is still told the poster's sizes when posters are drawn.
 	 *
 	 * @param string &$key
 	 */
@@ -376,7 +378,7 @@ class Hooks implements
 		if ( self::$modelFilePage === null ) {
 			return;
 		}
-		if ( $key === 'file-nohires' || ( self::$modelFilePage === 'facts' && in_array( $key,
+		if ( $key === 'file-nohires' || ( self::$modelFilePage === 'no-poster' && in_array( $key,
 			[ 'show-big-image-preview', 'show-big-image-preview-differ', 'show-big-image-other' ], true ) )
 		) {
 			$key = 'rigscope-filepage-resolution';
