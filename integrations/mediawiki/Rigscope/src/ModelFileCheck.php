@@ -621,7 +621,7 @@ class ModelFileCheck {
 			return $fail( 12, "its header (bytes 12–" . ( 12 + $headerLength ) . ') is not JSON' );
 		}
 		if ( ( $json['v'] ?? null ) !== 1 ) {
-			return $fail( 12, 'its header is version ' . json_encode( $json['v'] ?? null ) . '; this Rigscope reads version 1' );
+			return $fail( 12, 'its header is version ' . self::quoted( $json['v'] ?? null ) . '; this Rigscope reads version 1' );
 		}
 		$files = $json['files'] ?? null;
 		if ( !is_array( $files ) || !array_is_list( $files ) ) {
@@ -646,7 +646,7 @@ class ModelFileCheck {
 				return $fail( 12, 'file ' . ( $i + 1 ) . "'s name is not a relative path; nothing was opened" );
 			}
 			if ( !is_int( $size ) || $size < 0 ) {
-				return $fail( 12, "$fileName: its size " . json_encode( $size ) . ' is not a byte count' );
+				return $fail( 12, "$fileName: its size " . self::quoted( $size ) . ' is not a byte count' );
 			}
 			$declared += $size;
 			$listed[] = [ 'name' => $fileName, 'size' => $size ];
@@ -666,6 +666,12 @@ class ModelFileCheck {
 		$head = (string)fread( $f, self::HEAD_BYTES );
 		fclose( $f );
 		return $head;
+	}
+
+	/** A JSON value from a file, for a message: as JSON, at most 60 characters of it. */
+	private static function quoted( $value ): string {
+		$json = (string)json_encode( $value, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE | JSON_PARTIAL_OUTPUT_ON_ERROR );
+		return mb_strlen( $json ) > 60 ? mb_substr( $json, 0, 60 ) . '…' : $json;
 	}
 
 	/** Bytes as text for a message: printable ASCII kept, the rest as \xNN. */
