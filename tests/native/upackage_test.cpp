@@ -127,7 +127,8 @@ Status decodeNamed(const std::vector<uint8_t>& bytes, const std::string& file, c
   if (!s.ok()) return s;
   for (uint32_t i = 0; i < l.package.exports.size(); ++i)
     if (l.package.exports[i].name == name &&
-        (isPackageMeshClass(l.package.exports[i].className) || isPackageTextureClass(l.package.exports[i].className)))
+        (isPackageMeshClass(l.package.exports[i].className) || isPackageTextureClass(l.package.exports[i].className) ||
+         l.package.exports[i].className == "Animation"))
       return decodePackageObject(l.package, bytes.data(), i, out);
   s.error = "no export " + name;
   return s;
@@ -440,6 +441,66 @@ TEST(UpackageWriter, SkeletalMeshIsAPskModel) {
   EXPECT_TRUE(m.materials[1].twoSided);
 }
 
+TEST(UpackageWriter, AnimationIsAPsaModel) {
+  UpkWritePackage p;
+  UpkWriteAnimation a;
+  a.name = "ThingAnim";
+  a.bones = {{"root", 0}, {"tip", 0}};
+  UpkWriteAnimation::Sequence wave;
+  wave.name = "Wave";
+  wave.numFrames = 4;
+  wave.rate = 10;
+  wave.trackTime = 8;  // KeyTime counts half frames here: scaled by NumFrames / TrackTime
+  wave.notifies = {{0.5f, "Swish"}};
+  UpkWriteAnimation::BoneKeys root, tip;
+  root.quat = {0, 0, 0, 1};  // one key: holds still
+  root.pos = {1, 2, 3, 4, 5, 6};
+  root.time = {0, 4};
+  tip.quat = {0, 0, 0.6f, 0.8f, 0, 0.6f, 0, 0.8f, 0.6f, 0, 0, 0.8f};
+  tip.time = {0, 2, 6};
+  wave.tracks = {root, tip};
+  a.sequences = {wave};
+  p.animations.push_back(a);
+  const std::vector<uint8_t> bytes = writeUpackage(p);
+  PackageListing l;
+  ASSERT_TRUE(listPackage(bytes.data(), bytes.size(), "Anim.u", l).ok());
+  ASSERT_EQ(l.animations.size(), 1u);
+  Model m;
+  Status s = decodePackageObject(l.package, bytes.data(), l.animations[0].index, m);
+  ASSERT_TRUE(s.ok()) << s.error;
+  EXPECT_EQ(m.format, "psa");
+  EXPECT_EQ(m.bindBy, "name");
+  EXPECT_EQ(m.skeleton.names, (std::vector<std::string>{"root", "tip"}));
+  EXPECT_EQ(m.skeleton.parents, (std::vector<int32_t>{-1, 0}));
+  ASSERT_EQ(m.clips.size(), 1u);
+  const Clip& c = m.clips[0];
+  EXPECT_EQ(c.name, "Wave");
+  EXPECT_DOUBLE_EQ(c.fps, 10);
+  EXPECT_EQ(c.frameCount, 4u);
+  EXPECT_DOUBLE_EQ(c.duration, 0.4);
+  ASSERT_EQ(c.notifies.size(), 1u);
+  EXPECT_NEAR(c.notifies[0].time, 0.2, 1e-9);
+  ASSERT_EQ(c.tracks.size(), 2u);
+  const Track& r = c.tracks[0];
+  EXPECT_EQ(r.bone, 0);
+  ASSERT_EQ(r.times.size(), 2u);
+  EXPECT_FLOAT_EQ(r.times[1], 0.2f);  // key time 4 x (4 / 8) frames at 10 fps
+  ASSERT_EQ(r.translation.size(), 6u);
+  EXPECT_FLOAT_EQ(r.translation[3], 4);  // PSA axes: (x, z, −y)
+  EXPECT_FLOAT_EQ(r.translation[4], 6);
+  EXPECT_FLOAT_EQ(r.translation[5], -5);
+  ASSERT_EQ(r.rotation.size(), 8u);
+  EXPECT_FLOAT_EQ(r.rotation[7], 1);
+  const Track& t = c.tracks[1];
+  EXPECT_EQ(t.bone, 1);
+  EXPECT_TRUE(t.translation.empty());
+  ASSERT_EQ(t.rotation.size(), 12u);
+  // A child bone's key is conjugated, then (x, y, z, w) -> (x, z, −y, w): (0, 0, 0.6, 0.8) -> (0, −0.6, 0, 0.8).
+  EXPECT_FLOAT_EQ(t.rotation[1], -0.6f);
+  EXPECT_FLOAT_EQ(t.rotation[3], 0.8f);
+  EXPECT_FLOAT_EQ(t.times[2], 0.3f);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Hostile packages: a clear error naming the object (or table entry), the field and the byte
 
@@ -573,7 +634,8 @@ TEST(UpackageHostile, NotAPackageAndBadExportIndex) {
     if (small.package.exports[i].className != "Package") continue;
     s = decodePackageObject(small.package, b.data(), i, m);  // a group: no data, not a mesh
     ASSERT_FALSE(s.ok());
-    EXPECT_NE(s.error.find("Package Small.Skins: class Package is not a mesh or a texture"), std::string::npos)
+    EXPECT_NE(s.error.find("Package Small.Skins: class Package is not a mesh, an animation or a texture"),
+              std::string::npos)
         << s.error;
   }
 }
@@ -640,6 +702,7 @@ TEST(UpackageSamples, EveryObjectDecodes) {
     ASSERT_TRUE(listPackage(bytes.data(), bytes.size(), file, l).ok());
     std::vector<PackageEntry> all = l.meshes;
     all.insert(all.end(), l.textures.begin(), l.textures.end());
+    all.insert(all.end(), l.animations.begin(), l.animations.end());
     for (const PackageEntry& e : all) {
       Model m;
       Status s = decodePackageObject(l.package, bytes.data(), e.index, m);
@@ -650,7 +713,7 @@ TEST(UpackageSamples, EveryObjectDecodes) {
       ++decoded;
     }
   }
-  EXPECT_EQ(decoded, 56u + 212u + 16u + 363u + 7u + 6u);
+  EXPECT_EQ(decoded, 58u + 212u + 16u + 363u + 7u + 6u);
 }
 
 TEST(UpackageSamples, SiegeIVMeshFacts) {
@@ -770,6 +833,14 @@ TEST(UpackageSamples, C4SkeletalMeshFacts) {
     EXPECT_EQ(m.skeleton.names, (std::vector<std::string>{"joint1"}));
     EXPECT_EQ(infoOf(m, "rotOrigin"), std::string(name) == "C4" ? "16384 0 0" : "0 0 0");
     EXPECT_EQ(infoOf(m, "defaultAnimation"), std::string(name) == "C4" ? "C4.C4Anim" : "C4.C4PickupAnim");
+    // Its animation: one bone, no moves, no sequences (spec §9).
+    Model anim;
+    s = decodeNamed(bytes, "C4.u", std::string(name) == "C4" ? "C4Anim" : "C4PickupAnim", anim);
+    ASSERT_TRUE(s.ok()) << s.error;
+    EXPECT_EQ(anim.format, "psa");
+    EXPECT_EQ(anim.skeleton.names, (std::vector<std::string>{"joint1"}));
+    EXPECT_EQ(countOf(anim, "moves"), 0);
+    EXPECT_TRUE(anim.clips.empty());
     if (std::string(name) != "C4") continue;  // §14 lists C4's slots
     std::vector<std::string> slots;
     for (const Material& mat : m.materials)

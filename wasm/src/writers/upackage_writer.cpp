@@ -407,6 +407,123 @@ void writePaletteData(Builder& b, const std::vector<uint8_t>& rgba) {
     for (size_t k = 0; k < stride; ++k) b.w.u8(i * 4 + k < rgba.size() ? rgba[i * 4 + k] : (k == 3 ? 255 : 0));
 }
 
+void writeAnalogTrack(Builder& b, const UpkWriteAnimation::BoneKeys& k) {
+  ByteWriter& w = b.w;
+  w.u32(0);
+  compactIndex(w, int32_t(k.quat.size() / 4));
+  for (size_t i = 0; i < k.quat.size() / 4 * 4; ++i) w.f32(k.quat[i]);
+  compactIndex(w, int32_t(k.pos.size() / 3));
+  for (size_t i = 0; i < k.pos.size() / 3 * 3; ++i) w.f32(k.pos[i]);
+  compactIndex(w, int32_t(k.time.size()));
+  for (float t : k.time) w.f32(t);
+}
+
+void writeAnimationData(Builder& b, const UpkWriteAnimation& a) {
+  ByteWriter& w = b.w;
+  b.nameRef("None");
+  compactIndex(w, int32_t(a.bones.size()));
+  for (const auto& bone : a.bones) {
+    b.nameRef(bone.first);
+    w.u32(0);
+    w.i32(bone.second);
+  }
+  compactIndex(w, int32_t(a.sequences.size()));
+  for (const UpkWriteAnimation::Sequence& s : a.sequences) {
+    w.pad(12);  // RootSpeed3D
+    w.f32(s.trackTime);
+    w.i32(0);            // StartBone
+    w.u32(0);            // Flags
+    compactIndex(w, 0);  // BoneIndices
+    compactIndex(w, int32_t(s.tracks.size()));
+    for (const auto& k : s.tracks) writeAnalogTrack(b, k);
+    writeAnalogTrack(b, UpkWriteAnimation::BoneKeys());  // RootTrack
+  }
+  std::vector<UpkWriteSequence> seqs;
+  for (const UpkWriteAnimation::Sequence& s : a.sequences) {
+    UpkWriteSequence q;
+    q.name = s.name;
+    q.numFrames = s.numFrames;
+    q.rate = s.rate;
+    q.notifies = s.notifies;
+    seqs.push_back(q);
+  }
+  writeSequences(b, seqs);
+}
+
+// RefSkeleton, BoneWeightIdx (each bone's run), BoneWeights grouped by bone.
+void writeSkeletalBones(Builder& b, const UpkWriteSkeletalMesh& m) {
+  ByteWriter& w = b.w;
+  compactIndex(w, int32_t(m.bones.size()));
+  for (size_t i = 0; i < m.bones.size(); ++i) {
+    const UpkWriteBone& bone = m.bones[i];
+    b.nameRef(bone.name);
+    w.u32(0);
+    for (float v : bone.orientation) w.f32(v);
+    for (float v : bone.position) w.f32(v);
+    w.f32(0);
+    for (int k = 0; k < 3; ++k) w.f32(0);
+    int32_t children = 0;
+    for (size_t c = 1; c < m.bones.size(); ++c) children += m.bones[c].parent == int32_t(i) && c != i;
+    w.i32(children);
+    w.i32(bone.parent);
+  }
+  // BoneWeights grouped by bone; BoneWeightIdx gives each bone its run.
+  std::vector<UpkWriteSkeletalMesh::Weight> sorted = m.weights;
+  std::stable_sort(
+      sorted.begin(), sorted.end(),
+      [](const UpkWriteSkeletalMesh::Weight& x, const UpkWriteSkeletalMesh::Weight& y) { return x.bone < y.bone; });
+  compactIndex(w, int32_t(m.bones.size()));
+  size_t run = 0;
+  for (size_t bone = 0; bone < m.bones.size(); ++bone) {
+    size_t n = 0;
+    while (run + n < sorted.size() && sorted[run + n].bone == bone) ++n;
+    w.u16(uint16_t(run));
+    w.u16(uint16_t(n));
+    w.u16(0);
+    w.u16(0);
+    run += n;
+  }
+  compactIndex(w, int32_t(sorted.size()));
+  for (const auto& wt : sorted) {
+    w.u16(wt.point);
+    w.u16(uint16_t(std::lround(double(wt.weight) * 65535.0)));
+  }
+}
+
+void writeSkeletalData(Builder& b, const UpkWriteSkeletalMesh& m, UpkLayout::Object& lo) {
+  ByteWriter& w = b.w;
+  b.nameRef("None");
+  MeshFields f;
+  f.frameVerts = uint32_t(m.points.size() / 3);
+  UpkWriteSequence all;
+  all.name = "All";
+  all.numFrames = 0;
+  f.sequences.push_back(all);
+  for (const std::string& t : m.textures) f.textures.push_back(b.textureRef(t));
+  for (size_t i = 0; i < m.points.size(); ++i) {
+    float& lo3 = f.boxLo[i % 3];
+    float& hi3 = f.boxHi[i % 3];
+    if (i < 3 || m.points[i] < lo3) lo3 = m.points[i];
+    if (i < 3 || m.points[i] > hi3) hi3 = m.points[i];
+  }
+  writeMeshFields(b, f, lo);
+  LodFields l;
+  l.modelVerts = f.frameVerts;
+  for (const auto& wd : m.wedges) l.wedges.emplace_back(wd.point, uint16_t(wd.u | (wd.v << 8)));
+  l.faces = m.faces;
+  l.materials = m.materials;
+  writeLodFields(b, l);
+  compactIndex(w, 0);  // ExtWedges
+  compactIndex(w, int32_t(m.points.size() / 3));
+  for (float v : m.points) w.f32(v);
+  writeSkeletalBones(b, m);
+  compactIndex(w, 0);  // LocalPoints
+  w.i32(1);            // SkeletalDepth
+  compactIndex(w, 0);  // DefaultAnimation
+  w.i32(-1);           // WeaponBoneIndex
+  w.pad(48);           // WeaponAdjust
+}
+
 }  // namespace
 
 std::vector<uint8_t> writeUpackage(const UpkWritePackage& p, UpkLayout* layout) {
@@ -419,7 +536,7 @@ std::vector<uint8_t> writeUpackage(const UpkWritePackage& p, UpkLayout* layout) 
   // Declare every export first (references need indices), then write their data in that order.
   struct Pending {
     int32_t ref;
-    int kind;  // 0 palette, 1 texture, 2 vertex mesh, 3 skeletal mesh
+    int kind;  // 0 palette, 1 texture, 2 vertex mesh, 3 skeletal mesh, 4 animation
     size_t item;
   };
   std::vector<Pending> pending;
@@ -442,6 +559,11 @@ std::vector<uint8_t> writeUpackage(const UpkWritePackage& p, UpkLayout* layout) 
     const UpkWriteSkeletalMesh& m = p.skeletalMeshes[i];
     const int32_t g = b.group(m.group);
     pending.push_back({b.exportRef(m.name, "SkeletalMesh", g, kObjectFlags), 3, i});
+  }
+  for (size_t i = 0; i < p.animations.size(); ++i) {
+    const UpkWriteAnimation& a = p.animations[i];
+    const int32_t g = b.group(a.group);
+    pending.push_back({b.exportRef(a.name, "Animation", g, kObjectFlags), 4, i});
   }
   for (const Pending& pe : pending) {
     Export& ex = b.exports_[size_t(pe.ref - 1)];
@@ -472,73 +594,12 @@ std::vector<uint8_t> writeUpackage(const UpkWritePackage& p, UpkLayout* layout) 
       std::copy(m.rotOrigin, m.rotOrigin + 3, f.rot);
       writeMeshFields(b, f, lo);
       if (m.lod) writeLodFields(b, lodOf(m));
+    } else if (pe.kind == 4) {
+      lo.className = "Animation";
+      writeAnimationData(b, p.animations[pe.item]);
     } else {
-      const UpkWriteSkeletalMesh& m = p.skeletalMeshes[pe.item];
       lo.className = "SkeletalMesh";
-      b.nameRef("None");
-      MeshFields f;
-      f.frameVerts = uint32_t(m.points.size() / 3);
-      UpkWriteSequence all;
-      all.name = "All";
-      all.numFrames = 0;
-      f.sequences.push_back(all);
-      for (const std::string& t : m.textures) f.textures.push_back(b.textureRef(t));
-      for (size_t i = 0; i < m.points.size(); ++i) {
-        float& lo3 = f.boxLo[i % 3];
-        float& hi3 = f.boxHi[i % 3];
-        if (i < 3 || m.points[i] < lo3) lo3 = m.points[i];
-        if (i < 3 || m.points[i] > hi3) hi3 = m.points[i];
-      }
-      writeMeshFields(b, f, lo);
-      LodFields l;
-      l.modelVerts = f.frameVerts;
-      for (const auto& wd : m.wedges) l.wedges.emplace_back(wd.point, uint16_t(wd.u | (wd.v << 8)));
-      l.faces = m.faces;
-      l.materials = m.materials;
-      writeLodFields(b, l);
-      compactIndex(w, 0);  // ExtWedges
-      compactIndex(w, int32_t(m.points.size() / 3));
-      for (float v : m.points) w.f32(v);
-      compactIndex(w, int32_t(m.bones.size()));
-      for (size_t i = 0; i < m.bones.size(); ++i) {
-        const UpkWriteBone& bone = m.bones[i];
-        b.nameRef(bone.name);
-        w.u32(0);
-        for (float v : bone.orientation) w.f32(v);
-        for (float v : bone.position) w.f32(v);
-        w.f32(0);
-        for (int k = 0; k < 3; ++k) w.f32(0);
-        int32_t children = 0;
-        for (size_t c = 1; c < m.bones.size(); ++c) children += m.bones[c].parent == int32_t(i) && c != i;
-        w.i32(children);
-        w.i32(bone.parent);
-      }
-      // BoneWeights grouped by bone; BoneWeightIdx gives each bone its run.
-      std::vector<UpkWriteSkeletalMesh::Weight> sorted = m.weights;
-      std::stable_sort(
-          sorted.begin(), sorted.end(),
-          [](const UpkWriteSkeletalMesh::Weight& x, const UpkWriteSkeletalMesh::Weight& y) { return x.bone < y.bone; });
-      compactIndex(w, int32_t(m.bones.size()));
-      size_t run = 0;
-      for (size_t bone = 0; bone < m.bones.size(); ++bone) {
-        size_t n = 0;
-        while (run + n < sorted.size() && sorted[run + n].bone == bone) ++n;
-        w.u16(uint16_t(run));
-        w.u16(uint16_t(n));
-        w.u16(0);
-        w.u16(0);
-        run += n;
-      }
-      compactIndex(w, int32_t(sorted.size()));
-      for (const auto& wt : sorted) {
-        w.u16(wt.point);
-        w.u16(uint16_t(std::lround(double(wt.weight) * 65535.0)));
-      }
-      compactIndex(w, 0);  // LocalPoints
-      w.i32(1);            // SkeletalDepth
-      compactIndex(w, 0);  // DefaultAnimation
-      w.i32(-1);           // WeaponBoneIndex
-      w.pad(48);           // WeaponAdjust
+      writeSkeletalData(b, p.skeletalMeshes[pe.item], lo);
     }
     ex.size = w.size() - ex.offset;
     lo.offset = ex.offset;

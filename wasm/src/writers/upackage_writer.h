@@ -81,11 +81,32 @@ struct UpkWriteTexture {
   uint32_t sparks = 0;  // FireTexture
 };
 
+// Animation (UT v436): RefBones, one MotionChunk and one AnimSeqs entry per sequence, one
+// AnalogTrack per bone (KeyTime in frames).
+struct UpkWriteAnimation {
+  std::string name, group;
+  std::vector<std::pair<std::string, int32_t>> bones;  // name, ParentIndex
+  struct BoneKeys {
+    std::vector<float> quat;  // xyzw per key
+    std::vector<float> pos;   // xyz per key
+    std::vector<float> time;  // frames
+  };
+  struct Sequence {
+    std::string name;
+    int32_t numFrames = 1;
+    float rate = 30, trackTime = 0;
+    std::vector<std::pair<float, std::string>> notifies;
+    std::vector<BoneKeys> tracks;  // one per bone
+  };
+  std::vector<Sequence> sequences;
+};
+
 struct UpkWritePackage {
   uint16_t version = 69;
   std::vector<UpkWriteVertexMesh> meshes;
   std::vector<UpkWriteSkeletalMesh> skeletalMeshes;
   std::vector<UpkWriteTexture> textures;
+  std::vector<UpkWriteAnimation> animations;
 };
 
 // Where the fields hostile tests corrupt were written (file offsets).

@@ -299,9 +299,12 @@ Status decodePackageObject(const Package& pkg, const uint8_t* data, uint32_t exp
     s = upkg::decodePalette(pkg, data, exportIndex, out);
   } else if (isPackageTextureClass(c)) {
     s = upkg::decodeTexture(pkg, data, exportIndex, out);
+  } else if (equalsNoCase(c, "Animation")) {
+    s = upkg::decodeAnimation(pkg, data, exportIndex, out);
   } else {
-    return fail("UPACKAGE", pkg.file, pkg.exports[exportIndex].at, "%s: class %s is not a mesh or a texture",
-                upkg::describeExport(pkg, exportIndex).c_str(), c.c_str());
+    return fail("UPACKAGE", pkg.file, pkg.exports[exportIndex].at,
+                "%s: class %s is not a mesh, an animation or a texture", upkg::describeExport(pkg, exportIndex).c_str(),
+                c.c_str());
   }
   if (!s.ok()) return s;
   for (const std::string& w : pkg.warnings) out.warnings.push_back(w);

@@ -6,6 +6,7 @@
 // one export into the model the loose files give:
 //   Mesh, LodMesh   -> the UE1 vertex model of formats/ue1 (format "ue1"), as _d.3d/_a.3d + .uc would
 //   SkeletalMesh    -> a PSK-like skinned model (format "psk")
+//   Animation       -> a PSA-like model (format "psa": skeleton.names, one clip per sequence)
 //   Texture (+ procedural subclasses), Palette -> one texture (format "upackage-texture")
 // Every object is read inside its own [SerialOffset, SerialOffset + SerialSize) and must end
 // exactly there (§6); a damaged object is refused alone, the rest of the package still lists.
@@ -40,7 +41,9 @@
 //   Vertex meshes add info.vertexBytes ('4' packed, '8' Deus Ex), info.rotOrigin (65536 a turn),
 //   counts.frameVerts, counts.textureSlots (LodMesh: wedges, specialVerts, specialFaces); skeletal
 //   meshes add info.defaultAnimation (path), info.rotOrigin, counts.textureSlots, counts.sequences.
-//   The model's format is that of the loose family ('ue1', 'psk'), or 'upackage-texture'.
+//   Animations: skeleton.names = RefBones (identity rest pose), clips with tracks by bone index
+//   (bindBy 'name', as a .psa), counts bones, sequences, moves.
+//   The model's format is that of the loose family ('ue1', 'psk', 'psa'), or 'upackage-texture'.
 //   A refused object: { error } naming the object, the field and the byte.
 #pragma once
 #include <cstddef>

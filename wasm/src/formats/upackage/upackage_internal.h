@@ -94,11 +94,12 @@ std::string describeExport(const Package& pkg, uint32_t exportIndex);
 // A reader over one export's data, or a failure when its range is outside the file.
 Status objectRange(const Package& pkg, uint32_t exportIndex, size_t& begin, size_t& end);
 
-// Object decoders (upackage_mesh.cpp, upackage_texture.cpp).
+// Object decoders (upackage_mesh.cpp, upackage_texture.cpp, upackage_animation.cpp).
 Status decodeVertexMesh(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);
 Status decodeSkeletalMesh(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);
 Status decodeTexture(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);
 Status decodePalette(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);
+Status decodeAnimation(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);
 
 // Whether a Texture export of this package is masked (bMasked), from its property block only.
 bool textureMasked(const Package& pkg, const uint8_t* data, int32_t ref);
