@@ -57,30 +57,25 @@ class FactsTable {
 	/** Items of a list shown on a file page (clips, a bundle's files, warnings, pairings): the rest are counted. */
 	public const LIST_CAP = 100;
 
-	/** What each kind of file is called (the kinds of ModelFileCheck and `rigscope inspect`). */
-	private const KIND_LABELS = [
-		'bundle' => 'Rigscope bundle',
-		'psk' => 'Unreal ActorX mesh (PSK)',
-		'psa' => 'Unreal ActorX animation (PSA)',
-		'pmd' => '0 A.D. model (PMD)',
-		'pssa' => '0 A.D. animation (PSA)',
-		'psg' => 'Skate 3 RenderWare arena (PSG)',
-		'ue1' => 'Unreal Engine 1 vertex mesh (_d.3d + _a.3d)',
-		'ue1-data' => 'Unreal Engine 1 data file (_d.3d)',
-		'ue1-anim' => 'Unreal Engine 1 animation file (_a.3d)',
-		'uc' => 'Unreal Engine 1 class script (.uc)',
-	];
+	/**
+	 * The kinds of file (of ModelFileCheck and `rigscope inspect`) with a name a reader knows: the
+	 * message rigscope-format-<kind> ("Unreal ActorX mesh (PSK)").
+	 */
+	private const KINDS_NAMED = [ 'bundle', 'psk', 'psa', 'pmd', 'pssa', 'psg', 'ue1', 'ue1-data', 'ue1-anim', 'uc' ];
 
 	/**
 	 * @param array $facts a file's metadata
-	 * @return string the file's format, as a reader knows it
+	 * @param MessageLocalizer|null $ctx the reader's language; null: the wiki's content language
+	 * @return string the file's format, as a reader knows it (plain text)
 	 */
-	public static function formatLabel( array $facts ): string {
+	public static function formatLabel( array $facts, ?MessageLocalizer $ctx = null ): string {
 		$format = $facts['format'] ?? null;
-		if ( !is_string( $format ) || $format === '' || $format === 'unknown' ) {
+		if ( !in_array( $format, self::KINDS_NAMED, true ) ) {
+			// "unknown", or a record's role rather than a format ("companion"): the file's own kind.
 			$format = $facts['kind'] ?? null;
 		}
-		return self::KIND_LABELS[$format] ?? ( is_string( $format ) ? $format : '3D' );
+		$key = in_array( $format, self::KINDS_NAMED, true ) ? "rigscope-format-$format" : 'rigscope-format-other';
+		return ( $ctx ? $ctx->msg( $key ) : wfMessage( $key )->inContentLanguage() )->text();
 	}
 
 	/**
@@ -193,7 +188,7 @@ class FactsTable {
 				Html::element( 'th', [ 'scope' => 'row' ], $label ) . Html::rawElement( 'td', [], $valueHtml )
 			);
 		};
-		$row( $ctx->msg( 'rigscope-facts-format' )->text(), htmlspecialchars( self::formatLabel( $facts ) ) );
+		$row( $ctx->msg( 'rigscope-facts-format' )->text(), htmlspecialchars( self::formatLabel( $facts, $ctx ) ) );
 		// Counts in words, on one row; then the few decoder fields a reader knows, under their labels.
 		$phrases = self::countPhrases( $facts, PHP_INT_MAX, $ctx );
 		if ( $phrases ) {
