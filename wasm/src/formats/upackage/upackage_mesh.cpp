@@ -2,6 +2,7 @@
 // model of formats/psk. The native data is read here; the conversion to three space (axes, UVs,
 // winding, materials, normals, skinning) is the loose formats' own code, so a package mesh and its
 // loose source files give the same model.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -630,6 +631,12 @@ Status decodeSkeletalMesh(const Package& pkg, const uint8_t* data, uint32_t expo
     return fail("UPACKAGE", pkg.file, pkg.exports[exportIndex].serialOffset, "%s: %s", what.c_str(), st.error.c_str());
   out.name = name;
   if (!out.meshes.empty()) out.meshes[0].name = name;
+  // Facts of the .psk it went through, which no file has: left out.
+  out.info.erase(std::remove_if(out.info.begin(), out.info.end(),
+                                [](const std::pair<std::string, std::string>& i) {
+                                  return i.first == "typeFlag" || i.first == "faceChunk";
+                                }),
+                 out.info.end());
   nameSkeletalMaterials(pkg, data, m, l, out);
   if (s.defaultAnimation) out.info.emplace_back("defaultAnimation", packageObjectPath(pkg, s.defaultAnimation));
   out.info.emplace_back("rotOrigin", format("%d %d %d", m.rotOrigin[0], m.rotOrigin[1], m.rotOrigin[2]));
