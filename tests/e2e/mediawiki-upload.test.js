@@ -120,6 +120,14 @@ $wgFileExtensions[] = 'dds';
       expect(r.error?.code, JSON.stringify(r)).toBe('verification-error');
     });
 
+    it('no real sample of any family is refused by these checks', () => {
+      // Every model, script and texture under ../shared/samples, through the upload checks in the
+      // wiki's PHP (UploadBase::detectScript included), without uploading them.
+      const { checked, refused } = JSON.parse(wiki.php([new URL('./mediawiki/check-samples.php', import.meta.url).pathname, SAMPLES]));
+      expect(checked).toBeGreaterThan(100);
+      expect(refused).toEqual([]);
+    });
+
     it('the real UE1 script and mesh are still accepted', async () => {
       for (const f of ['mar_rifle_d.3d', 'mar_rifle_a.3d', 'mar_rifle.uc']) {
         const r = await wiki.api.upload(`${SAMPLES}vertex3d/assimp-mar_rifle/${f}`, f);
