@@ -176,7 +176,7 @@ class Hooks implements
 			'og:image' => $image,
 			'og:image:width' => (string)RigscopeHandler::WIDTH,
 			'og:image:height' => (string)RigscopeHandler::HEIGHT,
-			'og:image:alt' => wfMessage( 'rigscope-play-label' )->params( $file->getName() )->inContentLanguage()->text(),
+			'og:image:alt' => wfMessage( 'rigscope-play-label' )->plaintextParams( $file->getName() )->inContentLanguage()->text(),
 			'og:description' => RigscopeHandler::summary( $file ),
 		];
 		foreach ( $meta as $property => $content ) {
