@@ -244,6 +244,9 @@ $wgRigscopePosterCommand = false;
     expect(del.delete?.title).toBe('File:OtherSpider.psk');
     anims = await page('File:XAnims.psa');
     expect(factsRow(anims, 'Plays with')).toEqual(['XMesh.psk']);
+    // The same animation again under the mesh's name: the mesh plays it once (found by name).
+    await upload(`${SAMPLES}psk/skSpiderLargeAnims.psa`, 'XMesh.psa');
+    expect(factsRow(await page('File:XMesh.psk'), 'Plays with')).toEqual(['XMesh.psa']);
 
     // The hamburger's script uploaded again, importing another mesh: the hamburger loses it.
     const script = readFileSync(`${trashbag}Classes/Hamburger.uc`, 'utf8').replace(/Hamburger01/g, 'Cheeseburger');

@@ -97,9 +97,34 @@ class Companions {
 			if ( count( self::$found ) > 200 ) {
 				self::$found = [];
 			}
-			self::$found[$cacheKey] = self::find( $file );
+			self::$found[$cacheKey] = self::distinct( $file, self::find( $file ) );
 		}
 		return self::$found[$cacheKey];
+	}
+
+	/**
+	 * Each animation once: the same one uploaded under two names (one found by name, one by its
+	 * bones) would give the player every clip twice. (Textures of the same content under two names
+	 * stay: a script may give each name its own slot.)
+	 *
+	 * @param File $file
+	 * @param File[] $companions
+	 * @return File[]
+	 */
+	private static function distinct( File $file, array $companions ): array {
+		$seen = [ $file->getSha1() => true ];
+		$out = [];
+		foreach ( $companions as $c ) {
+			$sha1 = (string)$c->getSha1();
+			if ( in_array( $c->getMetadataItem( 'kind' ), [ 'psa', 'pssa' ], true ) && $sha1 !== '' ) {
+				if ( isset( $seen[$sha1] ) ) {
+					continue;
+				}
+				$seen[$sha1] = true;
+			}
+			$out[] = $c;
+		}
+		return $out;
 	}
 
 	/**
