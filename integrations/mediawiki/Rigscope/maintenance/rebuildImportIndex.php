@@ -23,9 +23,6 @@ require_once "$IP/maintenance/Maintenance.php";
 
 class RebuildImportIndex extends Maintenance {
 
-	/** Files the index has rows for, by extension (ImportIndex::keysOf). */
-	private const EXTENSIONS = [ 'uc', '3d', 'psk', 'pskx', 'pmd', 'psa', 'pcx', 'bmp', 'tga', 'dds', 'png', 'jpg', 'jpeg' ];
-
 	public function __construct() {
 		parent::__construct();
 		$this->addDescription( 'Indexes what each model, class script and texture on the wiki imports or binds, '
@@ -57,7 +54,7 @@ class RebuildImportIndex extends Maintenance {
 				$name = (string)$name;
 				$last = $name;
 				$seen++;
-				if ( !in_array( strtolower( pathinfo( $name, PATHINFO_EXTENSION ) ), self::EXTENSIONS, true ) ) {
+				if ( !ImportIndex::concerns( $name ) ) {
 					continue;
 				}
 				$file = $repo->newFile( $name );

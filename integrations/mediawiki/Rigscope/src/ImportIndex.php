@@ -41,8 +41,11 @@ class ImportIndex {
 	public const MESH_BONES = 'mesh-bones';
 	public const ANIM_BONES = 'anim-bones';
 
-	/** Files read as textures by the viewer (the UE1 family's and the image decoders'). */
-	private const TEXTURE_EXTENSIONS = [ 'pcx', 'bmp', 'tga', 'dds', 'png', 'jpg', 'jpeg' ];
+	/**
+	 * Files indexed as textures: what UE1 scripts import (PCX, BMP) and what modders convert them
+	 * to for the viewer (TGA, DDS, PNG). Not JPEG: a wiki's photos would fill the table for nothing.
+	 */
+	private const TEXTURE_EXTENSIONS = [ 'pcx', 'bmp', 'tga', 'dds', 'png' ];
 
 	/** A class script is a few KiB of text; a larger `.uc` is not read. */
 	private const MAX_SCRIPT_BYTES = 1 << 20;
@@ -66,6 +69,16 @@ class ImportIndex {
 			}
 		}
 		return self::$available;
+	}
+
+	/**
+	 * Whether a file of this name can have rows (a script, a UE1 half, a texture, a mesh or an
+	 * animation), by its extension: the others need not be read.
+	 */
+	public static function concerns( string $name ): bool {
+		$ext = strtolower( pathinfo( $name, PATHINFO_EXTENSION ) );
+		return in_array( $ext, [ 'uc', '3d', 'psk', 'pskx', 'pmd', 'psa' ], true )
+			|| in_array( $ext, self::TEXTURE_EXTENSIONS, true );
 	}
 
 	private static function db( int $index ): IDatabase {
@@ -369,7 +382,7 @@ class ImportIndex {
 	 * (before and after) are rendered again.
 	 */
 	public static function indexUpload( File $file ): void {
-		if ( !self::available() ) {
+		if ( !self::concerns( $file->getName() ) || !self::available() ) {
 			return;
 		}
 		$name = $file->getName();
@@ -381,7 +394,7 @@ class ImportIndex {
 
 	/** A file gone: its rows are removed, and the files it was a companion of rendered again. */
 	public static function indexRemoval( string $name ): void {
-		if ( !self::available() ) {
+		if ( !self::concerns( $name ) || !self::available() ) {
 			return;
 		}
 		$before = self::stored( $name );
