@@ -257,7 +257,7 @@ void patch(std::vector<uint8_t>& b, size_t at, uint32_t v) {
 // Writer round trips
 
 TEST(UpackageWriter, MeshEqualsTheLooseFiles) {
-  for (const uint16_t version : {69, 68, 65}) {
+  for (const uint16_t version : {69, 68, 65, 61}) {
     const UpkWritePackage p = smallPackage(version, false, false);
     const std::vector<uint8_t> bytes = writeUpackage(p);
     Model pkg, loose;

@@ -28,8 +28,9 @@
 // decodePackageObject(bytes, name, exportIndex) -> the decoded model of every other decoder
 //   ({ format, name, warnings, counts, info, meshes, materials, skeleton?, clips, vertexAnimation?,
 //   attachments, textures }), with info.package (the package name), info.object (the path),
-//   info.className, info.packageVersion. Mesh materials' textureNames: [Package.Group.Name, Name] of the slot's texture
-//   (a slot naming another package keeps that package's path), empty for an empty slot.
+//   info.className, info.packageVersion. Mesh materials' textureNames: [Package.Group.Name, Name]
+//   of the slot's texture (a slot naming another package keeps that package's path), empty for an
+//   empty slot; a material whose texture is a masked texture of this package is 'masked'.
 //   Textures: textures[0] rgba8 mip 0 (P8 through its palette; index 0 transparent when bMasked,
 //   info.masked = '1'); with CompMips in DXT1/DXT5, textures[1] holds them as stored ("dxt1" or
 //   "dxt5", the levels of the chain as far as it goes: C4Skin has 8 of 10). A procedural texture

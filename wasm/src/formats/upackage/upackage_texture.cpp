@@ -9,7 +9,7 @@ namespace rs {
 namespace upkg {
 namespace {
 
-constexpr size_t kMinMip = 15;  // SkipPos, count, USize, VSize, UBits, VBits
+constexpr size_t kMinMip = 15;  // SkipPos (v > 61), count, USize, VSize, UBits, VBits
 constexpr uint32_t kPlaceholderSize = 8;
 
 struct Mip {
@@ -20,7 +20,7 @@ struct Mip {
 };
 
 void readMips(Reader& r, const char* field, std::vector<Mip>& mips) {
-  const uint32_t n = r.count(field, kMinMip);
+  const uint32_t n = r.count(field, r.package().version > 61 ? kMinMip : kMinMip - 4);
   for (uint32_t i = 0; i < n && !r.failed(); ++i) {
     Mip m;
     const uint32_t skip = r.skipPos(field);
