@@ -233,7 +233,10 @@ $wgRigscopePosterCommand = false;
     expect(small).not.toMatch(/Size of this PNG preview|Other resolutions?:|No higher resolution available/);
   });
 
-  it('keeps the index right when files change: a second mesh with the same bones, its deletion, a script uploaded again', async () => {
+  it('keeps the index right when files change: a level of detail, a second mesh with the same bones, its deletion, a script uploaded again', async () => {
+    // A level of detail of the mesh has its bones too: still one mesh, played on its finest level.
+    await upload(`${SAMPLES}psk/skSpiderLargeMesh.psk`, 'XMesh_LOD1.psk');
+    expect(factsRow(await page('File:XAnims.psa'), 'Plays with')).toEqual(['XMesh.psk']);
     // Two meshes with the animation's bones: which one it plays on is not known.
     await upload(`${SAMPLES}psk/skSpiderLargeMesh.psk`, 'OtherSpider.psk');
     let anims = await page('File:XAnims.psa');

@@ -26,6 +26,9 @@ class Companions {
 	/** Animations found for a mesh by its bones, at most. */
 	private const MAX_ANIMATIONS = 8;
 
+	/** Meshes with an animation's bones looked at (more than one part among them: no choice). */
+	private const MAX_MESHES = 10;
+
 	/** Textures of a class script, at most (a script names a few; a whole mod's, some dozens). */
 	private const MAX_TEXTURES = 24;
 
@@ -217,7 +220,10 @@ class Companions {
 		return $out;
 	}
 
-	/** The animation of the mesh's name, then those binding its bones when no other mesh has them. */
+	/**
+	 * The animation of the mesh's name, then those binding its bones when no other mesh has them
+	 * (its own levels of detail aside).
+	 */
 	private static function ofMesh( File $file ): array {
 		$out = [];
 		foreach ( self::groups( $file->getName() ) as $group ) {
@@ -227,7 +233,7 @@ class Companions {
 			}
 		}
 		$bones = ImportIndex::keysStored( $file->getName(), ImportIndex::MESH_BONES );
-		if ( $bones && count( ImportIndex::filesWith( ImportIndex::MESH_BONES, $bones, 2 ) ) === 1 ) {
+		if ( $bones && self::onePart( ImportIndex::filesWith( ImportIndex::MESH_BONES, $bones, self::MAX_MESHES ) ) !== null ) {
 			$names = ImportIndex::filesWith( ImportIndex::ANIM_BONES, $bones, self::MAX_ANIMATIONS );
 			foreach ( self::existing( $names ) as $anim ) {
 				$out[$anim->getName()] ??= $anim;
@@ -249,20 +255,48 @@ class Companions {
 	}
 
 	/**
-	 * The meshes of the wiki with the bones an animation binds (at most two: one is the mesh it
-	 * plays on, two say it is not known which).
+	 * The meshes of the wiki with the bones an animation binds (the first few, by name).
 	 *
 	 * @param File $file an animation
 	 * @return string[] names
 	 */
 	public static function meshesFitting( File $file ): array {
 		$bones = ImportIndex::keysStored( $file->getName(), ImportIndex::ANIM_BONES );
-		return $bones ? ImportIndex::filesWith( ImportIndex::MESH_BONES, $bones, 2 ) : [];
+		return $bones ? ImportIndex::filesWith( ImportIndex::MESH_BONES, $bones, self::MAX_MESHES ) : [];
 	}
 
+	/** The one mesh with the animation's bones (the finest level of one mesh's levels of detail). */
 	private static function meshByBones( File $file ): ?File {
-		$meshes = self::meshesFitting( $file );
-		return count( $meshes ) === 1 ? self::firstExisting( $meshes ) : null;
+		$mesh = self::onePart( self::meshesFitting( $file ) );
+		return $mesh !== null ? self::firstExisting( [ $mesh ] ) : null;
+	}
+
+	/**
+	 * When these meshes are one mesh, the name of its finest level, else null. Levels of detail are
+	 * named as the viewer's Unreal family reads them (UE Viewer's X.psk and X_LodN.psk, FModel's
+	 * X_LODN.psk): they share their bones and are one part, not a choice between meshes.
+	 *
+	 * @param string[] $names
+	 * @return string|null
+	 */
+	private static function onePart( array $names ): ?string {
+		$part = null;
+		$best = null;
+		$bestLevel = PHP_INT_MAX;
+		foreach ( $names as $name ) {
+			$stem = pathinfo( $name, PATHINFO_FILENAME );
+			[ $p, $level ] = preg_match( '/^(.+)_lod(\d{1,2})$/i', $stem, $m ) ? [ $m[1], (int)$m[2] ] : [ $stem, 0 ];
+			$p = mb_strtolower( $p );
+			if ( $part !== null && $p !== $part ) {
+				return null;
+			}
+			$part = $p;
+			if ( $level < $bestLevel ) {
+				$best = $name;
+				$bestLevel = $level;
+			}
+		}
+		return $best;
 	}
 
 	/**
