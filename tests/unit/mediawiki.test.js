@@ -61,7 +61,8 @@ describe('the extension manifest', () => {
     const mimes = [...check.matchAll(/'((?:application|model)\/x-[a-z0-9-]+)' => \[/g)].map((m) => m[1]);
     expect(Object.keys(manifest.MediaHandlers).sort()).toEqual([...new Set(mimes)].sort());
     const hooks = readFileSync(join(EXT, 'src/Hooks.php'), 'utf8');
-    for (const name of Object.keys(manifest.Hooks)) expect(hooks).toContain(`public function on${name.replace(/[^A-Za-z]/g, '')}(`);
+    // HookContainer's rule: "on" and the hook's name, with ':' and '-' as '_' (MessageCache::get).
+    for (const name of Object.keys(manifest.Hooks)) expect(hooks).toContain(`public function on${name.replace(/[:-]/g, '_')}(`);
     expect(manifest.manifest_version).toBe(2);
     expect(manifest.AutoloadNamespaces).toEqual({ 'MediaWiki\\Extension\\Rigscope\\': 'src/' });
   });

@@ -134,6 +134,12 @@ class Hooks implements
 			$error = [ 'rigscope-upload-refused', Message::plaintextParam( (string)$facts['error'] ) ];
 			return false;
 		}
+		if ( Inspector::node() !== null && empty( $facts['inspected'] ) ) {
+			// The wiki reads uploads whole, and this one could not be read (the command line crashed,
+			// ran out of time or of memory): refused rather than let in on its header alone.
+			$error = [ 'rigscope-upload-unread', Message::plaintextParam( $name ) ];
+			return false;
+		}
 		return true;
 	}
 

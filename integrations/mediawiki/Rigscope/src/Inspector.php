@@ -92,7 +92,7 @@ class Inspector {
 				break;
 			}
 		}
-		foreach ( [ 'format', 'counts', 'info', 'pairedWith', 'boundTo' ] as $field ) {
+		foreach ( [ 'format', 'counts', 'info', 'pairedWith', 'boundTo', 'bindKey' ] as $field ) {
 			if ( isset( $main[$field] ) && $main[$field] !== [] ) {
 				$facts[$field] = self::capped( $main[$field] );
 			}

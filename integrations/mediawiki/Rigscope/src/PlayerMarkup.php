@@ -95,14 +95,8 @@ class PlayerMarkup {
 		$first = $files[0];
 		$lines = '';
 		$facts = $first->getMetadataArray();
-		$counts = [];
-		foreach ( FactsTable::countsShown( $facts ) as $name => $n ) {
-			$counts[] = "$n $name";
-		}
-		$clips = count( $facts['sequences'] ?? [] );
-		if ( $clips ) {
-			$counts[] = wfMessage( 'rigscope-card-clips' )->numParams( $clips )->inContentLanguage()->text();
-		}
+		// What it holds, in words ("492 triangles", "12 clips"), in the page's language.
+		$counts = FactsTable::countPhrases( $facts, 4 );
 		$lines .= Html::element( 'span', [ 'class' => 'rigscope-card-name' ], $first->getName() );
 		// A gallery's small card holds the name alone.
 		$small = $width && $width < 200;

@@ -19,6 +19,9 @@ use MediaWiki\MediaWikiServices;
 
 class PosterJob extends Job {
 
+	/** Views of one file remembered for batches at most (each still has its own job). */
+	private const MAX_PENDING = 400;
+
 	/**
 	 * @param \MediaWiki\Title\Title $title the file's title
 	 * @param array $params params (width, clip, frame) and with (the tag's other files' names)
@@ -39,7 +42,7 @@ class PosterJob extends Job {
 		$stash = ServerCommand::stash();
 		$stash->merge( self::pendingKey( $file, $with ), static function ( $cache, $key, $pending ) use ( $view ) {
 			$pending = is_array( $pending ) ? $pending : [];
-			if ( count( $pending ) < RigscopeHandler::BATCH && !in_array( $view, $pending, true ) ) {
+			if ( count( $pending ) < self::MAX_PENDING && !in_array( $view, $pending, true ) ) {
 				$pending[] = $view;
 			}
 			return $pending;
@@ -61,13 +64,17 @@ class PosterJob extends Job {
 		}
 		$with = array_values( array_filter( (array)( $this->params['with'] ?? [] ), 'is_string' ) );
 		$own = array_intersect_key( (array)( $this->params['params'] ?? [] ), [ 'width' => 1, 'clip' => 1, 'frame' => 1 ] );
-		// This job's view, and the others waiting: views added while this one draws wait for the
-		// next job (each has its own), none is lost.
+		// This job's view and a batch of the others waiting; the rest wait for the next job. A view
+		// that two jobs race for is drawn once (the second finds it), one lost from the list is
+		// drawn by its own job.
 		$stash = ServerCommand::stash();
-		$key = self::pendingKey( $file, $with );
-		$pending = $stash->get( $key );
-		$stash->delete( $key );
-		$views = array_merge( isset( $own['width'] ) ? [ $own ] : [], is_array( $pending ) ? $pending : [] );
+		$taken = [];
+		$stash->merge( self::pendingKey( $file, $with ), static function ( $cache, $key, $pending ) use ( &$taken ) {
+			$pending = is_array( $pending ) ? $pending : [];
+			$taken = array_slice( $pending, 0, RigscopeHandler::BATCH );
+			return array_slice( $pending, RigscopeHandler::BATCH );
+		}, $stash::TTL_DAY );
+		$views = array_merge( isset( $own['width'] ) ? [ $own ] : [], $taken );
 		if ( RigscopeHandler::drawNow( $file, $views, $with ) > 0 ) {
 			// Pages that use the file (thumbnails, tags: all registered as file links) and the file
 			// page are rendered again at their next view, with the posters.

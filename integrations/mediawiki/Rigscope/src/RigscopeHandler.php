@@ -105,7 +105,7 @@ class RigscopeHandler extends ImageHandler {
 	 * exists, failed lately or is not wanted (a clip the files do not have) are skipped.
 	 *
 	 * @param File $file
-	 * @param array[] $views thumbnail parameters (width, clip, frame), at most BATCH
+	 * @param array[] $views thumbnail parameters (width, clip, frame): the job's own and a batch
 	 * @param string[] $with the tag's other files
 	 * @return int how many posters were drawn
 	 */
@@ -118,7 +118,7 @@ class RigscopeHandler extends ImageHandler {
 			if ( !Inspector::posterCommand() || ( !self::drawsAlone( $file ) && !$companions ) ) {
 				return 0;
 			}
-			$todo = self::toDraw( $file, $companions, array_slice( $views, 0, self::BATCH ) );
+			$todo = self::toDraw( $file, $companions, array_slice( $views, 0, self::BATCH + 1 ) );
 			$dir = $todo ? Inspector::tempDir() : null;
 			if ( $dir === null ) {
 				return 0;
@@ -132,7 +132,10 @@ class RigscopeHandler extends ImageHandler {
 			foreach ( $companions as $companion ) {
 				$files[$companion->getName()] ??= $companion->getLocalRefPath();
 			}
+			$started = microtime( true );
 			$drawn = Inspector::posters( array_filter( $files ), array_values( $posters ), $dir );
+			wfDebugLog( 'rigscope', sprintf( 'drew %d of %d poster(s) of %s in one run (%.1f s)', count( $drawn ),
+				count( $posters ), $file->getName(), microtime( true ) - $started ) );
 			foreach ( $posters as $name => $p ) {
 				if ( in_array( $p['out'], $drawn, true ) ) {
 					self::$predrawn[$name] = $p['out'];
@@ -429,11 +432,7 @@ class RigscopeHandler extends ImageHandler {
 	/** What a model file holds, in a few words: its format and counts. */
 	public static function summary( File $file ): string {
 		$facts = $file->getMetadataArray();
-		$parts = [ FactsTable::formatLabel( $facts ) ];
-		foreach ( FactsTable::countsShown( $facts ) as $name => $n ) {
-			$parts[] = "$n $name";
-		}
-		return implode( ', ', array_slice( $parts, 0, 5 ) );
+		return implode( ', ', array_merge( [ FactsTable::formatLabel( $facts ) ], FactsTable::countPhrases( $facts, 4 ) ) );
 	}
 
 	/** @inheritDoc */

@@ -40,6 +40,10 @@ class RigscopeThumbnail extends ThumbnailImage {
 	 */
 	public function toHtml( $options = [] ) {
 		$file = $this->file;
+		if ( !empty( $this->view['isFilePageThumb'] ) && !Companions::playable( $file ) ) {
+			// A file page of an animation no mesh of the wiki fits: its facts alone, no empty player.
+			return '';
+		}
 		$width = (int)$this->getWidth();
 		$height = (int)$this->getHeight();
 		if ( $this->url ) {
