@@ -628,7 +628,7 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
       'echo MediaWiki\\Extension\\Rigscope\\Inspector::cliProblem();',
       { RIGSCOPE_TEST_CLI: '/nowhere/web/cli/rigscope.js' },
     );
-    expect(said).toMatch(/no command line at \/nowhere\/web\/cli\/rigscope\.js: set \$wgRigscopeCli .* refreshImageMetadata\.php/);
+    expect(said).toMatch(/no command line at \/nowhere\/web\/cli\/rigscope\.js: set \$wgRigscopeCli .*refreshImageMetadata\.php/);
   });
 
   it("a thumbnail name with a hashed clip parses back to the file's clip (thumb.php, the 404 handler)", () => {

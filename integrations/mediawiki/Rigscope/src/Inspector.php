@@ -83,6 +83,11 @@ class Inspector {
 		if ( $records === null ) {
 			return $facts;
 		}
+		if ( !$records ) {
+			// Read, and nothing to say of it alone.
+			$facts['inspected'] = true;
+			return $facts;
+		}
 		// One record per file; a bundle gives one per file inside it: its first mesh's counts,
 		// every clip, and the first error.
 		$main = $records[0];
@@ -238,7 +243,7 @@ class Inspector {
 				[ $node, self::cli(), 'inspect', '--json', $copy ] );
 		} );
 		$records = $answer === null ? null : json_decode( $answer['stdout'], true );
-		if ( !is_array( $records ) || !isset( $records[0] ) || !is_array( $records[0] ) ) {
+		if ( !is_array( $records ) ) {
 			return null;
 		}
 		return array_values( array_filter( $records, 'is_array' ) );
