@@ -617,6 +617,27 @@ TEST(UpackageHostile, ObjectEndNotReachedExactly) {
   EXPECT_NE(s.error.find("Mesh End.Quad"), std::string::npos) << s.error;
 }
 
+TEST(UpackageHostile, ObjectDataPastTheEndOfTheFile) {
+  UpkLayout lay;
+  std::vector<uint8_t> b = writeUpackage(smallPackage(69, false, false), &lay);
+  const UpkLayout::Object* quadObj = lay.find("Quad");
+  ASSERT_NE(quadObj, nullptr);
+  // SerialSize as a 2-byte compact index: its second byte 0x7F makes it 8128 bytes larger.
+  ASSERT_GE(quadObj->size, 64u);
+  ASSERT_LT(quadObj->size, 8192u);
+  b[quadObj->serialSizeAt + 1] = 0x7F;
+  PackageListing l;
+  Status s = listPackage(b.data(), b.size(), "Past.u", l);
+  ASSERT_TRUE(s.ok()) << s.error;
+  EXPECT_EQ(l.package.warnings.size(), 1u);
+  EXPECT_NE(l.package.warnings[0].find("1 export declares data past the end"), std::string::npos);
+  Model m;
+  s = decodePackageObject(l.package, b.data(), quadObj->exportIndex, m);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error.find("Mesh Past.Quad: SerialOffset"), std::string::npos) << s.error;
+  EXPECT_NE(s.error.find("runs past the end of the"), std::string::npos) << s.error;
+}
+
 TEST(UpackageHostile, NotAPackageAndBadExportIndex) {
   const std::vector<uint8_t> junk(100, 0x41);
   PackageListing l;

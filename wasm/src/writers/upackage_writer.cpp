@@ -624,12 +624,15 @@ std::vector<uint8_t> writeUpackage(const UpkWritePackage& p, UpkLayout* layout) 
     compactIndex(w, b.name(im.name));
   }
   lay.exportOffset = w.size();
-  for (const Export& ex : b.exports_) {
+  for (size_t i = 0; i < b.exports_.size(); ++i) {
+    const Export& ex = b.exports_[i];
     compactIndex(w, ex.classRef);
     compactIndex(w, 0);
     w.i32(ex.outer);
     compactIndex(w, b.name(ex.name));
     w.u32(ex.flags);
+    for (UpkLayout::Object& o : lay.objects)
+      if (o.exportIndex == i) o.serialSizeAt = w.size();
     compactIndex(w, int32_t(ex.size));
     if (ex.size) compactIndex(w, int32_t(ex.offset));
   }

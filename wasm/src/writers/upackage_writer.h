@@ -117,6 +117,7 @@ struct UpkLayout {
     std::string name, className;
     uint32_t exportIndex = 0;
     size_t offset = 0, size = 0;  // SerialOffset, SerialSize
+    size_t serialSizeAt = 0;      // the export table's SerialSize field
     size_t vertsSkipAt = 0;       // meshes: the Verts SkipPos
     size_t texturesCountAt = 0;   // meshes: the Textures count
   };

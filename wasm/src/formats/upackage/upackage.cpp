@@ -251,8 +251,8 @@ Status listPackage(const uint8_t* data, size_t size, const std::string& file, Pa
     (mesh ? out.meshes : texture ? out.textures : out.animations).push_back(std::move(e));
   }
   if (pastEnd)
-    out.package.warnings.push_back(
-        format("%zu export%s declare data past the end of the %zu-byte file", pastEnd, pastEnd == 1 ? "" : "s", size));
+    out.package.warnings.push_back(format("%zu export%s data past the end of the %zu-byte file", pastEnd,
+                                          pastEnd == 1 ? " declares" : "s declare", size));
   return Status();
 }
 
