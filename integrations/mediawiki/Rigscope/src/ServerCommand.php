@@ -132,9 +132,15 @@ class ServerCommand {
 			[ '/bin/bash', dirname( __DIR__ ) . '/bin/bounded.sh', (string)$seconds, (string)( $kind['memoryMb'] * 1024 ) ],
 			$words
 		);
+		$environment = [ 'RIGSCOPE_RUN' => $mark ];
+		if ( self::inFirejail() ) {
+			// Firejail's seccomp filter and user namespace stop Chromium's own sandbox from starting;
+			// the run is in firejail's sandbox (no network, no root, seccomp, a private /dev) instead.
+			$environment['RIGSCOPE_CHROMIUM_SANDBOX'] = '0';
+		}
 		try {
 			$result = Shell::command( $wrapper )
-				->environment( [ 'RIGSCOPE_RUN' => $mark ] )
+				->environment( $environment )
 				->restrict( Shell::RESTRICT_DEFAULT | Shell::NO_NETWORK )
 				// The wrapper limits memory and wall time itself (see above); MediaWiki's limits are
 				// the backstop: CPU time, a little more wall time than the wrapper's, and file size.
@@ -172,6 +178,22 @@ class ServerCommand {
 			wfDebugLog( 'rigscope', "killed $killed process(es) left by a command at its time limit" );
 		}
 		return $killed;
+	}
+
+	/** Whether MediaWiki runs commands in firejail ($wgShellRestrictionMethod, as its CommandFactory decides). */
+	private static function inFirejail(): bool {
+		$method = MediaWikiServices::getInstance()->getMainConfig()->get( 'ShellRestrictionMethod' );
+		// 'autodetect' uses firejail where `firejail` is on the PATH (MediaWiki's ExecutableFinder).
+		return $method === 'firejail' || ( $method === 'autodetect' && self::onPath( 'firejail' ) );
+	}
+
+	private static function onPath( string $program ): bool {
+		foreach ( explode( PATH_SEPARATOR, (string)getenv( 'PATH' ) ?: '/usr/bin:/bin' ) as $dir ) {
+			if ( $dir !== '' && is_executable( "$dir/$program" ) ) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** Whether MediaWiki may run commands at all (shell_exec disabled, $wgShellRestrictionMethod). */
