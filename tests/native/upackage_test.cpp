@@ -336,6 +336,18 @@ TEST(UpackageWriter, ListingCountsPathsAndImports) {
 }
 
 TEST(UpackageWriter, P8TextureWithPaletteAndMask) {
+  // v65 palettes are RGB, v61 mips have no SkipPos: the same pictures.
+  for (const uint16_t version : {65, 61}) {
+    UpkWritePackage old;
+    old.version = version;
+    old.textures.push_back(texture("Masked", "Skins", 8, 4, true));
+    const std::vector<uint8_t> ob = writeUpackage(old);
+    Model om;
+    Status os = decodeNamed(ob, "Tex.utx", "Masked", om);
+    ASSERT_TRUE(os.ok()) << os.error;
+    EXPECT_EQ(om.textures[0].mips[0][1 * 4 + 1], 254) << version;
+    EXPECT_EQ(om.textures[0].mips[0][3], 0) << version;
+  }
   UpkWritePackage p;
   p.textures.push_back(texture("Masked", "Skins", 8, 4, true));
   p.textures.push_back(texture("Plain", "", 4, 2, false));
