@@ -36,6 +36,7 @@ Status readNames(Package& pkg, const uint8_t* data, uint32_t count, uint32_t off
   pkg.names.reserve(count);
   for (uint32_t i = 0; i < count && !r.failed(); ++i) {
     const size_t at = r.pos();
+    r.about(format("name table entry %u", i));
     if (pkg.version >= 64) {
       const int32_t len = r.index("name length");
       if (r.failed()) break;
@@ -66,6 +67,7 @@ Status readImports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t o
   for (uint32_t i = 0; i < count && !r.failed(); ++i) {
     PackageImport& im = pkg.imports[i];
     im.at = r.pos();
+    r.about(format("import table entry %u", i));
     im.classPackage = r.name("import ClassPackage");
     im.className = r.name("import ClassName");
     im.outer = r.i32("import Outer");
@@ -83,6 +85,7 @@ Status readExports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t o
   for (uint32_t i = 0; i < count && !r.failed(); ++i) {
     PackageExport& ex = pkg.exports[i];
     ex.at = r.pos();
+    r.about(format("export table entry %u", i));
     ex.classRef = r.index("export Class");
     ex.superRef = r.index("export Super");
     ex.outer = r.i32("export Outer");

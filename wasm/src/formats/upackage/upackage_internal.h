@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "formats/upackage/upackage.h"
@@ -32,6 +33,8 @@ class Reader {
   bool failed() const { return !status_.ok(); }
   const Status& status() const { return status_; }
   const std::string& what() const { return what_; }
+  // What the next reads are about (a table's entry), for messages.
+  void about(std::string what) { what_ = std::move(what); }
   const Package& package() const { return pkg_; }
   const uint8_t* at(size_t offset) const { return data_ + offset; }
 
