@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 #include "formats/psk/psk.h"
 #include "formats/ue1/ue1.h"
@@ -262,11 +263,22 @@ uint8_t typeOfPolyFlags(uint32_t f) {
 // that name also matches); masked when the slot's texture is a masked texture of this package.
 void slotTextures(const Package& pkg, const uint8_t* data, const std::vector<int32_t>& textures,
                   std::vector<std::vector<std::string>>& names, std::vector<uint8_t>& masked) {
-  names.resize(textures.size());
-  masked.resize(textures.size());
-  for (size_t i = 0; i < textures.size(); ++i) {
+  // TextureIndex is a byte for the triangles: slots past 255 are never drawn.
+  const size_t slots = std::min<size_t>(textures.size(), 256);
+  names.resize(slots);
+  masked.resize(slots);
+  // Each texture read once: thousands of slots naming one large texture must not read it each time.
+  std::unordered_map<int32_t, size_t> seen;
+  for (size_t i = 0; i < slots; ++i) {
     const int32_t ref = textures[i];
     if (ref == 0) continue;
+    const auto known = seen.find(ref);
+    if (known != seen.end()) {
+      names[i] = names[known->second];
+      masked[i] = masked[known->second];
+      continue;
+    }
+    seen.emplace(ref, i);
     const std::string path = packageObjectPath(pkg, ref);
     names[i].push_back(path);
     const size_t dot = path.find_last_of('.');
