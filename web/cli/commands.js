@@ -107,6 +107,11 @@ export const COMMANDS = {
     options: {
       out: out('OUT.glb', 'the GLB to write'),
       clip: CLIP('export only this clip'),
+      mesh: {
+        type: 'string',
+        value: 'NAME',
+        help: 'only this mesh: its character’s name, or a package object’s Package.Group.Name (only it is decoded)',
+      },
       lod: LOD,
       compress: COMPRESS,
       textures: TEXTURES,

@@ -23,20 +23,36 @@ globalThis.FileReader ??= class {
   }
 };
 
-/** Builds the scene's characters (three.js objects, textures assigned) in Node. */
-export async function buildScene(paths, decoder, { lod } = {}) {
+/** Whether a scene character is the mesh asked for by `--mesh NAME`: its name, or an object path of a container it holds. */
+const isMesh = (sc, name) => {
+  const n = name.toLowerCase();
+  return sc.name.toLowerCase() === n || sc.models.some((m) => m.container?.object?.toLowerCase() === n);
+};
+
+/**
+ * Builds the scene's characters (three.js objects, textures assigned) in Node.
+ * @param {{ lod?: number | 'all', mesh?: string }} [options] mesh: only that character (of a
+ *   container, only that object is decoded)
+ */
+export async function buildScene(paths, decoder, { lod, mesh } = {}) {
   const { Character } = await import('../src/three/character.js');
-  const decoded = await decodeFiles(await entriesFromPaths(paths), decoder, { maxFiles: Infinity });
+  const decoded = await decodeFiles(await entriesFromPaths(paths), decoder, { maxFiles: Infinity, ...(mesh ? { objects: [mesh] } : {}) });
   const scene = await assembleScene(decoded, { lod });
-  return { scene, characters: scene.characters.map((sc) => new Character(sc)) };
+  const chosen = mesh ? scene.characters.filter((sc) => isMesh(sc, mesh)) : scene.characters;
+  // The meshes there were to choose from: the characters, and the meshes containers hold (not decoded when not chosen).
+  const meshes = [...new Set([...scene.characters.map((sc) => sc.name), ...decoded.containers.flatMap((c) => c.meshes ?? [])])];
+  return { scene, meshes, characters: chosen.map((sc) => new Character(sc)) };
 }
 
-export async function convert(paths, { out, clip, lod, compress = false, textures }) {
+export async function convert(paths, { out, clip, mesh, lod, compress = false, textures }) {
   const { exportGLB } = await import('../src/three/export.js');
   const decoder = await loadNodeDecoders();
-  const { scene, characters } = await buildScene(paths, decoder, { lod });
+  const { scene, characters, meshes } = await buildScene(paths, decoder, { lod, mesh });
   const problems = scene.records.filter(isProblem);
   for (const r of problems) process.stderr.write(`rigscope: ${describeRecord(r, { paths: true })}\n`);
+  if (mesh && !characters.length) {
+    throw new Error(`no mesh ${mesh} among the files${meshes.length ? ` (meshes: ${meshes.join(', ')})` : ''}`);
+  }
   if (!characters.length) throw new Error('nothing to convert: no mesh among the files');
   const exported = await exportGLB(characters, { clip, decoder });
   let { glb } = exported;

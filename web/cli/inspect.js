@@ -2,7 +2,7 @@
 // file in input order; files given together are assembled into one scene as in the viewer, and
 // each record says what the file was paired with, bound to or why it was not used.
 import { canHost, fitAnimation } from '../src/core/scene.js';
-import { assembleScene, decodeFiles } from '../src/families/index.js';
+import { assembleScene, decodeFiles, familyById } from '../src/families/index.js';
 import { describeRecord } from '../src/core/report.js';
 import { createHash } from 'node:crypto';
 
@@ -66,6 +66,8 @@ export async function inspect(entries, decoder, { lod, layout = true } = {}) {
   );
   for (const model of [...decoded.models, ...decoded.animations]) {
     const r = records.get(model.file);
+    // An object of a container (a mesh in a UE1 package) is told of in its container's record.
+    if (!r) continue;
     Object.assign(r, { format: model.format, counts: { ...model.counts }, sequences: sequences(model), warnings: [...model.warnings] });
     const b = bounds(model);
     if (b) r.bounds = b;
@@ -80,8 +82,20 @@ export async function inspect(entries, decoder, { lod, layout = true } = {}) {
     }
     if (model.files.length > 1) r.pairedWith = model.files.slice(1);
   }
+  // What each container holds, in its family's words (a UE1 package's version, classes, meshes, textures).
+  for (const c of decoded.containers) {
+    const r = records.get(c.path);
+    if (!r) continue;
+    r.format = c.format;
+    const family = familyById(c.family);
+    const entry = entries.find((e) => e.path === c.path);
+    if (family?.inspect && entry) r.package = await family.inspect(c, { ...decoded, decoder, entry });
+    for (const w of r.package?.warnings ?? []) r.warnings.push(w);
+  }
   for (const t of decoded.textures) {
     const r = records.get(t.path);
+    // A texture a family decodes when used belongs to a container, told of above.
+    if (t.load) continue;
     r.format ??= t.decoded ? 'texture' : 'image';
     if (t.decoded)
       (r.textures ??= []).push({
@@ -99,6 +113,7 @@ export async function inspect(entries, decoder, { lod, layout = true } = {}) {
   const meshes = decoded.models.filter(canHost);
   for (const anim of decoded.animations) {
     const r = records.get(anim.file);
+    if (!r) continue;
     const pairing = meshes
       .filter((m) => m.bindBy === anim.bindBy)
       .map((model) => {
@@ -120,8 +135,9 @@ export async function inspect(entries, decoder, { lod, layout = true } = {}) {
       if (!r) continue;
       if (x.kind === 'refused') r.error ??= x.reason;
       else if (x.kind === 'bound') r.boundTo = x.files[1];
-      else if (x.kind === 'texture') (r.usedBy ??= []).push(`${x.reason} (${x.via})`);
-      else if (x.kind === 'missing' || x.kind === 'unused' || x.kind === 'unbound')
+      else if (x.kind === 'texture') {
+        if (!r.package) (r.usedBy ??= []).push(`${x.reason} (${x.via})`);
+      } else if (x.kind === 'missing' || x.kind === 'unused' || x.kind === 'unbound')
         r.warnings.push(describeRecord(x).replace(/^[^:]*: /, ''));
     }
   }
@@ -173,6 +189,7 @@ export function formatText(records) {
       lines.push(
         `  texture ${t.name}${t.guid ? ` guid ${t.guid}` : ''}: ${t.width}x${t.height} ${t.format}, ${t.mips} mip${t.mips === 1 ? '' : 's'}`,
       );
+    if (r.package) lines.push(...packageLines(r.package));
     for (const p of r.pairing ?? []) {
       const counts = `${p.matched}/${p.total} bones matched${p.byIndex ? ' (by index)' : ''}; ${p.missing.length} mesh bones without a track; ${p.extra.length} animation bones not in the mesh`;
       lines.push(p.fits ? `  pairing with ${p.mesh}: ${counts}` : `  pairing with ${p.mesh}: refused — ${p.error} (${counts})`);
@@ -183,4 +200,48 @@ export function formatText(records) {
     for (const w of r.warnings) lines.push(`  warning: ${w}`);
   }
   return lines.join('\n');
+}
+
+/** A UE1 package's facts as lines: version, exports by class, every mesh and texture. */
+function packageLines(p) {
+  const lines = [];
+  lines.push(
+    `  package ${p.name}, version ${p.version}${p.licenseeVersion ? `/${p.licenseeVersion}` : ''}: ${p.counts.names} names, ${p.counts.imports} imports, ${p.counts.exports} exports`,
+  );
+  const classes = Object.entries(p.classes).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  lines.push(`  classes: ${classes.map(([c, n]) => `${c} ${n}`).join(', ')}`);
+  for (const m of p.meshes) {
+    if (m.decoded === false) {
+      lines.push(`  mesh ${m.object} (${m.className}): not decoded`);
+      continue;
+    }
+    lines.push(
+      `  mesh ${m.object} (${m.className}): ${m.vertices} vertices, ${m.frames} frame${m.frames === 1 ? '' : 's'}, ${m.triangles} triangles, ${m.sequences.length} sequence${m.sequences.length === 1 ? '' : 's'}`,
+    );
+    for (const s of m.sequences) {
+      const at =
+        s.startFrame === undefined
+          ? ''
+          : s.frames > 1
+            ? `frames ${s.startFrame}–${s.startFrame + s.frames - 1}, `
+            : `frame ${s.startFrame}, `;
+      lines.push(`    sequence ${s.name}: ${at}${s.frames} frames @ ${num(s.fps)} fps`);
+    }
+  }
+  for (const t of p.textures) {
+    if (t.error) {
+      lines.push(`  texture ${t.object} (${t.className}): ${t.error}`);
+      continue;
+    }
+    const extra = [
+      `${t.mips} mip${t.mips === 1 ? '' : 's'}`,
+      t.palette && `palette ${t.palette}`,
+      t.masked && 'masked',
+      t.compMips && `${t.compMips} ${t.compFormat} mips`,
+      t.placeholder && `placeholder (${t.placeholder})`,
+    ].filter(Boolean);
+    lines.push(`  texture ${t.object} (${t.className}): ${t.format} ${t.width}x${t.height}, ${extra.join(', ')}`);
+  }
+  if (p.palettes) lines.push(`  palettes: ${p.palettes}`);
+  return lines;
 }

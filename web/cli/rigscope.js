@@ -35,10 +35,10 @@ const RUN = {
     process.stdout.write(`${json ? JSON.stringify(record, null, 2) : formatScene(record)}\n`);
     return record.refused.length ? 1 : 0;
   },
-  async convert(paths, { out, clip, lod = 0, compress = false, textures }) {
+  async convert(paths, { out, clip, mesh, lod = 0, compress = false, textures }) {
     if (textures && !compress) throw new UsageError('--textures goes with --compress');
     const { convert } = await import('./convert.js');
-    return convert(paths, { out, clip, lod, compress, textures });
+    return convert(paths, { out, clip, mesh, lod, compress, textures });
   },
   async page(paths, { out, clip, lod = 0, compress = false, textures }) {
     if (textures && !compress) throw new UsageError('--textures goes with --compress');

@@ -19,7 +19,10 @@ export function formatScene(json) {
         for (const n of k.notifies) lines.push(`${indent}      notify ${n.name} at ${n.time.toFixed(3)} s`);
       }
     }
-    for (const m of c.materials) lines.push(`${indent}  material ${m.name}: ${m.texture ? `${m.texture} (${m.rule})` : 'no texture'}`);
+    for (const m of c.materials)
+      lines.push(
+        `${indent}  material ${m.name}: ${m.texture ? `${m.texture}${m.object ? ` ${m.object}` : ''} (${m.rule})` : 'no texture'}`,
+      );
     for (const p of c.props ?? []) {
       lines.push(`${indent}  prop at ${p.point}:`);
       character(p, `${indent}    `);

@@ -17,7 +17,7 @@ import { nextTask, slicer, SLICE_MS } from '../core/tasks.js';
 import { earlyDrawing } from '../core/early-drawing.js';
 import { signature } from '../three/scene-objects.js';
 
-const emptyDecoded = () => ({ models: [], animations: [], textures: [], texts: [], records: [] });
+const emptyDecoded = () => ({ models: [], animations: [], textures: [], texts: [], records: [], containers: [] });
 
 /** Runs `step`, and ends the task after it when it took long. */
 async function alone(step) {
@@ -273,6 +273,11 @@ export class App extends Playback {
     const kept = new Set(this.decoded.models.map((m) => m.file));
     for (const r of this.decoded.textures) if (r.texture || !r.decoded) kept.add(r.path);
     for (const r of this.decoded.textures) {
+      // A texture a family decodes when used (one inside a package) is decoded again the same way.
+      if (r.load) {
+        if (!r.texture) r.decoded = null;
+        continue;
+      }
       if (kept.has(r.path) || !this.files.has(r.path)) continue;
       const { name, width, height, format, cube, mips } = r.decoded;
       r.decoded = null;

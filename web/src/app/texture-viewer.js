@@ -4,6 +4,7 @@
 // WebP) are decoded by the browser. Names and paths come from files: textContent only.
 import { decodeDxt } from '../core/dxt.js';
 import { displayName } from '../core/files.js';
+import { decodedTexture } from '../core/fileset.js';
 import { browserImageSize, checkImagePixels } from '../three/textures.js';
 import { el } from './dom.js';
 
@@ -94,7 +95,7 @@ async function browserLevels(buffer, declared, label) {
 /** Where a record's pixels come from: its decoded levels, or its image file. */
 async function levelsOf(record, decoder) {
   await record.restore?.(); // pixels the page let go of (a texture no material uses): decoded again
-  if (record.decoded) return decodedLevels(record.decoded, record.name);
+  if (record.decoded || record.load) return decodedLevels(await decodedTexture(record, decoder), record.name);
   if (!record.entry) throw new Error(`${record.name}: no pixels were decoded for this texture`);
   const buffer = await record.entry.read();
   const declared = browserImageSize(new Uint8Array(buffer));

@@ -7,7 +7,7 @@
 // are records { id, path, key, guid?, decoded?, entry? }; texts are { path, entry } (actor XML and
 // other text a family reads later); records are { kind, files, via?, reason, needs? }.
 import { baseName, readText, textureKey } from './files.js';
-import { claimByName, familyOfKind, requireFamilies } from './registry.js';
+import { claimByName, detectByHead, familyOfKind, requireFamilies } from './registry.js';
 import { slicer } from './tasks.js';
 
 const HEAD_BYTES = 65536;
@@ -205,10 +205,15 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
     else if (r.error) records.push({ kind: 'refused', files: [entry.path], reason: unreadable(r.error) });
     else if (!r.head.byteLength) records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' });
     else {
-      if (batchBytes + headLength(r.head) > HEADS_PER_CALL) detect();
-      batch.push({ entry, head: r.head });
-      batchBytes += headLength(r.head);
       if (r.head.byteLength === entry.size) heads.set(entry, r.head);
+      // A family that knows its files by a tag in JavaScript (UE1 packages) says so without the decoders.
+      const known = detectByHead(families, new Uint8Array(r.head, 0, headLength(r.head)), entry);
+      if (known) kinds.set(entry, known);
+      else {
+        if (batchBytes + headLength(r.head) > HEADS_PER_CALL) detect();
+        batch.push({ entry, head: r.head });
+        batchBytes += headLength(r.head);
+      }
     }
     if (read === FIRST_LOOK && lookEnd) {
       detect();
@@ -265,12 +270,12 @@ function file(result, { decoded, textures, records }) {
   else if (decoded.clips.length || decoded.skeleton) result.animations.push(decoded);
 }
 
-/** Bytes a job reads: jobs run smallest first. */
-const bytes = (job) => job.inputs.reduce((n, i) => n + i.entry.size, 0);
+/** Bytes a job reads (or decodes, for one object of a container: `job.bytes`): jobs run smallest first. */
+const bytes = (job) => job.bytes ?? job.inputs.reduce((n, i) => n + i.entry.size, 0);
 
 /** What items give a result without decoding: image files as texture records, text a family reads later. */
 function collect(items, drop, families) {
-  const out = { models: [], animations: [], textures: [], texts: [], records: [] };
+  const out = { models: [], animations: [], textures: [], texts: [], records: [], containers: [] };
   for (const item of items) {
     if (item.kind === 'image')
       out.textures.push({
@@ -300,14 +305,16 @@ function collect(items, drop, families) {
  *     the promise it may return for the first look's model holds the reading of the other files
  *     until it is drawn (at most FIRST_LOOK_HOLD_MS)
  *   maxFiles: the cap of one drop in a page; a walk of a tree on disk (the CLI) passes Infinity
+ *   objects: names of the objects of containers (UE1 packages) to decode: their names or object
+ *     paths, case-insensitive (`rigscope convert --mesh`); every object when absent
  */
 export async function decodeFiles(
   entries,
   decoder,
-  { families, onProgress, onDecoded, drop = 0, isCancelled = () => false, maxFiles = MAX_FILES_PER_DROP } = {},
+  { families, onProgress, onDecoded, drop = 0, isCancelled = () => false, maxFiles = MAX_FILES_PER_DROP, objects } = {},
 ) {
   requireFamilies(families, 'decodeFiles');
-  const result = { models: [], animations: [], textures: [], texts: [], records: [] };
+  const result = { models: [], animations: [], textures: [], texts: [], records: [], containers: [] };
   const { records } = result;
   if (entries.length > maxFiles) {
     records.push({
@@ -318,22 +325,29 @@ export async function decodeFiles(
     entries = entries.slice(0, maxFiles);
   }
   const text = (item) => readText(item.entry);
+  // A container's tables (a UE1 package's) are read when it is planned: what it holds says which jobs to plan.
+  const call = (op, args) => decoder.call(op, args);
   const run = async (job) => {
     if (isCancelled()) return { reason: 'decoding was cancelled' };
     try {
       // A family that reads its files in JavaScript (glTF) gives `decode` instead of a worker op.
-      return { decoded: job.decode ? await job.decode() : await decoder.call(job.op, await job.args()) };
+      return { decoded: job.decode ? await job.decode(decoder) : await decoder.call(job.op, await job.args()) };
     } catch (err) {
       return { reason: refusal(err, job.inputs[0].entry) };
     }
   };
-  const plan = async (items, told) => {
+  // `found` (the whole plan's) gathers what families give without a job: texture records decoded
+  // when first used (`load(decoder)`), and what each container holds (`containers`).
+  const plan = async (items, told, found = null) => {
     const byKind = (k) => items.filter((i) => i.kind === k);
     const jobs = [];
     for (const family of families) {
-      const planned = await family.plan(byKind, { text });
+      const planned = await family.plan(byKind, { text, call, objects });
       told.push(...planned.records);
       jobs.push(...planned.jobs.map((job) => ({ ...job, family })));
+      if (!found) continue;
+      for (const t of planned.textures ?? []) found.textures.push({ ...t, drop });
+      for (const c of planned.containers ?? []) found.containers.push({ ...c, family: family.id, drop });
     }
     return jobs;
   };
@@ -372,7 +386,7 @@ export async function decodeFiles(
   let done = 0;
   const total = entries.length;
   const step = (item) => onProgress?.({ done: ++done, total, name: item.entry.name });
-  const jobs = await plan(items, records);
+  const jobs = await plan(items, records, result);
   // The largest job (larger than any other) first, then the others smallest first: the largest decodes on one worker
   // while the rest go through the others (started last, it was the drop's last decode, alone),
   // and textures and small models are ready soonest, so a page draws its first character early.
@@ -406,4 +420,18 @@ export async function decodeFiles(
   records.length = planned.records;
   for (const o of outcomes) file(result, o);
   return result;
+}
+
+/**
+ * The decoded picture of a texture record: its own, or, for a record a family decodes when it is
+ * first used (`load(decoder)`: a texture inside a package), decoded now and kept on the record.
+ * Null for an image file (read from its entry by whoever draws it).
+ */
+export async function decodedTexture(record, decoder) {
+  if (record.decoded) return record.decoded;
+  if (!record.load) return null;
+  if (!decoder) throw new Error(`${record.name}: no decoder to read this texture with`);
+  record.loading ??= record.load(decoder).finally(() => (record.loading = null));
+  record.decoded = await record.loading;
+  return record.decoded;
 }

@@ -30,6 +30,18 @@ export function claimByName(families, name) {
   return null;
 }
 
+/**
+ * A kind known from a file's first bytes in JavaScript (`detect(head, entry)` of a family: a tag at
+ * offset 0 the decoders' detection does not know), before the decoders are asked; or null.
+ */
+export function detectByHead(families, head, entry) {
+  for (const f of families) {
+    const kind = f.detect?.(head, entry);
+    if (kind) return kind;
+  }
+  return null;
+}
+
 /** A registry is required: say so plainly instead of failing deep inside. */
 export function requireFamilies(families, who) {
   if (!Array.isArray(families)) throw new TypeError(`${who}: options.families (the family registry) is required`);

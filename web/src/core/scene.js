@@ -331,6 +331,7 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
     models: decoded.models,
     animations: decoded.animations,
     texts: decoded.texts,
+    textures: library,
     records,
     findTexture,
     newCharacter,
@@ -530,7 +531,7 @@ async function assignTextures(scene, library, { families, manual, findTexture, u
         const chosen = manual.get(`${model.file}#${index}`);
         if (chosen && byId.has(chosen)) return set(c, entry, byId.get(chosen), 'manual');
         if (material.guid && byGuid.has(material.guid)) return set(c, entry, byGuid.get(material.guid), 'GUID');
-        const sidecar = family?.resolveMaterial?.(material, ctx);
+        const sidecar = family?.resolveMaterial?.(material, ctx, model);
         if (sidecar) return set(c, entry, sidecar.texture, sidecar.rule, { maps: sidecar.maps, blend: sidecar.blend });
         if (hints?.length) {
           const hit = hints.map((n) => findTexture(n, model)).find(Boolean);
@@ -650,6 +651,8 @@ export function sceneToJSON(scene) {
     materials: c.materials.map((m) => ({
       name: m.name,
       texture: m.texture?.path ?? null,
+      // A texture inside a container (a UE1 package) is also named by its object path there.
+      ...(m.texture?.object ? { object: m.texture.object } : {}),
       rule: m.rule,
       ...(m.maps
         ? {

@@ -9,6 +9,9 @@ export const DECODER_OPS = new Set([
   'decodePcx',
   'decodePsg',
   'decodeImage',
+  // UE1 packages (wasm/src/formats/upackage/upackage.h): the tables, then one export at a time.
+  'listPackage',
+  'decodePackageObject',
   'detectFormat',
   'detectFormats',
 ]);
@@ -84,6 +87,7 @@ export const DECODER_MEMORY_LIMIT = '2 GiB';
 export function fileOfCall(op, args) {
   if (op === 'decodeUe1') return [args[1], args[3]].filter(Boolean).join(' + ') || 'a UE1 mesh';
   if (op === 'detectFormats') return `${args[3]?.length ?? 0} files`;
+  if (op === 'decodePackageObject') return `${args[1] || 'a package'} (export ${args[2]})`;
   const file = op === 'detectFormat' ? args[2] : args[1];
   return typeof file === 'string' && file ? file : 'a file';
 }

@@ -15,8 +15,9 @@ import ue1 from './ue1.js';
 import psg from './psg.js';
 import images from './images.js';
 import gltf from './gltf.js';
+import upackage from './upackage.js';
 
-export const FAMILIES = [unreal, zeroad, ue1, psg, gltf, images];
+export const FAMILIES = [unreal, zeroad, ue1, psg, upackage, gltf, images];
 
 /** The family with this id, or undefined. */
 export const familyById = (id) => lookUp(FAMILIES, id);

@@ -17,6 +17,7 @@ import { buildClip } from './build.js';
 import { encodePng } from '../core/png.js';
 import { decodeDxt } from '../core/dxt.js';
 import { extension } from '../core/files.js';
+import { decodedTexture } from '../core/fileset.js';
 
 /** Pairs every object of `a` with the object at the same place in `b` (same structure). */
 function parallel(a, b, map = new Map()) {
@@ -79,7 +80,7 @@ async function imageOf(record, decoder) {
   if (ext === 'png' || ext === 'jpg' || ext === 'jpeg') {
     return { mimeType: ext === 'png' ? 'image/png' : 'image/jpeg', bytes: new Uint8Array(await record.entry.read()) };
   }
-  let decoded = record.decoded;
+  let decoded = record.decoded ?? (record.load ? await decodedTexture(record, decoder) : null);
   if (!decoded && decoder) decoded = (await decoder.call('decodeImage', [await record.entry.read(), record.entry.name])).textures[0];
   if (!decoded) throw new Error(`${record.path}: this picture cannot be exported here`);
   const { width, height, format } = decoded;

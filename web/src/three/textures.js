@@ -4,6 +4,7 @@
 // WebP decode in the browser, after their header passed the same pixel cap.
 import * as THREE from 'three';
 import { textureKey } from '../core/files.js';
+import { decodedTexture } from '../core/fileset.js';
 
 /** The decoders' pixel cap (kMaxImagePixels in wasm/src/formats/image/pixel_cap.h), in pixels. */
 export const MAX_IMAGE_PIXELS = 64_000_000;
@@ -275,7 +276,10 @@ export function textureOfRecord(record, decoder) {
   if (record.texture) return Promise.resolve(record.texture);
   let made = making.get(record);
   if (!made) {
-    made = (async () => (record.decoded ? textureFromDecoded(record.decoded) : await textureFromEntry(record.entry, decoder)))();
+    made = (async () =>
+      record.decoded || record.load
+        ? textureFromDecoded(await decodedTexture(record, decoder))
+        : await textureFromEntry(record.entry, decoder))();
     made.then(
       (texture) => {
         record.texture = texture;

@@ -1,0 +1,227 @@
+// Unreal Engine 1 packages (.u .utx .umx .uax .unr; specs/ue1-package.md): a container, like a zip
+// or a bundle, but indexed. Its tables are read first (the decoders' listPackage) and say what it
+// holds; each mesh export is then a job of its own (decodePackageObject), decoded into the model
+// the loose files give (a vertex mesh is a UE1 model, a skeletal mesh a PSK-like one, an Animation
+// a PSA-like one bound by bone names). Textures are records decoded when first drawn, known by
+// their object path `Package.Group.Name`, so a mesh's texture slot finds its texture in any
+// package of the drop (a .utx beside the .u); a slot naming a package that is not there is a
+// `missing` record naming it.
+import { baseName, decoderInput, stem, textureKey } from '../core/files.js';
+
+/** The package tag, `C1 83 2A 9E` at offset 0 (§0). */
+const PACKAGE_TAG = 0x9e2a83c1;
+/** Texture classes that are pictures (Palette exports are swatches: never a slot's texture). */
+const isPicture = (e) => e.className !== 'Palette';
+
+/** The package name a file gives (its name without folders and extension), as object paths spell it. */
+export const packageName = (path) => stem(baseName(path));
+
+/** Where an object of a package is shown, as a path inside the package file: `Pkg.u/Group/Name`. */
+const objectFile = (path, e) => `${path}/${e.group ? `${e.group.replace(/\./g, '/')}/` : ''}${e.name}`;
+
+// A package's listing, read once per planned item (a drop is planned twice: its first look, then whole).
+const listings = new WeakMap();
+
+function listingOf(item, call) {
+  if (!listings.has(item)) {
+    const listing = (async () => call('listPackage', [await decoderInput(item.entry), item.entry.name]))();
+    listing.catch(() => {});
+    listings.set(item, listing);
+  }
+  return listings.get(item);
+}
+
+/** One export of a package decoded (the decoders read the tables again: they are small beside the data). */
+export async function decodeExport(decoder, entry, index) {
+  return decoder.call('decodePackageObject', [await decoderInput(entry), entry.name, index]);
+}
+
+/** A texture record of the drop for a texture export, decoded when first used (`load`). */
+function textureRecord(item, e) {
+  return {
+    id: `${item.entry.path}#${e.path}`,
+    path: item.entry.path,
+    name: e.name,
+    // Known by its object path: slots name Package.Group.Name.
+    key: textureKey(e.path),
+    object: e.path,
+    className: e.className,
+    package: packageName(item.entry.path),
+    load: async (decoder) => (await decodeExport(decoder, item.entry, e.index)).textures[0],
+  };
+}
+
+/** Texture formats by their `Format` byte (§10; codes past 5 depend on the engine). */
+const TEXTURE_FORMATS = ['P8', 'RGBA7', 'RGB16', 'DXT1', 'RGB8', 'RGBA8'];
+const textureFormat = (code) => TEXTURE_FORMATS[Number(code ?? 0)] ?? `format ${code}`;
+
+/** A mesh's sequences: a vertex mesh's own, a skeletal mesh's from the Animation it names (when decoded). */
+function sequencesOf(model, animations) {
+  if (model.vertexAnimation)
+    return model.vertexAnimation.sequences.map((s) => ({
+      name: s.name,
+      startFrame: s.startFrame,
+      frames: s.frameCount,
+      fps: s.rate,
+      ...(s.notifies?.length ? { notifies: s.notifies.map((n) => ({ name: n.name, time: n.time })) } : {}),
+    }));
+  const anim = animations.find((a) => a.container?.object === model.info?.defaultAnimation);
+  return (anim?.clips ?? []).map((c) => ({ name: c.name, frames: c.frameCount, fps: c.fps }));
+}
+
+export default {
+  id: 'upackage',
+  label: 'Unreal Engine 1 packages',
+  kinds: ['upackage'],
+  fileNames: /\.(u|utx|umx|uax|unr)$/i, // worth fetching from a repository folder (core/repo.js)
+  /** By content, whatever the extension: the tag at offset 0. */
+  detect(head) {
+    if (head.byteLength < 4) return null;
+    const view = new DataView(head.buffer, head.byteOffset, 4);
+    return view.getUint32(0, true) === PACKAGE_TAG ? 'upackage' : null;
+  },
+  textureNamesRule: 'object path',
+
+  async plan(byKind, { call, objects }) {
+    // Only the objects asked for (`rigscope convert --mesh NAME`), when some are.
+    const wanted = objects?.map((n) => n.toLowerCase());
+    const asked = (e) => !wanted || wanted.includes(e.name.toLowerCase()) || wanted.includes(e.path.toLowerCase());
+    const jobs = [],
+      records = [],
+      textures = [],
+      containers = [];
+    const packages = byKind('upackage');
+    const listed = await Promise.all(
+      packages.map((item) =>
+        listingOf(item, call).then(
+          (listing) => ({ item, listing }),
+          (err) => ({ item, error: err }),
+        ),
+      ),
+    );
+    // Animations are decoded only when some package of the drop has a skeletal mesh to play them on.
+    const skeletal = listed.some(({ listing }) => listing?.meshes.some((e) => e.className === 'SkeletalMesh' && asked(e)));
+    for (const { item, listing, error } of listed) {
+      const path = item.entry.path;
+      if (error) {
+        records.push({ kind: 'refused', files: [path], reason: error.message });
+        continue;
+      }
+      // `meshes`: what a container offers to be picked by name (`rigscope convert --mesh`).
+      containers.push({ path, format: 'upackage', listing, meshes: listing.meshes.map((e) => e.name) });
+      const chosen = [...listing.meshes.filter(asked), ...(skeletal ? listing.animations : [])];
+      for (const e of chosen) {
+        jobs.push({
+          inputs: [item],
+          // Tells the jobs of one file apart (a first look's decode is reused by its op and inputs).
+          op: `decodePackageObject#${e.index}`,
+          bytes: e.serialSize,
+          decode: (decoder) => decodeExport(decoder, item.entry, e.index),
+          after: (decoded) =>
+            Object.assign(decoded, {
+              file: objectFile(path, e),
+              name: e.name,
+              container: { path, package: listing.name, group: e.group, object: e.path, className: e.className },
+            }),
+        });
+      }
+      for (const e of listing.textures) if (isPicture(e)) textures.push(textureRecord(item, e));
+      if (!listing.meshes.length && !listing.textures.some(isPicture))
+        records.push({ kind: 'unused', files: [path], reason: 'the package holds no mesh or texture (code, sounds or music only)' });
+    }
+    return { jobs, records, textures, containers };
+  },
+
+  /**
+   * What `rigscope inspect` says of a package: its version, its exports by class, every mesh
+   * (class, vertices, frames, triangles, sequences with frames and rates) and every texture
+   * (format, size, mips, palette), each texture decoded here for its facts.
+   */
+  async inspect(container, { models, animations, decoder, entry }) {
+    const { listing, path } = container;
+    const inside = (m) => m.container?.path === path;
+    const meshes = listing.meshes.map((e) => {
+      const m = models.find((x) => inside(x) && x.container.object === e.path);
+      const base = { name: e.name, object: e.path, className: e.className, group: e.group };
+      if (!m) return { ...base, decoded: false };
+      return {
+        ...base,
+        vertices: m.counts.frameVerts ?? m.counts.points ?? m.counts.vertices,
+        frames: m.counts.frames ?? 0,
+        triangles: m.counts.triangles,
+        textureSlots: m.counts.textureSlots,
+        sequences: sequencesOf(m, animations.filter(inside)),
+        ...(m.info?.defaultAnimation ? { defaultAnimation: m.info.defaultAnimation } : {}),
+        ...(m.warnings.length ? { warnings: [...m.warnings] } : {}),
+      };
+    });
+    const textures = [];
+    for (const e of listing.textures.filter(isPicture)) {
+      const base = { name: e.name, object: e.path, className: e.className, group: e.group };
+      try {
+        const t = await decodeExport(decoder, entry, e.index);
+        const { counts = {}, info = {} } = t;
+        textures.push({
+          ...base,
+          format: textureFormat(info.textureFormat),
+          width: counts.width,
+          height: counts.height,
+          mips: counts.mips,
+          ...(info.palette ? { palette: info.palette } : {}),
+          ...(info.masked === '1' ? { masked: true } : {}),
+          // CompMips as the decoder read them (DXT1/DXT5), else the engine's code as stored.
+          ...(counts.compMips
+            ? { compMips: counts.compMips, compFormat: t.textures[1]?.format.toUpperCase() ?? `code ${info.compFormat}` }
+            : {}),
+          ...(info.placeholder ? { placeholder: info.placeholder } : {}),
+          ...(t.warnings.length ? { warnings: [...t.warnings] } : {}),
+        });
+      } catch (err) {
+        textures.push({ ...base, error: err.message });
+      }
+    }
+    return {
+      name: listing.name,
+      version: listing.version,
+      licenseeVersion: listing.licenseeVersion,
+      counts: { ...listing.counts },
+      classes: { ...listing.classes },
+      meshes,
+      textures,
+      palettes: listing.textures.length - textures.length,
+      animations: listing.animations.map((e) => ({ name: e.name, object: e.path })),
+      warnings: [...listing.warnings],
+    };
+  },
+
+  /**
+   * A slot's texture by its object path, in any package of the drop; then by name in the package
+   * it names when the groups differ (§11.5). A slot naming a package that was not dropped is one
+   * `missing` record per package file and package named (the loose texture of the slot's name, if
+   * any was dropped, is still found by the generic rule after this).
+   */
+  resolveMaterial(material, ctx, model) {
+    const [path, name] = material.textureNames;
+    if (!path || !path.includes('.')) return null;
+    const exact = ctx.findTexture(path, model);
+    if (exact) return { texture: exact, rule: 'object path' };
+    const pkg = path.slice(0, path.indexOf('.')).toLowerCase();
+    const inPackage = (ctx.textures ?? []).filter((t) => t.package?.toLowerCase() === pkg);
+    if (inPackage.length) {
+      const byName = inPackage.find((t) => t.name.toLowerCase() === String(name ?? '').toLowerCase());
+      return byName ? { texture: byName, rule: 'object name' } : null;
+    }
+    const from = model?.container?.path ?? model?.files?.[0] ?? model?.file;
+    const missing = (ctx.state.upackageMissing ??= new Map());
+    const k = `${from}\n${pkg}`;
+    let record = missing.get(k);
+    if (!record) {
+      record = { kind: 'missing', files: [from], needs: `${path.slice(0, path.indexOf('.'))}.u or .utx`, paths: [] };
+      missing.set(k, record);
+      ctx.records.push(record);
+    }
+    if (!record.paths.includes(path)) record.paths.push(path);
+    record.reason = `the package of ${record.paths.join(', ')}`;
+    return null;
+  },
+};
