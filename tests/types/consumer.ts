@@ -7,6 +7,7 @@ import {
   PSSALoader,
   UE1Loader,
   PSGLoader,
+  UPackageLoader,
   bindClips,
   Character,
   DecoderPool,
@@ -53,6 +54,8 @@ export async function loaders(scene: Scene): Promise<void> {
   await new UE1Loader().loadAsync('flag_d.3d');
   const arena = await new PSGLoader().loadAsync('box.psg');
   arena.userData.textures?.forEach((t) => t.dispose());
+  const pkg: RigscopeGroup = await new UPackageLoader().setMesh('SkaarjBody').loadAsync(['SkaarjPack.u', 'Skins.utx']);
+  scene.add(pkg);
   meshLoader.setDecoder(new DecoderPool({ workerLimit: 1 })).dispose();
   mixer.update(bound.length);
 }

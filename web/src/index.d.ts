@@ -423,6 +423,17 @@ export class PMDLoader extends MeshLoader {}
 export class PSSALoader extends AnimationLoader {}
 export class UE1Loader extends MeshLoader {}
 export class PSGLoader extends MeshLoader {}
+/**
+ * Unreal Engine 1 packages (`.u`, `.utx`, `.umx`, `.uax`, `.unr`): every mesh of the package in one
+ * Group (or the one `setMesh` names), textures found in the packages passed with it; a texture
+ * package alone gives an empty Group with `userData.textures`.
+ */
+export class UPackageLoader extends MeshLoader {
+  /** The mesh asked for (its name or `Package.Group.Name`), or null for every mesh. */
+  mesh: string | null;
+  /** Decodes and gives only this mesh: its name or `Package.Group.Name`, case-insensitive; null for all. */
+  setMesh(name: string | null): this;
+}
 
 /** Re-binds clips an animation loader made to another target. */
 export function bindClips(clips: AnimationClip[], target: Object3D | Skeleton | Bone[]): AnimationClip[];

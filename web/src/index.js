@@ -1,6 +1,6 @@
 // Package entry: `import { PSKLoader, PSALoader } from 'rigscope'`. The element is
 // `import 'rigscope/viewer'`; the synchronous Node decoder host is `rigscope/node`.
-export { PSKLoader, PSALoader, PMDLoader, PSSALoader, UE1Loader, PSGLoader, bindClips } from './three/loaders.js';
+export { PSKLoader, PSALoader, PMDLoader, PSSALoader, UE1Loader, PSGLoader, UPackageLoader, bindClips } from './three/loaders.js';
 export { Character } from './three/character.js';
 export { buildClip, buildGeometry, buildMaterials, buildMesh, buildSkeleton } from './three/build.js';
 export { VertexAnimation } from './three/vertex-animation.js';

@@ -316,7 +316,7 @@ class RigscopeLoader extends Loader {
     const asked = bundle ? entries.filter((e) => e.bundle?.path === bundle).map((e) => e.path) : [entries[0].path];
     const primary = bundle ?? entries[0].path;
     /** @type {any} */
-    const decoded = await decodeFiles(entries, decoder);
+    const decoded = await decodeFiles(entries, decoder, this._decodeOptions());
     const mine = (list) =>
       bundle
         ? (list.find((m) => m.family === ctor.family && m.files.some((f) => asked.includes(f))) ??
@@ -328,7 +328,7 @@ class RigscopeLoader extends Loader {
         : (mine(decoded.models) ?? mine(decoded.animations));
     const family = familyById(ctor.family);
     const output = found && (decoded.models.includes(found) ? 'mesh' : 'animation');
-    const texturesOnly = !found && ctor.output === 'mesh' && decoded.textures.some((t) => asked.includes(t.path) && t.decoded);
+    const texturesOnly = !found && ctor.output === 'mesh' && decoded.textures.some((t) => asked.includes(t.path) && (t.decoded || t.load));
     if (texturesOnly) return this._result(decoded, null, decoder);
     if (!found || found.family !== ctor.family || output !== ctor.output) {
       const problem = decoded.records.find((r) => r.files.some((f) => asked.includes(f)) && r.kind !== 'paired');
@@ -341,6 +341,11 @@ class RigscopeLoader extends Loader {
       throw new Error(`${ctor.name}: ${reason}`);
     }
     return this._result(decoded, found, decoder);
+  }
+
+  /** Options of decodeFiles() a loader adds (UPackageLoader: the objects asked for). */
+  _decodeOptions() {
+    return {};
   }
 
   /**
@@ -393,7 +398,7 @@ class MeshLoader extends RigscopeLoader {
       keep(
         group.userData,
         'textures',
-        await Promise.all(decoded.textures.filter((t) => t.decoded).map((t) => textureOfRecord(t, decoder))),
+        await Promise.all(decoded.textures.filter((t) => t.decoded || t.load).map((t) => textureOfRecord(t, decoder))),
       );
     group.userData.records = scene.records.map((r) => ({ ...r }));
     return group;
@@ -460,4 +465,34 @@ export class UE1Loader extends MeshLoader {
 /** Skate 3 PSG arenas: model arenas resolve with their meshes; texture arenas with an empty Group and their textures in the records. */
 export class PSGLoader extends MeshLoader {
   static family = 'psg';
+}
+/**
+ * Unreal Engine 1 packages (.u, .utx…): every mesh of the package (or only the one asked for with
+ * setMesh) in one Group, each a character with its sequences or its package's Animations, its
+ * textures found in the packages passed with it (a .utx beside the .u); a package of textures only
+ * gives an empty Group with its textures in `userData.textures`.
+ */
+export class UPackageLoader extends MeshLoader {
+  static family = 'upackage';
+
+  /** @param {import('three').LoadingManager} [manager] */
+  constructor(manager) {
+    super(manager);
+    /** @type {string | null} */
+    this.mesh = null;
+  }
+
+  /**
+   * Only this mesh is decoded and given: its name or its Package.Group.Name (case-insensitive);
+   * null for every mesh of the package.
+   * @param {string | null} name
+   */
+  setMesh(name) {
+    this.mesh = name;
+    return this;
+  }
+
+  _decodeOptions() {
+    return this.mesh ? { objects: [this.mesh] } : {};
+  }
 }

@@ -1,0 +1,57 @@
+// UPackageLoader (`import { UPackageLoader } from 'rigscope'`) in Node: a UE1 package as a Group of
+// its meshes, one mesh alone with setMesh, its textures from a .utx given beside it, and a texture
+// package alone as textures.
+import { describe, expect, it } from 'vitest';
+import * as THREE from 'three';
+import { readFileSync } from 'node:fs';
+import { UPackageLoader } from '../../web/src/index.js';
+import { decoder, HAVE_SAMPLES, SAMPLES } from './helpers.js';
+
+const PKG = `${SAMPLES}upackage/`;
+const bytes = (name) => new Uint8Array(readFileSync(PKG + name));
+const loader = async () => new UPackageLoader().setDecoder(await decoder());
+
+describe.skipIf(!HAVE_SAMPLES)('UPackageLoader', () => {
+  it('gives every mesh of a package as a character of one Group, with every clip', async () => {
+    const group = await (await loader()).parseAsync(bytes('C4.u'), 'C4.u');
+    expect(group).toBeInstanceOf(THREE.Group);
+    expect(group.userData.characters.map((c) => c.name)).toEqual(['C4', 'C4Pickup']);
+    let skinned = 0;
+    group.traverse((o) => (skinned += o.isSkinnedMesh ? 1 : 0));
+    expect(skinned).toBe(2);
+    // The package's own textures are on the materials, decoded when the characters were built.
+    const c4 = group.userData.characters[0];
+    const maps = c4.materials.map((m) => m.map?.image?.width ?? 0);
+    expect(maps[0]).toBe(512);
+  });
+
+  it('setMesh gives one mesh alone, decoding only it, and plays its sequences', async () => {
+    const d = await decoder();
+    const calls = [];
+    const counting = { transfersInput: d.transfersInput, call: (op, args) => (calls.push(op), d.call(op, args)) };
+    const group = await new UPackageLoader()
+      .setDecoder(counting)
+      .setMesh('SiegeIV_0032beta9.sg_GL1st')
+      .parseAsync(bytes('SiegeIV_0032beta9.u'), 'SiegeIV_0032beta9.u');
+    expect(group.userData.characters.map((c) => c.name)).toEqual(['sg_GL1st']);
+    // One listing, one mesh, and its three textures (slot 3 is empty): none of the other 114 textures.
+    expect(calls.filter((op) => op === 'decodePackageObject')).toHaveLength(1 + 3);
+    expect(group.animations.map((a) => a.name)).toEqual(['All', 'DISPENSE', 'Down', 'Fire', 'Reload', 'Select', 'Still', 'Sway']);
+    const character = group.userData.character;
+    const mesh = character.vertexAnimations[0].mesh;
+    const before = mesh.geometry.attributes.position.array.slice();
+    const mixer = new THREE.AnimationMixer(group);
+    mixer.clipAction(group.animations.find((a) => a.name === 'Reload')).play();
+    mixer.setTime(0.4);
+    character.update();
+    expect(mesh.geometry.attributes.position.array.some((v, i) => Math.abs(v - before[i]) > 1e-4)).toBe(true);
+  });
+
+  it('a texture package alone gives an empty Group with its textures; a missing package is a record', async () => {
+    const group = await (await loader()).parseAsync(bytes('HPDemoAd.utx'), 'HPDemoAd.utx');
+    expect(group.userData.characters).toEqual([]);
+    expect(group.userData.textures.map((t) => [t.image.width, t.image.height])).toContainEqual([256, 256]);
+    const siege = await (await loader()).setMesh('Constructor').parseAsync(bytes('SiegeIV_0032beta9.u'), 'SiegeIV_0032beta9.u');
+    expect(siege.userData.records.filter((r) => r.kind === 'missing').map((r) => r.needs)).toEqual(['Botpack.u or .utx']);
+  });
+});
