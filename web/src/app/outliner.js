@@ -21,6 +21,12 @@ const noteOf = (c) =>
         ? `${c.clips.length} clip${c.clips.length === 1 ? '' : 's'}`
         : 'static';
 
+/** The package and group a character's mesh lives in (`Pkg.Group`), for an object of a container; else ''. */
+const whereOf = (c) => {
+  const at = c.scene?.host?.container;
+  return at?.package ? `${at.package}${at.group ? `.${at.group}` : ''}` : '';
+};
+
 /** The files not used, grouped by kind and reason. */
 function unusedGroups(records) {
   const byReason = new Map();
@@ -97,11 +103,13 @@ export class Outliner {
   }
 
   _row(c) {
+    // An object of a container (a mesh in a UE1 package) says where it lives: package and group.
+    const where = whereOf(c);
     const visible = el('input', { type: 'checkbox', checked: c.root.visible, 'aria-label': `Show ${c.name}` });
-    const name = el('button', { type: 'button', class: 'name', title: `Frame ${c.name}` }, c.name);
+    const name = el('button', { type: 'button', class: 'name', title: `Frame ${c.name}${where ? ` (${where})` : ''}` }, c.name);
     const solo = el('button', { type: 'button', class: 'solo' }, 'Solo');
-    const li = el('li', { class: 'model' }, visible, name, el('small', {}, noteOf(c)), solo);
-    const row = { li, visible, name, solo, text: String(c.name).toLowerCase() };
+    const li = el('li', { class: 'model' }, visible, name, el('small', {}, where ? `${noteOf(c)} · ${where}` : noteOf(c)), solo);
+    const row = { li, visible, name, solo, text: `${c.name}${where ? ` ${where}` : ''}`.toLowerCase() };
     this.rows.set(c, row);
     this.characterOf.set(li, c);
     this._mark(c, row, this.alone);

@@ -1,0 +1,65 @@
+// UE1 packages dropped into the viewer: a package is a folder of its meshes, laid out, its one
+// animated character selected and framed, textured from the package; a texture package alone is
+// the texture view. Samples: ../shared/samples/upackage/ (skipped without them).
+import { describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { chooseFiles, countColour, fileBrowser, filePayload, frameAt, maskDifference, openPage, SAMPLES } from './browser.js';
+
+const browser = fileBrowser();
+const PKG = `${SAMPLES}upackage/`;
+
+describe.skipIf(!existsSync(PKG))('UE1 packages in the viewer', () => {
+  it('SiegeIV_0032beta9.u: 17 meshes laid out, sg_GL1st selected, framed, textured and playing', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    await chooseFiles(page, [filePayload(`${PKG}SiegeIV_0032beta9.u`)], 120000);
+    const state = await page.evaluate(() => {
+      const { app } = window.__rigscope;
+      return {
+        names: app.characters.map((c) => c.name),
+        selected: app.selected?.name,
+        clips: app.selected?.clips.map((k) => k.name),
+        maps: app.selected?.materials.map((m) => m.map?.name ?? null),
+        rows: [...document.querySelectorAll('#outliner li.model small')].map((s) => s.textContent),
+        offsets: app.characters.map((c) => c.scene.offset?.join(',') ?? ''),
+      };
+    });
+    expect(state.names).toHaveLength(17);
+    expect(state.names).toContain('sg_GL1st');
+    expect(state.selected).toBe('sg_GL1st');
+    expect(state.clips).toEqual(['All', 'DISPENSE', 'Down', 'Fire', 'Reload', 'Select', 'Still', 'Sway']);
+    // Its skins come from the package (slot 3 is empty there).
+    expect(state.maps.filter((n) => n && n !== 'untextured')).toHaveLength(3);
+    // Laid out: the meshes do not all stand at one place.
+    expect(new Set(state.offsets).size).toBeGreaterThan(10);
+    // The outliner says where each lives.
+    expect(state.rows.every((r) => r.includes('SiegeIV_0032beta9'))).toBe(true);
+    // Framed: it fills a good part of the view, in the colours of its skin (not one flat colour).
+    const a = await frameAt(page, 0);
+    expect(a.count).toBeGreaterThan(3000);
+    const colours = new Set();
+    for (let i = 0; i < a.rgb.length; i += 3) if (a.mask[i / 3]) colours.add(`${a.rgb[i] >> 4},${a.rgb[i + 1] >> 4},${a.rgb[i + 2] >> 4}`);
+    expect(colours.size).toBeGreaterThan(20);
+    // Reload moves it.
+    await page.locator('#clip-list li', { hasText: 'Reload' }).click();
+    const b = await frameAt(page, 0);
+    const c = await frameAt(page, 0.5);
+    expect(maskDifference(b, c)).toBeGreaterThan(40);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('a texture package alone opens as the texture view', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    await chooseFiles(page, [filePayload(`${PKG}HPDemoAd.utx`)]);
+    const state = await page.evaluate(() => {
+      const { app } = window.__rigscope;
+      return { boards: app.characters.filter((c) => c.textureBoard).length, others: app.characters.filter((c) => !c.textureBoard).length };
+    });
+    expect(state).toEqual({ boards: 1, others: 0 });
+    const f = await frameAt(page);
+    expect(f.count).toBeGreaterThan(2000);
+    expect(countColour(f, (R, G, B) => Math.max(R, G, B) - Math.min(R, G, B) > 40)).toBeGreaterThan(100);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+});
