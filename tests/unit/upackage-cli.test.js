@@ -2,7 +2,7 @@
 // and the samples README, and GLBs the Khronos validator passes with their textures inside.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateBytes } from 'gltf-validator';
@@ -103,5 +103,22 @@ describe.skipIf(!HAVE_SAMPLES)('rigscope on UE1 packages', () => {
       expect(report.issues.numErrors, f).toBe(0);
       expect(report.info.hasTextures, f).toBe(true);
     }
+  });
+
+  it("export keeps a mod's System/*.u in one scene with its Textures/*.utx", () => {
+    // A mod's layout, in a temporary folder (a walk follows no links).
+    const mod = join(scratch(), 'Mod');
+    for (const [folder, file] of [
+      ['System', 'C4.u'],
+      ['Textures', 'Beam.utx'],
+    ]) {
+      mkdirSync(join(mod, folder), { recursive: true });
+      copyFileSync(`${PKG}${file}`, join(mod, folder, file));
+    }
+    const r = run('export', mod, '-o', join(scratch(), 'out'), '--dry-run', '--json');
+    const summary = JSON.parse(r.stdout);
+    expect(summary.folders).toHaveLength(1);
+    expect(summary.folders[0].files).toBe(2);
+    expect(summary.folders[0].characters.map((c) => c.name)).toEqual(['C4', 'C4Pickup']);
   });
 });

@@ -74,6 +74,9 @@ export default {
   label: 'Unreal Engine 1 packages',
   kinds: ['upackage'],
   fileNames: /\.(u|utx|umx|uax|unr)$/i, // worth fetching from a repository folder (core/repo.js)
+  // A game's or mod's package folders: a folder walk (`rigscope export`) keeps System/*.u with the
+  // Textures/*.utx their slots name (UE1's own entry keeps Textures/).
+  packageFolders: ['System'],
   /** By content, whatever the extension: the tag at offset 0. */
   detect(head) {
     if (head.byteLength < 4) return null;
