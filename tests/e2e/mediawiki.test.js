@@ -579,6 +579,7 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     expect(shown[2].problem).toBe('Frame 12 is outside Run (its frames are 0 to 9).');
     // A clip's name in another case is that clip, as the player finds it.
     expect(shown[3].view).toMatchObject({ clip: 'Walk', frame: 3 });
+    if (SHOTS) await shoot(page, 'wiki-views-1280x800.png');
     await page.click('.mw-parser-output [data-mw-rigscope]');
     await loaded(page, 1);
     // Shown at frame 5 of Run: 5 frames into the clip, at its rate.
