@@ -21,6 +21,9 @@ ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 
 # a throwaway wiki on SQLite served by `php -S` (Apache comes only with the recommended packages).
 [ -f /usr/share/mediawiki/maintenance/install.php ] || need+=(mediawiki)
 command -v php >/dev/null 2>&1 || need+=(php-cli)
+# The wiki runs its commands (upload checks, posters) in firejail where it is installed, as an
+# administrator's should: the tests run them so too.
+command -v firejail >/dev/null 2>&1 || need+=(firejail)
 for ext in pdo_sqlite intl mbstring dom; do
   php -m 2>/dev/null | grep -qix "$ext" || need+=("php-$(case $ext in pdo_sqlite) echo sqlite3 ;; dom) echo xml ;; *) echo $ext ;; esac)")
 done
