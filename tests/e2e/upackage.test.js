@@ -3,7 +3,19 @@
 // the texture view. Samples: ../shared/samples/upackage/ (skipped without them).
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { chooseFiles, countColour, fileBrowser, filePayload, frameAt, maskDifference, openPage, SAMPLES } from './browser.js';
+import { inject } from 'vitest';
+import {
+  chooseFiles,
+  countColour,
+  elementHostPage,
+  fileBrowser,
+  filePayload,
+  frameAt,
+  maskDifference,
+  openPage,
+  SAMPLES,
+  until,
+} from './browser.js';
 
 const browser = fileBrowser();
 const PKG = `${SAMPLES}upackage/`;
@@ -59,6 +71,39 @@ describe.skipIf(!existsSync(PKG))('UE1 packages in the viewer', () => {
     const f = await frameAt(page);
     expect(f.count).toBeGreaterThan(2000);
     expect(countColour(f, (R, G, B) => Math.max(R, G, B) - Math.min(R, G, B) > 40)).toBeGreaterThan(100);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
+  it('<rigscope-viewer mesh="…">: one mesh of a package, decoded and drawn alone', async () => {
+    const page = await elementHostPage(browser, 'upackage');
+    await page.evaluate(
+      (src) => {
+        const v = document.createElement('rigscope-viewer');
+        v.id = 'v';
+        v.style.cssText = 'display:block;width:640px;height:480px';
+        v.setAttribute('mesh', 'SiegeIV_0032beta9.sg_GL3rd');
+        v.setAttribute('src', src);
+        document.getElementById('here').append(v);
+      },
+      `${inject('baseUrl')}/samples/upackage/SiegeIV_0032beta9.u`,
+    );
+    await until(page, () => {
+      const v = document.getElementById('v');
+      return v.app.characters.length > 0 && v.shadowRoot.querySelector('.status').textContent === '' && v.stage.framesDrawn > 0;
+    });
+    const shown = await page.evaluate(async () => {
+      const v = document.getElementById('v');
+      await v.loaded;
+      return {
+        names: v.app.characters.map((c) => c.name),
+        clips: v.clips.map((c) => c.name),
+        pixels: v.stage.countForegroundPixels().count,
+      };
+    });
+    expect(shown.names).toEqual(['sg_GL3rd']);
+    expect(shown.clips).toEqual(['All', 'Fire', 'Still']);
+    expect(shown.pixels).toBeGreaterThan(2000);
     expect(page.errors).toEqual([]);
     await page.close();
   });

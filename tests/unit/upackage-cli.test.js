@@ -6,6 +6,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateBytes } from 'gltf-validator';
+import { readBundle } from '../../web/src/core/bundle.js';
+import { attributesOfPackedState } from '../../web/src/element/packed.js';
 import { HAVE_SAMPLES, SAMPLES } from './helpers.js';
 
 const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
@@ -120,5 +122,19 @@ describe.skipIf(!HAVE_SAMPLES)('rigscope on UE1 packages', () => {
     expect(summary.folders).toHaveLength(1);
     expect(summary.folders[0].files).toBe(2);
     expect(summary.folders[0].characters.map((c) => c.name)).toEqual(['C4', 'C4Pickup']);
+  });
+
+  it('bundle --mesh carries the package with the mesh asked for, which the element shows alone', async () => {
+    const out = join(scratch(), 'c4.rigscope');
+    const r = run('bundle', `${PKG}C4.u`, '--mesh', 'C4Pickup', '-o', out);
+    expect(r.status).toBe(0);
+    const { files, state } = await readBundle(readFileSync(out));
+    expect(files.map((f) => f.name)).toEqual(['C4.u']);
+    expect(state.mesh).toBe('C4Pickup');
+    expect(attributesOfPackedState(state).mesh).toBe('C4Pickup');
+    // A name the package does not hold is a bad command line, naming the meshes there.
+    const bad = run('page', `${PKG}C4.u`, '--mesh', 'Nope', '-o', join(scratch(), 'x.html'));
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--mesh Nope: no mesh of that name in a package; meshes: C4, C4Pickup/);
   });
 });

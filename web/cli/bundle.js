@@ -52,11 +52,11 @@ function viewState({ frame, camera, up, background }) {
  *   camera `px,py,pz,tx,ty,tz`, up `X,Y,Z` (quarter turns in degrees), background `RRGGBB`: as in links
  * @returns {Promise<number>}
  */
-export async function bundle(paths, { out, clip, frame, lod = 0, camera, up, background }) {
+export async function bundle(paths, { out, clip, mesh, frame, lod = 0, camera, up, background }) {
   if (typeof out !== 'string' || !out.toLowerCase().endsWith(`.${BUNDLE_EXTENSION}`))
     throw new UsageError(`-o ${out}: the bundle is a .${BUNDLE_EXTENSION} file`);
   const view = viewState({ frame, camera, up, background });
-  const packed = await sceneToPack(paths, { clip, lod });
+  const packed = await sceneToPack(paths, { clip, lod, mesh });
   Object.assign(packed.state, view);
   const bytes = bundleBytes(packScene(packed));
   await writeFile(out, bytes);

@@ -52,6 +52,8 @@ function colour(value) {
 }
 
 const CLIP = (help) => ({ type: 'string', value: 'NAME', help });
+const MESH = (help) => ({ type: 'string', value: 'NAME', help });
+const PACKAGE_MESH = MESH('of a UE1 package, only this mesh (its name or Package.Group.Name), decoded and shown alone');
 const LOD = {
   type: 'string',
   value: 'N|all',
@@ -107,14 +109,10 @@ export const COMMANDS = {
     options: {
       out: out('OUT.glb', 'the GLB to write'),
       clip: CLIP('export only this clip'),
-      mesh: {
-        type: 'string',
-        value: 'NAME',
-        help: 'only this mesh: its character’s name, or a package object’s Package.Group.Name (only it is decoded)',
-      },
       lod: LOD,
       compress: COMPRESS,
       textures: TEXTURES,
+      mesh: MESH('only this mesh: its character’s name, or a package object’s Package.Group.Name (only it is decoded)'),
     },
   },
   page: {
@@ -125,6 +123,7 @@ export const COMMANDS = {
       lod: LOD,
       compress: { type: 'boolean', help: 'carry the scene as one compressed GLB instead of its files (large characters)' },
       textures: TEXTURES,
+      mesh: PACKAGE_MESH,
     },
   },
   bundle: {
@@ -137,6 +136,7 @@ export const COMMANDS = {
       camera: CAMERA,
       up: UP,
       background: BACKGROUND,
+      mesh: PACKAGE_MESH,
     },
   },
   poster: {
@@ -157,6 +157,7 @@ export const COMMANDS = {
         value: 'LIST.json',
         help: 'more posters of the same files in the same browser: a JSON list of { out, clip, frame, width, height }',
       },
+      mesh: PACKAGE_MESH,
     },
   },
   export: {

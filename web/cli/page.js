@@ -58,21 +58,26 @@ async function clipNames(scene) {
  *   left: how many files given the scene does not use; clip: a clip's name as the player has it
  *   (matched as `clip` is), or null
  */
-export async function sceneToPack(paths, { clip, lod = 0 }) {
+export async function sceneToPack(paths, { clip, lod = 0, mesh }) {
   const named = await namedEntries(paths);
   if (!named.length) throw new UsageError(`no files in ${paths.join(', ')}`);
   const decoder = await loadNodeDecoders();
-  const scene = await assembleScene(
-    await decodeFiles(
-      named.map((n) => n.entry),
-      decoder,
-    ),
-    { lod },
+  // --mesh NAME: of a UE1 package, only that mesh (the player is told so by the packed state's mesh).
+  const decoded = await decodeFiles(
+    named.map((n) => n.entry),
+    decoder,
+    mesh ? { objects: [mesh] } : {},
   );
+  const scene = await assembleScene(decoded, { lod });
   const problems = scene.records.filter(isProblem);
   for (const r of problems) process.stderr.write(`rigscope: ${describeRecord(r, { paths: true })}\n`);
+  if (mesh && !scene.characters.some((c) => c.models.some((m) => m.container))) {
+    const meshes = decoded.containers.flatMap((c) => c.meshes ?? []);
+    throw new UsageError(`--mesh ${mesh}: no mesh of that name in a package${meshes.length ? `; meshes: ${meshes.join(', ')}` : ''}`);
+  }
   if (!scene.characters.length) throw new Error('nothing to show: no mesh among the files');
   const state = lod === 0 ? {} : { lod: String(lod) };
+  if (mesh) state.mesh = mesh;
   let names;
   const findClip = async (asked) => {
     names ??= await clipNames(scene);
@@ -117,7 +122,7 @@ export async function readTemplate(path = TEMPLATE_PATH) {
  * @param {{ out: string, clip?: string, lod?: number | 'all', template?: string }} options lod: the
  *   level of detail the page shows of parts that have levels (every level is packed; 0 by default)
  */
-export async function page(paths, { out, clip, lod = 0, template: templatePath, compress = false, textures }) {
+export async function page(paths, { out, clip, mesh, lod = 0, template: templatePath, compress = false, textures }) {
   if (!/\.html?$/i.test(out)) throw new UsageError(`-o ${out}: the page is an .html file`);
   let template = await readTemplate(templatePath);
   let packed;
@@ -125,7 +130,7 @@ export async function page(paths, { out, clip, lod = 0, template: templatePath, 
     // One compressed GLB instead of the files, and the reader that opens it (page-compressed.js).
     const { compressedPack, withGlbReader } = await import('./page-compressed.js');
     [packed, template] = await Promise.all([compressedPack(paths, { clip, lod, textures }), withGlbReader(template)]);
-  } else packed = await sceneToPack(paths, { clip, lod });
+  } else packed = await sceneToPack(paths, { clip, lod, mesh });
   const html = standalonePage(template, packScene(packed));
   await writeFile(out, html);
   process.stdout.write(wroteLine(out, html.length, packed));

@@ -23,7 +23,7 @@ export const DEFAULT_SIZE = { width: 640, height: 480 };
 /** Sides a poster may have (what every WebGL 2 renderer draws at once). */
 const SIDES = [16, 4096];
 /** The view attributes a poster sets on the element; each poster clears those of the last. */
-const VIEW_ATTRIBUTES = ['clip', 'frame', 'camera', 'up', 'background', 'lod', 'autoplay', 'skeleton', 'labels'];
+const VIEW_ATTRIBUTES = ['clip', 'frame', 'camera', 'up', 'background', 'lod', 'mesh', 'autoplay', 'skeleton', 'labels'];
 /** Longest wait for a load or a still in the page (a large folder under SwiftShader on a busy machine). */
 const PAGE_TIMEOUT_MS = 10 * 60 * 1000;
 
@@ -152,7 +152,7 @@ export class PosterBrowser {
    * returns them, with `clip` (a name the files have) and `lod`. Resolves to { png: Buffer, clip,
    * frame, time, messages }; throws when nothing could be shown.
    */
-  async render(files, { width, height, frame, time, transparent, attributes = {}, clip, lod = 0 }) {
+  async render(files, { width, height, frame, time, transparent, attributes = {}, clip, lod = 0, mesh }) {
     if (this.size.width !== width || this.size.height !== height) {
       await this.page.setViewportSize({ width, height });
       this.size = { width, height };
@@ -163,6 +163,7 @@ export class PosterBrowser {
       ...attributes,
       ...(clip !== undefined ? { clip } : {}),
       ...(lod !== 0 ? { lod: String(lod) } : {}),
+      ...(mesh ? { mesh } : {}),
     };
     const still = { width, height, transparent, ...(frame !== undefined ? { frame } : { time }) };
     this.errors.length = 0;
@@ -254,17 +255,18 @@ export async function readMore(path, shared) {
  *   frame: the file's own numbering; camera: px,py,pz,tx,ty,tz; up: X,Y,Z quarter turns in degrees;
  *   background: RRGGBB. No frame or time: the clip's first frame. more: a `--more` list's path.
  */
-export async function poster(paths, { out, width, height, clip, frame, time, lod = 0, camera, background, transparent, up, more }) {
+export async function poster(paths, { out, width, height, clip, mesh, frame, time, lod = 0, camera, background, transparent, up, more }) {
   if (out === undefined) throw new UsageError('poster needs -o OUT.png');
   const asked = posterOptions({ out, width, height, frame, time, camera, background, transparent, up });
-  const others = more === undefined ? [] : await readMore(more, { width: asked.width, height: asked.height, camera, background, transparent, up });
+  const others =
+    more === undefined ? [] : await readMore(more, { width: asked.width, height: asked.height, camera, background, transparent, up });
   if (!paths.length) throw new UsageError('poster needs files or folders to draw');
   chromiumPath(); // no Chromium: said before any file is read
-  const packed = await sceneToPack(paths, { clip, lod });
+  const packed = await sceneToPack(paths, { clip, lod, mesh });
   const browser = await PosterBrowser.open(asked);
   let failed = 0;
   try {
-    const drawn = await browser.render(packed.files, { ...asked, clip: packed.state.clip, lod });
+    const drawn = await browser.render(packed.files, { ...asked, clip: packed.state.clip, lod, mesh });
     await writeFile(out, drawn.png);
     said(out, asked, drawn, packed, lod);
     for (const other of others) {
@@ -275,7 +277,7 @@ export async function poster(paths, { out, width, height, clip, frame, time, lod
         continue;
       }
       try {
-        const d = await browser.render(packed.files, { ...other, clip: shown, lod });
+        const d = await browser.render(packed.files, { ...other, clip: shown, lod, mesh });
         await writeFile(other.out, d.png);
         said(other.out, other, d, packed, lod);
       } catch (err) {

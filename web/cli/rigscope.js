@@ -40,10 +40,11 @@ const RUN = {
     const { convert } = await import('./convert.js');
     return convert(paths, { out, clip, mesh, lod, compress, textures });
   },
-  async page(paths, { out, clip, lod = 0, compress = false, textures }) {
+  async page(paths, { out, clip, mesh, lod = 0, compress = false, textures }) {
     if (textures && !compress) throw new UsageError('--textures goes with --compress');
+    if (mesh && compress) throw new UsageError('--mesh goes without --compress (convert --mesh makes that GLB)');
     const { page } = await import('./page.js');
-    return page(paths, { out, clip, lod, compress, textures });
+    return page(paths, { out, clip, mesh, lod, compress, textures });
   },
   async bundle(paths, options) {
     const { bundle } = await import('./bundle.js');

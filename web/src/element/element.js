@@ -385,7 +385,10 @@ export class RigscopeViewer extends HTMLElement {
       for (const [name, value] of Object.entries(source.attributes)) if (!this.hasAttribute(name)) this.setAttribute(name, value);
       // The level asked for is assembled from the start (a bad value is noted once loaded).
       this.app.lod = readLod(this.getAttribute('lod')) ?? 0;
+      // mesh="Name": of a UE1 package, only that mesh (its name or Package.Group.Name) is decoded and shown.
+      const mesh = this.getAttribute('mesh')?.trim();
       report = await this.app.loadFiles(entries, {
+        ...(mesh ? { objects: [mesh] } : {}),
         onProgress: ({ done, total }) => {
           if (this._loaded === src) this._ui.status.textContent = `Loading… ${done} of ${total} files`;
         },

@@ -32,6 +32,7 @@ export function attributesOfPackedState(state) {
     ['bg', 'background'],
     ['up', 'up'],
     ['lod', 'lod'],
+    ['mesh', 'mesh'],
   ]) {
     const v = text(from);
     if (v !== undefined) out[to] = v;

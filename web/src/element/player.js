@@ -94,7 +94,7 @@ export class Player extends Playback {
    * made before the load is done (first: the one that replaced what was shown before), before it
    * is framed.
    */
-  async loadFiles(entries, { onProgress, onDrawn } = {}) {
+  async loadFiles(entries, { onProgress, onDrawn, objects } = {}) {
     this.cancel();
     const generation = ++this._generation;
     this._decoding = generation;
@@ -112,7 +112,13 @@ export class Player extends Playback {
       if (first) await this.stage.shown();
     });
     try {
-      const decoded = await decodeFiles(entries, this.decoder, { onProgress, onDecoded: early.decoded, isCancelled: () => !current() });
+      const decoded = await decodeFiles(entries, this.decoder, {
+        onProgress,
+        onDecoded: early.decoded,
+        isCancelled: () => !current(),
+        // Of containers (a UE1 package), only the objects asked for (the element's mesh attribute).
+        ...(objects ? { objects } : {}),
+      });
       await early.settled();
       if (!current()) throw droppedLoad();
       await this._draw(decoded, generation);
