@@ -271,9 +271,26 @@ describe.skipIf(!HAVE_SAMPLES)('UE1 packages: texture slots across the packages 
     const missing = scene.records.filter((r) => r.kind === 'missing');
     expect(missing).toHaveLength(1);
     expect(missing[0].files).toEqual(['SiegeIV_0032beta9.u']);
-    expect(describeRecord(missing[0])).toMatch(/^SiegeIV_0032beta9\.u: missing Botpack\.u or \.utx \(the package of Botpack\.Skins\.tloc4/);
+    // Named once, with every path of Botpack the package's slots name (spec §11.5: Constructor → Botpack.Skins.tloc4).
+    const line = describeRecord(missing[0]);
+    expect(line).toMatch(/^SiegeIV_0032beta9\.u: missing Botpack\.u or \.utx \(the package of (.+)\)$/);
+    const paths = /\(the package of (.+)\)$/.exec(line)[1].split(', ');
+    expect(paths).toContain('Botpack.Skins.tloc4');
+    expect(paths.every((p) => p.startsWith('Botpack.'))).toBe(true);
+    expect(paths).toEqual([...paths].sort());
     // The .utx gave a texture: it is not listed as unused.
     expect(scene.records.some((r) => r.kind === 'unused' && r.files[0] === 'JetpackTex.utx')).toBe(false);
+  });
+
+  it('a slot naming a package not dropped is missing also when the drop holds no texture at all', async () => {
+    // A mod's .u whose meshes use only the game's textures: here SiegeIV's meshes without its own textures.
+    const decoded = await drop('SiegeIV_0032beta9.u');
+    decoded.textures = [];
+    const scene = await assembleScene(decoded);
+    const missing = scene.records.filter((r) => r.kind === 'missing');
+    expect(missing.map((r) => [r.files[0], r.needs])).toEqual([['SiegeIV_0032beta9.u', 'Botpack.u or .utx']]);
+    // Its own package is there (its meshes are): not missing, though none of its textures is.
+    expect(missing[0].reason).not.toMatch(/SiegeIV_0032beta9\./);
   });
 
   it('a texture package alone opens as a board of its pictures, procedural ones as placeholders', async () => {

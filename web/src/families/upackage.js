@@ -198,10 +198,39 @@ export default {
   },
 
   /**
+   * Slots that name a package not in the drop: one `missing` record per package file and package
+   * named, whatever else was dropped (also when no texture at all was).
+   */
+  assemble(ctx) {
+    const present = new Set();
+    for (const t of ctx.textures ?? []) if (t.package) present.add(t.package.toLowerCase());
+    for (const m of ctx.models) if (m.container?.package) present.add(m.container.package.toLowerCase());
+    const missing = new Map();
+    for (const model of ctx.models) {
+      if (!model.container) continue;
+      for (const material of model.materials) {
+        const path = material.textureNames[0];
+        if (!path?.includes('.')) continue;
+        const pkg = path.slice(0, path.indexOf('.'));
+        if (present.has(pkg.toLowerCase())) continue;
+        const k = `${model.container.path}\n${pkg.toLowerCase()}`;
+        let record = missing.get(k);
+        if (!record) {
+          record = { kind: 'missing', files: [model.container.path], needs: `${pkg}.u or .utx`, paths: [] };
+          missing.set(k, record);
+          ctx.records.push(record);
+        }
+        if (!record.paths.includes(path)) record.paths.push(path);
+        record.reason = `the package of ${[...record.paths].sort().join(', ')}`;
+      }
+    }
+    return [];
+  },
+
+  /**
    * A slot's texture by its object path, in any package of the drop; then by name in the package
-   * it names when the groups differ (§11.5). A slot naming a package that was not dropped is one
-   * `missing` record per package file and package named (the loose texture of the slot's name, if
-   * any was dropped, is still found by the generic rule after this).
+   * it names when the groups differ (§11.5). Else null: a loose texture of the slot's name, if one
+   * was dropped, is found by the generic rule after this.
    */
   resolveMaterial(material, ctx, model) {
     const [path, name] = material.textureNames;
@@ -209,22 +238,9 @@ export default {
     const exact = ctx.findTexture(path, model);
     if (exact) return { texture: exact, rule: 'object path' };
     const pkg = path.slice(0, path.indexOf('.')).toLowerCase();
-    const inPackage = (ctx.textures ?? []).filter((t) => t.package?.toLowerCase() === pkg);
-    if (inPackage.length) {
-      const byName = inPackage.find((t) => t.name.toLowerCase() === String(name ?? '').toLowerCase());
-      return byName ? { texture: byName, rule: 'object name' } : null;
-    }
-    const from = model?.container?.path ?? model?.files?.[0] ?? model?.file;
-    const missing = (ctx.state.upackageMissing ??= new Map());
-    const k = `${from}\n${pkg}`;
-    let record = missing.get(k);
-    if (!record) {
-      record = { kind: 'missing', files: [from], needs: `${path.slice(0, path.indexOf('.'))}.u or .utx`, paths: [] };
-      missing.set(k, record);
-      ctx.records.push(record);
-    }
-    if (!record.paths.includes(path)) record.paths.push(path);
-    record.reason = `the package of ${record.paths.join(', ')}`;
-    return null;
+    const byName = (ctx.textures ?? []).find(
+      (t) => t.package?.toLowerCase() === pkg && t.name.toLowerCase() === String(name ?? '').toLowerCase(),
+    );
+    return byName ? { texture: byName, rule: 'object name' } : null;
   },
 };
