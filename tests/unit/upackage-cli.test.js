@@ -46,8 +46,10 @@ describe.skipIf(!HAVE_SAMPLES)('rigscope on UE1 packages', () => {
       compMips: 1,
       compFormat: 'DXT1',
     });
-    // The slots of the game's own Botpack are missing, by name.
+    // The slots of the game's own Botpack are missing, by name; the package says it uses Botpack's textures.
     expect(siege.warnings.join('\n')).toMatch(/missing Botpack\.u or \.utx/);
+    expect(siege.package.uses).toEqual(['Botpack']);
+    expect(c4.package.uses).toEqual([]);
     // Harry Potter 2 (v79): P8 256 × 256, 9 mips, palette HPDemoAd.Palette2.
     expect(hp.package.version).toBe(79);
     expect(hp.package.textures.find((t) => t.name === 'FEDemoAdBack1Texture1')).toMatchObject({

@@ -243,5 +243,6 @@ function packageLines(p) {
     lines.push(`  texture ${t.object} (${t.className}): ${t.format} ${t.width}x${t.height}, ${extra.join(', ')}`);
   }
   if (p.palettes) lines.push(`  palettes: ${p.palettes}`);
+  if (p.uses?.length) lines.push(`  textures from: ${p.uses.join(', ')}`);
   return lines;
 }

@@ -183,6 +183,14 @@ export default {
         textures.push({ ...base, error: err.message });
       }
     }
+    // Other packages its meshes' slots name (a host finds them as companions: Botpack → Botpack.u).
+    const uses = new Set();
+    for (const m of models.filter(inside))
+      for (const material of m.materials) {
+        const path = material.textureNames[0];
+        const pkg = path?.includes('.') ? path.slice(0, path.indexOf('.')) : '';
+        if (pkg && pkg.toLowerCase() !== listing.name.toLowerCase()) uses.add(pkg);
+      }
     return {
       name: listing.name,
       version: listing.version,
@@ -193,6 +201,7 @@ export default {
       textures,
       palettes: listing.textures.length - textures.length,
       animations: listing.animations.map((e) => ({ name: e.name, object: e.path })),
+      uses: [...uses].sort(),
       warnings: [...listing.warnings],
     };
   },
