@@ -43,41 +43,46 @@ async function sizesPage() {
  * are shown, and which are cut (text that does not fit its box, or a box past the bar's edge).
  */
 const controls = (page) =>
-  page.evaluate(async (ids) => {
-    const measure = document.createElement('canvas').getContext('2d');
-    const out = {};
-    for (const id of ids) {
-      const v = document.getElementById(id);
-      // The longest clip selected, at its last frame: the widest the controls get.
-      const all = v.app.allClips;
-      const longest = all.reduce((a, b) => (b.clip.name.length > a.clip.name.length ? b : a));
-      v.app.select(longest.character, longest.clip);
-      v.app.pauseAt(longest.clip.duration);
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      const bar = v.shadowRoot.querySelector('.bar');
-      const box = bar.getBoundingClientRect();
-      const shown = [];
-      const cut = [];
-      for (const el of bar.children) {
-        if (el.localName === 'slot') continue;
-        const r = el.getBoundingClientRect();
-        if (getComputedStyle(el).display === 'none' || r.width === 0) continue;
-        const name = el.className.split(' ')[0];
-        shown.push(name);
-        let needed = el.scrollWidth;
-        if (el.localName === 'select') {
-          const style = getComputedStyle(el);
-          measure.font = `${style.fontSize} ${style.fontFamily}`;
-          // The selected clip's name, beside the menu's arrow and padding (about 20 px).
-          needed = measure.measureText(el.selectedOptions[0]?.textContent ?? '').width + 20;
+  page.evaluate(
+    async (ids) => {
+      const measure = document.createElement('canvas').getContext('2d');
+      const out = {};
+      for (const id of ids) {
+        const v = document.getElementById(id);
+        // The longest clip selected, at its last frame: the widest the controls get.
+        const all = v.app.allClips;
+        const longest = all.reduce((a, b) => (b.clip.name.length > a.clip.name.length ? b : a));
+        v.app.select(longest.character, longest.clip);
+        v.app.pauseAt(longest.clip.duration);
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        const bar = v.shadowRoot.querySelector('.bar');
+        const box = bar.getBoundingClientRect();
+        const shown = [];
+        const cut = [];
+        for (const el of bar.children) {
+          if (el.localName === 'slot') continue;
+          const r = el.getBoundingClientRect();
+          if (getComputedStyle(el).display === 'none' || r.width === 0) continue;
+          const name = el.className.split(' ')[0];
+          shown.push(name);
+          let needed = el.scrollWidth;
+          if (el.localName === 'select') {
+            const style = getComputedStyle(el);
+            measure.font = `${style.fontSize} ${style.fontFamily}`;
+            // The selected clip's name, beside the menu's arrow and padding (about 20 px).
+            needed = measure.measureText(el.selectedOptions[0]?.textContent ?? '').width + 20;
+          }
+          if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || needed > el.clientWidth + 1)
+            cut.push(
+              `${name} (${Math.round(needed)} px in ${el.clientWidth} px, ${Math.round(r.left - box.left)}–${Math.round(r.right - box.left)} of ${Math.round(box.width)})`,
+            );
         }
-        if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || needed > el.clientWidth + 1)
-          cut.push(`${name} (${Math.round(needed)} px in ${el.clientWidth} px, ${Math.round(r.left - box.left)}–${Math.round(r.right - box.left)} of ${Math.round(box.width)})`);
+        out[id] = { shown, cut, label: v.shadowRoot.querySelector('.frame-label').textContent };
       }
-      out[id] = { shown, cut, label: v.shadowRoot.querySelector('.frame-label').textContent };
-    }
-    return out;
-  }, SIZES.map(([w]) => `v${w}`));
+      return out;
+    },
+    SIZES.map(([w]) => `v${w}`),
+  );
 
 describe('<rigscope-viewer> controls at small sizes', () => {
   it('no control is cut at 120×90, 220×165, 320×240; a wide player shows them all', async () => {

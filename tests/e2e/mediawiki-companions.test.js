@@ -153,7 +153,12 @@ $wgRigscopePosterCommand = false;
     ].join('\n');
     const out = execFileSync(
       'php',
-      ['-r', 'require $argv[1]; echo json_encode( MediaWiki\\Extension\\Rigscope\\ImportIndex::readScript( $argv[2] ) );', `${EXTENSION_DIR}/src/ImportIndex.php`, text],
+      [
+        '-r',
+        'require $argv[1]; echo json_encode( MediaWiki\\Extension\\Rigscope\\ImportIndex::readScript( $argv[2] ) );',
+        `${EXTENSION_DIR}/src/ImportIndex.php`,
+        text,
+      ],
       { encoding: 'utf8' },
     );
     expect(JSON.parse(out)).toEqual({ meshes: ['umsmarine'], skins: ['jmarine7', 'jmarine8', 'sandwichtex2'] });
@@ -171,7 +176,6 @@ $wgRigscopePosterCommand = false;
     const [player] = placeholders(html);
     expect(player).toContain('Hamburger.uc');
     expect(player).toContain('Burgerbun.pcx');
-
   });
 
   it("UMS Marines II's layout: File:UMSMarine_d.3d plays with UMSSpaceMarine.uc and its skin, and lists the script's sequences", async () => {
@@ -192,7 +196,11 @@ $wgRigscopePosterCommand = false;
     expect(player).toContain('Patty.pcx');
     // The companions are files the page uses: a new version of one renders it again.
     const used = await wiki.api.request({ action: 'query', titles: 'File:Hamburger.uc|File:Patty.pcx', prop: 'fileusage' });
-    for (const p of used.query.pages) expect(p.fileusage?.map((u) => u.title), p.title).toContain('Burger');
+    for (const p of used.query.pages)
+      expect(
+        p.fileusage?.map((u) => u.title),
+        p.title,
+      ).toContain('Burger');
   });
 
   it('a PSA named differently from its PSK plays on it, and the mesh plays its animations', async () => {

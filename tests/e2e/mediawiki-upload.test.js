@@ -4,7 +4,7 @@
 // extension types are not marked "may contain malicious code". One wiki for the whole file, with
 // `rigscope inspect` checking uploads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import { SAMPLES } from './browser.js';
 import { hasMediaWiki, makeWiki } from './mediawiki/wiki.js';
@@ -12,7 +12,8 @@ import { packScene } from '../../web/src/core/pack.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const ready = hasMediaWiki() && existsSync(SAMPLES);
-if (!ready) console.warn("mediawiki-upload.test.js: skipped (needs Debian's mediawiki and php, see scripts/setup.sh, and ../shared/samples)");
+if (!ready)
+  console.warn("mediawiki-upload.test.js: skipped (needs Debian's mediawiki and php, see scripts/setup.sh, and ../shared/samples)");
 
 const BUNDLE_SIGNATURE = Buffer.from([0x89, 0x52, 0x53, 0x42, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -115,8 +116,11 @@ $wgFileExtensions[] = 'dds';
       expect(c.error.info).toMatch(/UE1 Comment_d\.3d: starts with an HTML comment, .*\(at byte 0\)$/);
     });
 
-    it('a .uc with script further in, as MediaWiki\'s own check finds it', async () => {
-      const r = await upload('Later.uc', `class Later extends Actor;\n${'// padding\n'.repeat(200)}var string S; // <script>alert(1)</script>\n`);
+    it("a .uc with script further in, as MediaWiki's own check finds it", async () => {
+      const r = await upload(
+        'Later.uc',
+        `class Later extends Actor;\n${'// padding\n'.repeat(200)}var string S; // <script>alert(1)</script>\n`,
+      );
       expect(r.error?.code, JSON.stringify(r)).toBe('verification-error');
     });
 
@@ -210,7 +214,12 @@ $wgFileExtensions[] = 'dds';
       expect(d.upload?.result, JSON.stringify(d)).toBe('Success');
       const r = await wiki.api.upload(`${SAMPLES}vertex3d/assimp-mar_rifle/mar_rifle.uc`, 'Rifle_script.uc');
       expect(r.upload?.result, JSON.stringify(r)).toBe('Success');
-      const info = await wiki.api.request({ action: 'query', titles: 'File:Salad.pcx|File:Skin.dds', prop: 'imageinfo', iiprop: 'mime|mediatype' });
+      const info = await wiki.api.request({
+        action: 'query',
+        titles: 'File:Salad.pcx|File:Skin.dds',
+        prop: 'imageinfo',
+        iiprop: 'mime|mediatype',
+      });
       const byTitle = Object.fromEntries(info.query.pages.map((p) => [p.title, p.imageinfo[0]]));
       expect(byTitle['File:Salad.pcx']).toMatchObject({ mime: 'image/vnd.zbrush.pcx', mediatype: 'BITMAP' });
       expect(byTitle['File:Skin.dds']).toMatchObject({ mime: 'image/x-dds', mediatype: 'BITMAP' });
@@ -246,7 +255,8 @@ $wgFileExtensions[] = 'dds';
       const description = html.match(/<meta property="og:description" content="([^"]*)"/)?.[1];
       return { html, table, description };
     }
-    const RAW = /renderVertices|frameLengthMs|typeFlag|uvSets|NumPolys|NumVertices|NumFrames|FrameSize|payloadSize|faceChunk|wedgeIndexMasked|scaleKeys|influences/;
+    const RAW =
+      /renderVertices|frameLengthMs|typeFlag|uvSets|NumPolys|NumVertices|NumFrames|FrameSize|payloadSize|faceChunk|wedgeIndexMasked|scaleKeys|influences/;
 
     it('counts and fields in words a reader knows, each family', async () => {
       for (const [f, name] of [
@@ -296,8 +306,11 @@ $wgFileExtensions[] = 'dds';
       expect(table).toContain('Clips (150)');
     });
 
-    it("a bundle of 150 files lists 100 of them and says how many more", async () => {
-      const files = Array.from({ length: 150 }, (_, i) => ({ name: `script${String(i).padStart(3, '0')}.uc`, bytes: Buffer.from(`class S${i} extends Actor;\n`) }));
+    it('a bundle of 150 files lists 100 of them and says how many more', async () => {
+      const files = Array.from({ length: 150 }, (_, i) => ({
+        name: `script${String(i).padStart(3, '0')}.uc`,
+        bytes: Buffer.from(`class S${i} extends Actor;\n`),
+      }));
       const r = await upload('Scripts.rigscope', Buffer.concat([BUNDLE_SIGNATURE, packScene({ files, state: {} })]));
       expect(r.upload?.result, JSON.stringify(r.error)).toBe('Success');
       const { table } = await page('File:Scripts.rigscope');

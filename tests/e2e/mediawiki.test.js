@@ -225,7 +225,8 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     for (const half of ['a', 'd']) await wiki.api.upload(`${ue1}mar_rifle_${half}.3d`, `Later_${half}.3d`);
     // Asking for the thumbnail queues its poster; the job runner draws it.
     const poster = async () => {
-      const ask = () => wiki.api.request({ action: 'query', titles: 'File:Later_d.3d', prop: 'imageinfo', iiprop: 'url', iiurlwidth: '320' });
+      const ask = () =>
+        wiki.api.request({ action: 'query', titles: 'File:Later_d.3d', prop: 'imageinfo', iiprop: 'url', iiurlwidth: '320' });
       await ask();
       wiki.runJobs();
       return (await ask()).query.pages[0].imageinfo[0].thumburl;
@@ -496,61 +497,68 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     await page.close();
   });
 
-  it('a page of 40 frames saves and renders with cards and draws nothing in the parse; the job runner draws the posters under a bound', { timeout: 600000 }, async () => {
-    // Clips no other test poses, so every poster is new.
-    const clips = [
-      ['webattack', 72],
-      ['flippedOver', 55],
-    ];
-    const text = clips
-      .flatMap(([clip, n], c) =>
-        Array.from({ length: 20 }, (_, i) =>
-          c === 0 ? `[[File:SkSpiderLargeMesh.psk|120px|clip=${clip}|frame=${i}]]` : `<rigscope clip="${clip}" frame="${i}" width="160" height="120">SkSpiderLargeMesh.psk</rigscope>`,
-        ),
-      )
-      .join('\n');
-    const thumbs = () => Number(execSync(`find ${dir}/images/thumb -name '*.png' | wc -l`, { encoding: 'utf8' }));
-    const queued = () => Number(/rigscopePoster: (\d+) queued/.exec(wiki.php([`${MEDIAWIKI}/maintenance/showJobs.php`, '--group']))?.[1] ?? 0);
-    // What earlier pages asked for is drawn first: this test counts its own posters.
-    wiki.runJobs();
-    const before = thumbs();
-    const jobsBefore = queued();
-    const t0 = Date.now();
-    await wiki.api.edit('Frames', text);
-    const html = await (await fetch(`${wiki.url}/index.php?title=Frames`)).text();
-    const seconds = (Date.now() - t0) / 1000;
-    console.log(`mediawiki: a page of 40 frames saved and first rendered in ${seconds.toFixed(1)} s`);
-    // Nothing was drawn inside the save or the view: 40 cards, 40 poster jobs queued.
-    expect(thumbs()).toBe(before);
-    expect(html.match(/class="rigscope-card[ "]/g)?.length).toBe(40);
-    expect(queued() - jobsBefore).toBe(40);
-    // Each counts as an expensive parser function.
-    const parsed = await wiki.api.request({ action: 'parse', page: 'Frames', prop: 'limitreportdata' });
-    const expensive = parsed.parse.limitreportdata.find((d) => d.name === 'limitreport-expensivefunctioncount');
-    expect(expensive[0]).toBe(40);
-    // A thumb.php request's own parameters choose no files: with[] is dropped before the job.
-    await fetch(`${wiki.url}/thumb.php?f=SkSpiderLargeMesh.psk&width=100&with[]=Skeleton.pmd&with[]=Mar_rifle_d.3d`);
-    expect(wiki.php([`${MEDIAWIKI}/maintenance/showJobs.php`, '--list', '--type=rigscopePoster'])).not.toMatch(/Skeleton|Mar_rifle/);
-    // The runner draws them in batches of one browser each (20 a run), each where its card stood
-    // at the next view.
-    const log = () => (existsSync(`${dir}/rigscope.log`) ? readFileSync(`${dir}/rigscope.log`, 'utf8') : '');
-    const runsBefore = log().match(/drew \d+ of \d+ poster\(s\) of SkSpiderLargeMesh\.psk/g)?.length ?? 0;
-    const t1 = Date.now();
-    wiki.runJobs();
-    console.log(`mediawiki: the job runner drew 40 posters in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
-    // Jobs are taken in any order: each run draws its own view and up to 20 waiting ones.
-    const runs = log()
-      .match(/drew \d+ of \d+ poster\(s\) of SkSpiderLargeMesh\.psk/g)
-      .slice(runsBefore)
-      .map((line) => line.match(/\d+/g).map(Number));
-    expect(runs.length).toBeLessThanOrEqual(3);
-    for (const [drawn, asked] of runs) expect(drawn).toBe(asked);
-    expect(runs.reduce((n, [drawn]) => n + drawn, 0)).toBe(40);
-    expect(thumbs() - before).toBe(40);
-    const later = await (await fetch(`${wiki.url}/index.php?title=Frames`)).text();
-    expect(later.match(/clip-(webattack|flippedOver)-frame\d+-\d+px-SkSpiderLargeMesh\.psk\.png/g)).toHaveLength(40);
-    expect(later).not.toMatch(/class="rigscope-card[ "]/);
-  });
+  it(
+    'a page of 40 frames saves and renders with cards and draws nothing in the parse; the job runner draws the posters under a bound',
+    { timeout: 600000 },
+    async () => {
+      // Clips no other test poses, so every poster is new.
+      const clips = [
+        ['webattack', 72],
+        ['flippedOver', 55],
+      ];
+      const text = clips
+        .flatMap(([clip, n], c) =>
+          Array.from({ length: 20 }, (_, i) =>
+            c === 0
+              ? `[[File:SkSpiderLargeMesh.psk|120px|clip=${clip}|frame=${i}]]`
+              : `<rigscope clip="${clip}" frame="${i}" width="160" height="120">SkSpiderLargeMesh.psk</rigscope>`,
+          ),
+        )
+        .join('\n');
+      const thumbs = () => Number(execSync(`find ${dir}/images/thumb -name '*.png' | wc -l`, { encoding: 'utf8' }));
+      const queued = () =>
+        Number(/rigscopePoster: (\d+) queued/.exec(wiki.php([`${MEDIAWIKI}/maintenance/showJobs.php`, '--group']))?.[1] ?? 0);
+      // What earlier pages asked for is drawn first: this test counts its own posters.
+      wiki.runJobs();
+      const before = thumbs();
+      const jobsBefore = queued();
+      const t0 = Date.now();
+      await wiki.api.edit('Frames', text);
+      const html = await (await fetch(`${wiki.url}/index.php?title=Frames`)).text();
+      const seconds = (Date.now() - t0) / 1000;
+      console.log(`mediawiki: a page of 40 frames saved and first rendered in ${seconds.toFixed(1)} s`);
+      // Nothing was drawn inside the save or the view: 40 cards, 40 poster jobs queued.
+      expect(thumbs()).toBe(before);
+      expect(html.match(/class="rigscope-card[ "]/g)?.length).toBe(40);
+      expect(queued() - jobsBefore).toBe(40);
+      // Each counts as an expensive parser function.
+      const parsed = await wiki.api.request({ action: 'parse', page: 'Frames', prop: 'limitreportdata' });
+      const expensive = parsed.parse.limitreportdata.find((d) => d.name === 'limitreport-expensivefunctioncount');
+      expect(expensive[0]).toBe(40);
+      // A thumb.php request's own parameters choose no files: with[] is dropped before the job.
+      await fetch(`${wiki.url}/thumb.php?f=SkSpiderLargeMesh.psk&width=100&with[]=Skeleton.pmd&with[]=Mar_rifle_d.3d`);
+      expect(wiki.php([`${MEDIAWIKI}/maintenance/showJobs.php`, '--list', '--type=rigscopePoster'])).not.toMatch(/Skeleton|Mar_rifle/);
+      // The runner draws them in batches of one browser each (20 a run), each where its card stood
+      // at the next view.
+      const log = () => (existsSync(`${dir}/rigscope.log`) ? readFileSync(`${dir}/rigscope.log`, 'utf8') : '');
+      const runsBefore = log().match(/drew \d+ of \d+ poster\(s\) of SkSpiderLargeMesh\.psk/g)?.length ?? 0;
+      const t1 = Date.now();
+      wiki.runJobs();
+      console.log(`mediawiki: the job runner drew 40 posters in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+      // Jobs are taken in any order: each run draws its own view and up to 20 waiting ones.
+      const runs = log()
+        .match(/drew \d+ of \d+ poster\(s\) of SkSpiderLargeMesh\.psk/g)
+        .slice(runsBefore)
+        .map((line) => line.match(/\d+/g).map(Number));
+      expect(runs.length).toBeLessThanOrEqual(3);
+      for (const [drawn, asked] of runs) expect(drawn).toBe(asked);
+      expect(runs.reduce((n, [drawn]) => n + drawn, 0)).toBe(40);
+      expect(thumbs() - before).toBe(40);
+      const later = await (await fetch(`${wiki.url}/index.php?title=Frames`)).text();
+      expect(later.match(/clip-(webattack|flippedOver)-frame\d+-\d+px-SkSpiderLargeMesh\.psk\.png/g)).toHaveLength(40);
+      expect(later).not.toMatch(/class="rigscope-card[ "]/);
+    },
+  );
 
   it('a clip or frame the files do not have is a card that says why; frame= counts within its clip, also for UE1', async () => {
     const ue1 = `${SAMPLES}vertex3d/assimp-mar_rifle/`;
@@ -558,7 +566,8 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     // A script whose second sequence starts at the animation's frame 10.
     const script = readFileSync(`${ue1}mar_rifle.uc`, 'utf8').replace(/mar_rifle/gi, 'Seq');
     // (The sample's mesh is called mar in its script.)
-    const seqs = '#exec MESH SEQUENCE MESH=mar SEQ=Still STARTFRAME=0 NUMFRAMES=10\n#exec MESH SEQUENCE MESH=mar SEQ=Run STARTFRAME=10 NUMFRAMES=10\n';
+    const seqs =
+      '#exec MESH SEQUENCE MESH=mar SEQ=Still STARTFRAME=0 NUMFRAMES=10\n#exec MESH SEQUENCE MESH=mar SEQ=Run STARTFRAME=10 NUMFRAMES=10\n';
     writeFileSync(`${dir}/Seq.uc`, script.replace(/(#exec MESH SEQUENCE[^\n]*\n)+/i, '') + seqs);
     expect((await wiki.api.upload(`${dir}/Seq.uc`)).upload?.result).toBe('Success');
     await wiki.api.edit(
@@ -598,27 +607,31 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     expect(readFileSync(`${dir}/rigscope.log`, 'utf8')).toMatch(/poster drawn without some files/);
   });
 
-  it('a poster command that hangs is ended at its time limit with every process it started, and the thumbnail stays a card', { timeout: 120000 }, async () => {
-    // A stand-in for node leaving a browser behind: a child in a session of its own (as
-    // Playwright starts Chromium), then a hang. Both are found by their unique arguments (under
-    // firejail they live in a PID namespace of their own, so their own PIDs mean nothing here).
-    const tag = `60${Date.now() % 100000}`;
-    const hang = `${dir}/hang.sh`;
-    writeFileSync(hang, `#!/bin/bash\nsetsid sleep ${tag}.1 &\nsleep ${tag}.2\n`);
-    const left = () => execSync(`pgrep -f 'slee[p] ${tag}' || true`, { encoding: 'utf8' }).trim();
-    await wiki.api.upload(spider('skSpiderLargeMesh.psk'), 'Hang.psk');
-    const ask = () => wiki.api.request({ action: 'query', titles: 'File:Hang.psk', prop: 'imageinfo', iiprop: 'url', iiurlwidth: '300' });
-    await ask();
-    const t0 = Date.now();
-    wiki.runJobs({ RIGSCOPE_TEST_POSTER: JSON.stringify(['/bin/bash', hang]) });
-    console.log(`mediawiki: the hanging poster command was ended after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-    expect(existsSync(hang)).toBe(true);
-    expect(left()).toBe('');
-    expect((await ask()).query.pages[0].imageinfo[0].thumburl ?? '').not.toMatch(/\.png$/);
-    const log = readFileSync(`${dir}/rigscope.log`, 'utf8');
-    expect(log).toMatch(/posters not drawn \(exit 124\)/);
-    expect(log).toMatch(/poster failed for Hang\.psk/);
-  });
+  it(
+    'a poster command that hangs is ended at its time limit with every process it started, and the thumbnail stays a card',
+    { timeout: 120000 },
+    async () => {
+      // A stand-in for node leaving a browser behind: a child in a session of its own (as
+      // Playwright starts Chromium), then a hang. Both are found by their unique arguments (under
+      // firejail they live in a PID namespace of their own, so their own PIDs mean nothing here).
+      const tag = `60${Date.now() % 100000}`;
+      const hang = `${dir}/hang.sh`;
+      writeFileSync(hang, `#!/bin/bash\nsetsid sleep ${tag}.1 &\nsleep ${tag}.2\n`);
+      const left = () => execSync(`pgrep -f 'slee[p] ${tag}' || true`, { encoding: 'utf8' }).trim();
+      await wiki.api.upload(spider('skSpiderLargeMesh.psk'), 'Hang.psk');
+      const ask = () => wiki.api.request({ action: 'query', titles: 'File:Hang.psk', prop: 'imageinfo', iiprop: 'url', iiurlwidth: '300' });
+      await ask();
+      const t0 = Date.now();
+      wiki.runJobs({ RIGSCOPE_TEST_POSTER: JSON.stringify(['/bin/bash', hang]) });
+      console.log(`mediawiki: the hanging poster command was ended after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      expect(existsSync(hang)).toBe(true);
+      expect(left()).toBe('');
+      expect((await ask()).query.pages[0].imageinfo[0].thumburl ?? '').not.toMatch(/\.png$/);
+      const log = readFileSync(`${dir}/rigscope.log`, 'utf8');
+      expect(log).toMatch(/posters not drawn \(exit 124\)/);
+      expect(log).toMatch(/poster failed for Hang\.psk/);
+    },
+  );
 
   it('names with $ and backslashes come back whole in refusals', async () => {
     const cut = `${dir}/cut.psk`;
@@ -631,11 +644,9 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     const html = await (await fetch(`${wiki.url}/index.php?title=Special:Version`)).text();
     expect(html).toContain('Rigscope command line');
     expect(html).toContain(`${root}web/cli/rigscope.js`);
-    const said = wiki.php(
-      [`${MEDIAWIKI}/maintenance/eval.php`],
-      'echo MediaWiki\\Extension\\Rigscope\\Inspector::cliProblem();',
-      { RIGSCOPE_TEST_CLI: '/nowhere/web/cli/rigscope.js' },
-    );
+    const said = wiki.php([`${MEDIAWIKI}/maintenance/eval.php`], 'echo MediaWiki\\Extension\\Rigscope\\Inspector::cliProblem();', {
+      RIGSCOPE_TEST_CLI: '/nowhere/web/cli/rigscope.js',
+    });
     expect(said).toMatch(/no command line at \/nowhere\/web\/cli\/rigscope\.js: set \$wgRigscopeCli .*refreshImageMetadata\.php/);
   });
 
@@ -645,7 +656,15 @@ $f = MediaWiki\\MediaWikiServices::getInstance()->getRepoGroup()->findFile( 'Seq
 $p = $h->parseParamString( 'cliph-' . substr( md5( 'Run' ), 0, 12 ) . '-frame3-320px' );
 $h->normaliseParams( $f, $p );
 echo json_encode( [ $p['clip'] ?? null, $p['frame'] ?? null, $h->parseParamString( 'cliph-zz-320px' ) ] );`;
-    expect(JSON.parse(wiki.php([`${MEDIAWIKI}/maintenance/eval.php`], code).trim().split('\n').pop())).toEqual(['Run', 3, false]);
+    expect(
+      JSON.parse(
+        wiki
+          .php([`${MEDIAWIKI}/maintenance/eval.php`], code)
+          .trim()
+          .split('\n')
+          .pop(),
+      ),
+    ).toEqual(['Run', 3, false]);
   });
 
   async function shoot(page, name) {

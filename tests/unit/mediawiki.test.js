@@ -307,7 +307,12 @@ namespace {
 }
 
 describe.skipIf(!hasPhp)('Inspector::together (PHP): a file read with its companions on the server', () => {
-  const record = { file: '/tmp/rigscope-0123456789abcdef/Walk.psa', kind: 'animation', boundTo: 'Hero.psk', sequences: [{ name: 'Walk', frames: 21 }] };
+  const record = {
+    file: '/tmp/rigscope-0123456789abcdef/Walk.psa',
+    kind: 'animation',
+    boundTo: 'Hero.psk',
+    sequences: [{ name: 'Walk', frames: 21 }],
+  };
   const answered = { stdout: JSON.stringify([{ file: '/tmp/rigscope-0123456789abcdef/Hero.psk', kind: 'model' }, record]), exit: 0 };
   const kept = { ...record, file: 'Walk.psa', clips: [{ name: 'Walk', frames: 21 }] };
 
