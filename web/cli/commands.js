@@ -155,7 +155,7 @@ export const COMMANDS = {
       more: {
         type: 'string',
         value: 'LIST.json',
-        help: 'more posters of the same files in the same browser: a JSON list of { out, clip, frame, width, height }',
+        help: 'more posters of the same files in the same browser: a JSON list of { out, clip, frame, width, height, mesh }',
       },
       mesh: PACKAGE_MESH,
     },

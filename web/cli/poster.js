@@ -210,7 +210,7 @@ const MAX_MORE = 1000;
 
 /**
  * Reads a `--more` list: more posters of the same files, each { out, clip?, frame?, width?,
- * height? }, the rest of the view as the command's own options. A bad entry is a UsageError
+ * height?, mesh? } (mesh: of a UE1 package, as `--mesh`), the rest of the view as the command's own options. A bad entry is a UsageError
  * naming it.
  * @param {string} path
  * @param {object} shared the command's options (size, camera, background, transparent, up)
@@ -227,6 +227,7 @@ export async function readMore(path, shared) {
     const where = `--more ${path}: poster ${i}`;
     if (!p || typeof p !== 'object' || typeof p.out !== 'string') throw new UsageError(`${where}: an object with "out", the PNG to write`);
     if (p.clip !== undefined && typeof p.clip !== 'string') throw new UsageError(`${where}: "clip" is a name`);
+    if (p.mesh !== undefined && (typeof p.mesh !== 'string' || !p.mesh)) throw new UsageError(`${where}: "mesh" is a name`);
     const whole = (v, name) => {
       if (v !== undefined && !Number.isInteger(v)) throw new UsageError(`${where}: "${name}" is a whole number`);
       return v;
@@ -239,7 +240,7 @@ export async function readMore(path, shared) {
       frame: whole(p.frame, 'frame'),
       time: undefined,
     });
-    return { ...options, out: p.out, clip: p.clip };
+    return { ...options, out: p.out, clip: p.clip, mesh: p.mesh };
   });
 }
 
@@ -263,6 +264,12 @@ export async function poster(paths, { out, width, height, clip, mesh, frame, tim
   if (!paths.length) throw new UsageError('poster needs files or folders to draw');
   chromiumPath(); // no Chromium: said before any file is read
   const packed = await sceneToPack(paths, { clip, lod, mesh });
+  // A `--more` poster of another mesh of a package is packed once per mesh.
+  const packs = new Map([[mesh, packed]]);
+  const packOf = async (m) => {
+    if (!packs.has(m)) packs.set(m, await sceneToPack(paths, { lod, mesh: m }));
+    return packs.get(m);
+  };
   const browser = await PosterBrowser.open(asked);
   let failed = 0;
   try {
@@ -270,16 +277,17 @@ export async function poster(paths, { out, width, height, clip, mesh, frame, tim
     await writeFile(out, drawn.png);
     said(out, asked, drawn, packed, lod);
     for (const other of others) {
-      const shown = other.clip === undefined ? packed.state.clip : await packed.clip(other.clip);
-      if (shown === null) {
-        process.stderr.write(`rigscope: ${other.out}: no clip named ${other.clip}: not drawn\n`);
-        failed++;
-        continue;
-      }
       try {
-        const d = await browser.render(packed.files, { ...other, clip: shown, lod, mesh });
+        const own = other.mesh === undefined ? packed : await packOf(other.mesh);
+        const shown = other.clip === undefined ? own.state.clip : await own.clip(other.clip);
+        if (shown === null) {
+          process.stderr.write(`rigscope: ${other.out}: no clip named ${other.clip}: not drawn\n`);
+          failed++;
+          continue;
+        }
+        const d = await browser.render(own.files, { ...other, clip: shown, lod, mesh: other.mesh ?? mesh });
         await writeFile(other.out, d.png);
-        said(other.out, other, d, packed, lod);
+        said(other.out, other, d, own, lod);
       } catch (err) {
         process.stderr.write(`rigscope: ${other.out}: ${err.message}\n`);
         failed++;

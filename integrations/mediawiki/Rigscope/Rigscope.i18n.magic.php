@@ -1,6 +1,6 @@
 <?php
 /**
- * Magic words: the parser function {{#rigscope:}} and the `clip=` and `frame=` parameters of
+ * Magic words: the parser function {{#rigscope:}} and the `clip=`, `frame=` and `mesh=` parameters of
  * [[File:…]] for model files.
  *
  * @file
@@ -13,4 +13,5 @@ $magicWords['en'] = [
 	'rigscope' => [ 0, 'rigscope' ],
 	'rigscope_clip' => [ 0, 'clip=$1' ],
 	'rigscope_frame' => [ 0, 'frame=$1' ],
+	'rigscope_mesh' => [ 0, 'mesh=$1' ],
 ];

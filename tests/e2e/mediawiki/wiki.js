@@ -71,7 +71,7 @@ $wgDebugLogGroups['rigscope'] = ${JSON.stringify(`${dir}/rigscope.log`)};
 $wgJobRunRate = 0;
 # Vector 2022 fits phones only when asked (1.39); the README's install says so too.
 $wgVectorResponsive = true;
-$wgFileExtensions = array_merge( $wgFileExtensions, [ 'rigscope', 'psk', 'pskx', 'psa', 'pmd', '3d', 'uc', 'psg', 'tga', 'bmp', 'pcx' ] );
+$wgFileExtensions = array_merge( $wgFileExtensions, [ 'rigscope', 'psk', 'pskx', 'psa', 'pmd', '3d', 'uc', 'u', 'utx', 'psg', 'tga', 'bmp', 'pcx' ] );
 wfLoadExtension( 'Rigscope', ${JSON.stringify(`${extensionDir}/extension.json`)} );
 ${settings}
 `,

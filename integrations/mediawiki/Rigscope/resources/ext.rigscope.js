@@ -55,7 +55,7 @@
   }
 
   /**
-   * The view a placeholder carries (files, clip, frame, size, name), or null when the extension
+   * The view a placeholder carries (files, mesh, clip, frame, size, name), or null when the extension
    * did not make it or it names a file that is not one of the wiki's uploads.
    */
   function viewOf(placeholder) {
@@ -94,6 +94,9 @@
 
     var viewer = document.createElement('rigscope-viewer');
     viewer.setAttribute('src', view.src.join(' '));
+    if (typeof view.mesh === 'string' && view.mesh) {
+      viewer.setAttribute('mesh', view.mesh);
+    }
     if (typeof view.clip === 'string' && view.clip) {
       viewer.setAttribute('clip', view.clip);
     }

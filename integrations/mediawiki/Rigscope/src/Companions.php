@@ -7,7 +7,8 @@
  *   when the wiki has them under those names;
  * - a skinned mesh (`.psk`, `.pskx`, `.pmd`): the animation of its name, and the animations that
  *   bind its bones when it is the only mesh of the wiki with those bones;
- * - an animation (`.psa`): the mesh of its name, else the one mesh of the wiki whose bones it binds.
+ * - an animation (`.psa`): the mesh of its name, else the one mesh of the wiki whose bones it binds;
+ * - a UE1 package (`.u`, `.utx`): the packages its texture slots name, by their names.
  *
  * Found by name or by the import index, never by reading other files.
  *
@@ -76,7 +77,7 @@ class Companions {
 	 * @param File $file
 	 */
 	public static function register( Parser $parser, File $file ): void {
-		$names = self::candidates( $file->getName() );
+		$names = array_merge( self::candidates( $file->getName() ), ...PackageFacts::usedNames( $file ) );
 		foreach ( self::of( $file ) as $companion ) {
 			$names[] = $companion->getName();
 		}
@@ -132,7 +133,7 @@ class Companions {
 
 	/**
 	 * Whether the file has something to play on this wiki: a mesh or a bundle by itself, an
-	 * animation with a mesh, a UE1 half with its other half.
+	 * animation with a mesh, a UE1 half with its other half, a package that holds meshes.
 	 *
 	 * @param File $file
 	 * @return bool
@@ -147,6 +148,10 @@ class Companions {
 				}
 			}
 			return false;
+		}
+		if ( $kind === 'upackage' ) {
+			// A texture package is its list of textures (FactsTable); the player shows meshes.
+			return PackageFacts::holdsMeshes( $file );
 		}
 		if ( in_array( $kind, [ 'ue1-data', 'ue1-anim' ], true ) || preg_match( '/_[da]\.3d$/i', $name ) ) {
 			foreach ( self::of( $file ) as $c ) {
@@ -174,6 +179,9 @@ class Companions {
 			return self::ofUe1Half( $name, $m[1], strtolower( $m[2] ) );
 		}
 		$kind = $file->getMetadataItem( 'kind' );
+		if ( $kind === 'upackage' ) {
+			return self::ofPackage( $file );
+		}
 		if ( preg_match( '/\.(psk|pskx|pmd)$/i', $name ) ) {
 			return self::ofMesh( $file );
 		}
@@ -181,6 +189,21 @@ class Companions {
 			return self::ofAnimation( $file );
 		}
 		return [];
+	}
+
+	/**
+	 * The packages a package's texture slots name, found by their names (`Botpack.utx`, else
+	 * `Botpack.u`): the player resolves the slots in them as in a drop of both.
+	 */
+	private static function ofPackage( File $file ): array {
+		$out = [];
+		foreach ( PackageFacts::usedNames( $file ) as $group ) {
+			$found = self::firstExisting( $group );
+			if ( $found && $found->getName() !== $file->getName() ) {
+				$out[] = $found;
+			}
+		}
+		return $out;
 	}
 
 	/** The other half, the script that imports the mesh, and the textures that script names. */

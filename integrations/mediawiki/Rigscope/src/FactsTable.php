@@ -61,7 +61,7 @@ class FactsTable {
 	 * The kinds of file (of ModelFileCheck and `rigscope inspect`) with a name a reader knows: the
 	 * message rigscope-format-<kind> ("Unreal ActorX mesh (PSK)").
 	 */
-	private const KINDS_NAMED = [ 'bundle', 'psk', 'psa', 'pmd', 'pssa', 'psg', 'ue1', 'ue1-data', 'ue1-anim', 'uc' ];
+	private const KINDS_NAMED = [ 'bundle', 'psk', 'psa', 'pmd', 'pssa', 'psg', 'ue1', 'ue1-data', 'ue1-anim', 'uc', 'upackage' ];
 
 	/**
 	 * @param array $facts a file's metadata
@@ -169,7 +169,9 @@ class FactsTable {
 		$facts = $file->getMetadataArray();
 		// Read with its companions, a file says more: a UE1 half its mesh, an animation its mesh.
 		$companions = Companions::of( $file );
-		$together = Inspector::together( $file, $companions );
+		// (A package's used packages change no count of its own: it is not read with them.)
+		$package = PackageFacts::isPackage( $file );
+		$together = $package ? null : Inspector::together( $file, $companions );
 		if ( $together ) {
 			if ( !empty( $together['counts'] ) ) {
 				$facts['counts'] = $together['counts'];
@@ -220,6 +222,7 @@ class FactsTable {
 			}
 			$row( $ctx->msg( 'rigscope-facts-files' )->text(), Html::rawElement( 'ul', [], $items ) );
 		}
+		PackageFacts::rows( $facts, $companions, $ctx, $row );
 		$sequences = is_array( $facts['sequences'] ?? null ) ? array_values( $facts['sequences'] ) : [];
 		if ( $sequences ) {
 			$items = '';
@@ -243,7 +246,7 @@ class FactsTable {
 			$row( $ctx->msg( 'rigscope-facts-clips' )->numParams( $total )->text(),
 				Html::rawElement( 'ul', [ 'class' => 'rigscope-clips' ], $items ) );
 		}
-		if ( $companions ) {
+		if ( $companions && !$package ) {
 			$links = array_map( static function ( File $c ) {
 				return Html::element( 'a', [ 'href' => $c->getDescriptionUrl() ], $c->getName() );
 			}, array_slice( $companions, 0, self::LIST_CAP ) );
@@ -278,10 +281,12 @@ class FactsTable {
 			}
 			$row( $ctx->msg( 'rigscope-facts-boundto' )->text(), htmlspecialchars( $text ) );
 		}
-		// What the file was read without (its mesh, its other half) is no news on a wiki, where the
-		// player finds companions by name: those warnings of a file read alone are left out.
+		// What the file was read without (its mesh, its other half, the packages it uses) is no news
+		// on a wiki, where the player finds companions by name and a package's row of used packages
+		// says which are missing: those warnings of a file read alone are left out.
 		$warnings = array_values( array_filter( is_array( $facts['warnings'] ?? null ) ? $facts['warnings'] : [], static function ( $w ) {
-			return is_string( $w ) && !preg_match( '/^(not played on any model|not used — |missing \S+ \(its )/', $w );
+			return is_string( $w )
+				&& !preg_match( '/^(not played on any model|not used — |missing \S+ \(its |missing \S+\.u or \.utx \(the package of )/', $w );
 		} ) );
 		if ( $warnings ) {
 			$items = '';

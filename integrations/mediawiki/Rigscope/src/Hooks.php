@@ -74,14 +74,21 @@ class Hooks implements
 	}
 
 	/**
-	 * A file named as a model is typed as one whatever its bytes, so that the upload check
-	 * (onUploadVerifyFile) refuses it with a sentence naming what is wrong, rather than MediaWiki's
-	 * "does not match the detected MIME type".
+	 * A file named as a model or a texture this extension types is typed as one whatever its
+	 * bytes, so that the upload check (onUploadVerifyFile) refuses it with a sentence naming what is
+	 * wrong, rather than MediaWiki's "does not match the detected MIME type".
 	 *
 	 * @inheritDoc
 	 */
 	public function onMimeMagicImproveFromExtension( $mimeMagic, $ext, &$mime ) {
 		$ext = strtolower( (string)$ext );
+		foreach ( ModelFileCheck::TEXTURE_TYPES as $type => [ , , $extensions ] ) {
+			// A texture too (a Git LFS pointer named Skin.pcx is refused as one, not as text/plain).
+			if ( in_array( $ext, $extensions, true ) ) {
+				$mime = $type;
+				return;
+			}
+		}
 		if ( !in_array( $ext, ModelFileCheck::fileExtensions(), true ) ) {
 			return;
 		}

@@ -27,6 +27,9 @@ class Inspector {
 		'ue1-data' => 'model_d.3d',
 		'ue1-anim' => 'model_a.3d',
 		'uc' => 'model.uc',
+		// A package's objects are named after the file (`package.Group.Name`): PackageFacts keeps
+		// none of those paths.
+		'upackage' => 'package.u',
 	];
 
 	/** At most this many sequences and warnings are kept in a file's metadata (the count is kept too). */
@@ -87,6 +90,9 @@ class Inspector {
 			// Read, and nothing to say of it alone.
 			$facts['inspected'] = true;
 			return $facts;
+		}
+		if ( $kind === 'upackage' ) {
+			$facts = PackageFacts::fromRecord( $records[0] ) + $facts;
 		}
 		// One record per file; a bundle gives one per file inside it: its first mesh's counts,
 		// every clip, and the first error.
@@ -341,7 +347,7 @@ class Inspector {
 	 *
 	 * @param string[] $paths the model's files: the wiki's name => a local path
 	 * @param array[] $posters each [ out, width, height, clip (or null), frame (the file's own
-	 *   frame number, or null) ]; out is a path in $dir
+	 *   frame number, or null), mesh (of a package, or null) ]; out is a path in $dir
 	 * @param string $dir a folder of ours (tempDir) for the copies and the list
 	 * @return string[] the outs drawn; what was not is logged
 	 */
@@ -369,11 +375,15 @@ class Inspector {
 		if ( $first['frame'] !== null ) {
 			$args[] = '--frame=' . (int)$first['frame'];
 		}
+		if ( ( $first['mesh'] ?? null ) !== null ) {
+			$args[] = '--mesh=' . $first['mesh'];
+		}
 		if ( $posters ) {
 			$more = "$dir/more.json";
 			$list = array_map( static function ( array $p ) {
 				return array_filter( [ 'out' => $p['out'], 'width' => (int)$p['width'], 'height' => (int)$p['height'],
-					'clip' => $p['clip'], 'frame' => $p['frame'] === null ? null : (int)$p['frame'] ], static function ( $v ) {
+					'clip' => $p['clip'], 'frame' => $p['frame'] === null ? null : (int)$p['frame'],
+					'mesh' => $p['mesh'] ?? null ], static function ( $v ) {
 						return $v !== null && $v !== '';
 					} );
 			}, $posters );

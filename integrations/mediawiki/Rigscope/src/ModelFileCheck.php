@@ -30,6 +30,7 @@ class ModelFileCheck {
 		'ue1-data' => 'model/x-unreal-3d',
 		'ue1-anim' => 'model/x-unreal-3d',
 		'uc' => 'text/x-unrealscript',
+		'upackage' => 'application/x-unreal-package',
 	];
 
 	/** The file extensions each MIME type is uploaded with. */
@@ -42,6 +43,7 @@ class ModelFileCheck {
 		'model/x-renderware-psg' => [ 'psg' ],
 		'model/x-unreal-3d' => [ '3d' ],
 		'text/x-unrealscript' => [ 'uc' ],
+		'application/x-unreal-package' => [ 'u', 'utx' ],
 	];
 
 	/**
@@ -65,6 +67,8 @@ class ModelFileCheck {
 		'psg' => [ 'psg' ],
 		'3d' => [ 'ue1-data', 'ue1-anim' ],
 		'uc' => [ 'uc' ],
+		'u' => [ 'upackage' ],
+		'utx' => [ 'upackage' ],
 	];
 
 	/** The format names the decoders put first in their messages. */
@@ -77,7 +81,15 @@ class ModelFileCheck {
 		'psg' => 'PSG',
 		'3d' => 'UE1',
 		'uc' => 'UnrealScript',
+		'u' => 'UE1 package',
+		'utx' => 'UE1 package',
 	];
+
+	/** The tag a UE1 package starts with (ue1-package.md §3: DWORD 0x9E2A83C1, little-endian). */
+	public const PACKAGE_TAG = "\xC1\x83\x2A\x9E";
+
+	/** The first line of a Git LFS pointer: a repository's stand-in for a file kept elsewhere. */
+	public const LFS_POINTER = 'version https://git-lfs.github.com/spec/v1';
 
 	/** Bytes of a file read for its check: a bundle's header may need more (read as it inflates). */
 	public const HEAD_BYTES = 65536;
@@ -137,6 +149,9 @@ class ModelFileCheck {
 		if ( str_starts_with( $head, "\x89RW4" ) ) {
 			return 'psg';
 		}
+		if ( str_starts_with( $head, self::PACKAGE_TAG ) ) {
+			return 'upackage';
+		}
 		// UE1 files have no magic: their sizes are exact multiples of their records.
 		$lower = strtolower( $name );
 		$size = strlen( $head );
@@ -194,6 +209,10 @@ class ModelFileCheck {
 		if ( $head === null || $head === '' ) {
 			return $refuse( 0, 'the file is empty' );
 		}
+		$lfs = self::lfsPointer( $head );
+		if ( $lfs !== null ) {
+			return $refuse( 0, $lfs );
+		}
 		$kind = self::detectHead( $head, $fileSize, $name );
 		$expected = self::KINDS_BY_EXTENSION[$ext];
 		if ( $kind === null || !in_array( $kind, $expected, true ) ) {
@@ -216,6 +235,8 @@ class ModelFileCheck {
 				return self::checkArenaHeader( $head, $refuse );
 			case 'uc':
 				return self::checkScript( $path, $refuse );
+			case 'upackage':
+				return self::checkPackageHeader( $head, $fileSize, $refuse );
 			default:
 				return self::checkUnrealHeader( $head, $fileSize, $kind, $refuse );
 		}
@@ -354,7 +375,10 @@ class ModelFileCheck {
 		$format = strtoupper( $ext );
 		$head = self::readHead( $path ) ?? '';
 		$problem = null;
-		if ( strlen( $head ) < 128 ) {
+		$lfs = self::lfsPointer( $head );
+		if ( $lfs !== null ) {
+			$problem = [ 0, $lfs ];
+		} elseif ( strlen( $head ) < 128 ) {
 			$problem = [ 0, 'file is ' . strlen( $head ) . ' bytes, shorter than the 128-byte header' ];
 		} elseif ( $ext === 'pcx' ) {
 			$problem = self::pcxHeaderProblem( $head );
@@ -418,6 +442,10 @@ class ModelFileCheck {
 				return "magic is not \\x89RW4 (not a RenderWare 4 arena; found \"$found\")$is";
 			case 'uc':
 				return "a .uc script is text, these bytes are a $kind file (found \"$found\")";
+			case 'u':
+			case 'utx':
+				return 'tag is not C1 83 2A 9E, the tag of an Unreal package (found "'
+					. self::shown( substr( $head, 0, 4 ) ) . "\")$is";
 			default:
 				$a = strlen( $head ) >= 4 ? self::u16( $head, 0 ) : 0;
 				$b = strlen( $head ) >= 4 ? self::u16( $head, 2 ) : 0;
@@ -540,6 +568,53 @@ class ModelFileCheck {
 			return $refuse( 0, "NumFrames declares $a frames of $b bytes, " . ( $fileSize - 4 ) . ' bytes remain' );
 		}
 		return [ 'kind' => $kind, 'error' => null, 'header' => [ 'NumFrames' => $a, 'FrameSize' => $b ] ];
+	}
+
+	/**
+	 * A UE1 package's header (ue1-package.md §3): its version, and name, export and import tables
+	 * that start inside the file with counts it could hold (every entry takes a byte at least).
+	 * The tables themselves are read by the decoders (`rigscope inspect`).
+	 */
+	private static function checkPackageHeader( string $head, int $fileSize, callable $refuse ): array {
+		if ( strlen( $head ) < 36 ) {
+			return $refuse( 0, 'file is ' . strlen( $head ) . ' bytes, shorter than the 36-byte package header' );
+		}
+		$version = self::u16( $head, 4 );
+		if ( $version < 61 || $version > 127 ) {
+			return $refuse( 4, "FileVersion is $version (UE1 packages are versions 61 to 127)" );
+		}
+		$tables = [ 'Name' => 12, 'Export' => 20, 'Import' => 28 ];
+		$header = [ 'version' => $version ];
+		foreach ( $tables as $table => $at ) {
+			$count = self::u32( $head, $at );
+			$offset = self::u32( $head, $at + 4 );
+			if ( $count > 0 && $offset >= $fileSize ) {
+				return $refuse( $at + 4, "{$table}Offset $offset is past the end of the file ($fileSize bytes)" );
+			}
+			if ( $count > $fileSize - $offset ) {
+				return $refuse( $at, "{$table}Count $count cannot fit in the " . ( $fileSize - $offset )
+					. " bytes after {$table}Offset $offset" );
+			}
+			$header[lcfirst( $table ) . 's'] = $count;
+		}
+		return [ 'kind' => 'upackage', 'error' => null, 'header' => $header ];
+	}
+
+	/**
+	 * A Git LFS pointer in place of a file: mod repositories keep packages, textures and archives
+	 * so, and a pointer downloaded from one is about 130 bytes of text, not the file.
+	 *
+	 * @param string $head
+	 * @return string|null why it is not the file (with the size the pointer names), or null
+	 */
+	public static function lfsPointer( string $head ): ?string {
+		if ( strlen( $head ) > 1024 || !str_starts_with( $head, self::LFS_POINTER ) ) {
+			return null;
+		}
+		$size = preg_match( '/^size (\d{1,15})$/m', $head, $m ) ? (int)$m[1] : null;
+		return 'a Git LFS pointer, not the file: the repository keeps this file elsewhere'
+			. ( $size !== null ? ' (' . number_format( $size ) . ' bytes)' : '' )
+			. '; upload the file itself (git lfs pull fetches it)';
 	}
 
 	/**

@@ -26,7 +26,7 @@ class ModelTag {
 	public const MAX_FILES = 64;
 
 	/**
-	 * `<rigscope clip= frame= width= height=>` file names `</rigscope>`: one per line, or separated
+	 * `<rigscope mesh= clip= frame= width= height=>` file names `</rigscope>`: one per line, or separated
 	 * by spaces (a name with spaces needs a line of its own).
 	 *
 	 * @param string|null $input
@@ -68,7 +68,7 @@ class ModelTag {
 		$options = [];
 		foreach ( $args as $arg ) {
 			$text = trim( $frame->expand( $arg ) );
-			if ( preg_match( '/^(clip|frame|width|height)\s*=(.*)$/s', $text, $m ) ) {
+			if ( preg_match( '/^(mesh|clip|frame|width|height)\s*=(.*)$/s', $text, $m ) ) {
 				$options[$m[1]] = trim( $m[2] );
 			} elseif ( $text !== '' ) {
 				$names[] = $text;
@@ -80,7 +80,7 @@ class ModelTag {
 	/**
 	 * @param Parser $parser
 	 * @param string[] $names
-	 * @param array $options clip, frame, width, height
+	 * @param array $options mesh (of a UE1 package), clip, frame, width, height
 	 * @return string HTML
 	 */
 	private static function render( Parser $parser, array $names, array $options ): string {
@@ -123,6 +123,7 @@ class ModelTag {
 			? (int)$options['frame']
 			: null;
 		$clip = isset( $options['clip'] ) ? mb_substr( trim( (string)$options['clip'] ), 0, 200 ) : null;
+		$mesh = isset( $options['mesh'] ) ? mb_substr( trim( (string)$options['mesh'] ), 0, 200 ) : null;
 
 		// The poster of the first model file, else a card naming the files.
 		$model = null;
@@ -137,6 +138,9 @@ class ModelTag {
 		$fileFrame = null;
 		if ( $model ) {
 			$params = [ 'width' => $width ];
+			if ( $mesh ) {
+				$params['mesh'] = $mesh;
+			}
 			if ( $clip ) {
 				$params['clip'] = $clip;
 			}
@@ -154,6 +158,7 @@ class ModelTag {
 			$view = $thumb instanceof RigscopeThumbnail ? $thumb->getView() : [];
 			$problem = $view['problem'] ?? null;
 			$fileFrame = $view['fileFrame'] ?? null;
+			$mesh = $view['mesh'] ?? null;
 			if ( $thumb && !$thumb->isError() && $thumb->getUrl() ) {
 				$inner = Html::element( 'img', [ 'src' => $thumb->getUrl(), 'alt' => wfMessage( 'rigscope-play-label' )
 					->plaintextParams( implode( ', ', $names ) )->inContentLanguage()->text(), 'loading' => 'lazy',
@@ -170,6 +175,8 @@ class ModelTag {
 		$href = ( $model ?? $files[0] )->getDescriptionUrl();
 		$inner = Html::rawElement( 'a', [ 'href' => $href, 'class' => 'rigscope-card-link' ], $inner );
 		return PlayerMarkup::placeholder( $files, [
+			// The mesh is kept when only its clip or frame is not there (view() gives none when it is not).
+			'mesh' => $model ? $mesh : null,
 			'clip' => $problem === null ? $clip : null,
 			// The player counts frames as the file does (a UE1 clip starts where it starts).
 			'frame' => $problem === null ? $fileFrame : null,

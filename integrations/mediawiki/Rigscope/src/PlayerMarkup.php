@@ -39,7 +39,7 @@ class PlayerMarkup {
 
 	/**
 	 * @param File[] $files the model's files, in order (companions found by name are added)
-	 * @param array $view clip, frame, width, height (pixels; width 0 = the page's width)
+	 * @param array $view mesh, clip, frame, width, height (pixels; width 0 = the page's width)
 	 * @param string $innerHtml the poster or card
 	 * @param array $extra more attributes (class)
 	 * @return string HTML
@@ -52,6 +52,10 @@ class PlayerMarkup {
 			$names[] = $file->getName();
 		}
 		$data = [ 'src' => $urls, 'name' => implode( ', ', $names ) ];
+		if ( isset( $view['mesh'] ) && $view['mesh'] !== '' ) {
+			// Of a UE1 package, the one mesh shown (the element's mesh attribute).
+			$data['mesh'] = (string)$view['mesh'];
+		}
 		if ( isset( $view['clip'] ) && $view['clip'] !== '' ) {
 			$data['clip'] = (string)$view['clip'];
 		}

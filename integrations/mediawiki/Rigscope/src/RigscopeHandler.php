@@ -52,7 +52,7 @@ class RigscopeHandler extends ImageHandler {
 	 * hands its query string to normaliseParams as it is.
 	 */
 	private const PARAMS = [ 'width', 'height', 'page', 'physicalWidth', 'physicalHeight', 'clip', 'cliph', 'frame',
-		'isFilePageThumb' ];
+		'mesh', 'meshh', 'isFilePageThumb' ];
 
 	/** Poster jobs one request may queue: a page (or an API parse) of many thumbnails queues no more. */
 	private const QUEUE_LIMIT = 100;
@@ -126,7 +126,8 @@ class RigscopeHandler extends ImageHandler {
 			$posters = [];
 			foreach ( $todo as $name => [ , $checked, $normal ] ) {
 				$posters[$name] = [ 'out' => "$dir/poster-" . count( $posters ) . '.png', 'width' => $normal['physicalWidth'],
-					'height' => $normal['physicalHeight'], 'clip' => $checked['clip'], 'frame' => $checked['fileFrame'] ];
+					'height' => $normal['physicalHeight'], 'clip' => $checked['clip'], 'frame' => $checked['fileFrame'],
+				'mesh' => $checked['mesh'] ];
 			}
 			$files = [ $file->getName() => $file->getLocalRefPath() ];
 			foreach ( $companions as $companion ) {
@@ -207,8 +208,11 @@ class RigscopeHandler extends ImageHandler {
 		$params['physicalHeight'] = (int)round( $params['physicalWidth'] * self::HEIGHT / self::WIDTH );
 		$companions = self::drawnWith( $image );
 		$view = self::view( $image, $companions, $params );
-		unset( $params['clip'], $params['cliph'], $params['frame'] );
+		unset( $params['clip'], $params['cliph'], $params['frame'], $params['mesh'], $params['meshh'] );
 		if ( $view['problem'] === null ) {
+			if ( $view['mesh'] !== null ) {
+				$params['mesh'] = $view['mesh'];
+			}
 			if ( $view['clip'] !== null ) {
 				$params['clip'] = $view['clip'];
 			}
@@ -239,7 +243,13 @@ class RigscopeHandler extends ImageHandler {
 	 * @return array clip, frame, fileFrame, problem (a sentence, or null)
 	 */
 	public static function view( File $image, array $companions, array $params ): array {
-		$out = [ 'clip' => null, 'frame' => null, 'fileFrame' => null, 'problem' => null ];
+		$out = [ 'mesh' => null, 'clip' => null, 'frame' => null, 'fileFrame' => null, 'problem' => null ];
+		$mesh = PackageFacts::meshAsked( $image, $params );
+		if ( $mesh['problem'] !== null ) {
+			$out['problem'] = $mesh['problem'];
+			return $out;
+		}
+		$out['mesh'] = $mesh['name'];
 		$askedClip = isset( $params['clip'] ) && is_string( $params['clip'] ) && $params['clip'] !== '' ? $params['clip'] : null;
 		$askedHash = isset( $params['cliph'] ) && is_string( $params['cliph'] ) ? $params['cliph'] : null;
 		$askedFrame = isset( $params['frame'] ) && preg_match( '/^\d{1,7}$/', (string)$params['frame'] )
@@ -247,7 +257,8 @@ class RigscopeHandler extends ImageHandler {
 		if ( $askedClip === null && $askedHash === null && $askedFrame === null ) {
 			return $out;
 		}
-		$clips = self::clips( $image, $companions );
+		$clips = PackageFacts::isPackage( $image ) ? PackageFacts::clips( $image, $out['mesh'] )
+			: self::clips( $image, $companions );
 		if ( !$clips && Inspector::node() === null ) {
 			// A wiki that does not run the command line knows no clips: the player is given what was
 			// asked and says itself what it cannot show. No poster is drawn on such a wiki.
@@ -311,8 +322,8 @@ class RigscopeHandler extends ImageHandler {
 		} ) );
 	}
 
-	/** A clip name's hash in thumbnail names, for names that are not plain words. */
-	private static function clipHash( string $clip ): string {
+	/** A clip or mesh name's hash in thumbnail names, for names that are not plain words. */
+	public static function clipHash( string $clip ): string {
 		return substr( md5( $clip ), 0, 12 );
 	}
 
@@ -327,6 +338,7 @@ class RigscopeHandler extends ImageHandler {
 			'img_width' => 'width',
 			'rigscope_clip' => 'clip',
 			'rigscope_frame' => 'frame',
+			'rigscope_mesh' => 'mesh',
 		];
 	}
 
@@ -335,7 +347,7 @@ class RigscopeHandler extends ImageHandler {
 		if ( $name === 'width' || $name === 'height' ) {
 			return $value > 0;
 		}
-		if ( $name === 'clip' ) {
+		if ( $name === 'clip' || $name === 'mesh' ) {
 			return is_string( $value ) && $value !== '' && mb_strlen( $value ) <= 200;
 		}
 		if ( $name === 'frame' ) {
@@ -356,6 +368,11 @@ class RigscopeHandler extends ImageHandler {
 			$s = ( preg_match( '/^[A-Za-z0-9_]{1,64}$/', $clip ) ? "clip-$clip" : 'cliph-' . self::clipHash( $clip ) )
 				. '-' . $s;
 		}
+		if ( isset( $params['mesh'] ) && $params['mesh'] !== '' ) {
+			$mesh = (string)$params['mesh'];
+			$s = ( preg_match( '/^[A-Za-z0-9_]{1,64}$/', $mesh ) ? "mesh-$mesh" : 'meshh-' . self::clipHash( $mesh ) )
+				. '-' . $s;
+		}
 		if ( isset( $params['companions'] ) ) {
 			$s = 'with-' . $params['companions'] . '-' . $s;
 		}
@@ -366,18 +383,20 @@ class RigscopeHandler extends ImageHandler {
 	public function parseParamString( $str ) {
 		// The companions' part is not kept: normaliseParams finds the companions of now. A hashed
 		// clip name is resolved by normaliseParams against the file's clips.
-		if ( !preg_match( '/^(?:with-[0-9a-f]{10}-)?(?:clip-([A-Za-z0-9_]{1,64})-|cliph-([0-9a-f]{12})-)?(?:frame(\d{1,7})-)?(\d+)px$/', $str, $m ) ) {
+		if ( !preg_match( '/^(?:with-[0-9a-f]{10}-)?(?:mesh-(?<mesh>[A-Za-z0-9_]{1,64})-|meshh-(?<meshh>[0-9a-f]{12})-)?'
+			. '(?:clip-(?<clip>[A-Za-z0-9_]{1,64})-|cliph-(?<cliph>[0-9a-f]{12})-)?(?:frame(?<frame>\d{1,7})-)?(?<width>\d+)px$/',
+			$str, $m )
+		) {
 			return false;
 		}
-		$params = [ 'width' => (int)$m[4] ];
-		if ( $m[1] !== '' ) {
-			$params['clip'] = $m[1];
+		$params = [ 'width' => (int)$m['width'] ];
+		foreach ( [ 'mesh', 'meshh', 'clip', 'cliph' ] as $part ) {
+			if ( ( $m[$part] ?? '' ) !== '' ) {
+				$params[$part] = $m[$part];
+			}
 		}
-		if ( $m[2] !== '' ) {
-			$params['cliph'] = $m[2];
-		}
-		if ( $m[3] !== '' ) {
-			$params['frame'] = (int)$m[3];
+		if ( ( $m['frame'] ?? '' ) !== '' ) {
+			$params['frame'] = (int)$m['frame'];
 		}
 		return $params;
 	}
@@ -467,7 +486,8 @@ class RigscopeHandler extends ImageHandler {
 		$companions = self::drawnWith( $image );
 		$checked = self::view( $image, $companions, $view );
 		// What the player and the card need besides: the frame in the file's count, or why not.
-		$params += [ 'problem' => $checked['problem'], 'clip' => $checked['clip'], 'fileFrame' => $checked['fileFrame'] ];
+		$params += [ 'problem' => $checked['problem'], 'clip' => $checked['clip'], 'fileFrame' => $checked['fileFrame'],
+			'mesh' => $checked['mesh'] ];
 		$card = new RigscopeThumbnail( $image, false, false, $params );
 		if ( $checked['problem'] !== null || !Inspector::posterCommand() ) {
 			return $card;
@@ -537,7 +557,7 @@ class RigscopeHandler extends ImageHandler {
 			return;
 		}
 		self::$queued++;
-		$view = array_intersect_key( $params, array_flip( [ 'width', 'clip', 'frame' ] ) );
+		$view = array_intersect_key( $params, array_flip( [ 'width', 'mesh', 'clip', 'frame' ] ) );
 		// The job that runs first draws every view of the file asked for meanwhile, in one browser.
 		PosterJob::remember( $image, self::$with, $view );
 		MediaWikiServices::getInstance()->getJobQueueGroup()->lazyPush( new PosterJob( $image->getTitle(), [
@@ -572,9 +592,12 @@ class RigscopeHandler extends ImageHandler {
 		return $files;
 	}
 
-	/** Whether a file holds something to draw by itself (a mesh, a bundle), from its facts. */
+	/** Whether a file holds something to draw by itself (a mesh, a bundle, a package of meshes), from its facts. */
 	private static function drawsAlone( File $file ): bool {
 		$kind = $file->getMetadataItem( 'kind' );
+		if ( $kind === 'upackage' ) {
+			return PackageFacts::holdsMeshes( $file );
+		}
 		return !in_array( $kind, [ 'psa', 'pssa', 'ue1-data', 'ue1-anim' ], true );
 	}
 

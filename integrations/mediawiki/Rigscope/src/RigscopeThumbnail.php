@@ -58,6 +58,7 @@ class RigscopeThumbnail extends ThumbnailImage {
 				PlayerMarkup::card( [ $file ], $width, $height, $options['alt'] ?? '', $this->view['problem'] ?? null ) );
 		}
 		return PlayerMarkup::placeholder( [ $file ], [
+			'mesh' => $this->view['mesh'] ?? null,
 			'clip' => $this->view['clip'] ?? null,
 			// The player counts frames as the file does (a UE1 clip starts where it starts).
 			'frame' => $this->view['fileFrame'] ?? null,
