@@ -122,10 +122,18 @@ const PICTURES = {
     save('texture-view', await page.screenshot());
     await page.close();
   },
+  /** The embed page: one <rigscope-viewer> with its full controls, as an <iframe> or the element shows it. */
+  async embed({ browser, base }) {
+    const files = ZEROAD().filter((f) => /\/skeleton/.test(f));
+    const query = `autoplay=0&clip=skeleton_idle&frame=40&controls=full&${files.map((f) => `file=${encodeURIComponent(f)}`).join('&')}`;
+    const page = await openViewer(browser, base, `/embed.html?${query}`, { width: 640, height: 400 });
+    save('embed', await page.screenshot());
+    await page.close();
+  },
   /** The toolbar over the 0 A.D. folder, with its Share menu open when the toolbar has menus. */
   async toolbar({ browser, base }) {
     const page = await openViewer(browser, base, viewerPath(ZEROAD(), '&clip=skeleton_idle&frame=40'), { width: 1000, height: 560 });
-    const share = page.locator('.bar [aria-haspopup=menu]', { hasText: 'Share' }).first();
+    const share = page.locator('#share-menu');
     if (await share.count()) {
       await share.click();
       await frames(page, 3);
@@ -166,7 +174,7 @@ $wgRigscopePosterCommand = true;`,
       await page.waitForFunction(() =>
         [...document.querySelectorAll('.rigscope-thumb img')].every((i) => i.complete && i.naturalWidth > 0),
       );
-      save('wiki-page', await page.screenshot({ clip: { ...WIKI_CLIP, height: 440 } }));
+      save('wiki-page', await page.screenshot({ clip: { ...WIKI_CLIP, width: 680, height: 410 } }));
       await page.goto(`${wiki.url}/index.php?title=File:Skeleton.pmd`);
       await page.waitForFunction(() => document.querySelector('#file rigscope-viewer')?.clips?.length > 0, null, { timeout: 300000 });
       await frames(page, 10);
