@@ -1,6 +1,6 @@
 // The command line as command lines are expected to be: strict options (an unknown option or a
 // missing value exits 2 naming it, before anything is read), --help on stdout with exit 0, and
-// --version. The README's command table is the text `rigscope --help` prints.
+// --version. docs/cli.md holds the text `rigscope --help` prints (tests/unit/docs-cli.test.js).
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -87,10 +87,5 @@ describe('rigscope command line', () => {
       expect(r.status).toBe(2);
       expect(r.stderr).toContain(usageLine('convert'));
     }
-  });
-
-  it('the README shows exactly what rigscope --help prints', () => {
-    const readme = readFileSync(`${root}README.md`, 'utf8');
-    expect(readme).toContain(cli('--help').stdout);
   });
 });
