@@ -11,7 +11,7 @@ import { entryFromBytes } from '../core/files.js';
 import { fromBase64Url, unpackScene } from '../core/pack.js';
 import { bundlesOf } from '../core/bundle.js';
 import { entriesFromRepo, isRepoUrl } from '../core/repo.js';
-import { readsName } from '../families/index.js';
+import { readsName, repoCompanions } from '../families/index.js';
 
 const PACK = /^#?(pack=)?/;
 
@@ -59,7 +59,8 @@ export async function entriesFromSource(src, packed, base) {
   const links = tokens.filter((t) => !t.startsWith('#'));
   // A GitHub or GitLab folder address (core/repo.js) stands for the files in it some family reads.
   const entries = [];
-  for (const folder of links.filter((t) => isRepoUrl(t))) entries.push(...(await entriesFromRepo(folder, { wanted: readsName })));
+  for (const folder of links.filter((t) => isRepoUrl(t)))
+    entries.push(...(await entriesFromRepo(folder, { wanted: readsName, companions: repoCompanions })));
   const urls = links.filter((t) => !isRepoUrl(t)).map((u) => new URL(u, base).href);
   if (urls.length) entries.push(...(await entriesFromUrls(urls)));
   /** @type {Record<string, string>} */
