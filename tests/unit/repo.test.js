@@ -329,6 +329,16 @@ describe('a file of the folder that cannot be fetched', () => {
   });
 });
 
+describe('a page saved of a repository folder', () => {
+  it('is titled after its hero, not its first file', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'rigscope-repo-title-')), 'firetrucks.html');
+    const r = await cli('page', `https://github.com/mods/samples/tree/main/${FT}/Models`, '-o', out);
+    expect(r.status).toBe(0);
+    // FlatSheet_d.3d is read first; of four one-frame props, the one of most vertices is the hero.
+    expect(readFileSync(out, 'utf8')).toContain('<title>tankard_d.3d — Rigscope</title>');
+  });
+});
+
 describe('a listing GitHub cut short', () => {
   it('is completed folder by folder: the same files as an uncut listing', async () => {
     const url = 'https://github.com/mods/samples/tree/main/vertex3d';
