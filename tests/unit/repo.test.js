@@ -478,6 +478,25 @@ describe('a UE1 mesh whose script is elsewhere in the repository', () => {
     expect(notes.length).toBe(4);
   });
 
+  it('finds a script of another name (Hamburger.uc imports Hamburger01; GoldCoins.uc the coins)', async () => {
+    const notes = [];
+    const entries = await entriesFromRepo('https://github.com/mods/samples/tree/main/vertex3d/trashbag/Models', {
+      hosts,
+      wanted: readsName,
+      companions: repoCompanions,
+      onNote: (n) => notes.push(n),
+    });
+    const at = 'vertex3d/trashbag/Classes';
+    expect(notes).toContain(`script ${at}/Hamburger.uc fetched from elsewhere in the repository: it imports Hamburger01`);
+    expect(notes).toContain(
+      `script ${at}/GoldCoins.uc fetched from elsewhere in the repository: it imports coin100, coin10, coin1, coin20, coin50, coin5`,
+    );
+    // Tankards.uc imports the same coins: once they have a script it is not fetched. lavender and
+    // rollychair have none anywhere.
+    expect(entries.filter((e) => e.path.endsWith('.uc')).length).toBe(10);
+    expect(notes.some((n) => /Tankards|lavender|rollychair/i.test(n))).toBe(false);
+  });
+
   it('the CLI reads the mesh with its script: scale, sequences and skin', async () => {
     const r = await cli('inspect', 'https://github.com/mods/ums/tree/main/Models/Key', '--json');
     expect(r.status).toBe(0);
