@@ -245,6 +245,26 @@ describe('a UE1 mesh whose script is elsewhere in the repository', () => {
   });
 });
 
+describe('the element (embed page) and a folder in part', () => {
+  it('notes the script fetched from elsewhere in the repository, and a file that answers 404', async () => {
+    reset();
+    fake.state.missingRaw = new Set(['ums/Models/key1.pcx']);
+    try {
+      const page = await pageWithHosts(`/embed.html?repo=${encodeURIComponent(`${GH}/ums/Models/Key`)}`);
+      const { characters } = await page.evaluate(() => window.__rigscope.snapshot());
+      expect(characters.map((c) => c.name)).toEqual(['key_d.3d']);
+      const messages = await page.evaluate(() => document.querySelector('rigscope-viewer').messages.map((m) => m.text));
+      expect(messages).toEqual([
+        'key1.pcx: could not be fetched: HTTP 404',
+        'script ums/Classes/Key.uc fetched from elsewhere in the repository, with the 1 texture it imports: it imports key',
+      ]);
+      await page.context.close();
+    } finally {
+      reset();
+    }
+  });
+});
+
 describe('Copy link while a clip plays', () => {
   it('names the frame on screen, which holds while the dialog is open, and plays on after', async () => {
     reset();
