@@ -326,6 +326,13 @@ describe('a file of the folder that cannot be fetched', () => {
     expect(inspected.status).toBe(1);
     expect(inspected.stdout).toContain('firetrucks/Models/key_d.3d: ue1\n');
     expect(inspected.stderr).toContain('rigscope: firetrucks/Models/tankard_a.3d: could not be fetched: HTTP 404\n');
+    // export walks a copy on disk: the file that never came is said before the walk.
+    const out = mkdtempSync(join(tmpdir(), 'rigscope-repo-404-'));
+    const exported = await cli('export', models, '-o', out);
+    expect(exported.status).toBe(1);
+    expect(exported.stderr).toContain('rigscope: firetrucks/Models/tankard_a.3d: could not be fetched: HTTP 404\n');
+    const glbs = readdirSync(out, { recursive: true }).filter((f) => String(f).endsWith('.glb'));
+    expect(glbs.map((f) => String(f).split('/').pop()).sort()).toEqual(['FlatSheet_d.glb', 'bottle_d.glb', 'key_d.glb']);
   });
 });
 
