@@ -283,9 +283,9 @@ async function resolveCommit(spec, options) {
       'missing',
     );
   // The refs tried, as written in the address (quoted text: the page sets messages as text).
-  const tried = Array.from({ length: tries }, (_, i) => `"${segments.slice(0, i + 1).join('/')}"`);
+  const tried = segments.length ? Array.from({ length: tries }, (_, i) => `"${segments.slice(0, i + 1).join('/')}"`) : ['"HEAD"'];
   const also = tried.length > 1 ? ` (nor ${tried.slice(1).join(', ')}: a branch name may hold slashes)` : '';
-  throw new RepoError(`${options.what}: ${host.name} knows no such branch, tag or commit as ${tried[0] ?? '"HEAD"'}${also}.`, 'missing');
+  throw new RepoError(`${options.what}: ${host.name} knows no such branch, tag or commit as ${tried[0]}${also}.`, 'missing');
 }
 
 // A GitHub tree kept to what the listing reads.
