@@ -3,8 +3,12 @@
 // x-next-page, raw files, rate-limit headers, 404/422/403/429 bodies, CORS with the headers
 // exposed. Each repository is a folder on disk (the shared samples), read at one fixed commit.
 // Switches: `rateLimited` (GitHub 403 + x-ratelimit-remaining 0, GitLab 429 + retry-after),
-// `cut` (the connection is dropped before an answer), `maxTree` (a tree answer past it is cut
-// and marked `truncated`).
+// `limitAfter` (GitHub's API calls answered before the limit is used up), `cut` (the connection is
+// dropped before an answer), `maxTree` (a tree answer past it is cut and marked `truncated`),
+// `cutTrees` (every recursive tree answer of more than one row is cut to its first half and marked
+// `truncated`, as GitHub cuts a large one; a tree's own level is answered whole), `missingRaw` (paths
+// from the root whose raw file answers 404, as a file listed but not served).
+// `lfsPointerOf(bytes)` writes the Git LFS pointer a repository would hold in place of a file.
 import { createServer } from 'node:http';
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -35,6 +39,12 @@ function treeOf(root) {
   return rows;
 }
 
+/** The Git LFS pointer a repository holds in place of these bytes (git-lfs's spec v1). */
+export function lfsPointerOf(bytes) {
+  const oid = createHash('sha256').update(bytes).digest('hex');
+  return `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize ${bytes.length}\n`;
+}
+
 /**
  * Starts the server. `repos`: `{ 'owner/name': folder }` (GitHub and GitLab alike; a GitLab
  * project may have subgroups, `group/sub/name`). Returns `{ url, github: { api, raw }, gitlab:
@@ -43,7 +53,17 @@ function treeOf(root) {
 export async function startRepoServer(repos) {
   const sha = createHash('sha1').update('rigscope-fake-commit').digest('hex');
   const trees = new Map(Object.entries(repos).map(([k, dir]) => [k, treeOf(dir)]));
-  const state = { rateLimited: false, cut: false, remaining: 60, calls: [], maxTree: 100000 };
+  const state = {
+    rateLimited: false,
+    limitAfter: Infinity,
+    apiCalls: 0,
+    cut: false,
+    remaining: 60,
+    calls: [],
+    maxTree: 100000,
+    cutTrees: false,
+    missingRaw: new Set(),
+  };
   const resetAt = Math.floor(Date.now() / 1000) + 1800;
 
   const send = (res, status, body, headers = {}) => {
@@ -54,7 +74,7 @@ export async function startRepoServer(repos) {
 
   function github(req, res, parts, query) {
     const cors = { 'access-control-allow-origin': '*', 'access-control-expose-headers': GITHUB_EXPOSE };
-    if (state.rateLimited) {
+    if (state.rateLimited || ++state.apiCalls > state.limitAfter) {
       return send(
         res,
         403,
@@ -124,11 +144,12 @@ export async function startRepoServer(repos) {
         url: `https://api.github.com/repos/${owner}/${name}/git/${t.type}s/${t.sha}`,
       }));
       const rows = query.get('recursive') ? all : all.filter((r) => !r.path.includes('/'));
+      const keep = state.cutTrees && query.get('recursive') && rows.length > 1 ? Math.ceil(rows.length / 2) : state.maxTree;
       const body = {
         sha: rest[2],
         url: `https://api.github.com/repos/${owner}/${name}/git/trees/${rest[2]}`,
-        tree: rows.slice(0, state.maxTree),
-        truncated: rows.length > state.maxTree,
+        tree: rows.slice(0, keep),
+        truncated: rows.length > keep,
       };
       return send(res, 200, body, headers);
     }
@@ -139,7 +160,8 @@ export async function startRepoServer(repos) {
     // /{o}/{r}/{sha}/{path…}: raw.githubusercontent.com answers with CORS and text/plain.
     const [owner, name, at, ...path] = parts.map(decodeURIComponent);
     const row = trees.get(`${owner}/${name}`)?.find((t) => t.type === 'blob' && t.path === path.join('/'));
-    if (!row || at !== sha) return send(res, 404, '404: Not Found', { 'access-control-allow-origin': '*', 'content-type': 'text/plain' });
+    if (!row || at !== sha || state.missingRaw.has(row.path))
+      return send(res, 404, '404: Not Found', { 'access-control-allow-origin': '*', 'content-type': 'text/plain' });
     return send(res, 200, readFileSync(row.full), {
       'access-control-allow-origin': '*',
       'content-type': 'text/plain; charset=utf-8',
@@ -198,7 +220,8 @@ export async function startRepoServer(repos) {
     if (what === 'files' && rest[1] === 'raw') {
       const path = decodeURIComponent(rest[0]);
       const row = tree.find((t) => t.type === 'blob' && t.path === path);
-      if (!row || !known(query.get('ref'))) return send(res, 404, { message: '404 File Not Found' }, cors);
+      if (!row || !known(query.get('ref')) || state.missingRaw.has(row.path))
+        return send(res, 404, { message: '404 File Not Found' }, cors);
       return send(res, 200, readFileSync(row.full), {
         ...cors,
         'content-type': 'text/plain; charset=utf-8',

@@ -20,10 +20,12 @@ beforeAll(() => {
   if (!existsSync(TEMPLATE)) execFileSync(process.execPath, [`${ROOT}scripts/build-standalone.mjs`], { cwd: ROOT });
 }, 120000);
 
-/** The template, and the files and state packed into a written page. */
+/** The template (titled after the page's hero), and the files and state packed into a written page. */
 async function readPage(path) {
   const html = readFileSync(path, 'utf8');
-  const template = readFileSync(TEMPLATE, 'utf8');
+  const title = /<title>([^<]*) — Rigscope<\/title>/.exec(html)?.[1];
+  expect(title).toBeTruthy();
+  const template = readFileSync(TEMPLATE, 'utf8').replace('<title>Rigscope</title>', `<title>${title} — Rigscope</title>`);
   expect(html.startsWith(template)).toBe(true);
   const tag = html
     .slice(template.length)

@@ -2,11 +2,25 @@
 // the template (a 404 page fetched by mistake) or already holds a scene is refused.
 import { describe, expect, it } from 'vitest';
 import { fromBase64Url, packScene, unpackScene } from '../../web/src/core/pack.js';
-import { checkTemplate, pageFileName, standalonePage } from '../../web/src/core/page.js';
+import { checkTemplate, pageFileName, standalonePage, titleCharacter } from '../../web/src/core/page.js';
 
-const TEMPLATE = '<!doctype html>\n<meta name="generator" content="Rigscope standalone page">\n<script>player</script>\n';
+const TEMPLATE =
+  '<!doctype html>\n<meta name="generator" content="Rigscope standalone page">\n<title>Rigscope</title>\n<script>player</script>\n';
 
 describe('standalone page', () => {
+  it('is titled after the character it opens on, the hero, as text', () => {
+    const characters = [
+      { name: 'octagon_d.3d', hero: false },
+      { name: 'UMSMarine_d.3d', hero: true },
+    ];
+    expect(titleCharacter(characters).name).toBe('UMSMarine_d.3d');
+    // The viewer's characters carry the scene's character (`scene.hero`).
+    expect(titleCharacter([{ name: 'a' }, { name: 'b', scene: { hero: true } }]).name).toBe('b');
+    const html = standalonePage(TEMPLATE, packScene({ files: [], state: {} }), { title: '<img src=x onerror=alert(1)>&"' });
+    expect(html).toContain('<title>&lt;img src=x onerror=alert(1)&gt;&amp;&quot; — Rigscope</title>');
+    expect(html.match(/<title>/g).length).toBe(1);
+  });
+
   it('appends the pack as the last tag, which unpacks to the files and state given', async () => {
     const files = [{ name: 'a/b.psk', bytes: new Uint8Array([1, 2, 3, 250]) }];
     const html = standalonePage(TEMPLATE, packScene({ files, state: { clip: 'Walk' } }));

@@ -8,7 +8,26 @@ import { dirname, join } from 'node:path';
 import { baseName } from '../src/core/files.js';
 import { bundleEntries, isBundleEntry } from '../src/core/bundle.js';
 import { entriesFromRepo, isRepoUrl, repoHosts } from '../src/core/repo.js';
-import { readsName } from '../src/families/index.js';
+import { readsName, repoCompanions } from '../src/families/index.js';
+
+/**
+ * What the repository folders of this run said (core/repo.js notes: a cut listing, files past the
+ * cap, companions fetched from elsewhere), each written to stderr as it comes; `incomplete` when
+ * files of the folder may be missing, which makes the run's exit status 1.
+ * @type {{ text: string, incomplete: boolean }[]}
+ */
+export const repoNotes = [];
+
+/** Whether a repository folder of this run was listed or fetched only in part. */
+export const incompleteRepo = () => repoNotes.some((n) => n.incomplete);
+
+function note(text, { incomplete = false } = {}) {
+  repoNotes.push({ text, incomplete });
+  process.stderr.write(`rigscope: ${text}\n`);
+}
+
+/** A repository folder's entries: its files some family reads, and what they need from elsewhere in it. */
+const repoEntries = (url, hosts) => entriesFromRepo(url, { hosts, wanted: readsName, companions: repoCompanions, onNote: note });
 
 /**
  * The repository hosts with the environment's bases: RIGSCOPE_GITHUB_API, RIGSCOPE_GITHUB_RAW,
@@ -65,7 +84,7 @@ export async function entriesFromPaths(paths) {
   for (const p of paths) {
     // A GitHub or GitLab folder address: its files some family reads, fetched (Node's fetch) at
     // one commit and named from the folder on, as a folder on disk is (core/repo.js).
-    if (isRepoUrl(p, hosts)) out.push(...(await entriesFromRepo(p, { hosts, wanted: readsName })));
+    if (isRepoUrl(p, hosts)) out.push(...(await repoEntries(p, hosts)));
     else await visit(p);
   }
   return openBundles(out);
@@ -109,11 +128,16 @@ export async function localFolders(paths) {
       out.push(p);
       continue;
     }
-    const entries = await entriesFromRepo(p, { hosts, wanted: readsName });
+    const entries = await repoEntries(p, hosts);
     const temp = await mkdtemp(join(tmpdir(), 'rigscope-repo-'));
     temps.push(temp);
     // Entry paths are the folder's name and the path below it (core/repo.js checks nothing climbs).
     for (const e of entries) {
+      // A file that could not be fetched has nothing to write: said here, as the walk will not see it.
+      if (e.refusal) {
+        note(`${e.path}: ${e.refusal}`, { incomplete: true });
+        continue;
+      }
       const file = join(temp, e.path);
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, new Uint8Array(await e.read()));

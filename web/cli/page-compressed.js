@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { loadNodeDecoders } from '../src/decoder/node.js';
 import { describeRecord, isProblem } from '../src/core/report.js';
-import { pageFileName } from '../src/core/page.js';
+import { pageFileName, titleCharacter } from '../src/core/page.js';
 import { buildScene } from './convert.js';
 import { compressForCli } from './compress.js';
 import { UsageError } from './usage.js';
@@ -32,7 +32,8 @@ export async function compressedPack(paths, { clip, lod = 0, textures }) {
   const { glb, problems: left } = await compressForCli(exported.glb, { textures });
   for (const p of [...exported.problems, ...left]) process.stderr.write(`rigscope: texture: ${p}\n`);
   const name = pageFileName(characters[0].name, '.glb');
-  return { files: [{ name, bytes: new Uint8Array(glb) }], state, problems: [...problems, ...exported.problems, ...left], left: 0 };
+  const title = titleCharacter(scene.characters).name;
+  return { files: [{ name, bytes: new Uint8Array(glb) }], state, problems: [...problems, ...exported.problems, ...left], left: 0, title };
 }
 
 /** The template with the GLB reader script after the player's. */

@@ -11,7 +11,7 @@ import { assembleScene, decodeFiles } from '../src/families/index.js';
 import { describeRecord, isProblem } from '../src/core/report.js';
 import { formatBytes } from '../src/core/input.js';
 import { packName, packScene, usedFiles } from '../src/core/pack.js';
-import { checkTemplate, standalonePage } from '../src/core/page.js';
+import { checkTemplate, standalonePage, titleCharacter } from '../src/core/page.js';
 import { entriesFromPaths } from './entries.js';
 import { UsageError } from './usage.js';
 
@@ -91,7 +91,7 @@ export async function sceneToPack(paths, { clip, lod = 0, mesh }) {
   const used = usedFiles(scene, named);
   const files = [];
   for (const u of used) files.push({ name: u.name, bytes: new Uint8Array(await u.entry.read()) });
-  return { files, state, problems, left: named.length - used.length, clip: findClip };
+  return { files, state, problems, left: named.length - used.length, clip: findClip, title: titleCharacter(scene.characters).name };
 }
 
 /** The line a command prints for what it wrote: size, files, clip, level of detail, files left out. */
@@ -131,7 +131,7 @@ export async function page(paths, { out, clip, mesh, lod = 0, template: template
     const { compressedPack, withGlbReader } = await import('./page-compressed.js');
     [packed, template] = await Promise.all([compressedPack(paths, { clip, lod, textures }), withGlbReader(template)]);
   } else packed = await sceneToPack(paths, { clip, lod, mesh });
-  const html = standalonePage(template, packScene(packed));
+  const html = standalonePage(template, packScene(packed), { title: packed.title });
   await writeFile(out, html);
   process.stdout.write(wroteLine(out, html.length, packed));
   return packed.problems.length ? 1 : 0;

@@ -104,7 +104,10 @@ async function main(argv) {
       process.stdout.write(`${commandHelp(command)}\n`);
       return 0;
     }
-    return await RUN[command](parsed.paths, parsed.options);
+    const code = await RUN[command](parsed.paths, parsed.options);
+    // A repository folder listed or fetched only in part (said on stderr as it was read): not everything given was used.
+    const { incompleteRepo } = await import('./entries.js');
+    return code === 0 && incompleteRepo() ? 1 : code;
   } catch (err) {
     if (err instanceof UsageError) return refuse(err.message, command);
     throw err;

@@ -11,6 +11,7 @@ import { inflateSync } from 'fflate';
 import '../element/index.js';
 import { configureSharedPool } from '../decoder/pool.js';
 import { exposePlayer } from './player-hook.js';
+import { titleCharacter } from '../core/page.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,7 +43,8 @@ function start() {
   const errors = $('errors');
   const ready = exposePlayer(player);
   player.addEventListener('load', () => {
-    const name = player.app.characters[0]?.name;
+    // Titled after the character the page opens on (core/layout.js chooseHero), not the first file read.
+    const name = titleCharacter(player.app.characters)?.name;
     if (name) document.title = `${name} — Rigscope`;
     ready();
   });

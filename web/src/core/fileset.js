@@ -9,6 +9,8 @@
 import { baseName, readText, textureKey } from './files.js';
 import { claimByName, detectByHead, familyOfKind, requireFamilies } from './registry.js';
 import { slicer } from './tasks.js';
+import { LFS_POINTER_MAX, lfsPointer } from './lfs.js';
+import { formatBytes } from './limits.js';
 
 const HEAD_BYTES = 65536;
 /** Head reads in flight at once while a drop is detected. */
@@ -23,6 +25,39 @@ function unreadable(err) {
       ? 'the browser could not read it (moved, deleted or too large to read)'
       : (err?.message ?? String(err));
   return `could not be read: ${why}`;
+}
+
+/**
+ * The record of a Git LFS pointer (core/lfs.js) given in place of its file, or null: named for
+ * what it is, whatever family its name or extension suggests, so nothing binds or decodes it.
+ */
+function pointerRecord(entry, head) {
+  const pointer = head.byteLength < LFS_POINTER_MAX ? lfsPointer(new Uint8Array(head, 0, head.byteLength)) : null;
+  if (!pointer) return null;
+  const reason = `a Git LFS pointer: the repository keeps this file elsewhere (the file itself is ${formatBytes(pointer.size)}, sha256 ${pointer.oid.slice(0, 12)}…)`;
+  return { kind: 'refused', files: [entry.path], reason, lfs: pointer };
+}
+
+/**
+ * Files claimed by name (images, text sidecars) small enough to be Git LFS pointers, read whole
+ * once: a pointer becomes its record, and any other keeps its bytes for its first read.
+ */
+async function pointersAmongClaimed(small, heads, records) {
+  const pointers = new Set();
+  const read = (entry) =>
+    entry.readHead(LFS_POINTER_MAX).then(
+      (head) => ({ head }),
+      () => ({}), // unreadable: said when it is read for use
+    );
+  await inOrder(small, HEAD_READS, read, (entry, { head }) => {
+    if (!head) return;
+    const pointer = pointerRecord(entry, head);
+    if (pointer) {
+      records.push(pointer);
+      pointers.add(entry);
+    } else if (head.byteLength === entry.size) heads.set(entry, head);
+  });
+  return pointers;
 }
 
 /**
@@ -152,11 +187,19 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
   const kinds = new Map(); // entry -> kind
   const heads = new Map(); // entry -> its whole bytes, when the head read was the whole file
   const unread = [];
+  const small = [];
   for (const entry of entries) {
+    // An entry that never arrived (a repository file whose download failed) says why.
+    if (entry.refusal) {
+      records.push({ kind: 'refused', files: [entry.path], reason: entry.refusal });
+      continue;
+    }
     const claimed = claimByName(families, entry.name);
     if (claimed) kinds.set(entry, claimed);
     else unread.push(entry);
+    if (claimed && entry.size < LFS_POINTER_MAX) small.push(entry);
   }
+  for (const pointer of await pointersAmongClaimed(small, heads, records)) kinds.delete(pointer);
   // One item per file, shared by the first look and the whole plan: a kept head is given once.
   const items = new Map();
   const itemOf = (entry) => {
@@ -191,6 +234,7 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
     calls.push(call);
   };
   let held = null; // the first look, which the next reads wait for
+  let pointer = null;
   const readHead = async (entry) => {
     if (held) await held;
     if (isCancelled()) return { cancelled: true };
@@ -204,6 +248,7 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
     if (r.cancelled) records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' });
     else if (r.error) records.push({ kind: 'refused', files: [entry.path], reason: unreadable(r.error) });
     else if (!r.head.byteLength) records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' });
+    else if ((pointer = pointerRecord(entry, r.head))) records.push(pointer);
     else {
       if (r.head.byteLength === entry.size) heads.set(entry, r.head);
       // A family that knows its files by a tag in JavaScript (UE1 packages) says so without the decoders.

@@ -8,6 +8,7 @@ import { entryFromBytes, extension } from './files.js';
 import { nextTask, slicer } from './tasks.js';
 import { MAX_ZIP_BYTES, MAX_ZIP_ENTRIES, formatBytes } from './limits.js';
 import { bundleEntries, isBundleEntry } from './bundle.js';
+import { lfsPointer } from './lfs.js';
 
 // The zip budgets are named in limits.js (core/pack.js and core/bundle.js spend them too).
 export { MAX_ZIP_BYTES, MAX_ZIP_ENTRIES, formatBytes };
@@ -168,12 +169,21 @@ export async function expandZips(entries, limits = {}) {
       ? bundleEntries(entry, { budget, maxZipEntries, maxZipBytes, onProgress: onUnpack && ((p) => onUnpack({ name: entry.name, ...p })) })
       : [entry];
   for (const zipEntry of entries) {
+    if (zipEntry.refusal) {
+      out.push(zipEntry); // a file that never arrived: refused with its reason by the decode stage
+      continue;
+    }
     if (extension(zipEntry.name) !== 'zip') {
       out.push(...(await bundleOrFile(zipEntry)));
       continue;
     }
     const zip = zipEntry.name;
     const b = new Uint8Array(await zipEntry.read());
+    // A Git LFS pointer in place of the zip stays a file: the decode stage names it (core/lfs.js).
+    if (lfsPointer(b)) {
+      out.push({ ...zipEntry, ...entryFromBytes(zipEntry.path ?? zip, b) });
+      continue;
+    }
     const end = endOfDirectory(b, zip);
     budget.entries += end.entries;
     if (budget.entries > maxZipEntries) {
@@ -253,7 +263,7 @@ function watchdog(limits) {
 async function fetchBytes(url, onProgress, limits) {
   const cap = limits.maxFetchBytes;
   const watch = watchdog(limits);
-  const failed = (what) => new Error(`Could not fetch ${url}: ${what}`);
+  const failed = (what) => Object.assign(new Error(`Could not fetch ${url}: ${what}`), { what });
   try {
     let response;
     try {
@@ -312,6 +322,15 @@ function nameOfUrl(url) {
   }
 }
 
+/** A download that failed as an entry the decode stage refuses, naming the host's answer. */
+function fetchRefusal(item) {
+  if (!item.err) return item;
+  const path = item.path ?? nameOfUrl(item.url);
+  const refuse = () => Promise.reject(item.err);
+  const reason = `could not be fetched: ${item.err.what ?? item.err.message}`;
+  return { name: path.split('/').pop(), path, size: 0, url: item.url, refusal: reason, read: refuse, readHead: refuse };
+}
+
 /**
  * Downloads at once while a link's files are fetched: one after another, a folder of 94 files paid
  * 94 round trips before its first file could be decoded. Six is what browsers open to one host
@@ -325,7 +344,13 @@ export const FETCHES_AT_ONCE = 6;
  * policy or the other site refused, of the first URL in order that failed (no new download starts
  * after a failure). `onProgress({ url, got, total, done, count })`: a download's bytes, and how many
  * of the `count` files are in. `limits` overrides the limits (tests); `limits.isCancelled()` stops
- * starting downloads (Cancel). A URL may be `{ url, path }` to name its entry.
+ * starting downloads (Cancel). A URL may be `{ url, path, bytes? }` to name its entry (and give
+ * its bytes when they were read before).
+ *
+ * `limits.eachOnItsOwn` (a repository folder's files): a file that cannot be fetched does not stop
+ * the others; it becomes an entry that says why (`refusal`, refused by the decode stage with the
+ * rest of the report), unless every file failed, or Cancel was pressed: then the first failure is
+ * thrown.
  */
 export async function entriesFromUrls(urls, onProgress, limits = {}) {
   const all = { ...LIMITS, ...limits };
@@ -340,20 +365,21 @@ export async function entriesFromUrls(urls, onProgress, limits = {}) {
       const i = next++;
       // An item is a URL, or { url, path } when the URL does not end in the file's name (a
       // repository's raw-file API, core/repo.js).
-      const { url, path } = typeof urls[i] === 'string' ? { url: urls[i] } : urls[i];
+      // `bytes`: already read (a repository's script read while its companions were looked for).
+      const { url, path, bytes } = typeof urls[i] === 'string' ? { url: urls[i] } : urls[i];
       try {
         if (all.isCancelled?.()) throw new Error('Fetching was cancelled; files already loaded stay');
         // Each entry remembers its URL, so a link to the view can name the file again.
-        out[i] = { ...entryFromBytes(path ?? nameOfUrl(url), await fetchBytes(url, report, all)), url };
+        out[i] = { ...entryFromBytes(path ?? nameOfUrl(url), bytes ?? (await fetchBytes(url, report, all))), url };
       } catch (err) {
-        failed = true;
-        out[i] = { err };
+        failed = !all.eachOnItsOwn || !!all.isCancelled?.();
+        out[i] = { err, url, path };
       }
       done++;
     }
   };
   await Promise.all(Array.from({ length: Math.min(FETCHES_AT_ONCE, count) }, fetchNext));
-  const failure = out.find((e) => e?.err);
-  if (failure) throw failure.err;
-  return expandZips(out, all);
+  const failures = out.filter((e) => e?.err);
+  if (failures.length && (failed || failures.length === count)) throw failures[0].err;
+  return expandZips(out.map(fetchRefusal), all);
 }

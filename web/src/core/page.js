@@ -15,16 +15,30 @@ export function checkTemplate(template, where = 'the page template') {
   if (template.includes(`id="${PACK_TAG}"`)) throw new Error(`${where} already holds a scene`);
 }
 
+const HTML_ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
 /**
  * The page for one packed scene (packScene's bytes). base64url has no '<', so the payload cannot
- * end its <script> early.
+ * end its <script> early. `title`: what the page is of (the character it opens on, its hero, not
+ * the first file read), written into its <title> as text, so tabs and bookmarks name it before
+ * the player runs.
  * @param {string} template
  * @param {Uint8Array} payload
+ * @param {{ title?: string }} [options]
  */
-export function standalonePage(template, payload) {
+export function standalonePage(template, payload, { title } = {}) {
   checkTemplate(template);
-  return `${template}<script type="application/octet-stream" id="${PACK_TAG}">${toBase64Url(payload)}</script>\n`;
+  const named = title ? template.replace('<title>Rigscope</title>', `<title>${pageTitle(title)}</title>`) : template;
+  return `${named}<script type="application/octet-stream" id="${PACK_TAG}">${toBase64Url(payload)}</script>\n`;
 }
+
+/** "UMSMarine_d.3d — Rigscope", as markup-safe text (a name from a file is hostile). */
+export function pageTitle(name) {
+  return `${String(name).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c])} — Rigscope`;
+}
+
+/** The character a page of these characters opens on and is named after: the hero (core/layout.js), else the first. */
+export const titleCharacter = (characters) => characters.find((c) => c.hero ?? c.scene?.hero) ?? characters[0];
 
 /**
  * A file name for the page (or, given another extension, a bundle) from a character's (or file's)

@@ -282,7 +282,10 @@ async function resolveCommit(spec, options) {
       `${options.what} is not a public repository or does not exist (${host.name} answers 404 for private ones).`,
       'missing',
     );
-  throw new RepoError(`${options.what}: ${host.name} knows no such branch, tag or commit.`, 'missing');
+  // The refs tried, as written in the address (quoted text: the page sets messages as text).
+  const tried = segments.length ? Array.from({ length: tries }, (_, i) => `"${segments.slice(0, i + 1).join('/')}"`) : ['"HEAD"'];
+  const also = tried.length > 1 ? ` (nor ${tried.slice(1).join(', ')}: a branch name may hold slashes)` : '';
+  throw new RepoError(`${options.what}: ${host.name} knows no such branch, tag or commit as ${tried[0]}${also}.`, 'missing');
 }
 
 // A GitHub tree kept to what the listing reads.
@@ -291,34 +294,95 @@ const treeRows = (b) => ({
   tree: Array.isArray(b?.tree) ? b.tree.map((t) => ({ path: t?.path, type: t?.type, size: t?.size, sha: t?.sha })) : [],
 });
 
-// GitHub: one recursive tree of the commit, kept to the folder (paths from the root). A tree too
-// large for one answer (`truncated`: 100,000 entries or 7 MB, a whole game's repository) is asked
-// again from the folder down: its tree found a level at a time, then listed recursively.
+/** Most API calls spent completing a cut listing folder by folder (GitHub allows 60 an hour without a key). */
+export const MAX_COMPLETION_CALLS = 40;
+
+const joinPath = (a, b) => (a ? `${a}/${b}` : b);
+
+// Rows of the first list, then those of the second whose paths the first lacks.
+function mergeRows(first, second) {
+  const seen = new Set(first.map((r) => r.path));
+  return [...first, ...second.filter((r) => !seen.has(r.path))];
+}
+
+/**
+ * Every row below a GitHub tree (paths from the root, `prefix` being the tree's). A recursive
+ * answer that GitHub cut (`truncated`: past 100,000 entries or 7 MB, a whole game's repository) is
+ * completed folder by folder: the tree's own level, then each folder below it asked on its own,
+ * within `budget.calls`; past it, or once the API limit is used up, what is known is kept and the
+ * listing stays cut.
+ */
+async function wholeTree(tree, id, prefix, budget) {
+  const got = await tree(id, true);
+  const rows = got.body.tree.map((t) => ({ ...t, path: joinPath(prefix, t.path) }));
+  if (!got.body.truncated) return { rows, truncated: false };
+  if (budget.calls-- <= 0) return { rows, truncated: true };
+  try {
+    const level = await tree(id, false);
+    let out = level.body.tree.map((t) => ({ ...t, path: joinPath(prefix, t.path) }));
+    let truncated = level.body.truncated;
+    for (const sub of out.filter((t) => t.type === 'tree')) {
+      if (budget.calls-- <= 0) return { rows: mergeRows(out, rows), truncated: true };
+      const below = await wholeTree(tree, sub.sha, sub.path, budget);
+      out = out.concat(below.rows);
+      truncated ||= below.truncated;
+    }
+    return { rows: out, truncated };
+  } catch (err) {
+    if (err instanceof RepoError && err.kind === 'limit') return { rows, truncated: true };
+    throw err;
+  }
+}
+
+const blobsUnder = (rows, dir) =>
+  rows
+    .filter((t) => t.type === 'blob' && typeof t.path === 'string' && (!dir || t.path.startsWith(`${dir}/`)))
+    .map((t) => ({ path: t.path, size: Number(t.size) || 0 }));
+
+// GitHub: one recursive tree of the commit, kept to the folder (paths from the root); cut, asked
+// again from the folder down (its tree found a level at a time) and completed folder by folder.
+// `under(dir)` lists any folder of the repository the same way (a family's companions elsewhere).
 async function githubFiles(spec, sha, folder, options) {
   const tree = (id, recursive) =>
     getJson(`${apiProject(spec.host, spec.project)}/git/trees/${id}${recursive ? '?recursive=1' : ''}`, { ...options, pick: treeRows });
+  const budget = { calls: MAX_COMPLETION_CALLS };
   const whole = await tree(sha, true);
-  const inFolder = (rows, prefix) =>
-    rows
-      .filter((t) => t.type === 'blob' && typeof t.path === 'string' && t.path.startsWith(prefix))
-      .map((t) => ({ path: t.path, size: Number(t.size) || 0 }));
-  if (!whole.body.truncated || !folder) {
+  // The tree of a folder, a level at a time (undefined when there is none).
+  const treeOf = async (dir) => {
+    let id = sha;
+    for (const name of dir ? dir.split('/') : []) {
+      const level = await tree(id, false);
+      id = level.body.tree.find((t) => t.type === 'tree' && t.path === name)?.sha;
+      if (!id) return undefined;
+    }
+    return id;
+  };
+  const under = async (dir) => {
+    if (!whole.body.truncated) return { files: blobsUnder(whole.body.tree, dir), truncated: false };
+    const id = await treeOf(dir);
+    if (!id) return { files: [], truncated: false, missing: true };
+    const listed = await wholeTree(tree, id, dir, budget);
+    return { files: blobsUnder(listed.rows, dir), truncated: listed.truncated };
+  };
+  if (!whole.body.truncated) {
     const folderExists = !folder || whole.body.tree.some((t) => t.type === 'tree' && t.path === folder);
-    return { files: inFolder(whole.body.tree, folder ? `${folder}/` : ''), folderExists, truncated: whole.body.truncated };
+    return { files: blobsUnder(whole.body.tree, folder), folderExists, truncated: false, under };
   }
-  let id = sha;
-  for (const name of folder.split('/')) {
-    const level = await tree(id, false);
-    id = level.body.tree.find((t) => t.type === 'tree' && t.path === name)?.sha;
-    if (!id) return { files: [], folderExists: false };
-  }
-  const below = await tree(id, true);
-  const rows = below.body.tree.map((t) => ({ ...t, path: `${folder}/${t.path}` }));
-  return { files: inFolder(rows, `${folder}/`), folderExists: true, truncated: below.body.truncated };
+  const listed = await under(folder);
+  return { files: listed.files, folderExists: !listed.missing, truncated: listed.truncated, under };
 }
 
-// GitLab: the folder's tree, recursive, 100 a page, following x-next-page.
+// GitLab: the folder's tree, recursive, 100 a page, following x-next-page; `under(dir)` another
+// folder's the same way.
 async function gitlabFiles(spec, sha, folder, options) {
+  const under = async (dir) => {
+    const listed = await gitlabTree(spec, sha, dir, options);
+    return { ...listed, missing: !listed.folderExists };
+  };
+  return { ...(await gitlabTree(spec, sha, folder, options)), under };
+}
+
+async function gitlabTree(spec, sha, folder, options) {
   const files = [];
   const maxPages = Math.ceil(MAX_FILES_PER_DROP / 100) + 50; // folders count as rows too
   let page = '1';
@@ -372,7 +436,7 @@ export async function listRepoFolder(
   const readable = listed.files.filter((f) => safePath(f.path) && wanted(f.path));
   const files = readable
     .slice(0, maxFiles)
-    .map((f) => ({ path: `${base}/${f.path.slice(cut)}`, size: f.size, url: rawUrl(host, project, sha, f.path) }));
+    .map((f) => ({ path: `${base}/${f.path.slice(cut)}`, source: f.path, size: f.size, url: rawUrl(host, project, sha, f.path) }));
   const where = folder ? `${what}/${folder}` : what;
   if (!files.length)
     throw new RepoError(
@@ -397,23 +461,79 @@ export async function listRepoFolder(
     truncated: listed.truncated,
     rate: state.rate,
     notes,
+    // Elsewhere in the repository, for a family's companions: a folder's files some family reads
+    // (paths from the root) and a file's address.
+    under: async (dir) => (await listed.under(dir)).files.filter((f) => safePath(f.path) && wanted(f.path)).map((f) => f.path),
+    urlOf: (path) => rawUrl(host, project, sha, path),
   };
+}
+
+/**
+ * Files a family needs from elsewhere in the repository (`companions`, the registry's
+ * repoCompanions: a UE1 mesh's script in a sibling Classes/ folder), with a note for each. The
+ * family reads files through `read(paths)` (fetched once: their bytes are kept in `got` and not
+ * fetched again) and folders through `under(dir)`.
+ */
+async function companionsOf(listing, companions, got, limits) {
+  const read = async (paths) => {
+    const missing = paths.filter((p) => !got.has(p));
+    let fetched = [];
+    if (missing.length) {
+      const items = missing.map((p) => ({ url: listing.urlOf(p), path: p }));
+      fetched = await entriesFromUrls(items, undefined, { ...limits, eachOnItsOwn: true }).catch(() => []);
+    }
+    for (const e of fetched) if (!e.refusal && !got.has(e.path)) got.set(e.path, new Uint8Array(await e.read()));
+    const text = new TextDecoder('utf-8');
+    return new Map(paths.filter((p) => got.has(p)).map((p) => [p, text.decode(got.get(p))]));
+  };
+  const chosen = new Set(listing.files.map((f) => f.source));
+  const found = await companions({ files: [...chosen], folder: listing.folder, read, under: listing.under });
+  return { paths: [...new Set(found.paths)].filter((p) => !chosen.has(p) && safePath(p)), notes: found.notes };
+}
+
+/**
+ * Where a drop of the folder and its companions is named from: the folder, or the closest folder
+ * holding them all (a UE1 package's folder when its script came from Classes/ beside Models/), so
+ * the names read as the package's folder dropped would.
+ */
+function namingRoot(folder, paths) {
+  let root = folder ? folder.split('/') : [];
+  for (const p of paths) {
+    const dirs = p.split('/').slice(0, -1);
+    let n = 0;
+    while (n < root.length && n < dirs.length && root[n] === dirs[n]) n++;
+    root = root.slice(0, n);
+  }
+  return root.join('/');
 }
 
 /**
  * The folder's files as FileEntries, fetched with the link fetcher (six at a time, its limits,
  * progress and cancel); each entry remembers `repo` (the folder's link pinned at the commit), so a
- * share link can name the folder instead of every file. `onListed(listing)` hears the listing
- * before the downloads start (the rate limit left, notes).
+ * share link can name the folder instead of every file. A file that cannot be fetched is an entry
+ * that says why (refused with the report), and the others open. `onListed(listing)` hears the
+ * listing before the downloads start (the rate limit left); `onNote(text, { incomplete })` each
+ * note (a cut listing and files past the cap are `incomplete`; companions fetched from elsewhere
+ * are not). `companions` (the registry's
+ * repoCompanions) names files the folder's files need from elsewhere in the repository.
  */
-export async function entriesFromRepo(text, { onProgress, onListed, limits, ...options } = {}) {
+export async function entriesFromRepo(text, { onProgress, onListed, onNote, limits, companions, ...options } = {}) {
   const listing = await listRepoFolder(text, options);
   onListed?.(listing);
-  const entries = await entriesFromUrls(
-    listing.files.map((f) => ({ url: f.url, path: f.path })),
-    onProgress,
-    limits,
-  );
+  const got = new Map(); // path from the root -> bytes read while companions were looked for
+  const extra = companions ? await companionsOf(listing, companions, got, limits) : { paths: [], notes: [] };
+  // A cut listing or files past the cap: some of the folder is missing. Companions: all is there.
+  for (const note of listing.notes) onNote?.(note, { incomplete: true });
+  for (const note of extra.notes) onNote?.(note, { incomplete: false });
+  const root = namingRoot(listing.folder, extra.paths);
+  const base = root ? root.split('/').pop() : listing.project.split('/').pop();
+  const sources = [...listing.files.map((f) => f.source), ...extra.paths];
+  const items = sources.map((source) => ({
+    url: listing.urlOf(source),
+    path: `${base}/${source.slice(root ? root.length + 1 : 0)}`,
+    bytes: got.get(source),
+  }));
+  const entries = await entriesFromUrls(items, onProgress, { ...limits, eachOnItsOwn: true });
   for (const e of entries) e.repo = listing.link;
   return entries;
 }

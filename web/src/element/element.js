@@ -375,10 +375,12 @@ export class RigscopeViewer extends HTMLElement {
     }
     this._ui.status.textContent = 'Loading…';
     let report;
+    let notes;
     let urls = this.src.split(/\s+/).filter((u) => u && !u.startsWith('#'));
     try {
       const source = await entriesFromSource(this.src, this.getAttribute('packed'), document.baseURI);
       urls = source.urls;
+      notes = source.notes ?? [];
       const { entries } = source;
       if (this._loaded !== src) return;
       // A packed scene's view fills the view attributes the page did not set.
@@ -408,6 +410,7 @@ export class RigscopeViewer extends HTMLElement {
     this._ui.poster.hidden = true;
     this.records = report.records.filter(isProblem).map((r) => ({ ...r }));
     for (const r of this.records) this._message(r.files[0] ?? null, describeRecord(r));
+    for (const note of notes ?? []) this._note(note);
     if (!this.app.characters.length && !this.records.length) {
       this.records.push({ kind: 'refused', files: urls, reason: 'nothing in these files can be shown' });
       this._message(null, 'Nothing in these files can be shown');

@@ -11,7 +11,7 @@ import { entryFromBytes } from '../core/files.js';
 import { fromBase64Url, unpackScene } from '../core/pack.js';
 import { bundlesOf } from '../core/bundle.js';
 import { entriesFromRepo, isRepoUrl } from '../core/repo.js';
-import { readsName } from '../families/index.js';
+import { readsName, repoCompanions } from '../families/index.js';
 
 const PACK = /^#?(pack=)?/;
 
@@ -50,7 +50,7 @@ export function attributesOfPackedState(state) {
  * @param {string} src
  * @param {string | null} packed
  * @param {string} base
- * @returns {Promise<{ entries: import('../core/files.js').FileEntry[], urls: string[], attributes: Record<string, string> }>}
+ * @returns {Promise<{ entries: import('../core/files.js').FileEntry[], urls: string[], attributes: Record<string, string>, notes: string[] }>}
  */
 export async function entriesFromSource(src, packed, base) {
   const tokens = src.split(/\s+/).filter(Boolean);
@@ -59,7 +59,11 @@ export async function entriesFromSource(src, packed, base) {
   const links = tokens.filter((t) => !t.startsWith('#'));
   // A GitHub or GitLab folder address (core/repo.js) stands for the files in it some family reads.
   const entries = [];
-  for (const folder of links.filter((t) => isRepoUrl(t))) entries.push(...(await entriesFromRepo(folder, { wanted: readsName })));
+  // A repository's notes (a cut listing, companions fetched from elsewhere in it) are shown as the element's notes.
+  const notes = [];
+  const onNote = (note) => notes.push(note);
+  for (const folder of links.filter((t) => isRepoUrl(t)))
+    entries.push(...(await entriesFromRepo(folder, { wanted: readsName, companions: repoCompanions, onNote })));
   const urls = links.filter((t) => !isRepoUrl(t)).map((u) => new URL(u, base).href);
   if (urls.length) entries.push(...(await entriesFromUrls(urls)));
   /** @type {Record<string, string>} */
@@ -76,5 +80,5 @@ export async function entriesFromSource(src, packed, base) {
     entries.push(...pack.files.map((f) => entryFromBytes(f.name, f.bytes)));
     attributes = { ...attributesOfPackedState(pack.state), ...attributes };
   }
-  return { entries, urls, attributes };
+  return { entries, urls, attributes, notes };
 }

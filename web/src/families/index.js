@@ -39,3 +39,18 @@ export const readsName = (path) => {
   const name = baseName(path);
   return CONTAINERS.test(name) || FAMILIES.some((f) => f.fileNames?.test(name) || f.claims?.(name));
 };
+
+/**
+ * Files a repository folder's files need from elsewhere in the repository (core/repo.js), each
+ * family's `repoCompanions(ctx)` asked in turn: `{ paths, notes }`.
+ */
+export async function repoCompanions(ctx) {
+  const out = { paths: [], notes: [] };
+  for (const f of FAMILIES) {
+    if (!f.repoCompanions) continue;
+    const found = await f.repoCompanions(ctx);
+    out.paths.push(...found.paths);
+    out.notes.push(...found.notes);
+  }
+  return out;
+}

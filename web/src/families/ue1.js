@@ -1,13 +1,12 @@
 // Unreal Engine 1 vertex meshes: foo_d.3d (triangles) + foo_a.3d (frames), the .uc class whose
 // #exec lines import them (sequences, textures, scale), and PCX textures.
 import { decoderInput, stem, textureKey } from '../core/files.js';
+import { importsMesh, ue1RepoCompanions } from './ue1-companions.js';
 
 const meshBase = (name) =>
   stem(name)
     .replace(/_[ad]$/i, '')
     .toLowerCase();
-const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const importsMesh = (script, base) => new RegExp(`\\b${escape(base)}_d\\.3d\\b`, 'i').test(script);
 
 /** Texture records in file-name order (case-insensitive), each path lowered once. */
 function byLowerPath(records) {
@@ -27,6 +26,8 @@ export default {
   packageFolders: ['Models', 'Classes', 'Textures'],
   // A _d.3d holds triangles only: loaders given its URL fetch the _a.3d (vertex positions) beside it.
   companions: (name) => (/_d\.3d$/i.test(name) ? [name.replace(/_d(\.3d)$/i, '_a$1')] : []),
+  // A folder link of Models/ holds a mesh but not the script in Classes/ beside it: found in the repository.
+  repoCompanions: ue1RepoCompanions,
 
   async plan(byKind, { text }) {
     const jobs = [],

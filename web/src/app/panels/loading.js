@@ -3,7 +3,7 @@
 // by core/input.js; a bundle's view is applied here. Returns `load`, which the page's start uses too.
 import { entriesFromUrls, formatBytes } from '../../core/input.js';
 import { describeRateLimit, entriesFromRepo, isRepoUrl } from '../../core/repo.js';
-import { readsName } from '../../families/index.js';
+import { readsName, repoCompanions } from '../../families/index.js';
 import { displayName } from '../../core/files.js';
 import { isProblem } from '../../core/report.js';
 import { nextTask } from '../../core/tasks.js';
@@ -86,21 +86,23 @@ export function loadingPanel({ app, viewer, $, messages }) {
 
   /**
    * A repository folder (core/repo.js): listed at one commit through the host's API, then the files
-   * some family reads fetched as links are. The API calls left (GitHub allows 60 an hour without a
-   * key) are said in the status line; notes (a cut listing, files past the cap) become messages.
+   * some family reads fetched as links are, with what they need from elsewhere in the repository
+   * (a UE1 mesh's script). The API calls left (GitHub allows 60 an hour without a key) are said in
+   * the status line; notes (a cut listing, files past the cap, companions) become messages.
    */
   async function loadRepo(url) {
     let rate = '';
     const onListed = (listing) => {
       rate = describeRateLimit(listing.host, listing.rate);
-      for (const note of listing.notes) messages.add(note);
       status(`${listing.files.length} files to fetch from ${listing.project} at ${listing.sha.slice(0, 12)}${rate ? ` (${rate})` : ''}`);
     };
     await load(
       () =>
         entriesFromRepo(url, {
           wanted: readsName,
+          companions: repoCompanions,
           onListed,
+          onNote: (note) => messages.add(note),
           onProgress: fetchProgress,
           limits: { onUnpack, isCancelled: () => cancelled },
         }),

@@ -6,7 +6,7 @@
 // (core/bundle.js): a .rigscope file that any Rigscope opens as the files it holds.
 import { packSceneAsync, usedFiles } from '../../core/pack.js';
 import { formatBytes } from '../../core/input.js';
-import { pageFileName, standalonePage } from '../../core/page.js';
+import { pageFileName, standalonePage, titleCharacter } from '../../core/page.js';
 import { bundleBytes, bundleFileName } from '../../core/bundle.js';
 import { currentState, packedState } from '../params.js';
 import { download } from './export.js';
@@ -54,8 +54,9 @@ async function packView({ app, viewer, loader }, what) {
 /** The standalone page of the current view. */
 async function savePage(page) {
   const [template, { files, payload }] = await Promise.all([fetchTemplate(), packView(page, 'the page')]);
-  const html = standalonePage(template, payload);
-  return { files, blob: new Blob([html], { type: 'text/html' }), name: pageFileName(page.app.characters[0].name), size: html.length };
+  const { name } = titleCharacter(page.app.characters);
+  const html = standalonePage(template, payload, { title: name });
+  return { files, blob: new Blob([html], { type: 'text/html' }), name: pageFileName(name), size: html.length };
 }
 
 /** The .rigscope bundle of the current view. */
@@ -65,7 +66,7 @@ async function saveBundle(page) {
   return {
     files,
     blob: new Blob([bytes], { type: 'application/octet-stream' }),
-    name: bundleFileName(page.app.characters[0].name),
+    name: bundleFileName(titleCharacter(page.app.characters).name),
     size: bytes.length,
   };
 }

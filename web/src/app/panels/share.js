@@ -77,12 +77,21 @@ export async function openPackedLink({ app, $, messages, loader }, text) {
 export function sharePanel(page) {
   const { app, viewer, $ } = page;
   let busy = false;
+  let resume = false; // a clip held on its frame while the dialog is open plays on when it closes
   async function share(kind) {
     if (busy) return;
     busy = true;
     const { urls: all, repo } = fileSources(app);
     // A folder from one repository: the link names the folder at its commit, not every file.
     const urls = repo ? [] : all;
+    // The link names the frame on screen: a playing clip holds on that frame while the dialog is
+    // open (packing takes a while, and the clip went on playing behind it: frame=26 was named
+    // while 31 showed), and plays on from it when the dialog closes.
+    const state = { ...currentState(app, viewer, urls), repo };
+    if (state.autoplay && app.current) {
+      app.goToFileFrame(state.frame);
+      resume = true;
+    }
     $('share-title').textContent = kind === 'embed' ? 'Embed code' : 'Link to this view';
     $('share-text').value = '';
     $('share-files').replaceChildren();
@@ -97,7 +106,7 @@ export function sharePanel(page) {
         kind,
         base: location.href,
         hosted: urls,
-        state: { ...currentState(app, viewer, urls), repo },
+        state,
         local: localFiles(app),
         scene: app.scene,
         onProgress: ({ done, total }) => {
@@ -127,6 +136,10 @@ export function sharePanel(page) {
       busy = false;
     }
   }
+  $('share-dialog').addEventListener('close', () => {
+    if (resume) app.play();
+    resume = false;
+  });
   $('link-button').addEventListener('click', () => share('link'));
   $('embed-button').addEventListener('click', () => share('embed'));
   $('share-copy').addEventListener('click', () => navigator.clipboard?.writeText($('share-text').value).catch(() => {}));
