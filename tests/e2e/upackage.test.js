@@ -75,6 +75,28 @@ describe.skipIf(!existsSync(PKG))('UE1 packages in the viewer', () => {
     await page.close();
   });
 
+  it('a link with mesh= opens one mesh of a package, and Copy link keeps it', async () => {
+    const file = `${inject('baseUrl')}/samples/upackage/SiegeIV_0032beta9.u`;
+    const page = await openPage(browser, `/?file=${encodeURIComponent(file)}&mesh=sg_GL3rd`);
+    await until(page, () => window.__rigscope?.app.characters.length > 0 && window.__rigscope.app.loads > 0, undefined, 120000);
+    const state = await page.evaluate(() => {
+      const { app, viewer } = window.__rigscope;
+      return {
+        names: app.characters.map((c) => c.name),
+        clips: app.selected?.clips.map((k) => k.name),
+        objects: app.objects,
+        triangles: viewer.renderer.info.render.triangles,
+      };
+    });
+    expect(state.names).toEqual(['sg_GL3rd']);
+    expect(state.clips).toEqual(['All', 'Fire', 'Still']);
+    // What Copy link writes (params.js currentState: mesh is app.objects[0]).
+    expect(state.objects).toEqual(['sg_GL3rd']);
+    expect(state.triangles).toBeGreaterThan(0);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
   it('<rigscope-viewer mesh="…">: one mesh of a package, decoded and drawn alone', async () => {
     const page = await elementHostPage(browser, 'upackage');
     await page.evaluate(

@@ -348,6 +348,15 @@ describe('lod= in links', () => {
       });
   });
 
+  it('mesh= (of a UE1 package) is read, written by Copy link and carried by packs', () => {
+    expect(readParams('?mesh=%20sg_GL1st%20', at).mesh).toBe('sg_GL1st');
+    expect(readParams('?mesh=', at).mesh).toBeUndefined();
+    expect(buildQuery({ mesh: 'Pkg.Group.sg_GL1st', clip: 'Fire' })).toBe('clip=Fire&mesh=Pkg.Group.sg_GL1st');
+    expect(readParams(`?${buildQuery({ mesh: 'Pkg.Group.sg_GL1st' })}`, at).mesh).toBe('Pkg.Group.sg_GL1st');
+    expect(packedState({ mesh: 'sg_GL1st', files: ['https://x/a.u'] })).toEqual({ mesh: 'sg_GL1st' });
+    expect(readParams(`?${queryWithPackedState('', { mesh: 'C4' })}`, at).mesh).toBe('C4');
+  });
+
   it('are written by Copy link for a level other than 0, read back as written, and carried by packs', () => {
     expect(buildQuery({ lod: 2, clip: 'Idle' })).toBe('clip=Idle&lod=2');
     expect(buildQuery({ lod: 'all' })).toBe('lod=all');

@@ -329,3 +329,16 @@ describe.skipIf(!HAVE_SAMPLES)('UE1 packages: texture slots across the packages 
     expect(decoded.textures.filter((t) => t.path === 'HPDemoAd.utx')).toHaveLength(6);
   });
 });
+
+describe.skipIf(!HAVE_SAMPLES)('UE1 packages: a mesh asked for by name', () => {
+  it('a name none of its meshes has is said, with the meshes the package holds; nothing is decoded', async () => {
+    const d = await decoder();
+    const decoded = await decodeFiles([entryOf('Endemia.u'), entryOf('JetpackTex.utx')], d, { objects: ['Nope'] });
+    const scene = await assembleScene(decoded, {});
+    expect(decoded.models).toEqual([]);
+    // The texture package holds no mesh: it is not named.
+    expect(scene.records.map((r) => describeRecord(r)).filter((t) => /no mesh named/.test(t))).toEqual([
+      'Endemia.u: not used — no mesh named Nope; its 53 meshes: WhiskyBottle, CoffeeCup, Ashtray, Ashtray2, Ashtray2a, Ashtray2b, Ashtray2c, Ashtray2d, Ashtray2e, Barrel2, Barrel3, BarrelGas and 41 more',
+    ]);
+  });
+});

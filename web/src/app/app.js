@@ -38,6 +38,9 @@ export class App extends Playback {
     this.drops = 0;
     this.manual = new Map(); // `${model file}#${material index}` -> texture record id
     this.lod = 0; // the level of detail shown of parts that have levels, or 'all' (panels/lod.js)
+    // Of UE1 packages, the objects decoded and shown (a link's mesh=, kept for the page's life so
+    // Copy link names it again), or undefined for all of them.
+    this.objects = undefined;
     this.scene = null;
     this.characters = []; // built from this.scene, in its order (texture boards last); playable (Playback)
     this.built = new Map(); // signature -> Character
@@ -64,7 +67,8 @@ export class App extends Playback {
     const started = performance.now();
     const drop = ++this.drops;
     const early = this._drawEarly({ replace, demo });
-    const set = await decodeFiles(entries, this.decoder, { onProgress, drop, isCancelled, onDecoded: early.decoded });
+    const objects = this.objects ? { objects: this.objects } : {};
+    const set = await decodeFiles(entries, this.decoder, { onProgress, drop, isCancelled, onDecoded: early.decoded, ...objects });
     this.lastDecodeMs = performance.now() - started;
     performance.mark('rigscope:decoded');
     await early.settled();

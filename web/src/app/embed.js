@@ -30,6 +30,7 @@ const attributes = {
   background: params.bg,
   up: params.up?.join(','),
   lod: params.lod,
+  mesh: params.mesh,
   controls: query.get('controls') ?? 'full',
   poster: query.get('poster') ?? undefined,
   // The element checks these and says what it cannot use: neutral | none | an image URL; a number.

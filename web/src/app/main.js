@@ -39,6 +39,8 @@ async function start() {
   let view = params;
   // A link's level of detail (lod=) is shown from the first drawing of its files on.
   if (params.lod !== undefined) app.lod = params.lod;
+  // A link's mesh= (of a UE1 package): only that mesh of its packages is decoded and shown.
+  if (params.mesh) app.objects = [params.mesh];
   // A repository folder (repo=): listed at its commit and fetched as a folder drop reads.
   if (params.repo) await page.loader.loadRepo(params.repo);
   if (params.files.length) {

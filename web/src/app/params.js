@@ -1,6 +1,7 @@
 // One parameter scheme for the viewer and the embed page:
 //   file=URL (repeatable)  repo=FOLDER-URL  clip=NAME  frame=N  speed=X  autoplay=0|1  skeleton=0|1
-//   camera=px,py,pz,tx,ty,tz  bg=RRGGBB  up=X,Y,Z  lod=N|all  demo=0
+//   camera=px,py,pz,tx,ty,tz  bg=RRGGBB  up=X,Y,Z  lod=N|all  mesh=NAME  demo=0
+// (mesh=: of a UE1 package, only that mesh, by its name or Package.Group.Name)
 // "Copy link" writes the current state in these words; both pages read them.
 import { lodFromText } from '../core/lod.js';
 import { isRepoUrl } from '../core/repo.js';
@@ -88,6 +89,7 @@ export function readParams(search = location.search, base = location.href, hash 
     bg: colour('bg'),
     up: readUp(q.get('up'), problems),
     lod: readLod(q.get('lod'), problems),
+    mesh: q.get('mesh')?.trim() || undefined,
     // A link that names files shows those or says why not, never the demo in their place.
     demo: q.get('demo') !== '0' && !q.has('file') && !q.has('repo') && readPackedHash(hash) === undefined,
     packed: readPackedHash(hash),
@@ -124,6 +126,7 @@ export function buildQuery(state) {
   if (state.bg) q.set('bg', state.bg);
   if (state.up?.some((d) => d !== 0)) q.set('up', state.up.join(','));
   if (state.lod !== undefined && state.lod !== 0) q.set('lod', String(state.lod));
+  if (state.mesh) q.set('mesh', state.mesh);
   const rest = q.toString();
   if (!state.repo) return rest;
   // A folder's address keeps its / and : (allowed in a query): a share link stays short.
@@ -146,6 +149,7 @@ export function currentState(app, viewer, urls) {
     bg: viewer.background.getHexString(),
     up: viewer.up,
     lod: app.lod,
+    mesh: app.objects?.[0],
   };
 }
 

@@ -69,6 +69,14 @@ function sequencesOf(model, animations) {
   return (anim?.clips ?? []).map((c) => ({ name: c.name, frames: c.frameCount, fps: c.fps }));
 }
 
+/** The record of a package none of whose meshes is the one asked for (mesh=, --mesh): which it has. */
+function noMeshNamed(path, objects, meshes) {
+  const names = meshes.map((e) => e.name);
+  const listed = names.length > 12 ? `${names.slice(0, 12).join(', ')} and ${names.length - 12} more` : names.join(', ');
+  const count = `${names.length} mesh${names.length === 1 ? '' : 'es'}`;
+  return { kind: 'unused', files: [path], reason: `no mesh named ${objects.join(' or ')}; its ${count}: ${listed}` };
+}
+
 export default {
   id: 'upackage',
   label: 'Unreal Engine 1 packages',
@@ -112,7 +120,9 @@ export default {
       }
       // `meshes`: what a container offers to be picked by name (`rigscope convert --mesh`).
       containers.push({ path, format: 'upackage', listing, meshes: listing.meshes.map((e) => e.name) });
-      const chosen = [...listing.meshes.filter(asked), ...(skeletal ? listing.animations : [])];
+      const shown = listing.meshes.filter(asked);
+      if (wanted && listing.meshes.length && !shown.length) records.push(noMeshNamed(path, objects, listing.meshes));
+      const chosen = [...shown, ...(skeletal ? listing.animations : [])];
       for (const e of chosen) {
         jobs.push({
           inputs: [item],

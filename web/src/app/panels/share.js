@@ -68,6 +68,8 @@ export async function openPackedLink({ app, $, messages, loader }, text) {
   // The pack's level of detail is shown from the first drawing of its files on (applyState shows
   // it again when a drop that replaced the scene reset it).
   if (view.lod !== undefined) app.lod = view.lod;
+  // The pack's mesh (of a UE1 package; `rigscope page --mesh`) is the only one decoded.
+  if (view.mesh) app.objects = [view.mesh];
   // Like a drop: the first adds to the scene or replaces it as the drop mode says; the rest add.
   for (const [i, drop] of pack.drops.entries()) await loader.load(async () => drop, 'packed link', i ? { replace: false } : {});
   if (view.skeleton) $('show-skeleton').checked = true;
