@@ -27,6 +27,7 @@ import { ALL_EXTENSIONS, EXTTextureWebP } from '@gltf-transform/extensions';
 import { dedup, listTextureInfoByMaterial, meshopt, resample, weld } from '@gltf-transform/functions';
 import { MeshoptDecoder } from 'meshoptimizer/decoder';
 import { MeshoptEncoder } from 'meshoptimizer/encoder';
+import { dropUnplayedFrames, sparseFrameWeights, takeFrameTargets, writeFrameTargets } from './compress-frames.js';
 
 // Imported by name, statically, in a module that is itself loaded only when a compressed export
 // is asked for: the bundler keeps only these functions (glTF-Transform's texture functions pull
@@ -346,8 +347,10 @@ export async function compressGLB(glb, { textures = 'webp', encodeImage, encodeK
     dropUnreadUVs(),
     weld(),
     weightGrid(),
+    dropUnplayedFrames(),
     resampleSparse(),
     dropRestChannels(),
+    sparseFrameWeights(),
     snapFreeUVs(),
     meshopt({ encoder: MeshoptEncoder, level: 'high', quantizePosition: 16, quantizeWeight: 16 }),
     positionGrid(),
@@ -359,6 +362,9 @@ export async function compressGLB(glb, { textures = 'webp', encodeImage, encodeK
     const { encodeWebP } = await import('./compress-textures.js');
     problems.push(...(await encodeWebP(doc, { WebP: EXTTextureWebP, encodeImage })));
   }
-  const out = glbOf(await io.writeJSON(doc, { format: 'GLB' }));
+  const frames = takeFrameTargets(doc);
+  const written = await io.writeJSON(doc, { format: 'GLB' });
+  writeFrameTargets(written, frames, MeshoptEncoder);
+  const out = glbOf(written);
   return { glb: out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength), problems };
 }
