@@ -117,6 +117,45 @@ function droppedUVs(raw, json) {
 
 const morphCounts = (gltf) => meshesOf(gltf).map((m) => m.morphTargetInfluences?.length ?? 0);
 
+/** A GLB's morph target names per mesh, UE1 frames (frame_N) no clip shows left out when some
+ * clip shows frames: compressGLB drops those (every clip keeps all of its own). */
+function playedTargetNames(json) {
+  return json.meshes.map((mesh, m) => {
+    const names = mesh.extras?.targetNames ?? [];
+    if (!names.length || !names.every((n) => /^frame_\d+$/.test(n))) return names;
+    const played = new Set();
+    for (const animation of json.animations ?? [])
+      for (const channel of animation.channels) {
+        if (channel.target.path !== 'weights' || json.nodes[channel.target.node].mesh !== m) continue;
+        const values = accessorValues(json, animation.samplers[channel.sampler].output);
+        values.forEach((w, i) => w && played.add(i % names.length));
+      }
+    return played.size ? names.filter((_, t) => played.has(t)) : names;
+  });
+}
+
+/** The morph targets of raw mesh `mesh` that compressGLB keeps (see playedTargetNames). */
+function playedCount(rawJson, mesh) {
+  const names = Object.keys(mesh.morphTargetDictionary ?? {});
+  if (!names.every((n) => /^frame_\d+$/.test(n))) return names.length;
+  const played = new Set(playedTargetNames(rawJson).flat());
+  return names.filter((n) => played.has(n)).length;
+}
+
+/** A GLB's binary chunk. */
+function glbBin(glb) {
+  const view = new DataView(glb);
+  const at = 20 + view.getUint32(12, true);
+  return glb.slice(at + 8, at + 8 + view.getUint32(at, true));
+}
+
+/** The float values of a raw GLB's accessor (exportGLB writes float32, never sparse). */
+function accessorValues(json, index) {
+  const accessor = json.accessors[index];
+  const view = json.bufferViews[accessor.bufferView];
+  return new Float32Array(json.bin, view.byteOffset + (accessor.byteOffset ?? 0), accessor.count);
+}
+
 /** The whole check of one compressed export against its raw one; returns the worst errors. */
 async function expectFaithful(raw, glb, { compressed = true, tolerance = POSE_ERROR, sameSkins = true } = {}) {
   const report = await validateBytes(new Uint8Array(glb));
@@ -128,11 +167,14 @@ async function expectFaithful(raw, glb, { compressed = true, tolerance = POSE_ER
   const jointNames = (j) => new Set((j.skins ?? []).flatMap((s) => s.joints.map((n) => j.nodes[n].name)));
   const jointNamesBySkin = (j) => (j.skins ?? []).map((s) => s.joints.map((n) => j.nodes[n].name));
   const targetNames = (j) => j.meshes.map((m) => m.extras?.targetNames ?? []);
-  if (sameSkins) expect(jointNamesBySkin(json)).toEqual(jointNamesBySkin(glbJson(raw)));
-  if (sameSkins) expect(targetNames(json)).toEqual(targetNames(glbJson(raw)));
+  const rawJson = Object.assign(glbJson(raw), { bin: glbBin(raw) });
+  if (sameSkins) expect(jointNamesBySkin(json)).toEqual(jointNamesBySkin(rawJson));
+  if (sameSkins) expect(targetNames(json)).toEqual(compressed ? playedTargetNames(rawJson) : targetNames(rawJson));
   // A GLB read back keeps every joint (and may add the node above them, and a skin per material).
-  else expect([...jointNames(glbJson(raw))].filter((n) => !jointNames(json).has(n))).toEqual([]);
-  expect(morphCounts(b)).toEqual(morphCounts(a));
+  else expect([...jointNames(rawJson)].filter((n) => !jointNames(json).has(n))).toEqual([]);
+  if (sameSkins)
+    expect(morphCounts(b)).toEqual(meshesOf(a).map((m) => (compressed ? playedCount(rawJson, m) : (m.morphTargetInfluences?.length ?? 0))));
+  else expect(morphCounts(b)).toEqual(morphCounts(a));
   const [ma, mb] = [meshesOf(a), meshesOf(b)];
   if (sameSkins) expect(mb.map((m) => m.name)).toEqual(ma.map((m) => m.name));
   else expect(mb.length).toBe(ma.length);

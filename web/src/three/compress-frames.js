@@ -15,23 +15,20 @@ const FRAME = /^frame_\d+$/;
 /** Steps of the greedy vertex order (vertices² × sampled frame values) before it keeps the order it has. */
 const ORDER_BUDGET = 2e8;
 
-/** Meshes whose morph targets are all UE1 frames, on nodes without a skin. */
-function frameMeshes(doc) {
-  return doc
-    .getRoot()
-    .listMeshes()
-    .filter((mesh) => {
-      const names = mesh.getExtras()?.targetNames;
-      const count = mesh.listPrimitives()[0]?.listTargets().length ?? 0;
-      return (
-        count > 0 &&
-        Array.isArray(names) &&
-        names.length === count &&
-        names.every((n) => FRAME.test(n)) &&
-        !mesh.listParents().some((p) => p.propertyType === PropertyType.NODE && p.getSkin())
-      );
-    });
+/** Whether a mesh's morph targets are all UE1 frames, on nodes without a skin. */
+export function isFrameMesh(mesh) {
+  const names = mesh.getExtras()?.targetNames;
+  const count = mesh.listPrimitives()[0]?.listTargets().length ?? 0;
+  return (
+    count > 0 &&
+    Array.isArray(names) &&
+    names.length === count &&
+    names.every((n) => FRAME.test(n)) &&
+    !mesh.listParents().some((p) => p.propertyType === PropertyType.NODE && p.getSkin())
+  );
 }
+
+const frameMeshes = (doc) => doc.getRoot().listMeshes().filter(isFrameMesh);
 
 /** The weights channels' output accessors that drive `mesh`, or null when one is shared with another mesh's. */
 function weightOutputs(doc, mesh) {
@@ -164,7 +161,8 @@ const sameKind = (a, b) =>
  * The primitives of a frame mesh (one a material, each with its own vertices after weld) on one
  * shared vertex set: each target is then one accessor for all of them, not one a primitive (the
  * JSON of an accessor a frame a primitive was a tenth of the file). A semantic a primitive lacks
- * (UVs dropped where no texture reads them) is zeros there. False when their kinds differ.
+ * stays off it, its vertices' part of the shared array zeros that no other primitive reads.
+ * False when their kinds differ.
  */
 function shareVertices(doc, prims) {
   const semantics = [...new Set(prims.flatMap((p) => p.listSemantics()))];
@@ -199,7 +197,7 @@ function shareVertices(doc, prims) {
     const shifted = Uint32Array.from(indices.getArray(), (v) => v + offset);
     indices.setArray(total <= 65535 ? new Uint16Array(shifted) : shifted);
     offset += counts[i];
-    semantics.forEach((s, k) => prim.setAttribute(s, merged[k]));
+    semantics.forEach((s, k) => prim.getAttribute(s) && prim.setAttribute(s, merged[k]));
     prim.listTargets().forEach((target, t) => target.setAttribute('POSITION', targets[t]));
   });
   for (const a of old) if (!a.listParents().some((p) => p.propertyType !== PropertyType.ROOT)) a.dispose();

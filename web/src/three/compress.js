@@ -27,7 +27,8 @@ import { ALL_EXTENSIONS, EXTTextureWebP } from '@gltf-transform/extensions';
 import { dedup, listTextureInfoByMaterial, meshopt, resample, weld } from '@gltf-transform/functions';
 import { MeshoptDecoder } from 'meshoptimizer/decoder';
 import { MeshoptEncoder } from 'meshoptimizer/encoder';
-import { dropUnplayedFrames, sparseFrameWeights, takeFrameTargets, writeFrameTargets } from './compress-frames.js';
+import { fromQuantized, toLattice } from './compress-lattice.js';
+import { dropUnplayedFrames, isFrameMesh, sparseFrameWeights, takeFrameTargets, writeFrameTargets } from './compress-frames.js';
 
 // Imported by name, statically, in a module that is itself loaded only when a compressed export
 // is asked for: the bundler keeps only these functions (glTF-Transform's texture functions pull
@@ -107,15 +108,21 @@ function* uvAccessors(doc) {
   }
 }
 
-/** UV sets no texture of the primitive's material reads: three and glTF never sample them. */
+/** UV sets no texture of the primitive's material reads: three and glTF never sample them. A UE1
+ * frame mesh keeps a set another of its primitives reads: its primitives share one vertex set
+ * again (compress-frames.js), where that primitive's few UVs cost less than an accessor a frame. */
 function dropUnreadUVs() {
+  const readsOf = (prim) => {
+    const material = prim.getMaterial();
+    return material ? listTextureInfoByMaterial(material).map((info) => `TEXCOORD_${info.getTexCoord()}`) : [];
+  };
   return (doc) => {
     for (const mesh of doc.getRoot().listMeshes()) {
+      const meshReads = new Set(isFrameMesh(mesh) ? mesh.listPrimitives().flatMap(readsOf) : []);
       for (const prim of mesh.listPrimitives()) {
-        const material = prim.getMaterial();
-        const read = new Set(material ? listTextureInfoByMaterial(material).map((info) => `TEXCOORD_${info.getTexCoord()}`) : []);
+        const read = new Set(readsOf(prim));
         for (const semantic of prim.listSemantics())
-          if (semantic.startsWith('TEXCOORD_') && !read.has(semantic)) prim.setAttribute(semantic, null);
+          if (semantic.startsWith('TEXCOORD_') && !read.has(semantic) && !meshReads.has(semantic)) prim.setAttribute(semantic, null);
       }
     }
   };
@@ -215,7 +222,7 @@ function diagonalOf(values) {
  * scale goes where glTF-Transform put the box's (the mesh's node, or its skin's inverse bind
  * matrices).
  */
-function positionGrid() {
+function positionGrid(lattices) {
   return (doc) => {
     const step = new Map(); // mesh → the grid step, in 16-bit units
     for (const mesh of doc.getRoot().listMeshes()) {
@@ -225,6 +232,8 @@ function positionGrid() {
       // A grid step of k units moves a vertex by up to (k + 1) / 2 units per axis (its first rounding's half unit too).
       let bits = GRID_BITS[1];
       while (bits > GRID_BITS[0] && (Math.sqrt(3) * (2 ** (16 - bits + 1) + 1)) / 2 <= GRID_ERROR * size) bits--;
+      // A mesh on a lattice no finer than that grid keeps the lattice's integers: exact, and cheaper.
+      if (lattices.has(mesh) && fromQuantized(mesh, lattices.get(mesh), 2 ** (16 - bits))) continue;
       step.set(mesh, 2 ** (16 - bits));
     }
     // Meshes that share a skin, or an accessor, take the finest step among them.
@@ -342,6 +351,7 @@ export async function compressGLB(glb, { textures = 'webp', encodeImage, encodeK
   });
   const doc = await io.readBinary(glb instanceof Uint8Array ? glb : new Uint8Array(glb));
   doc.setLogger(new Logger(Logger.Verbosity.ERROR));
+  const lattices = new Map(); // mesh → its lattice, from toLattice to positionGrid
   await doc.transform(
     dedup({ propertyTypes: [PropertyType.ACCESSOR, PropertyType.TEXTURE] }),
     dropUnreadUVs(),
@@ -352,8 +362,9 @@ export async function compressGLB(glb, { textures = 'webp', encodeImage, encodeK
     dropRestChannels(),
     sparseFrameWeights(),
     snapFreeUVs(),
+    toLattice(lattices),
     meshopt({ encoder: MeshoptEncoder, level: 'high', quantizePosition: 16, quantizeWeight: 16 }),
-    positionGrid(),
+    positionGrid(lattices),
   );
   const problems = [];
   if (textures === 'ktx2' && !encodeKtx2) throw new Error(KTX2_UNAVAILABLE);
