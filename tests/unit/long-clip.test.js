@@ -6,52 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as THREE from 'three';
 import { validateBytes } from 'gltf-validator';
 import { buildScene } from '../../web/cli/convert.js';
-import { decoder, glbJson, HAVE_SAMPLES, reimport, SAMPLES } from './helpers.js';
+import { decoder, glbJson, HAVE_SAMPLES, reimport, SAMPLES, writeUe1Wave } from './helpers.js';
 
 const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
-
-/** A `_d.3d` of a `side` × `side` grid of vertices, two triangles a cell (spec §2). */
-function gridData(side) {
-  const cells = (side - 1) ** 2;
-  const out = new DataView(new ArrayBuffer(48 + 16 * 2 * cells));
-  out.setUint16(0, 2 * cells, true);
-  out.setUint16(2, side * side, true);
-  let at = 48;
-  const triangle = (a, b, c, u, v) => {
-    [a, b, c].forEach((i, k) => out.setUint16(at + 2 * k, i, true));
-    [u, v, u + 8, v, u, v + 8].forEach((x, k) => out.setUint8(at + 8 + k, x));
-    out.setUint8(at + 14, 1); // texture slot 1, as UT meshes number them
-    at += 16;
-  };
-  for (let y = 0; y < side - 1; y++)
-    for (let x = 0; x < side - 1; x++) {
-      const i = y * side + x;
-      triangle(i, i + 1, i + side, x * 8, y * 8);
-      triangle(i + 1, i + side + 1, i + side, x * 8, y * 8);
-    }
-  return new Uint8Array(out.buffer);
-}
-
-/** An `_a.3d` of `frames` packed 11:11:10 frames (spec §3.2) of the grid waving: every frame differs. */
-function waveAnim(side, frames) {
-  const n = side * side;
-  const out = new DataView(new ArrayBuffer(4 + frames * n * 4));
-  out.setUint16(0, frames, true);
-  out.setUint16(2, n * 4, true);
-  for (let f = 0; f < frames; f++)
-    for (let i = 0; i < n; i++) {
-      const [x, y] = [(i % side) * 40 - 400, Math.floor(i / side) * 40 - 400];
-      const z = Math.round(300 * Math.sin(f * 0.05 + (i % side) * 0.3 + Math.floor(i / side) * 0.2));
-      out.setUint32(4 + (f * n + i) * 4, ((x & 0x7ff) | ((y & 0x7ff) << 11) | ((z & 0x3ff) << 22)) >>> 0, true);
-    }
-  return new Uint8Array(out.buffer);
-}
 
 /** `rigscope convert` of `paths`; the GLB it wrote. */
 function convert(paths) {
@@ -118,10 +80,7 @@ async function expectOneLongClip(paths, frames) {
 
 describe('a UE1 mesh without its script: one clip of all its frames', () => {
   it('1,498 frames convert to one weights track, every sampled keyframe that frame alone', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'rigscope-wave-'));
-    await writeFile(join(dir, 'wave_d.3d'), gridData(20));
-    await writeFile(join(dir, 'wave_a.3d'), waveAnim(20, 1498));
-    await expectOneLongClip([join(dir, 'wave_d.3d'), join(dir, 'wave_a.3d')], 1498);
+    await expectOneLongClip(writeUe1Wave(mkdtempSync(join(tmpdir(), 'rigscope-wave-')), 20, 1498), 1498);
   }, 120_000);
 
   it.skipIf(!HAVE_SAMPLES)(
