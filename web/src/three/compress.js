@@ -15,6 +15,11 @@
 // - animation keys that a straight line (slerp for rotations) between their neighbours gives
 //   within TOLERANCE are dropped (glTF-Transform `resample`), unless that keeps more than
 //   DENSE_SHARE of a channel's keys: then all of them stay and share the clip's one time array;
+// - positions on a lattice (UE1: the file's integers times MESHMAP SCALE) as its integers when it
+//   is no finer than that grid (exact; compress-lattice.js);
+// - UE1 vertex animation (morph targets named frame_N): frames no clip shows go, the weights clips
+//   sparse, the targets of a mesh in one stream over one vertex set in motion order
+//   (compress-frames.js);
 // - the JSON written compactly (numbers as short as their float32 value allows, defaults left
 //   out), names kept: joints, clips, morph targets and meshes read back as they were;
 // - textures as WebP (EXT_texture_webp) or kept; see compress-textures.js.
