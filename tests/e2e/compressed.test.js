@@ -178,3 +178,52 @@ describe('compressed GLBs in the viewer', () => {
     await page.close();
   });
 });
+
+/** The box diagonal of points. */
+const diagonal = (points) =>
+  Math.hypot(...[0, 1, 2].map((k) => Math.max(...points.map((p) => p[k])) - Math.min(...points.map((p) => p[k]))));
+
+describe('a compressed UE1 mesh of many frames in the viewer', () => {
+  it('1,498 frames (frames kept, clips sparse, lattice positions) pose as its game files do at sampled frames', async () => {
+    const { writeUe1Wave } = await import('../unit/helpers.js');
+    const game = writeUe1Wave(mkdtempSync(join(tmpdir(), 'rigscope-e2e-wave-')), 20, 1498);
+    const page = await openPage(browser, '/?demo=0');
+    await chooseFiles(page, [...game.map((f) => filePayload(f)), compressed(game, 'wave.glb')]);
+    const poses = await page.evaluate(() => {
+      const { app } = window.__rigscope;
+      /** The mesh's vertices at `time` of the character's one clip, in its root's space. */
+      const at = (c, time) => {
+        c.mixer.stopAllAction();
+        const clip = c.clips[0];
+        c.mixer.clipAction(clip.build(clip.loop)).play();
+        c.mixer.setTime(time);
+        c.update();
+        c.root.updateMatrixWorld(true);
+        const mesh = c.meshes[0];
+        const toRoot = c.root.matrixWorld.clone().invert().multiply(mesh.matrixWorld);
+        const v = mesh.position.clone();
+        return Array.from({ length: mesh.geometry.attributes.position.count }, (_, i) =>
+          mesh.getVertexPosition(i, v).applyMatrix4(toRoot).toArray(),
+        );
+      };
+      return app.characters.map((c) => ({
+        family: c.models[0].family,
+        clips: c.clips.map((k) => k.name),
+        frames: [0, 1, 748, 1497].map((f) => at(c, f / 30)),
+      }));
+    });
+    expect(poses.map((p) => p.family).sort()).toEqual(['gltf', 'ue1']);
+    const [glb, files] = poses[0].family === 'gltf' ? poses : [poses[1], poses[0]];
+    expect(glb.clips).toEqual(files.clips);
+    for (let k = 0; k < files.frames.length; k++) {
+      // Every vertex of the compressed mesh is where a vertex of the game files' mesh is (the order differs).
+      let worst = 0;
+      for (const p of glb.frames[k])
+        worst = Math.max(worst, Math.min(...files.frames[k].map((q) => Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]))));
+      // float32 rounding of the lattice's integers times its unit, on a mesh some 1,300 units across.
+      expect(worst / diagonal(files.frames[k])).toBeLessThan(1e-5);
+    }
+    expect(page.errors).toEqual([]);
+    await page.close();
+  }, 180_000);
+});

@@ -1,5 +1,6 @@
 // Shared set-up for unit tests: the WASM decoders in Node, sample and fixture paths.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { loadNodeDecoders } from '../../web/src/decoder/node.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
@@ -108,4 +109,43 @@ export function positions(mesh) {
     out.set([v.x, v.y, v.z], i * 3);
   }
   return out;
+}
+
+/**
+ * A UE1 mesh written for a test in `dir`: a `side` × `side` grid (`wave_d.3d`, two triangles a
+ * cell, texture slot 1) and `frames` packed 11:11:10 frames of it waving (`wave_a.3d`), every frame
+ * different (spec §2 and §3.2). @returns {string[]} the two paths
+ */
+export function writeUe1Wave(dir, side, frames) {
+  const cells = (side - 1) ** 2;
+  const data = new DataView(new ArrayBuffer(48 + 32 * cells));
+  data.setUint16(0, 2 * cells, true);
+  data.setUint16(2, side * side, true);
+  let at = 48;
+  const triangle = (a, b, c, u, v) => {
+    [a, b, c].forEach((i, k) => data.setUint16(at + 2 * k, i, true));
+    [u, v, u + 8, v, u, v + 8].forEach((x, k) => data.setUint8(at + 8 + k, x));
+    data.setUint8(at + 14, 1);
+    at += 16;
+  };
+  for (let y = 0; y < side - 1; y++)
+    for (let x = 0; x < side - 1; x++) {
+      const i = y * side + x;
+      triangle(i, i + 1, i + side, x * 8, y * 8);
+      triangle(i + 1, i + side + 1, i + side, x * 8, y * 8);
+    }
+  const n = side * side;
+  const anim = new DataView(new ArrayBuffer(4 + frames * n * 4));
+  anim.setUint16(0, frames, true);
+  anim.setUint16(2, n * 4, true);
+  for (let f = 0; f < frames; f++)
+    for (let i = 0; i < n; i++) {
+      const [x, y] = [(i % side) * 40 - 400, Math.floor(i / side) * 40 - 400];
+      const z = Math.round(300 * Math.sin(f * 0.05 + (i % side) * 0.3 + Math.floor(i / side) * 0.2));
+      anim.setUint32(4 + (f * n + i) * 4, ((x & 0x7ff) | ((y & 0x7ff) << 11) | ((z & 0x3ff) << 22)) >>> 0, true);
+    }
+  const paths = [join(dir, 'wave_d.3d'), join(dir, 'wave_a.3d')];
+  writeFileSync(paths[0], new Uint8Array(data.buffer));
+  writeFileSync(paths[1], new Uint8Array(anim.buffer));
+  return paths;
 }

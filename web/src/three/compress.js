@@ -15,6 +15,11 @@
 // - animation keys that a straight line (slerp for rotations) between their neighbours gives
 //   within TOLERANCE are dropped (glTF-Transform `resample`), unless that keeps more than
 //   DENSE_SHARE of a channel's keys: then all of them stay and share the clip's one time array;
+// - positions on a lattice (UE1: the file's integers times MESHMAP SCALE) as its integers when it
+//   is no finer than that grid (exact; compress-lattice.js);
+// - UE1 vertex animation (morph targets named frame_N): frames no clip shows go, the weights clips
+//   sparse, the targets of a mesh in one stream over one vertex set in motion order
+//   (compress-frames.js);
 // - the JSON written compactly (numbers as short as their float32 value allows, defaults left
 //   out), names kept: joints, clips, morph targets and meshes read back as they were;
 // - textures as WebP (EXT_texture_webp) or kept; see compress-textures.js.
@@ -27,6 +32,8 @@ import { ALL_EXTENSIONS, EXTTextureWebP } from '@gltf-transform/extensions';
 import { dedup, listTextureInfoByMaterial, meshopt, resample, weld } from '@gltf-transform/functions';
 import { MeshoptDecoder } from 'meshoptimizer/decoder';
 import { MeshoptEncoder } from 'meshoptimizer/encoder';
+import { fromQuantized, toLattice } from './compress-lattice.js';
+import { dropUnplayedFrames, isFrameMesh, sparseFrameWeights, takeFrameTargets, writeFrameTargets } from './compress-frames.js';
 
 // Imported by name, statically, in a module that is itself loaded only when a compressed export
 // is asked for: the bundler keeps only these functions (glTF-Transform's texture functions pull
@@ -106,15 +113,21 @@ function* uvAccessors(doc) {
   }
 }
 
-/** UV sets no texture of the primitive's material reads: three and glTF never sample them. */
+/** UV sets no texture of the primitive's material reads: three and glTF never sample them. A UE1
+ * frame mesh keeps a set another of its primitives reads: its primitives share one vertex set
+ * again (compress-frames.js), where that primitive's few UVs cost less than an accessor a frame. */
 function dropUnreadUVs() {
+  const readsOf = (prim) => {
+    const material = prim.getMaterial();
+    return material ? listTextureInfoByMaterial(material).map((info) => `TEXCOORD_${info.getTexCoord()}`) : [];
+  };
   return (doc) => {
     for (const mesh of doc.getRoot().listMeshes()) {
+      const meshReads = new Set(isFrameMesh(mesh) ? mesh.listPrimitives().flatMap(readsOf) : []);
       for (const prim of mesh.listPrimitives()) {
-        const material = prim.getMaterial();
-        const read = new Set(material ? listTextureInfoByMaterial(material).map((info) => `TEXCOORD_${info.getTexCoord()}`) : []);
+        const read = new Set(readsOf(prim));
         for (const semantic of prim.listSemantics())
-          if (semantic.startsWith('TEXCOORD_') && !read.has(semantic)) prim.setAttribute(semantic, null);
+          if (semantic.startsWith('TEXCOORD_') && !read.has(semantic) && !meshReads.has(semantic)) prim.setAttribute(semantic, null);
       }
     }
   };
@@ -214,7 +227,7 @@ function diagonalOf(values) {
  * scale goes where glTF-Transform put the box's (the mesh's node, or its skin's inverse bind
  * matrices).
  */
-function positionGrid() {
+function positionGrid(lattices) {
   return (doc) => {
     const step = new Map(); // mesh → the grid step, in 16-bit units
     for (const mesh of doc.getRoot().listMeshes()) {
@@ -224,6 +237,8 @@ function positionGrid() {
       // A grid step of k units moves a vertex by up to (k + 1) / 2 units per axis (its first rounding's half unit too).
       let bits = GRID_BITS[1];
       while (bits > GRID_BITS[0] && (Math.sqrt(3) * (2 ** (16 - bits + 1) + 1)) / 2 <= GRID_ERROR * size) bits--;
+      // A mesh on a lattice no finer than that grid keeps the lattice's integers: exact, and cheaper.
+      if (lattices.has(mesh) && fromQuantized(mesh, lattices.get(mesh), 2 ** (16 - bits))) continue;
       step.set(mesh, 2 ** (16 - bits));
     }
     // Meshes that share a skin, or an accessor, take the finest step among them.
@@ -341,16 +356,20 @@ export async function compressGLB(glb, { textures = 'webp', encodeImage, encodeK
   });
   const doc = await io.readBinary(glb instanceof Uint8Array ? glb : new Uint8Array(glb));
   doc.setLogger(new Logger(Logger.Verbosity.ERROR));
+  const lattices = new Map(); // mesh → its lattice, from toLattice to positionGrid
   await doc.transform(
     dedup({ propertyTypes: [PropertyType.ACCESSOR, PropertyType.TEXTURE] }),
     dropUnreadUVs(),
     weld(),
     weightGrid(),
+    dropUnplayedFrames(),
     resampleSparse(),
     dropRestChannels(),
+    sparseFrameWeights(),
     snapFreeUVs(),
+    toLattice(lattices),
     meshopt({ encoder: MeshoptEncoder, level: 'high', quantizePosition: 16, quantizeWeight: 16 }),
-    positionGrid(),
+    positionGrid(lattices),
   );
   const problems = [];
   if (textures === 'ktx2' && !encodeKtx2) throw new Error(KTX2_UNAVAILABLE);
@@ -359,6 +378,9 @@ export async function compressGLB(glb, { textures = 'webp', encodeImage, encodeK
     const { encodeWebP } = await import('./compress-textures.js');
     problems.push(...(await encodeWebP(doc, { WebP: EXTTextureWebP, encodeImage })));
   }
-  const out = glbOf(await io.writeJSON(doc, { format: 'GLB' }));
+  const frames = takeFrameTargets(doc);
+  const written = await io.writeJSON(doc, { format: 'GLB' });
+  writeFrameTargets(written, frames, MeshoptEncoder);
+  const out = glbOf(written);
   return { glb: out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength), problems };
 }

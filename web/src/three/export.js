@@ -58,20 +58,28 @@ function morphMesh(source, geometry, va, materials) {
   return { mesh, sequences };
 }
 
-/** One weights clip per sequence: each frame's target at full weight in turn. */
+/**
+ * One weights clip per sequence: each frame's target at full weight in turn. Built as glTF keeps
+ * it, one track of every target's weight per keyframe, so GLTFExporter has no per-target tracks to
+ * merge (its merge re-evaluates every track at every keyframe: hours for one clip of 1,500 frames).
+ */
 function morphClip(mesh, seq, loop) {
   const n = Math.max(1, seq.frameCount);
   const rate = seq.rate > 0 ? seq.rate : 30;
   const keys = loop ? n + 1 : n;
+  const targets = mesh.morphTargetInfluences.length;
   const times = Float32Array.from({ length: keys }, (_, k) => k / rate);
-  const tracks = [];
-  for (let k = 0; k < n; k++) {
-    const values = new Float32Array(keys);
-    values[k] = 1;
-    if (loop && k === 0) values[n] = 1;
-    tracks.push(new THREE.NumberKeyframeTrack(`${mesh.uuid}.morphTargetInfluences[frame_${seq.startFrame + k}]`, times, values));
+  const values = new Float32Array(keys * targets);
+  for (let k = 0; k < keys; k++) {
+    // The wrap key of a looping clip shows the first frame again.
+    const target = mesh.morphTargetDictionary[`frame_${seq.startFrame + (k % n)}`];
+    if (target === undefined)
+      throw new Error(`sequence ${seq.name}: frame ${seq.startFrame + (k % n)} is past the mesh's ${targets} frames`);
+    values[k * targets + target] = 1;
   }
-  return new THREE.AnimationClip(seq.name, (keys - 1) / rate, tracks);
+  return new THREE.AnimationClip(seq.name, (keys - 1) / rate, [
+    new THREE.NumberKeyframeTrack(`${mesh.uuid}.morphTargetInfluences`, times, values),
+  ]);
 }
 
 /** Bytes and MIME type of a texture record's picture, top row first. */
@@ -231,13 +239,17 @@ export async function exportGLB(characters, { clip: only, decoder, noClips = fal
         }
       });
       const materialCopy = (m) => {
+        // The copy has no userData: the viewer's holds links back to the decoded model and texture
+        // (paths on the user's disk, timings, whole records), which GLTFExporter would write as
+        // extras, and Material.copy deep-copies it through JSON: for a long UE1 clip, every
+        // vertex frame (seconds of work, hundreds of MB).
+        const userData = m.userData;
+        m.userData = {};
         const c = m.clone();
+        m.userData = userData;
         for (const k of ['map', 'normalMap', 'aoMap', 'roughnessMap', 'metalnessMap', 'emissiveMap', 'alphaMap']) if (k in c) c[k] = null;
         c.onBeforeCompile = () => {};
         c.wireframe = false;
-        // userData holds the viewer's links back to the decoded model and texture (paths on the
-        // user's disk, timings, whole records); GLTFExporter would write it all as extras.
-        c.userData = {};
         c.name = `rigscope-material-${tokens.size}`;
         const entry = sc.materials.find((e) => e.model === m.userData.model && e.index === m.userData.index);
         tokens.set(c.name, { name: m.name, entry });
