@@ -196,6 +196,7 @@ TEST(UcSkeletal, PlacementBoneCarriesWhatThePositionsGot) {
   EXPECT_EQ(m.skeleton.names[1], "MESH ORIGIN");
   EXPECT_EQ(m.skeleton.parents[0], 1);
   EXPECT_EQ(m.skeleton.parents[1], -1);
+  EXPECT_EQ(m.skeleton.helper, 1);
   ASSERT_EQ(m.skeleton.restScale.size(), 6u);
   EXPECT_EQ(std::vector<float>(m.skeleton.restScale.begin(), m.skeleton.restScale.begin() + 3),
             (std::vector<float>{1, 1, 1}));

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateBytes } from 'gltf-validator';
 import { assembleScene, decodeFiles } from '../../web/src/families/index.js';
+import { PSKLoader, UE1Loader } from '../../web/src/index.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import { describeRecord } from '../../web/src/core/report.js';
 import { decode, decoder, FIXTURES, glbJson, HAVE_SAMPLES, positions, reimport, SAMPLES } from './helpers.js';
@@ -47,7 +48,14 @@ const sortedPoints = (model) => {
  */
 function placed([x, y, z], { origin, pitch, yaw, roll, scale }) {
   const k = (2 * Math.PI) / 256;
-  const [cp, sp, cy, sy, cr, sr] = [Math.cos(pitch * k), Math.sin(pitch * k), Math.cos(yaw * k), Math.sin(yaw * k), Math.cos(roll * k), Math.sin(roll * k)];
+  const [cp, sp, cy, sy, cr, sr] = [
+    Math.cos(pitch * k),
+    Math.sin(pitch * k),
+    Math.cos(yaw * k),
+    Math.sin(yaw * k),
+    Math.cos(roll * k),
+    Math.sin(roll * k),
+  ];
   const rows = [
     [cp * cy, cp * sy, sp],
     [sr * sp * cy - cr * sy, sr * sp * sy + cr * cy, -sr * cp],
@@ -76,7 +84,9 @@ describe.skipIf(!HAVE_SAMPLES)('a .uc script that imports a .psk', () => {
     expect(mesh.info).toMatchObject({ script: 'C4.uc', mesh: 'C4', rotation: '64 0 0', defaultAnim: 'C4Anim' });
     // Same bounds and points after Pitch=64 (X turned into three's y), within 1e-3 of the size.
     const size = Math.hypot(...shown.meshes[0].bounds.max.map((v, i) => v - shown.meshes[0].bounds.min[i]));
-    for (const key of ['min', 'max']) for (let k = 0; k < 3; k++) expect(Math.abs(mesh.meshes[0].bounds[key][k] - shown.meshes[0].bounds[key][k])).toBeLessThan(1e-3 * size);
+    for (const key of ['min', 'max'])
+      for (let k = 0; k < 3; k++)
+        expect(Math.abs(mesh.meshes[0].bounds[key][k] - shown.meshes[0].bounds[key][k])).toBeLessThan(1e-3 * size);
     expect(shown.meshes[0].bounds.max[1] - shown.meshes[0].bounds.min[1]).toBeCloseTo(39.94, 1); // Unreal X, now up
     const a = sortedPoints(mesh),
       b = sortedPoints(shown);
@@ -103,9 +113,19 @@ describe.skipIf(!HAVE_SAMPLES)('a .uc script that imports a .psk', () => {
 
   it('Jet.uc places C4.psk by ORIGIN with YAW/PITCH/ROLL and SCALE, and textures it from a loose file and a .utx', async () => {
     const d = await decoder();
-    const decoded = await decodeFiles(jetPaths().map((p) => entryOf(p)), d);
+    const decoded = await decodeFiles(
+      jetPaths().map((p) => entryOf(p)),
+      d,
+    );
     const mesh = decoded.models.find((m) => m.file === 'C4.psk');
-    expect(mesh.info).toMatchObject({ script: 'Jet.uc', mesh: 'Jet', origin: '4 -8 10', rotation: '32 64 -16', scale: '2 2 0.5', objLoad: 'JetpackTex.utx; JetDecals.utx' });
+    expect(mesh.info).toMatchObject({
+      script: 'Jet.uc',
+      mesh: 'Jet',
+      origin: '4 -8 10',
+      rotation: '32 64 -16',
+      scale: '2 2 0.5',
+      objLoad: 'JetpackTex.utx; JetDecals.utx',
+    });
     // Every wedge where the spec's formula puts it.
     const plain = await decode('decodePsk', new Uint8Array(readFileSync(`${PKG}sources/C4.psk`)), 'C4.psk');
     const p = plain.meshes[0].positions,
@@ -181,13 +201,33 @@ describe.skipIf(!HAVE_SAMPLES)('a .uc script that imports a .psk', () => {
     expect(skinned).toBeTruthy();
     const plain = await decode('decodePsk', new Uint8Array(readFileSync(`${PKG}sources/C4.psk`)), 'C4.psk');
     const expected = [];
-    for (let i = 0; i < plain.meshes[0].positions.length; i += 3) expected.push(placed([...plain.meshes[0].positions.subarray(i, i + 3)], JET_PLACEMENT));
+    for (let i = 0; i < plain.meshes[0].positions.length; i += 3)
+      expected.push(placed([...plain.meshes[0].positions.subarray(i, i + 3)], JET_PLACEMENT));
     const got = positions(skinned);
     const box = (list) => [0, 1, 2].map((k) => [Math.min(...list.map((v) => v[k])), Math.max(...list.map((v) => v[k]))]);
     const gotList = [];
     for (let i = 0; i < got.length; i += 3) gotList.push([got[i], got[i + 1], got[i + 2]]);
     const [eb, gb] = [box(expected), box(gotList)];
     for (let k = 0; k < 3; k++) for (let j = 0; j < 2; j++) expect(gb[k][j]).toBeCloseTo(eb[k][j], 3);
+  });
+
+  it('PSKLoader and UE1Loader given the .psk with its script resolve to the placed, textured mesh', async () => {
+    const files = Object.fromEntries(jetPaths().map((p) => [p.split('/').pop(), new Uint8Array(readFileSync(p))]));
+    const plain = await decode('decodePsk', files['C4.psk'], 'C4.psk');
+    const expected = [];
+    for (let i = 0; i < plain.meshes[0].positions.length; i += 3)
+      expected.push(placed([...plain.meshes[0].positions.subarray(i, i + 3)], JET_PLACEMENT));
+    for (const Loader of [PSKLoader, UE1Loader]) {
+      const group = await new Loader().parseAsync(files, 'C4.psk');
+      const character = group.userData.character;
+      expect(group.userData.records).toContainEqual({ kind: 'paired', files: ['C4.psk', 'Jet.uc'], via: 'script' });
+      expect(group.userData.records.filter((r) => r.kind === 'unused')).toEqual([]);
+      const got = positions(character.meshes[0]);
+      let worst = 0;
+      expected.forEach((e, i) => e.forEach((v, k) => (worst = Math.max(worst, Math.abs(v - got[i * 3 + k])))));
+      expect(worst, Loader.name).toBeLessThan(1e-3);
+      expect(group.animations.map((a) => a.name)).toEqual(['Name']);
+    }
   });
 
   it('a script that imports no dropped .psk is unused; the .psk alone is a plain ActorX mesh', async () => {

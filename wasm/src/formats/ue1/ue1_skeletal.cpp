@@ -115,6 +115,8 @@ void addPlacementBone(Model& m, const Affine& a) {
   }
   for (size_t i = 0; i < n; ++i)
     if (s.parents[i] < 0 || size_t(s.parents[i]) >= n) s.parents[i] = int32_t(n);
+  // No joint of the mesh: the scene does not take the old roots for limbs below it.
+  if (s.helper < 0) s.helper = int32_t(n);
   s.names.push_back("MESH ORIGIN");
   s.parents.push_back(-1);
   for (int k = 0; k < 3; ++k) s.restTranslation.push_back(float(a.t[k]));
