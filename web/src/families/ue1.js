@@ -50,6 +50,15 @@ export function scriptedModels(byKind, text) {
   return pairings.get(byKind);
 }
 
+/** A decode of each .psk a script imports, placed and textured by that script. */
+const placedJobs = (scripted) =>
+  [...scripted].map(([psk, { script, text }]) => ({
+    op: 'decodeScriptedPsk',
+    inputs: [psk, script],
+    via: 'script',
+    args: async () => [await decoderInput(psk.entry), psk.entry.name, text, script.entry.name],
+  }));
+
 /** A placed .psk's dotted slot names, each a `Package.Name` (or Package.Group.Name) the package family looks up. */
 function packageSlot(material, ctx, model) {
   const [first] = material.textureNames;
@@ -90,6 +99,8 @@ export default {
     const scriptTexts = await Promise.all(scripts.map(text));
     const usedAnims = new Set(),
       usedScripts = new Map(); // script -> the mesh it was paired with
+    const scripted = await scriptedModels(byKind, text);
+    const placing = new Set([...scripted.values()].map((x) => x.script));
     for (const item of datas) {
       const base = meshBase(item.entry.name);
       const anim = anims.find((a) => meshBase(a.entry.name) === base);
@@ -104,10 +115,12 @@ export default {
       }
       usedAnims.add(anim);
       // The script that imports it; else one of the same name (Deus Ex classes without #exec
-      // lines); else a lone script, unless that one imports another mesh dropped here.
+      // lines); else a lone script, unless that one imports another mesh dropped here (a .psk too).
       let s = scripts.findIndex((_, i) => importsMesh(scriptTexts[i], base));
       if (s < 0) s = scripts.findIndex((c) => stem(c.entry.name).toLowerCase() === base);
-      if (s < 0 && scripts.length === 1 && !datas.some((d) => d !== item && importsMesh(scriptTexts[0], meshBase(d.entry.name)))) s = 0;
+      const importsOther = () =>
+        placing.has(scripts[0]) || datas.some((d) => d !== item && importsMesh(scriptTexts[0], meshBase(d.entry.name)));
+      if (s < 0 && scripts.length === 1 && !importsOther()) s = 0;
       const script = s >= 0 ? scripts[s] : null;
       if (script) usedScripts.set(script, item);
       jobs.push({
@@ -124,15 +137,8 @@ export default {
         ],
       });
     }
-    for (const [psk, { script, text: uc }] of await scriptedModels(byKind, text)) {
-      usedScripts.set(script, psk);
-      jobs.push({
-        op: 'decodeScriptedPsk',
-        inputs: [psk, script],
-        via: 'script',
-        args: async () => [await decoderInput(psk.entry), psk.entry.name, uc, script.entry.name],
-      });
-    }
+    for (const [psk, { script }] of scripted) usedScripts.set(script, psk);
+    jobs.push(...placedJobs(scripted));
     for (const a of anims) {
       if (!usedAnims.has(a))
         records.push({
