@@ -863,7 +863,9 @@ TEST(UpackageSamples, C4SkeletalMeshFacts) {
     EXPECT_EQ(countOf(m, "textureSlots"), 6);
     EXPECT_EQ(countOf(m, "sequences"), 1);
     EXPECT_EQ(countOf(m, "influences"), 444);
-    EXPECT_EQ(m.skeleton.names, (std::vector<std::string>{"joint1"}));
+    // C4 was imported with Pitch=64: its placement is a bone of its own above joint1.
+    EXPECT_EQ(m.skeleton.names, std::string(name) == "C4" ? (std::vector<std::string>{"joint1", "MESH ORIGIN"})
+                                                          : (std::vector<std::string>{"joint1"}));
     EXPECT_EQ(infoOf(m, "rotOrigin"), std::string(name) == "C4" ? "16384 0 0" : "0 0 0");
     EXPECT_EQ(infoOf(m, "defaultAnimation"), std::string(name) == "C4" ? "C4.C4Anim" : "C4.C4PickupAnim");
     // Its animation: one bone, no moves, no sequences (spec §9).
@@ -886,14 +888,16 @@ TEST(UpackageSamples, C4SkeletalMeshFacts) {
   for (const char* name : {"C4", "C4Pickup"}) {
     Model m;
     ASSERT_TRUE(decodeNamed(bytes, "C4.u", name, m).ok());
-    // Points box 39.9 x 63.0 x 20.4 (Unreal X, Y, Z; PSK axes put Y at -z).
+    // Points box 39.9 x 63.0 x 20.4 (Unreal X, Y, Z; PSK axes put Y at -z); C4's Pitch=64 turns
+    // X into Z (three's y) and Z into -X.
     const std::vector<float>& p = m.meshes[0].positions;
     float lo[3] = {1e9f, 1e9f, 1e9f}, hi[3] = {-1e9f, -1e9f, -1e9f};
     for (size_t i = 0; i < p.size(); i += 3)
       for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], p[i + size_t(k)]), hi[k] = std::max(hi[k], p[i + size_t(k)]);
-    EXPECT_NEAR(hi[0] - lo[0], 39.9, 0.06);
+    const bool pitched = std::string(name) == "C4";
+    EXPECT_NEAR(hi[0] - lo[0], pitched ? 20.4 : 39.9, 0.06);
     EXPECT_NEAR(hi[2] - lo[2], 63.0, 0.06);
-    EXPECT_NEAR(hi[1] - lo[1], 20.4, 0.06);
+    EXPECT_NEAR(hi[1] - lo[1], pitched ? 39.9 : 20.4, 0.06);
   }
 }
 
@@ -975,14 +979,59 @@ TEST(UpackageSamples, SgGL1stEqualsItsLooseSource) {
   EXPECT_EQ(unmatched(pt, lt, 1e-4f, 1e-6f), 0u);
 }
 
+// The package's class source (its TextBuffer) that imports `mesh` with #exec MESH MODELIMPORT.
+std::string scriptImporting(const std::vector<uint8_t>& bytes, const std::string& file, const std::string& mesh) {
+  PackageListing l;
+  if (!listPackage(bytes.data(), bytes.size(), file, l).ok()) return "";
+  for (const PackageEntry& e : l.texts) {
+    Model m;
+    if (!decodePackageObject(l.package, bytes.data(), e.index, m).ok()) continue;
+    const std::string text = infoOf(m, "text");
+    if (text.find("MODELIMPORT MESH=" + mesh + " ") != std::string::npos) return text;
+  }
+  return "";
+}
+
+TEST(UpackageSamples, TextBuffersAreTheClassSources) {
+  REQUIRE_SAMPLE(bytes, "C4.u");
+  PackageListing l;
+  ASSERT_TRUE(listPackage(bytes.data(), bytes.size(), "C4.u", l).ok());
+  ASSERT_FALSE(l.texts.empty());
+  size_t withExec = 0;
+  for (const PackageEntry& e : l.texts) {
+    Model m;
+    Status s = decodePackageObject(l.package, bytes.data(), e.index, m);
+    ASSERT_TRUE(s.ok()) << e.path << ": " << s.error;
+    EXPECT_EQ(m.format, "upackage-text");
+    EXPECT_EQ(countOf(m, "bytes"), double(infoOf(m, "text").size()));
+    withExec += infoOf(m, "text").find("#exec") != std::string::npos;
+  }
+  EXPECT_GT(withExec, 0u);
+  const std::string script = scriptImporting(bytes, "C4.u", "C4");
+  EXPECT_NE(script.find("#exec MESH ORIGIN MESH=C4 X=0 Y=0 Z=0 Pitch=64"), std::string::npos);
+  EXPECT_NE(script.find("#exec MESHMAP SETTEXTURE MESHMAP=C4 NUM=4 TEXTURE=C4Timer_Digit5"), std::string::npos);
+}
+
 TEST(UpackageSamples, C4EqualsItsPsk) {
   REQUIRE_SAMPLE(bytes, "C4.u");
   std::vector<uint8_t> psk;
   if (!readSample("sources/C4.psk", psk)) GTEST_SKIP() << "C4.psk not found";
+  // The .psk placed by the script the package was built from (its TextBuffer) is the package's mesh.
+  const std::string script = scriptImporting(bytes, "C4.u", "C4");
+  ASSERT_FALSE(script.empty());
   Model pkg, loose;
   ASSERT_TRUE(decodeNamed(bytes, "C4.u", "C4", pkg).ok());
-  Status s = decodePsk(psk.data(), psk.size(), "C4.psk", loose);
+  Status s = decodeScriptedPsk(psk.data(), psk.size(), "C4.psk", script, "C4.uc", loose);
   ASSERT_TRUE(s.ok()) << s.error;
+  EXPECT_EQ(loose.skeleton.names, pkg.skeleton.names);
+  EXPECT_EQ(loose.skeleton.restTranslation, pkg.skeleton.restTranslation);
+  EXPECT_EQ(loose.skeleton.restRotation, pkg.skeleton.restRotation);
+  // Slots: the script's names are the package's objects' short names.
+  ASSERT_EQ(loose.materials.size(), pkg.materials.size());
+  for (size_t i = 0; i < pkg.materials.size(); ++i) {
+    const std::string& path = pkg.materials[i].textureNames[0];
+    EXPECT_EQ(loose.materials[i].textureNames.back(), path.substr(path.find_last_of('.') + 1)) << i;
+  }
   EXPECT_EQ(countOf(pkg, "points"), countOf(loose, "points"));
   EXPECT_EQ(countOf(pkg, "faces"), countOf(loose, "faces"));
   EXPECT_EQ(countOf(pkg, "wedges"), countOf(loose, "wedges"));

@@ -134,7 +134,11 @@ describe.skipIf(!HAVE_SAMPLES)('UE1 packages: meshes (spec §14)', () => {
     expect(decoded.animations.map((a) => a.name).sort()).toEqual(['C4Anim', 'C4PickupAnim']);
     const scene = await assembleScene(decoded);
     const c4 = scene.characters.find((c) => c.name === 'C4');
-    expect(c4.skeleton.names).toEqual(['joint1']);
+    // Imported with Pitch=64: the placement is a bone of its own above joint1 (C4Pickup has none).
+    expect(c4.skeleton.names).toEqual(['joint1', 'MESH ORIGIN']);
+    // Its joint1 stays a root: C4Pickup, placed otherwise, is a character of its own, not a part of C4.
+    expect(c4.skeleton.helperBone).toBe(1);
+    expect(scene.characters.find((c) => c.name === 'C4Pickup').skeleton.names).toEqual(['joint1']);
     expect(c4.animations.map((a) => a.file)).toContain('C4.u/C4Anim');
     expect(c4.materials.map((m) => m.texture?.object)).toEqual([
       'C4.Skins.C4Skin',
@@ -245,7 +249,8 @@ describe.skipIf(!HAVE_SAMPLES)('UE1 packages: the same mesh as its loose sources
     const loose = await decodeFiles([entryOf('sources/C4.psk')], await decoder());
     const packaged = await drop('C4.u');
     const a = loose.models[0];
-    const b = packaged.models.find((m) => m.name === 'C4');
+    // C4Pickup: the same .psk imported without a rotation (C4's Pitch=64: ue1-scripts.test.js).
+    const b = packaged.models.find((m) => m.name === 'C4Pickup');
     for (const k of ['points', 'wedges', 'faces', 'materials', 'bones']) expect(b.counts[k], k).toBe(a.counts[k]);
     expect(pointSet(b.meshes[0].positions)).toEqual(pointSet(a.meshes[0].positions));
     expect(b.meshes[0].bounds.min).toEqual(a.meshes[0].bounds.min);

@@ -800,6 +800,12 @@ val decodePsa(const val& bytes, const std::string& file, const std::string& conf
                    [&](const uint8_t* p, size_t n, rs::Model& m) { return rs::decodePsa(p, n, file, config, m); });
 }
 
+val decodeScriptedPsk(const val& bytes, const std::string& file, const std::string& uc, const std::string& ucFile) {
+  return decodeOne(bytes, file, [&](const uint8_t* p, size_t n, rs::Model& m) {
+    return rs::decodeScriptedPsk(p, n, file, uc, ucFile, m);
+  });
+}
+
 val decodePmd(const val& bytes, const std::string& file) {
   return decodeOne(bytes, file, [&](const uint8_t* p, size_t n, rs::Model& m) { return rs::decodePmd(p, n, file, m); });
 }
@@ -880,6 +886,8 @@ val listingToVal(const rs::PackageListing& l) {
   writePackageEntries(j, l.textures);
   j.key("animations");
   writePackageEntries(j, l.animations);
+  j.key("texts");
+  writePackageEntries(j, l.texts);
   j.endObject();
   return arena.build(j);
 }
@@ -931,6 +939,7 @@ EMSCRIPTEN_BINDINGS(rigscope) {
   std::set_new_handler(&outOfMemory);
   emscripten::function("decodePsk", &decodePsk);
   emscripten::function("decodePsa", &decodePsa);
+  emscripten::function("decodeScriptedPsk", &decodeScriptedPsk);
   emscripten::function("decodePmd", &decodePmd);
   emscripten::function("decodePssa", &decodePssa);
   emscripten::function("decodeUe1", &decodeUe1);

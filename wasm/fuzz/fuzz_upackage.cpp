@@ -10,7 +10,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   rs::PackageListing listing;
   if (!rs::listPackage(data, size, "Fuzz.u", listing).ok()) return 0;
   size_t decoded = 0;
-  for (const auto* list : {&listing.meshes, &listing.textures, &listing.animations}) {
+  for (const auto* list : {&listing.meshes, &listing.textures, &listing.animations, &listing.texts}) {
     for (const rs::PackageEntry& e : *list) {
       if (decoded++ >= 32) return 0;
       rs::Model model;

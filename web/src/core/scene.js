@@ -83,11 +83,12 @@ function boneMapInto(host, part) {
 
 /**
  * A root bone's name (Root, ROOT, bip01) is shared by unrelated skeletons: a part must share a
- * bone below the host's root to be one of its parts.
+ * bone below the host's root to be one of its parts. A bone under the skeleton's helper (a bone
+ * that is no joint: a UE1 script's MESH ORIGIN) is a root all the same.
  */
 function sharesLimb(host, map) {
-  const parents = host.skeleton.parents;
-  return map.some((h) => parents[h] >= 0 && parents[h] !== h);
+  const { parents, helperBone = -1 } = host.skeleton;
+  return map.some((h) => parents[h] >= 0 && parents[h] !== h && parents[h] !== helperBone);
 }
 
 /** True when the part's bones rest where the host's bones of the same names rest. */

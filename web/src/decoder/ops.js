@@ -3,6 +3,7 @@
 export const DECODER_OPS = new Set([
   'decodePsk',
   'decodePsa',
+  'decodeScriptedPsk',
   'decodePmd',
   'decodePssa',
   'decodeUe1',

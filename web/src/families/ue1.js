@@ -1,12 +1,73 @@
 // Unreal Engine 1 vertex meshes: foo_d.3d (triangles) + foo_a.3d (frames), the .uc class whose
-// #exec lines import them (sequences, textures, scale), and PCX textures.
-import { decoderInput, stem, textureKey } from '../core/files.js';
+// #exec lines import them (sequences, textures, scale), and PCX textures. A .uc that imports an
+// ActorX .psk (#exec MESH MODELIMPORT, UE2-era engines and UT v436) places and textures it the same
+// way; its slots may name textures of the packages it loads (#exec OBJ LOAD), found by the UE1
+// package family's lookup.
+import { baseName, decoderInput, stem, textureKey } from '../core/files.js';
 import { importsMesh, ue1RepoCompanions } from './ue1-companions.js';
+import upackage, { packageName } from './upackage.js';
 
 const meshBase = (name) =>
   stem(name)
     .replace(/_[ad]$/i, '')
     .toLowerCase();
+
+/** The .psk base names (lower case) a script's #exec MESH MODELIMPORT lines name. */
+function modelImports(script) {
+  const found = new Set();
+  for (const m of script.matchAll(/^[ \t]*#(?:force)?exec[ \t]+MESH[ \t]+MODELIMPORT\b[^\n]*?\bMODELFILE[ \t]*=[ \t]*"?([^"\s]+)/gim))
+    found.add(baseName(m[1].replace(/\\/g, '/')).toLowerCase());
+  return found;
+}
+
+// Script pairings per plan (its byKind): asked by both this family (which decodes them) and the
+// Unreal family (which leaves those .psk files to it).
+const pairings = new WeakMap();
+
+/**
+ * Each .psk a dropped script imports, with that script (the first in path order): the script
+ * places and textures it.
+ * @returns {Promise<Map<object, { script: object, text: string }>>}
+ */
+export function scriptedModels(byKind, text) {
+  const psks = byKind('psk');
+  if (!psks.length || !byKind('uc').length) return Promise.resolve(new Map());
+  if (!pairings.has(byKind)) {
+    const found = (async () => {
+      const scripts = byKind('uc').sort((a, b) => (a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0));
+      const texts = await Promise.all(scripts.map(text));
+      const out = new Map();
+      const named = scripts.map((_, i) => modelImports(texts[i]));
+      for (const psk of psks) {
+        const i = named.findIndex((set) => set.has(psk.entry.name.toLowerCase()));
+        if (i >= 0) out.set(psk, { script: scripts[i], text: texts[i] });
+      }
+      return out;
+    })();
+    pairings.set(byKind, found);
+  }
+  return pairings.get(byKind);
+}
+
+/** A decode of each .psk a script imports, placed and textured by that script. */
+const placedJobs = (scripted) =>
+  [...scripted].map(([psk, { script, text }]) => ({
+    op: 'decodeScriptedPsk',
+    inputs: [psk, script],
+    via: 'script',
+    args: async () => [await decoderInput(psk.entry), psk.entry.name, text, script.entry.name],
+  }));
+
+/** A placed .psk's dotted slot names, each a `Package.Name` (or Package.Group.Name) the package family looks up. */
+function packageSlot(material, ctx, model) {
+  const [first] = material.textureNames;
+  const short = material.textureNames.at(-1);
+  for (const path of material.textureNames.filter((n) => n.includes('.'))) {
+    const hit = upackage.resolveMaterial({ textureNames: [path, short] }, ctx, model);
+    if (hit) return hit;
+  }
+  return first?.includes('.') ? null : undefined;
+}
 
 /** Texture records in file-name order (case-insensitive), each path lowered once. */
 function byLowerPath(records) {
@@ -39,6 +100,8 @@ export default {
     const scriptTexts = await Promise.all(scripts.map(text));
     const usedAnims = new Set(),
       usedScripts = new Map(); // script -> the mesh it was paired with
+    const scripted = await scriptedModels(byKind, text);
+    const placing = new Set([...scripted.values()].map((x) => x.script));
     for (const item of datas) {
       const base = meshBase(item.entry.name);
       const anim = anims.find((a) => meshBase(a.entry.name) === base);
@@ -53,10 +116,12 @@ export default {
       }
       usedAnims.add(anim);
       // The script that imports it; else one of the same name (Deus Ex classes without #exec
-      // lines); else a lone script, unless that one imports another mesh dropped here.
+      // lines); else a lone script, unless that one imports another mesh dropped here (a .psk too).
       let s = scripts.findIndex((_, i) => importsMesh(scriptTexts[i], base));
       if (s < 0) s = scripts.findIndex((c) => stem(c.entry.name).toLowerCase() === base);
-      if (s < 0 && scripts.length === 1 && !datas.some((d) => d !== item && importsMesh(scriptTexts[0], meshBase(d.entry.name)))) s = 0;
+      const importsOther = () =>
+        placing.has(scripts[0]) || datas.some((d) => d !== item && importsMesh(scriptTexts[0], meshBase(d.entry.name)));
+      if (s < 0 && scripts.length === 1 && !importsOther()) s = 0;
       const script = s >= 0 ? scripts[s] : null;
       if (script) usedScripts.set(script, item);
       jobs.push({
@@ -73,6 +138,8 @@ export default {
         ],
       });
     }
+    for (const [psk, { script }] of scripted) usedScripts.set(script, psk);
+    jobs.push(...placedJobs(scripted));
     for (const a of anims) {
       if (!usedAnims.has(a))
         records.push({
@@ -122,4 +189,39 @@ export default {
     return out;
   },
   fallbackRule: 'file-name order',
+
+  /** A placed .psk's slot naming a texture of a package the script loads: the package family's lookup. */
+  resolveMaterial(material, ctx, model) {
+    if (!model.info?.script) return null;
+    return packageSlot(material, ctx, model) ?? null;
+  },
+
+  /**
+   * Slots of a placed .psk that name a texture not dropped: a `missing` record naming the package
+   * file the script loads (or the texture), so the drop says what to add.
+   */
+  assemble(ctx) {
+    const present = new Set((ctx.textures ?? []).filter((t) => t.package).map((t) => t.package.toLowerCase()));
+    for (const model of ctx.models) {
+      if (!model.info?.script || model.format !== 'psk') continue;
+      const loads = String(model.info.objLoad ?? '')
+        .split('; ')
+        .filter(Boolean);
+      const needs = new Map();
+      model.materials.forEach((material, slot) => {
+        const names = material.textureNames;
+        if (material.hidden || !names.length || names.some((n) => ctx.findTexture(n, model)) || packageSlot(material, ctx, model)) return;
+        // The package file the script loads that the slot may mean, else the package it names.
+        const packages = names.filter((n) => n.includes('.')).map((n) => n.slice(0, n.indexOf('.')).toLowerCase());
+        const loaded = loads.find((f) => packages.includes(packageName(f).toLowerCase()) && !present.has(packageName(f).toLowerCase()));
+        const named = names.find((n) => n.includes('.') && !present.has(n.slice(0, n.indexOf('.')).toLowerCase()));
+        const file = loaded ?? (named ? `${named.slice(0, named.indexOf('.'))}.u or .utx` : `texture ${names[0]}`);
+        if (!needs.has(file)) needs.set(file, []);
+        needs.get(file).push(`slot ${slot} (${names.at(-1)})`);
+      });
+      for (const [file, slots] of needs)
+        ctx.records.push({ kind: 'missing', files: [model.file], needs: file, reason: `${slots.join(', ')} of ${model.info.script}` });
+    }
+    return [];
+  },
 };

@@ -2,6 +2,7 @@
 // bind to meshes by bone name (the decoders say so: bindBy "name").
 import { decoderInput, readText, stem } from '../core/files.js';
 import { addMaterialSidecar, isMaterialSidecar, readMaterialSidecar, resolveUnrealMaterial } from './unreal-materials.js';
+import { scriptedModels } from './ue1.js';
 
 /** Material sidecars are a few KiB; a larger file of that name is not read as one. */
 const MAX_SIDECAR_BYTES = 16 << 20;
@@ -47,12 +48,14 @@ export default {
     return m ? { part: m[1], level: Number(m[2]) } : { part: name, level: 0 };
   },
 
-  plan(byKind, { text }) {
+  async plan(byKind, { text }) {
     const jobs = [],
       records = [];
     const configs = byKind('config');
     const used = new Set();
-    for (const item of byKind('psk'))
+    // A .psk a dropped .uc script imports is the UE1 family's: the script places and textures it.
+    const scripted = await scriptedModels(byKind, text);
+    for (const item of byKind('psk').filter((i) => !scripted.has(i)))
       jobs.push({ op: 'decodePsk', inputs: [item], args: async () => [await decoderInput(item.entry), item.entry.name] });
     for (const item of byKind('psa')) {
       const config = nearest(

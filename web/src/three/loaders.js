@@ -330,7 +330,7 @@ class RigscopeLoader extends Loader {
     const output = found && (decoded.models.includes(found) ? 'mesh' : 'animation');
     const texturesOnly = !found && ctor.output === 'mesh' && decoded.textures.some((t) => asked.includes(t.path) && (t.decoded || t.load));
     if (texturesOnly) return this._result(decoded, null, decoder);
-    if (!found || found.family !== ctor.family || output !== ctor.output) {
+    if (!found || !(found.family === ctor.family || ctor.fits?.(found)) || output !== ctor.output) {
       const problem = decoded.records.find((r) => r.files.some((f) => asked.includes(f)) && r.kind !== 'paired');
       const wanted = `${ctor.output === 'mesh' ? 'a mesh' : 'an animation'} (${family?.label})`;
       const reason = found
@@ -442,9 +442,11 @@ class AnimationLoader extends RigscopeLoader {
   }
 }
 
-/** Unreal ActorX meshes (.psk, .pskx). */
+/** Unreal ActorX meshes (.psk, .pskx); given with the .uc script that imports it, placed and textured by it. */
 export class PSKLoader extends MeshLoader {
   static family = 'unreal';
+  /** A .psk a script places is planned by the UE1 family: still a .psk. */
+  static fits = (model) => model.format === 'psk' && !model.container;
 }
 /** Unreal ActorX animations (.psa, with UE Viewer's .config passed beside it). */
 export class PSALoader extends AnimationLoader {

@@ -201,7 +201,8 @@ class Parser {
     return meshmaps[hit.first->second];
   }
 
-  // One #exec line: `MESH <sub>`, `MESHMAP <sub>` or `TEXTURE IMPORT` (spec §8).
+  // One #exec line: `MESH <sub>`, `MESHMAP <sub>`, `TEXTURE IMPORT`, `ANIM IMPORT|DIGEST` or
+  // `OBJ LOAD` (spec §8).
   void directive(const char* s, size_t n, size_t line) {
     tokenize(s, n, args);
     const std::string* words[2] = {nullptr, nullptr};
@@ -219,7 +220,72 @@ class Parser {
       meshmapDirective(sub, line);
     } else if (equalsNoCase(cmd, "TEXTURE") && equalsNoCase(sub, "IMPORT")) {
       textureImport(line);
+    } else if (equalsNoCase(cmd, "ANIM")) {
+      animDirective(sub, line);
+    } else if (equalsNoCase(cmd, "OBJ") && equalsNoCase(sub, "LOAD")) {
+      objLoad(line);
     }
+  }
+
+  // ANIM IMPORT ANIM= ANIMFILE= (a .psa; COMPRESS= and IMPORTSEQS= shape only the engine's copy);
+  // ANIM DIGEST ANIM= (the engine's own step: the .psa's sequences are read as they are).
+  void animDirective(const std::string& sub, size_t line) {
+    const std::string* name = findArg(args, "ANIM");
+    const bool import = equalsNoCase(sub, "IMPORT"), digest = equalsNoCase(sub, "DIGEST");
+    if (!import && !digest) return;
+    if (!name || name->empty()) {
+      script.warnings.push_back(format("line %zu: ANIM %s without ANIM=, ignored", line, cleanName(sub).c_str()));
+      return;
+    }
+    const std::string anim = cleanName(*name);
+    const auto hit = animIndex.emplace(nameKey(anim), script.animImports.size());
+    if (digest) {
+      if (hit.second) {
+        animIndex.erase(hit.first);
+        script.warnings.push_back(
+            format("line %zu: ANIM DIGEST names ANIM=%s, which no ANIM IMPORT before it declares; ignored", line,
+                   anim.c_str()));
+        return;
+      }
+      script.animImports[hit.first->second].digested = true;
+      return;
+    }
+    const std::string* file = findArg(args, "ANIMFILE");
+    if (!file || file->empty()) {
+      if (hit.second) animIndex.erase(hit.first);
+      script.warnings.push_back(format("line %zu: ANIM IMPORT without ANIMFILE=, ignored", line));
+      return;
+    }
+    UcAnimImport a;
+    a.name = anim;
+    a.file = cleanName(*file);
+    if (hit.second) {
+      script.animImports.push_back(a);
+    } else {
+      script.warnings.push_back(
+          format("line %zu: ANIM IMPORT ANIM=%s again: this one replaces the earlier", line, anim.c_str()));
+      script.animImports[hit.first->second] = a;
+    }
+  }
+
+  // OBJ LOAD FILE= PACKAGE=: the package file's objects become known to the script's slots.
+  void objLoad(size_t line) {
+    const std::string* file = findArg(args, "FILE");
+    if (!file || file->empty()) {
+      script.warnings.push_back(format("line %zu: OBJ LOAD without FILE=, ignored", line));
+      return;
+    }
+    UcObjLoad o;
+    o.file = cleanName(*file);
+    o.package = ucBaseName(o.file, true);
+    if (const std::string* into = findArg(args, "PACKAGE")) o.into = cleanName(*into);
+    if (o.package.empty()) {
+      script.warnings.push_back(format("line %zu: OBJ LOAD FILE=%s names no file, ignored", line, o.file.c_str()));
+      return;
+    }
+    for (const UcObjLoad& e : script.objLoads)
+      if (equalsNoCase(e.file, o.file) && equalsNoCase(e.into, o.into)) return;
+    script.objLoads.push_back(o);
   }
 
   void meshDirective(const std::string& sub, size_t line) {
@@ -242,6 +308,15 @@ class Parser {
       meshSequence(meshAt(cleanName(*name)), line);
     } else if (equalsNoCase(sub, "NOTIFY")) {
       notify(cleanName(*name), line);
+    } else if (equalsNoCase(sub, "MODELIMPORT")) {
+      modelImport(mesh(cleanName(*name)), line);
+    } else if (equalsNoCase(sub, "DEFAULTANIM")) {
+      const std::string* anim = findArg(args, "ANIM");
+      if (!anim || anim->empty()) {
+        script.warnings.push_back(format("line %zu: MESH DEFAULTANIM without ANIM=, ignored", line));
+        return;
+      }
+      mesh(cleanName(*name)).defaultAnim = cleanName(*anim);
     } else if (equalsNoCase(sub, "DROPFRAMES")) {
       script.warnings.push_back(format("line %zu: MESH DROPFRAMES is not supported; frame numbers may be off", line));
     }
@@ -257,6 +332,20 @@ class Parser {
     double t = -1;
     number(args, "UNMIRRORTEX", t, line);
     m.unmirrorTex = (t >= 0 && t < 256) ? int32_t(t) : -1;
+  }
+
+  // MESH MODELIMPORT MODELFILE= (a .psk; LODSTYLE= shapes only the engine's levels of detail).
+  void modelImport(UcMesh& m, size_t line) {
+    const std::string* file = findArg(args, "MODELFILE");
+    if (!file || file->empty()) {
+      script.warnings.push_back(format("line %zu: MESH MODELIMPORT without MODELFILE=, ignored", line));
+      return;
+    }
+    if (m.modelImported)
+      script.warnings.push_back(
+          format("line %zu: MESH MODELIMPORT MESH=%s again: this one replaces the earlier", line, m.name.c_str()));
+    m.modelImported = true;
+    m.modelFile = cleanName(*file);
   }
 
   // MESH SEQUENCE: a repeated SEQ replaces the earlier one, keeping its place.
@@ -413,7 +502,7 @@ class Parser {
   };
 
   std::vector<MeshmapSettings> meshmaps;
-  std::unordered_map<std::string, size_t> meshIndex, meshmapIndex, sequenceIndex;
+  std::unordered_map<std::string, size_t> meshIndex, meshmapIndex, sequenceIndex, animIndex;
   std::vector<PendingNotify> notifies;
   std::vector<Arg> args;
 };
@@ -478,6 +567,22 @@ void parseDefaultProperties(const std::string& text, size_t from, UcScript& scri
 }
 
 }  // namespace
+
+int findUcModel(const UcScript& script, const std::string& modelFile) {
+  const std::string want = ucBaseName(modelFile, false);
+  for (size_t i = 0; i < script.meshes.size(); ++i) {
+    const UcMesh& m = script.meshes[i];
+    if (m.modelImported && equalsNoCase(ucBaseName(m.modelFile, false), want)) return int(i);
+  }
+  return -1;
+}
+
+int findUcAnim(const UcScript& script, const std::string& animFile) {
+  const std::string want = ucBaseName(animFile, false);
+  for (size_t i = 0; i < script.animImports.size(); ++i)
+    if (equalsNoCase(ucBaseName(script.animImports[i].file, false), want)) return int(i);
+  return -1;
+}
 
 std::string ucBaseName(const std::string& path, bool stem) {
   size_t b = path.find_last_of("/\\");

@@ -78,11 +78,31 @@ struct UcMesh {
   double scale[3] = {1, 1, 1};
   std::vector<UcSequence> sequences;                       // a repeated SEQ replaces the earlier one
   std::vector<std::pair<uint32_t, std::string>> textures;  // MESHMAP SETTEXTURE NUM -> TEXTURE
+  // UE2-era skeletal meshes (and UT v436): MESH MODELIMPORT MODELFILE= (a .psk), MESH DEFAULTANIM ANIM=.
+  bool modelImported = false;
+  std::string modelFile;    // MODELFILE= as written
+  std::string defaultAnim;  // DEFAULTANIM ANIM=
+};
+
+// #exec ANIM IMPORT ANIM= ANIMFILE= (a .psa); ANIM DIGEST marks it digested.
+struct UcAnimImport {
+  std::string name;  // ANIM=
+  std::string file;  // ANIMFILE= as written
+  bool digested = false;
+};
+
+// #exec OBJ LOAD FILE= PACKAGE=: a package whose objects the script's slots may name.
+struct UcObjLoad {
+  std::string file;     // FILE= as written (..\Textures\Foo.utx)
+  std::string package;  // the package the file holds: its base name without extension ("Foo")
+  std::string into;     // PACKAGE= as written, or empty: the objects are then known as Foo.Group.Name
 };
 
 struct UcScript {
   std::vector<UcMesh> meshes;
   std::vector<UcTextureImport> textureImports;               // in file order
+  std::vector<UcAnimImport> animImports;                     // in file order; a repeated ANIM replaces
+  std::vector<UcObjLoad> objLoads;                           // in file order
   std::string skin;                                          // defaultproperties Skin=
   std::vector<std::pair<uint32_t, std::string>> multiSkins;  // defaultproperties MultiSkins(n)=
   std::vector<std::string> warnings;
@@ -96,8 +116,53 @@ UcScript parseUc(const std::string& text);
 // both matching preferred over one); -1 when none matches.
 int findUcMesh(const UcScript& script, const std::string& dataFile, const std::string& animFile);
 
+// The mesh whose MODELFILE base name (a .psk) matches the given file name (case-insensitive); -1
+// when none does.
+int findUcModel(const UcScript& script, const std::string& modelFile);
+
+// The ANIM IMPORT whose ANIMFILE base name (a .psa) matches the given file name; -1 when none does.
+int findUcAnim(const UcScript& script, const std::string& animFile);
+
 // "MODELS\\scroll1.PCX" -> "scroll1.PCX"; `stem` also drops the extension.
 std::string ucBaseName(const std::string& path, bool stem);
+
+// Texture names for a slot's reference (MESHMAP SETTEXTURE, MultiSkins, Skin), best first: the file
+// stems of the TEXTURE IMPORTs of that name (last import first), then the short name, then the
+// reference as written. `masked` says an import had FLAGS=2.
+void ucTextureCandidates(const UcScript& script, const std::string& ref, std::vector<std::string>& out, bool& masked);
+
+// The rotator's axes (spec §7.1), rows = the rotated X/Y/Z axes; angles in 1/256 turns.
+void ue1RotationAxes(const double rot[3], double axes[3][3]);
+
+// Rotation matrix given by its columns to a unit quaternion (x, y, z, w).
+void ue1MatrixToQuat(const float c0[3], const float c1[3], const float c2[3], float q[4]);
+
+// ---- a skeletal mesh (.psk) or animation (.psa) a script imports (UE2-era engines, UT v436) ----
+
+// MESH ORIGIN X/Y/Z and PITCH/YAW/ROLL (1/256 turns), MESHMAP SCALE: the engine shows the mesh at
+// p = RotOrigin · ((v − Origin) ⊙ Scale), in Unreal space.
+struct SkeletalPlacement {
+  double origin[3] = {0, 0, 0};
+  double rotation[3] = {0, 0, 0};
+  double scale[3] = {1, 1, 1};
+};
+
+// Places a decoded PSK-like model (three space, formats/psk's axes) where the engine shows it:
+// positions, normals and morphs moved; a skinned model gets one more bone, "MESH ORIGIN", last,
+// parent of every root and the skeleton's helper (no joint), holding the placement (a rotation and a scale along three's axes, exactly
+// what a bone's TRS holds), so animations bound by bone names play under it unchanged. An identity
+// placement changes nothing. Values past ±1e6 (and scales of 0) are warned about and not applied.
+void placeSkeletalModel(Model& m, SkeletalPlacement pl, const std::string& what);
+
+// A .psk decoded, then placed and its materials' texture slots named as the .uc script `uc` that
+// imports it (MESH MODELIMPORT MODELFILE= naming `file`) says: MESH ORIGIN, MESHMAP SCALE, MESHMAP
+// SETTEXTURE (a loose TEXTURE IMPORT's file stem, or `Package.Name` for each OBJ LOAD package, or
+// Package.Group.Name as written), MESH DEFAULTANIM. Material i is texture slot i (ActorX writes
+// TexIndex = the material's index). info: script, mesh, defaultAnim, objLoad (the files the script
+// loads, "; "-joined). Without a MODELIMPORT naming the file, the model is the plain .psk with a
+// warning.
+Status decodeScriptedPsk(const uint8_t* data, size_t size, const std::string& file, const std::string& uc,
+                         const std::string& ucFile, Model& out);
 
 // ---- a vertex mesh another container holds (a UE1 package's Mesh/LodMesh) ---------------------
 

@@ -925,4 +925,14 @@ Status buildUe1Mesh(const Ue1MeshParts& parts, Model& out, Ue1Details* details) 
                     details);
 }
 
+void ucTextureCandidates(const UcScript& script, const std::string& ref, std::vector<std::string>& out, bool& masked) {
+  textureCandidates(script, ref, out, masked);
+}
+
+void ue1RotationAxes(const double rot[3], double axes[3][3]) { rotationAxes(rot, axes); }
+
+void ue1MatrixToQuat(const float c0[3], const float c1[3], const float c2[3], float q[4]) {
+  matrixToQuat(c0, c1, c2, q);
+}
+
 }  // namespace rs

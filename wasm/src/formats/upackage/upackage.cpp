@@ -240,8 +240,8 @@ Status listPackage(const uint8_t* data, size_t size, const std::string& file, Pa
       known->second += 1;
     if (uint64_t(ex.serialOffset) + ex.serialSize > size) ++pastEnd;
     const bool mesh = isPackageMeshClass(ex.className), texture = isPackageTextureClass(ex.className),
-               animation = equalsNoCase(ex.className, "Animation");
-    if (!mesh && !texture && !animation) continue;
+               animation = equalsNoCase(ex.className, "Animation"), text = equalsNoCase(ex.className, "TextBuffer");
+    if (!mesh && !texture && !animation && !text) continue;
     PackageEntry e;
     e.index = i;
     e.name = ex.name;
@@ -251,7 +251,7 @@ Status listPackage(const uint8_t* data, size_t size, const std::string& file, Pa
     const size_t first = e.path.find('.'), lastDot = e.path.find_last_of('.');
     if (first != std::string::npos && lastDot > first) e.group = e.path.substr(first + 1, lastDot - first - 1);
     e.serialSize = ex.serialSize;
-    (mesh ? out.meshes : texture ? out.textures : out.animations).push_back(std::move(e));
+    (mesh ? out.meshes : texture ? out.textures : animation ? out.animations : out.texts).push_back(std::move(e));
   }
   if (pastEnd)
     out.package.warnings.push_back(format("%zu export%s data past the end of the %zu-byte file", pastEnd,
@@ -280,6 +280,33 @@ Status objectRange(const Package& pkg, uint32_t exportIndex, size_t& begin, size
   return Status();
 }
 
+// TextBuffer: the tagged properties, Pos and Top (INT), then Text (FString: a compact length that
+// counts the closing NUL, then the bytes). A class's TextBuffer is its .uc source, #exec lines and all.
+Status decodeTextBuffer(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out) {
+  size_t begin = 0, end = 0;
+  Status st = objectRange(pkg, exportIndex, begin, end);
+  if (!st.ok()) return st;
+  Reader r(pkg, data, begin, end, describeExport(pkg, exportIndex));
+  Properties props;
+  readProperties(r, pkg.exports[exportIndex].flags, props);
+  r.i32("Pos");
+  r.i32("Top");
+  const size_t at = r.pos();
+  const int32_t length = r.index("Text");
+  if (!r.failed() && (length < 0 || size_t(length) > r.remaining()))
+    r.fail(at, "Text length %d, %zu bytes remain (UTF-16 text is not read)", length, r.remaining());
+  const uint8_t* text = r.failed() ? nullptr : r.take(size_t(length), "Text");
+  r.expectEnd("TextBuffer data");
+  if (r.failed()) return r.status();
+  size_t n = size_t(length);
+  while (n > 0 && text[n - 1] == 0) --n;
+  out.format = "upackage-text";
+  out.name = pkg.exports[exportIndex].name;
+  out.count("bytes", double(n));
+  out.info.emplace_back("text", fixedName(text, n));
+  return Status();
+}
+
 void recordObjectInfo(const Package& pkg, uint32_t exportIndex, Model& out) {
   out.info.emplace_back("package", pkg.name);
   out.info.emplace_back("object", packageObjectPath(pkg, int32_t(exportIndex) + 1));
@@ -304,6 +331,8 @@ Status decodePackageObject(const Package& pkg, const uint8_t* data, uint32_t exp
     s = upkg::decodeTexture(pkg, data, exportIndex, out);
   } else if (equalsNoCase(c, "Animation")) {
     s = upkg::decodeAnimation(pkg, data, exportIndex, out);
+  } else if (equalsNoCase(c, "TextBuffer")) {
+    s = upkg::decodeTextBuffer(pkg, data, exportIndex, out);
   } else {
     return fail("UPACKAGE", pkg.file, pkg.exports[exportIndex].at,
                 "%s: class %s is not a mesh, an animation or a texture", upkg::describeExport(pkg, exportIndex).c_str(),

@@ -20,7 +20,8 @@
 //     classes: { [className]: exportCount },          // every export class, e.g. { Texture: 117, Mesh: 15 }
 //     meshes:   [{ index, name, className, path, group, serialSize }],   // Mesh, LodMesh, SkeletalMesh
 //     textures: [{ index, name, className, path, group, serialSize }],   // Texture and subclasses, Palette
-//     animations: [{ index, name, className, path, group, serialSize }] } // Animation
+//     animations: [{ index, name, className, path, group, serialSize }],  // Animation
+//     texts: [{ index, name, className, path, group, serialSize }] }      // TextBuffer: a class's source
 //   `index` is the export index for decodePackageObject; `path` is Package.Group.Name (the
 //   package's own name first); `group` is the path between the two ('' at the top level).
 //   Export order. A refused package: { error }.
@@ -39,9 +40,14 @@
 //   a warning; info.placeholder says why in both cases. counts: width, height (mip 0 as stored),
 //   mips, compMips, sparks (FireTexture). info: textureFormat (the Format byte), palette (path),
 //   compFormat. A Palette gives a 16 × 16 rgba8 swatch of its 256 colours (counts.colors).
+//   Skeletal meshes are placed as the engine shows them (Scale, Origin, RotOrigin: formats/ue1's
+//   placeSkeletalModel, the same as a loose .psk placed by its script), with a last bone "MESH
+//   ORIGIN" holding the placement when it is not the identity.
 //   Vertex meshes add info.vertexBytes ('4' packed, '8' Deus Ex), info.rotOrigin (65536 a turn),
 //   counts.frameVerts, counts.textureSlots (LodMesh: wedges, specialVerts, specialFaces); skeletal
 //   meshes add info.defaultAnimation (path), info.rotOrigin, counts.textureSlots, counts.sequences.
+//   A TextBuffer (a class's .uc source, its #exec lines and all): format 'upackage-text', info.text
+//   (cp1252 as UTF-8), counts.bytes.
 //   Animations: skeleton.names = RefBones (identity rest pose), clips with tracks by bone index
 //   (bindBy 'name', as a .psa), counts bones, sequences, moves.
 //   The model's format is that of the loose family ('ue1', 'psk', 'psa'), or 'upackage-texture'.
@@ -99,8 +105,8 @@ struct PackageEntry {
 
 struct PackageListing {
   Package package;
-  std::vector<std::pair<std::string, double>> classes;  // class name -> exports, first seen first
-  std::vector<PackageEntry> meshes, textures, animations;
+  std::vector<std::pair<std::string, double>> classes;            // class name -> exports, first seen first
+  std::vector<PackageEntry> meshes, textures, animations, texts;  // texts: TextBuffer (a class's source)
 };
 
 // The tables only (cheap): what the package holds.

@@ -103,6 +103,7 @@ Status decodeSkeletalMesh(const Package& pkg, const uint8_t* data, uint32_t expo
 Status decodeTexture(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);
 Status decodePalette(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);
 Status decodeAnimation(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);
+Status decodeTextBuffer(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);
 
 // Whether a Texture export of this package is masked (bMasked), from its property block only.
 bool textureMasked(const Package& pkg, const uint8_t* data, int32_t ref);

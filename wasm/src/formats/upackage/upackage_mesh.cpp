@@ -650,6 +650,14 @@ Status decodeSkeletalMesh(const Package& pkg, const uint8_t* data, uint32_t expo
                                 }),
                  out.info.end());
   nameSkeletalMaterials(pkg, data, m, l, out);
+  // Shown where the engine shows it (§11.2), as the loose .psk with its script is.
+  SkeletalPlacement pl;
+  for (int k = 0; k < 3; ++k) {
+    pl.origin[k] = m.origin[k];
+    pl.scale[k] = m.scale[k];
+    pl.rotation[k] = m.rotOrigin[k] / 256.0;  // 65536 a turn -> the .uc's 256
+  }
+  placeSkeletalModel(out, pl, what);
   if (s.defaultAnimation) out.info.emplace_back("defaultAnimation", packageObjectPath(pkg, s.defaultAnimation));
   out.info.emplace_back("rotOrigin", format("%d %d %d", m.rotOrigin[0], m.rotOrigin[1], m.rotOrigin[2]));
   out.count("textureSlots", double(m.textures.size()));
