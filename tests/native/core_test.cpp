@@ -87,6 +87,9 @@ TEST(Detect, ByMagicNotExtension) {
   std::vector<uint8_t> anim(32, 0);
   std::memcpy(anim.data(), "ANIMHEAD", 8);
   EXPECT_EQ(detectFormat(anim.data(), anim.size(), anim.size(), "x.psa"), "psa");
+  // A UE1 package by its tag, whatever it is called (a .u, a .utx, a renamed .tmp).
+  std::vector<uint8_t> package = {0xC1, 0x83, 0x2A, 0x9E, 69, 0, 0, 0};
+  EXPECT_EQ(detectFormat(package.data(), package.size(), package.size(), "Siege.tmp"), "upackage");
   std::vector<uint8_t> junk(10, 0xEE);
   EXPECT_EQ(detectFormat(junk.data(), junk.size(), junk.size(), "x.psk"), "unknown");
 }

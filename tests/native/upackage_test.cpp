@@ -14,6 +14,7 @@
 #include "formats/upackage/upackage.h"
 #include "test_support.h"
 #include "writers/ue1_writer.h"
+#include "writers/upackage_examples.h"
 #include "writers/upackage_writer.h"
 
 using namespace rs;
@@ -22,65 +23,8 @@ using rs::test::infoOf;
 
 namespace {
 
-// ---- small packages from the writer ------------------------------------------------------------
-
-// A 4-vertex, 2-triangle mesh over `frames` frames; every frame moves the apex.
-UpkWriteVertexMesh quad(const std::string& name, bool lod, bool dx16, uint32_t frames) {
-  UpkWriteVertexMesh m;
-  m.name = name;
-  m.lod = lod;
-  m.dx16 = dx16;
-  m.frameVerts = 4;
-  for (uint32_t f = 0; f < frames; ++f) {
-    const int32_t s = int32_t(f) * 7;
-    const int32_t v[4][3] = {{-100, -50, 0}, {100 + s, -50, 10}, {100, 50, -20 - s}, {-100, 50, 30 + s}};
-    for (const auto& p : v) m.xyz.insert(m.xyz.end(), p, p + 3);
-  }
-  UpkWriteTriangle a, b;
-  a.v[0] = 0, a.v[1] = 1, a.v[2] = 2;
-  a.uv[0][0] = 0, a.uv[0][1] = 0, a.uv[1][0] = 255, a.uv[1][1] = 0, a.uv[2][0] = 255, a.uv[2][1] = 255;
-  b.v[0] = 0, b.v[1] = 2, b.v[2] = 3;
-  b.uv[0][0] = 0, b.uv[0][1] = 0, b.uv[1][0] = 255, b.uv[1][1] = 255, b.uv[2][0] = 0, b.uv[2][1] = 200;
-  b.polyFlags = 0x100;  // two-sided
-  b.textureIndex = 1;
-  m.triangles = {a, b};
-  m.scale[0] = 0.5f, m.scale[1] = 0.25f, m.scale[2] = 2.0f;
-  m.origin[0] = 4, m.origin[1] = -8, m.origin[2] = 16;
-  m.rotOrigin[1] = 16384;  // a quarter turn of yaw: YAW=64 in the .uc
-  UpkWriteSequence all, walk;
-  all.name = "All";
-  all.numFrames = int32_t(frames);
-  walk.name = "Walk";
-  walk.group = "Moving";
-  walk.startFrame = 1;
-  walk.numFrames = int32_t(frames) - 1;
-  walk.rate = 10;
-  walk.notifies = {{0.5f, "PlayFootStep"}};
-  m.sequences = {all, walk};
-  m.textures = {"Skin0", "Skin1"};
-  return m;
-}
-
-UpkWriteTexture texture(const std::string& name, const std::string& group, uint32_t w, uint32_t h, bool masked) {
-  UpkWriteTexture t;
-  t.name = name;
-  t.group = group;
-  t.width = w;
-  t.height = h;
-  for (uint32_t i = 0; i < w * h; ++i) t.indices.push_back(uint8_t(i % 7));
-  for (int i = 0; i < 256; ++i) t.palette.insert(t.palette.end(), {uint8_t(i), uint8_t(255 - i), uint8_t(i * 3), 255});
-  t.masked = masked;
-  return t;
-}
-
-UpkWritePackage smallPackage(uint16_t version, bool lod, bool dx16) {
-  UpkWritePackage p;
-  p.version = version;
-  p.textures.push_back(texture("Skin0", "", 8, 4, false));
-  p.textures.push_back(texture("Skin1", "Skins", 16, 16, true));
-  p.meshes.push_back(quad("Quad", lod, dx16, 3));
-  return p;
-}
+// Small packages come from the writer (writers/upackage_examples.h): exampleQuad, exampleTexture,
+// examplePackage.
 
 // The same data as loose files: _d.3d (Type bytes as the importer reads them back), _a.3d, .uc.
 // `maskedSlots`: slots whose texture is masked (imported with FLAGS=2 in the loose script).
@@ -258,7 +202,7 @@ void patch(std::vector<uint8_t>& b, size_t at, uint32_t v) {
 
 TEST(UpackageWriter, MeshEqualsTheLooseFiles) {
   for (const uint16_t version : {69, 68, 65, 61}) {
-    const UpkWritePackage p = smallPackage(version, false, false);
+    const UpkWritePackage p = examplePackage(version, false, false);
     const std::vector<uint8_t> bytes = writeUpackage(p);
     Model pkg, loose;
     Status s = decodeNamed(bytes, "Small.u", "Quad", pkg);
@@ -283,7 +227,7 @@ TEST(UpackageWriter, MeshEqualsTheLooseFiles) {
 }
 
 TEST(UpackageWriter, LodMeshDeusExVerticesEqualTheLooseFiles) {
-  const UpkWritePackage p = smallPackage(68, true, true);
+  const UpkWritePackage p = examplePackage(68, true, true);
   const std::vector<uint8_t> bytes = writeUpackage(p);
   Model pkg, loose;
   Status s = decodeNamed(bytes, "Small.u", "Quad", pkg);
@@ -296,9 +240,9 @@ TEST(UpackageWriter, LodMeshDeusExVerticesEqualTheLooseFiles) {
 }
 
 TEST(UpackageWriter, ListingCountsPathsAndImports) {
-  UpkWritePackage p = smallPackage(69, false, false);
+  UpkWritePackage p = examplePackage(69, false, false);
   p.meshes[0].textures.push_back("Botpack.Skins.tloc4");
-  p.meshes.push_back(quad("Quad2", true, false, 2));
+  p.meshes.push_back(exampleQuad("Quad2", true, false, 2));
   p.meshes.back().group = "Props";
   const std::vector<uint8_t> bytes = writeUpackage(p);
   PackageListing l;
@@ -326,7 +270,7 @@ TEST(UpackageWriter, ListingCountsPathsAndImports) {
   ASSERT_TRUE(s.ok()) << s.error;
   // The third slot names another package: the path is kept for the web side to resolve.
   Model withSlot;
-  UpkWritePackage q = smallPackage(69, false, false);
+  UpkWritePackage q = examplePackage(69, false, false);
   q.meshes[0].triangles[1].textureIndex = 2;
   q.meshes[0].textures.push_back("Botpack.Skins.tloc4");
   const std::vector<uint8_t> qb = writeUpackage(q);
@@ -340,7 +284,7 @@ TEST(UpackageWriter, P8TextureWithPaletteAndMask) {
   for (const uint16_t version : {65, 61}) {
     UpkWritePackage old;
     old.version = version;
-    old.textures.push_back(texture("Masked", "Skins", 8, 4, true));
+    old.textures.push_back(exampleTexture("Masked", "Skins", 8, 4, true));
     const std::vector<uint8_t> ob = writeUpackage(old);
     Model om;
     Status os = decodeNamed(ob, "Tex.utx", "Masked", om);
@@ -349,8 +293,8 @@ TEST(UpackageWriter, P8TextureWithPaletteAndMask) {
     EXPECT_EQ(om.textures[0].mips[0][3], 0) << version;
   }
   UpkWritePackage p;
-  p.textures.push_back(texture("Masked", "Skins", 8, 4, true));
-  p.textures.push_back(texture("Plain", "", 4, 2, false));
+  p.textures.push_back(exampleTexture("Masked", "Skins", 8, 4, true));
+  p.textures.push_back(exampleTexture("Plain", "", 4, 2, false));
   p.textures.back().mips = false;
   const std::vector<uint8_t> bytes = writeUpackage(p);
   Model m;
@@ -405,7 +349,7 @@ TEST(UpackageWriter, ProceduralTextureIsAPlaceholder) {
 
 TEST(UpackageWriter, SkeletalMeshIsAPskModel) {
   UpkWritePackage p;
-  p.textures.push_back(texture("Hide", "Skins", 4, 4, false));
+  p.textures.push_back(exampleTexture("Hide", "Skins", 4, 4, false));
   UpkWriteSkeletalMesh s;
   s.name = "Thing";
   s.points = {0, 0, 0, 10, 0, 0, 0, 20, 0, 0, 0, 30};
@@ -517,7 +461,7 @@ TEST(UpackageWriter, AnimationIsAPsaModel) {
 // Hostile packages: a clear error naming the object (or table entry), the field and the byte
 
 TEST(UpackageHostile, TableCountsPastTheEnd) {
-  std::vector<uint8_t> b = writeUpackage(smallPackage(69, false, false));
+  std::vector<uint8_t> b = writeUpackage(examplePackage(69, false, false));
   std::vector<uint8_t> names = b, exports = b;
   patch(names, 12, 0x7FFFFFFF);
   PackageListing l;
@@ -540,7 +484,7 @@ TEST(UpackageHostile, TableCountsPastTheEnd) {
 
 TEST(UpackageHostile, ImportChainThatLoops) {
   UpkLayout lay;
-  UpkWritePackage p = smallPackage(69, false, false);
+  UpkWritePackage p = examplePackage(69, false, false);
   p.meshes[0].textures.push_back("Botpack.Skins.tloc4");
   std::vector<uint8_t> b = writeUpackage(p, &lay);
   ASSERT_GE(lay.importOuterAt.size(), 3u);
@@ -557,7 +501,7 @@ TEST(UpackageHostile, ImportChainThatLoops) {
 
 TEST(UpackageHostile, NameIndexPastTheTableInOneObject) {
   UpkLayout lay;
-  std::vector<uint8_t> b = writeUpackage(smallPackage(69, false, false), &lay);
+  std::vector<uint8_t> b = writeUpackage(examplePackage(69, false, false), &lay);
   const UpkLayout::Object* quadObj = lay.find("Quad");
   ASSERT_NE(quadObj, nullptr);
   b[quadObj->offset] = 0x3F;  // the property block's first name: index 63 of a shorter table
@@ -579,7 +523,7 @@ TEST(UpackageHostile, NameIndexPastTheTableInOneObject) {
 
 TEST(UpackageHostile, LyingSkipOffset) {
   UpkLayout lay;
-  std::vector<uint8_t> b = writeUpackage(smallPackage(69, false, false), &lay);
+  std::vector<uint8_t> b = writeUpackage(examplePackage(69, false, false), &lay);
   const UpkLayout::Object* quadObj = lay.find("Quad");
   ASSERT_NE(quadObj, nullptr);
   const uint32_t skip = uint32_t(b[quadObj->vertsSkipAt] | (b[quadObj->vertsSkipAt + 1] << 8) |
@@ -595,7 +539,7 @@ TEST(UpackageHostile, LyingSkipOffset) {
 
 TEST(UpackageHostile, ArrayCountPastTheObjectsEnd) {
   UpkLayout lay;
-  std::vector<uint8_t> b = writeUpackage(smallPackage(69, false, false), &lay);
+  std::vector<uint8_t> b = writeUpackage(examplePackage(69, false, false), &lay);
   const UpkLayout::Object* pal = lay.find("Skin0Pal");
   ASSERT_NE(pal, nullptr);
   // None, then the colour count 256 (2 bytes): make it 8191.
@@ -616,7 +560,7 @@ TEST(UpackageHostile, ArrayCountPastTheObjectsEnd) {
 
 TEST(UpackageHostile, ObjectEndNotReachedExactly) {
   UpkLayout lay;
-  std::vector<uint8_t> b = writeUpackage(smallPackage(69, false, false), &lay);
+  std::vector<uint8_t> b = writeUpackage(examplePackage(69, false, false), &lay);
   const UpkLayout::Object* quadObj = lay.find("Quad");
   ASSERT_NE(quadObj, nullptr);
   // Textures count 2 -> 1: the last reference is read as the BoundingBoxes count, and the data
@@ -631,7 +575,7 @@ TEST(UpackageHostile, ObjectEndNotReachedExactly) {
 
 TEST(UpackageHostile, ObjectDataPastTheEndOfTheFile) {
   UpkLayout lay;
-  std::vector<uint8_t> b = writeUpackage(smallPackage(69, false, false), &lay);
+  std::vector<uint8_t> b = writeUpackage(examplePackage(69, false, false), &lay);
   const UpkLayout::Object* quadObj = lay.find("Quad");
   ASSERT_NE(quadObj, nullptr);
   // SerialSize as a 2-byte compact index: its second byte 0x7F makes it 8128 bytes larger.
@@ -656,7 +600,7 @@ TEST(UpackageHostile, NotAPackageAndBadExportIndex) {
   Status s = listPackage(junk.data(), junk.size(), "junk.u", l);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error.find("not an Unreal package"), std::string::npos);
-  const std::vector<uint8_t> b = writeUpackage(smallPackage(69, false, false));
+  const std::vector<uint8_t> b = writeUpackage(examplePackage(69, false, false));
   Model m;
   s = decodePackageObject(b.data(), b.size(), "Small.u", 999, m);
   ASSERT_FALSE(s.ok());

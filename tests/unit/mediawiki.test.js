@@ -129,7 +129,7 @@ echo json_encode( $out );`;
 }
 
 describe.skipIf(!hasPhp || !existsSync(FIXTURES))('ModelFileCheck (PHP) against detectFormat (C++)', () => {
-  const models = /\.(psk|pskx|psa|pmd|psg|3d|uc)$/i;
+  const models = /\.(psk|pskx|psa|pmd|psg|3d|uc|u|utx)$/i;
   // The project's fixtures, and the real samples when ../shared is there.
   const files = [FIXTURES, SAMPLES]
     .filter((dir) => existsSync(dir))

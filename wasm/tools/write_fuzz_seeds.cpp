@@ -802,6 +802,20 @@ void psgTextureSeeds(const std::string& fixtures) {
   }
 }
 
+// fuzz_upackage: the package fixtures as they are (write_upackage_fixtures: each table layout and
+// object kind the reader tells apart).
+void upackageSeeds(const std::string& fixtures) {
+  DIR* dir = opendir(fixtures.c_str());
+  if (!dir) return;
+  while (const dirent* e = readdir(dir)) {
+    const std::string name = e->d_name;
+    const size_t dot = name.rfind('.');
+    const std::string ext = dot == std::string::npos ? "" : name.substr(dot);
+    if (ext == ".u" || ext == ".utx") seed("fuzz_upackage", name, readFile(fixtures + "/" + name));
+  }
+  closedir(dir);
+}
+
 // fuzz_image: the image fixtures as they are (the harness picks the decoder by content).
 void imageSeeds(const std::string& fixtures) {
   DIR* dir = opendir(fixtures.c_str());
@@ -835,6 +849,7 @@ int main(int argc, char** argv) {
   psgSeeds(fixtures);
   psgTextureSeeds(fixtures);
   imageSeeds(fixtures);
+  upackageSeeds(fixtures);
   std::printf("write_fuzz_seeds: %zu seeds in %s\n", gSeeds, gOut.c_str());
   return gOk ? 0 : 1;
 }

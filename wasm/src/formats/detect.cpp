@@ -40,6 +40,8 @@ std::string detectFormat(const uint8_t* d, size_t headSize, size_t fileSize, con
   if (startsWith(d, size, "PSMD")) return "pmd";
   if (startsWith(d, size, "PSSA")) return "pssa";
   if (startsWith(d, size, "\x89RW4")) return "psg";
+  // A UE1 package's tag (ue1-package.md §3: DWORD 0x9E2A83C1), whatever its extension.
+  if (size >= 4 && load_u32le(d) == 0x9E2A83C1u) return "upackage";
   if (size >= 128 && d[0] == 0x0A && d[1] <= 5 && d[2] == 1 && d[3] == 8) return "pcx";
 
   // UE1 files have no magic: their sizes are exact multiples of their records.

@@ -28,11 +28,18 @@ std::string stem(const std::string& file) {
 // Latin-1 bytes to UTF-8, as every other decoder's names (fixedName).
 std::string nameText(const uint8_t* p, size_t n) { return fixedName(p, n); }
 
+// A table's count (the header field at `countAt`) against the bytes after its offset: every entry
+// takes `minEntry` bytes at least, so a count no file could hold is refused before any is read.
+Status tableFits(const Package& pkg, const char* field, size_t countAt, uint32_t count, uint32_t offset,
+                 size_t minEntry) {
+  if (uint64_t(count) <= (pkg.size - offset) / minEntry) return Status{};
+  return fail("UPACKAGE", pkg.file, countAt, "%s %u needs at least %llu bytes from byte %u, %zu remain", field, count,
+              (unsigned long long)count * minEntry, offset, pkg.size - offset);
+}
+
 Status readNames(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
   Reader r(pkg, data, offset, pkg.size, "name table");
-  if (uint64_t(count) > (pkg.size - offset) / kMinName)
-    return fail("UPACKAGE", pkg.file, 12, "NameCount %u needs at least %llu bytes from byte %u, %zu remain", count,
-                (unsigned long long)count * kMinName, offset, pkg.size - offset);
+  if (Status s = tableFits(pkg, "NameCount", 12, count, offset, kMinName); !s.ok()) return s;
   pkg.names.reserve(count);
   for (uint32_t i = 0; i < count && !r.failed(); ++i) {
     const size_t at = r.pos();
@@ -59,9 +66,7 @@ Status readNames(Package& pkg, const uint8_t* data, uint32_t count, uint32_t off
 }
 
 Status readImports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
-  if (uint64_t(count) > (pkg.size - offset) / kMinImport)
-    return fail("UPACKAGE", pkg.file, 28, "ImportCount %u needs at least %llu bytes from byte %u, %zu remain", count,
-                (unsigned long long)count * kMinImport, offset, pkg.size - offset);
+  if (Status s = tableFits(pkg, "ImportCount", 28, count, offset, kMinImport); !s.ok()) return s;
   Reader r(pkg, data, offset, pkg.size, "import table");
   pkg.imports.resize(count);
   for (uint32_t i = 0; i < count && !r.failed(); ++i) {
@@ -77,9 +82,7 @@ Status readImports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t o
 }
 
 Status readExports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
-  if (uint64_t(count) > (pkg.size - offset) / kMinExport)
-    return fail("UPACKAGE", pkg.file, 20, "ExportCount %u needs at least %llu bytes from byte %u, %zu remain", count,
-                (unsigned long long)count * kMinExport, offset, pkg.size - offset);
+  if (Status s = tableFits(pkg, "ExportCount", 20, count, offset, kMinExport); !s.ok()) return s;
   Reader r(pkg, data, offset, pkg.size, "export table");
   pkg.exports.resize(count);
   for (uint32_t i = 0; i < count && !r.failed(); ++i) {
