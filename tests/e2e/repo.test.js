@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SAMPLES, dropFolder, launch, openPage, until } from './browser.js';
+import { SAMPLES, dropFolder, launch, openPage, until, clickMenuItem } from './browser.js';
 import { startRepoServer } from '../repo-server.js';
 
 // Each family's folder as a repository holds it; the files a drop of that folder gives. The 0 A.D.
@@ -90,7 +90,7 @@ describe('repo= on the page', () => {
   it('Copy link writes the folder at its commit with the view, under 300 characters, and the link opens it', async () => {
     const page = await pageWithHosts(`/?repo=${encodeURIComponent(repoLink('psk'))}`);
     expect(await page.locator('#status').textContent()).toMatch(/GitHub API calls left/);
-    await page.click('#link-button');
+    await clickMenuItem(page, 'link-button');
     await until(page, () => document.getElementById('share-text').value !== '');
     const link = await page.evaluate(() => document.getElementById('share-text').value);
     expect(link).toContain(`repo=https://github.com/mods/classics/tree/${fake.sha}/psk`);
@@ -123,7 +123,7 @@ describe('Open URL…', () => {
   it('takes a folder address as the browser shows it', async () => {
     const page = await pageWithHosts('/?demo=0');
     const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
-    await page.click('#url-button');
+    await clickMenuItem(page, 'url-button');
     await page.fill('#url-text', repoLink('psg'));
     await page.click('#url-form button[value="open"]');
     await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 60000 });
