@@ -60,6 +60,19 @@ for (const [size, viewport] of [
     await page.close();
   }
 }
+// Nothing loaded: Export and the saves shown disabled, with the Share menu open.
+for (const [size, viewport] of [
+  ['1280', { width: 1280, height: 800 }],
+  ['390', { width: 390, height: 844 }],
+]) {
+  const page = await browser.newPage({ viewport });
+  await page.goto(`${url}/?demo=0`);
+  await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 120000 });
+  if (await page.$('#share-menu')) await page.click('#share-menu');
+  await page.screenshot({ path: `${out}/${prefix}-${size}-empty.png` });
+  shots.push(`${out}/${prefix}-${size}-empty.png`);
+  await page.close();
+}
 console.log(shots.join('\n'));
 await browser.close();
 server.close();

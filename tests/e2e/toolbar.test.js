@@ -129,6 +129,27 @@ describe('the toolbar at desktop width', () => {
   });
 });
 
+/** Shows or hides a load's Cancel and progress bar, as loading.js does during a load. */
+const showLoadControls = (page, shown) =>
+  page.evaluate((on) => {
+    document.getElementById('cancel-button').hidden = !on;
+    document.getElementById('progress').hidden = !on;
+  }, shown);
+
+describe('a load never changes the bar’s height', () => {
+  it.each([1280, 800])('at %i px: one row, with Cancel and the progress shown or not', async (width) => {
+    const page = await openPage(context, '/', { viewport: { width, height: 700 } });
+    const before = await toolbarLayout(page);
+    await showLoadControls(page, true);
+    const during = await toolbarLayout(page);
+    expect(during.bar.height).toBe(before.bar.height);
+    expect(new Set(during.controls.map((c) => Math.round(c.top / 10))).size).toBe(1);
+    expect(during.controls.map((c) => c.id)).toContain('cancel-button');
+    expectAllOnScreen(during);
+    await page.close();
+  });
+});
+
 describe('the menus from the keyboard', () => {
   let page;
   beforeAll(async () => {
@@ -330,17 +351,11 @@ describe.skipIf(!existsSync(FOLDER))('a 390 × 844 phone', () => {
 
   it('a load’s Cancel and progress never change the bar’s height', async () => {
     const before = (await toolbarLayout(page)).bar.height;
-    await page.evaluate(() => {
-      document.getElementById('cancel-button').hidden = false;
-      document.getElementById('progress').hidden = false;
-    });
+    await showLoadControls(page, true);
     const during = await toolbarLayout(page);
     expect(during.bar.height).toBe(before);
     expectAllOnScreen(during);
     expect(during.controls.map((c) => c.id)).toContain('cancel-button');
-    await page.evaluate(() => {
-      document.getElementById('cancel-button').hidden = true;
-      document.getElementById('progress').hidden = true;
-    });
+    await showLoadControls(page, false);
   });
 });

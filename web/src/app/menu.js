@@ -121,6 +121,12 @@ export class MenuButton {
       e.stopPropagation();
       return;
     }
-    if (!isCheck(item)) this.close();
+    if (isCheck(item)) return;
+    // Chosen from the keyboard (no click count), the focus goes back to the button, as the pattern
+    // says. Chosen with the mouse it goes nowhere: Space then plays or pauses, as it does after a
+    // click anywhere on the page, and does not open the menu again.
+    const fromKeyboard = e.detail === 0;
+    this.close(fromKeyboard);
+    if (!fromKeyboard && this.menu.contains(document.activeElement)) document.activeElement.blur();
   }
 }
