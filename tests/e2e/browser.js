@@ -135,6 +135,21 @@ export const animationFrames = (page, n) =>
     n,
   );
 
+/**
+ * Opens the toolbar menu that holds item `id` (Export's `export-button`, Share's `link-button`…)
+ * as a person would, by clicking its menu button; an open menu stays open.
+ */
+export async function openMenuOf(page, id) {
+  const button = await page.evaluate((item) => document.getElementById(item).closest('[role=menu]').getAttribute('aria-labelledby'), id);
+  if ((await page.getAttribute(`#${button}`, 'aria-expanded')) !== 'true') await page.click(`#${button}`);
+}
+
+/** Clicks toolbar menu item `id` (an id the item kept from when it was a button of its own), opening its menu first. */
+export async function clickMenuItem(page, id) {
+  await openMenuOf(page, id);
+  await page.click(`#${id}`);
+}
+
 /** Files as the file button would receive them. */
 export function filePayload(path, name = path.split('/').pop()) {
   return { name, mimeType: 'application/octet-stream', buffer: readFileSync(path) };

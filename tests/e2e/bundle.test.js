@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { FAMILY_SAMPLES, SAMPLES, chooseFiles, dropFolder, filePayload, launch, openPage, until } from './browser.js';
+import { FAMILY_SAMPLES, SAMPLES, chooseFiles, dropFolder, filePayload, launch, openPage, until, clickMenuItem } from './browser.js';
 import { packScene } from '../../web/src/core/pack.js';
 import { bundleBytes, isBundle, readBundle } from '../../web/src/core/bundle.js';
 
@@ -191,7 +191,10 @@ describe('Save bundle and the view a bundle carries', () => {
     const want = await shown(source);
     expect(want.characters[0]).toMatchObject({ name: 'skSpiderLargeMesh.psk', clip: 'webattack', frame: 30 });
     expect(want.playing).toBe(false);
-    const [download] = await Promise.all([source.waitForEvent('download', { timeout: 120000 }), source.click('#save-bundle-button')]);
+    const [download] = await Promise.all([
+      source.waitForEvent('download', { timeout: 120000 }),
+      clickMenuItem(source, 'save-bundle-button'),
+    ]);
     expect(download.suggestedFilename()).toBe('skSpiderLargeMesh.rigscope');
     const saved = join(dir, 'saved.rigscope');
     await download.saveAs(saved);
@@ -241,7 +244,7 @@ describe('Save bundle and the view a bundle carries', () => {
       files: ['skSpiderLargeMesh.psk', 'skSpiderLargeAnims.psa'],
     });
     // The files came from the web in the bundle: a link to this view names the bundle's URL again.
-    await page.click('#link-button');
+    await clickMenuItem(page, 'link-button');
     await page.waitForFunction(() => document.getElementById('share-text').value !== '', null, { timeout: 60000 });
     const link = new URL(await page.evaluate(() => document.getElementById('share-text').value));
     expect(link.searchParams.getAll('file')).toEqual([url]);

@@ -8,7 +8,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { validateBytes } from 'gltf-validator';
-import { chooseFiles, countColour, fileBrowser, filePayload, FIXTURES, frameAt, maskDifference, openPage, SAMPLES } from './browser.js';
+import {
+  chooseFiles,
+  countColour,
+  fileBrowser,
+  filePayload,
+  FIXTURES,
+  frameAt,
+  maskDifference,
+  openPage,
+  SAMPLES,
+  clickMenuItem,
+  openMenuOf,
+} from './browser.js';
 
 const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
 const FLAG = ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => FIXTURES + n);
@@ -109,8 +121,11 @@ describe('compressed GLBs in the viewer', () => {
       page,
       files.map((f) => filePayload(f)),
     );
+    // Compressed is a check box in the Export menu: ticking it leaves the menu open.
+    await openMenuOf(page, 'export-compressed');
     await page.check('#export-compressed');
-    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.click('#export-button')]);
+    expect(await page.getAttribute('#export-menu', 'aria-expanded')).toBe('true');
+    const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), clickMenuItem(page, 'export-button')]);
     const bytes = new Uint8Array(readFileSync(await download.path()));
     const report = await validateBytes(bytes);
     expect(report.issues.messages.filter((m) => m.severity === 0)).toEqual([]);

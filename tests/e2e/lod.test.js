@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { fileBrowser, FIXTURES, openFolder, openPage, until } from './browser.js';
+import { fileBrowser, FIXTURES, openFolder, openPage, until, clickMenuItem } from './browser.js';
 
 const BODIES = `${FIXTURES}lod_export/ueviewer/Characters/Male/Bodies`;
 const browser = fileBrowser();
@@ -131,7 +131,7 @@ async function openRecorded(url, viewport = { width: 1280, height: 800 }) {
 
 /** Copy link or Embed code from the share dialog: the text it offers. */
 async function shareText(page, kind) {
-  await page.click(kind === 'embed' ? '#embed-button' : '#link-button');
+  await clickMenuItem(page, kind === 'embed' ? 'embed-button' : 'link-button');
   await page.waitForFunction(() => document.getElementById('share-text').value !== '', null, { timeout: 60000 });
   const text = await page.inputValue('#share-text');
   await page.keyboard.press('Escape');
@@ -216,7 +216,7 @@ describe('the level of detail travels with every way of showing a model', () => 
     await openFolder(source, BODIES);
     await chooseLod(source, '2');
     const [want] = await drawn(source);
-    const [download] = await Promise.all([source.waitForEvent('download', { timeout: 120000 }), source.click('#save-page-button')]);
+    const [download] = await Promise.all([source.waitForEvent('download', { timeout: 120000 }), clickMenuItem(source, 'save-page-button')]);
     const path = join(mkdtempSync(join(tmpdir(), 'rigscope-e2e-lod-page-')), 'body.html');
     await download.saveAs(path);
     await source.close();

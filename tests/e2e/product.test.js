@@ -8,7 +8,19 @@ import { join } from 'node:path';
 import { zipSync } from 'fflate';
 import { validateBytes } from 'gltf-validator';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
-import { chooseFiles, countColour, fileBrowser, filePayload, fixtureBytes, FIXTURES, frameAt, openPage, pixels, png } from './browser.js';
+import {
+  chooseFiles,
+  countColour,
+  fileBrowser,
+  filePayload,
+  fixtureBytes,
+  FIXTURES,
+  frameAt,
+  openPage,
+  pixels,
+  png,
+  clickMenuItem,
+} from './browser.js';
 import { SUB_PATH } from './server.js';
 
 const browser = fileBrowser();
@@ -85,16 +97,13 @@ describe('layout and keyboard', () => {
       await page.keyboard.press('Tab');
       reached.add(await page.evaluate(() => document.activeElement.id || document.activeElement.textContent.trim().slice(0, 20)));
     }
+    // The menus' items are reached through their menu buttons (toolbar.test.js walks them).
     for (const id of [
-      'open-button',
-      'folder-button',
-      'url-button',
+      'open-menu',
       'drop-mode',
       'clear-button',
-      'export-button',
-      'screenshot-button',
-      'link-button',
-      'embed-button',
+      'export-menu',
+      'share-menu',
       'help-button',
       'clip-search',
       'view-frame',
@@ -114,17 +123,24 @@ describe('layout and keyboard', () => {
       expect(reached, id).toContain(id);
     }
     expect(controls.length).toBeGreaterThan(20);
-    // Enter on the focused "Open URL…" opens its dialog.
-    await page.focus('#url-button');
+    // Enter on the focused Open opens its menu, End goes to "URL…", Enter opens its dialog;
+    // closing the dialog gives the focus back to Open.
+    await page.focus('#open-menu');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('End');
+    expect(await page.evaluate(() => document.activeElement.id)).toBe('url-button');
     await page.keyboard.press('Enter');
     expect(await page.locator('#url-dialog').isVisible()).toBe(true);
+    expect(await page.locator('#open-menu-items').isHidden()).toBe(true);
+    await page.keyboard.press('Escape');
+    expect(await page.evaluate(() => document.activeElement.id)).toBe('open-menu');
     await page.close();
   });
 
   it('opens files from URLs typed into the Open URL dialog', async () => {
     const base = inject('baseUrl');
     const page = await openPage(browser, '/?demo=0');
-    await page.click('#url-button');
+    await clickMenuItem(page, 'url-button');
     await page.fill('#url-text', `${base}/fixtures/two_bone.psk\n${base}/fixtures/two_bone.psa`);
     await page.click('#url-form button[value=open]');
     await page.waitForFunction(() => window.__rigscope.app.reports.length > 0);
@@ -221,7 +237,7 @@ describe('characters and timeline', () => {
 describe('export, links, embedding, hosting', () => {
   it('exports a GLB that validates and re-imports with the same bones and clips', async () => {
     const page = await openPage(browser, '/');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-button')]);
+    const [download] = await Promise.all([page.waitForEvent('download'), clickMenuItem(page, 'export-button')]);
     const bytes = readFileSync(await download.path());
     const report = await validateBytes(new Uint8Array(bytes));
     expect(report.issues.numErrors).toBe(0);
@@ -267,12 +283,12 @@ describe('export, links, embedding, hosting', () => {
   it('packs files from this computer into the link and the embed code', async () => {
     const page = await openPage(browser, '/?demo=0');
     await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`)]);
-    await page.click('#link-button');
+    await clickMenuItem(page, 'link-button');
     await page.waitForFunction(() => !document.getElementById('share-copy').disabled);
     expect(await page.locator('#share-note').innerText()).toMatch(/1 file from this computer .* travel inside the link/);
     expect(await page.locator('#share-text').inputValue()).toMatch(/^http:\/\/[^#]*index\.html[^#]*#pack=[A-Za-z0-9_-]+$/);
     await page.keyboard.press('Escape');
-    await page.click('#embed-button');
+    await clickMenuItem(page, 'embed-button');
     await page.waitForFunction(() => !document.getElementById('share-copy').disabled);
     expect(await page.locator('#share-text').inputValue()).toMatch(/^<iframe src="http:\/\/[^"#]*embed\.html[^"#]*#pack=[A-Za-z0-9_-]+"/);
     await page.close();

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { chooseFiles, fileBrowser, openPage, SAMPLES, VERTEX3D_KINDS } from './browser.js';
+import { chooseFiles, fileBrowser, openPage, SAMPLES, VERTEX3D_KINDS, clickMenuItem } from './browser.js';
 
 /** Every file under `dir`, each folder's entries in name order, depth first. */
 const walk = (dir) =>
@@ -66,7 +66,7 @@ describe('shader programs of a folder', () => {
     expect(drawn.untextured).toBeLessThan(drawn.materials);
 
     // The GLB holds the folder's pictures, never the white texel.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-button')]);
+    const [download] = await Promise.all([page.waitForEvent('download'), clickMenuItem(page, 'export-button')]);
     const sizes = imageSizes(readFileSync(await download.path()));
     expect(sizes.filter(([w, h]) => w === 1 && h === 1)).toEqual([]);
     expect(sizes.length).toBe(drawn.textures);

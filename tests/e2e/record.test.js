@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { Input, BufferSource, ALL_FORMATS } from 'mediabunny';
-import { chooseFiles, FAMILY_SAMPLES, fileBrowser, filePayload, FIXTURES, openPage, SAMPLES } from './browser.js';
+import { chooseFiles, FAMILY_SAMPLES, fileBrowser, filePayload, FIXTURES, openPage, SAMPLES, clickMenuItem } from './browser.js';
 
 const browser = fileBrowser();
 
@@ -28,7 +28,7 @@ async function openFamily(family) {
 
 /** Records through the dialog with `fields` (by id suffix) and returns the downloaded file's bytes and name. */
 async function record(page, fields) {
-  await page.click('#record-button');
+  await clickMenuItem(page, 'record-button');
   for (const [name, value] of Object.entries(fields)) {
     if (typeof value === 'boolean') await page.setChecked(`#record-${name}`, value);
     else if (name === 'format' || name === 'subject') await page.selectOption(`#record-${name}`, value);
@@ -251,7 +251,7 @@ describe('recording is frame-exact and can be cancelled', () => {
     await page.evaluate(() => window.__rigscope.app.play());
     let downloads = 0;
     page.on('download', () => downloads++);
-    await page.click('#record-button');
+    await clickMenuItem(page, 'record-button');
     await page.fill('#record-width', '1280');
     await page.fill('#record-height', '720');
     await page.fill('#record-rate', '60');
@@ -267,7 +267,7 @@ describe('recording is frame-exact and can be cancelled', () => {
   });
 
   it('a size or rate out of bounds is refused with a sentence, and nothing is recorded', async () => {
-    await page.click('#record-button');
+    await clickMenuItem(page, 'record-button');
     await page.fill('#record-rate', '30');
     await page.evaluate(() => {
       // Past the inputs' own bounds (a page script could set them): the recorder still refuses.

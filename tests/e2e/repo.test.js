@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SAMPLES, dropFolder, launch, openPage, until } from './browser.js';
+import { SAMPLES, clickMenuItem, dropFolder, launch, openPage, until } from './browser.js';
 import { lfsPointerOf, startRepoServer } from '../repo-server.js';
 
 // Each family's folder as a repository holds it; the files a drop of that folder gives. The 0 A.D.
@@ -109,7 +109,7 @@ describe('repo= on the page', () => {
   it('Copy link writes the folder at its commit with the view, under 300 characters, and the link opens it', async () => {
     const page = await pageWithHosts(`/?repo=${encodeURIComponent(repoLink('psk'))}`);
     expect(await page.locator('#status').textContent()).toMatch(/GitHub API calls left/);
-    await page.click('#link-button');
+    await clickMenuItem(page, 'link-button');
     await until(page, () => document.getElementById('share-text').value !== '');
     const link = await page.evaluate(() => document.getElementById('share-text').value);
     expect(link).toContain(`repo=https://github.com/mods/classics/tree/${fake.sha}/psk`);
@@ -142,7 +142,7 @@ describe('Open URL…', () => {
   it('takes a folder address as the browser shows it', async () => {
     const page = await pageWithHosts('/?demo=0');
     const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
-    await page.click('#url-button');
+    await clickMenuItem(page, 'url-button');
     await page.fill('#url-text', repoLink('psg'));
     await page.click('#url-form button[value="open"]');
     await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 60000 });
@@ -270,7 +270,7 @@ describe('Copy link while a clip plays', () => {
     reset();
     const page = await pageWithHosts(`/?repo=${encodeURIComponent(repoLink('psk'))}`);
     await page.waitForFunction(() => window.__rigscope.app.playing);
-    await page.click('#link-button');
+    await clickMenuItem(page, 'link-button');
     await until(page, () => document.getElementById('share-text').value !== '');
     const link = await page.evaluate(() => document.getElementById('share-text').value);
     const named = Number(new URL(link).searchParams.get('frame'));

@@ -4,7 +4,7 @@
 // read-only handle (window.rigscope.snapshot()) and its pixels.
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { animationFrames, chooseFiles, fileBrowser, FIXTURES, openFolder, openPage, pixels, SAMPLES } from './browser.js';
+import { animationFrames, chooseFiles, fileBrowser, FIXTURES, openFolder, openPage, pixels, SAMPLES, clickMenuItem } from './browser.js';
 
 const HAVE_SAMPLES = existsSync(SAMPLES);
 const browser = fileBrowser();
@@ -124,7 +124,7 @@ describe('the scene of a folder', () => {
       window.__rigscope.app.setTime(0.4);
     });
     const before = await page.evaluate(() => window.__rigscope.app.time);
-    await Promise.all([page.waitForEvent('download'), page.click('#export-button')]);
+    await Promise.all([page.waitForEvent('download'), clickMenuItem(page, 'export-button')]);
     await page.waitForFunction(() => /Exported/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
     expect(downloads).toBe(1);
     expect(await page.evaluate(() => window.__rigscope.app.time)).toBeCloseTo(before, 5);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { deflateSync } from 'fflate';
-import { chooseFiles, fileBrowser, filePayload, fixtureBytes, longestTaskDuring, openPage, SAMPLES } from './browser.js';
+import { chooseFiles, fileBrowser, filePayload, fixtureBytes, longestTaskDuring, openPage, SAMPLES, clickMenuItem } from './browser.js';
 import { packScene, toBase64Url } from '../../web/src/core/pack.js';
 
 const browser = fileBrowser(['--disable-features=LocalNetworkAccessChecks']);
@@ -96,7 +96,7 @@ async function sourcePage(family) {
 }
 
 async function share(page, kind) {
-  await page.click(kind === 'embed' ? '#embed-button' : '#link-button');
+  await clickMenuItem(page, kind === 'embed' ? 'embed-button' : 'link-button');
   await page.waitForFunction(
     () => document.getElementById('share-text').value !== '' || !document.getElementById('share-too-long').hidden,
     null,

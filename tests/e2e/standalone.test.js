@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FIXTURES, SAMPLES, chooseFiles, filePayload, launch, openPage } from './browser.js';
+import { FIXTURES, SAMPLES, chooseFiles, filePayload, launch, openPage, clickMenuItem } from './browser.js';
 import { deflateSync } from 'fflate';
 import { fromBase64Url, unpackScene } from '../../web/src/core/pack.js';
 import { PACK_TAG, standalonePage } from '../../web/src/core/page.js';
@@ -219,7 +219,7 @@ describe.each(Object.keys(SETS))('a standalone page of %s samples', (family) => 
       viewer,
       set.files.map((p) => filePayload(`${set.base ?? SAMPLES}${p}`)),
     );
-    const [download] = await Promise.all([viewer.waitForEvent('download', { timeout: 120000 }), viewer.click('#save-page-button')]);
+    const [download] = await Promise.all([viewer.waitForEvent('download', { timeout: 120000 }), clickMenuItem(viewer, 'save-page-button')]);
     const path = join(dir, `viewer-${family}.html`);
     await download.saveAs(path);
     expect(download.suggestedFilename()).toMatch(/\.html$/);
@@ -277,7 +277,7 @@ describe('the standalone page', () => {
     );
     // Paused: the set is checked, not the clip, which would draw every frame while the files are packed.
     await viewer.evaluate(() => window.__rigscope.pause());
-    await viewer.click('#link-button');
+    await clickMenuItem(viewer, 'link-button');
     await viewer.waitForSelector('#share-save-page', { state: 'visible', timeout: 120000 });
     const [download] = await Promise.all([viewer.waitForEvent('download', { timeout: 120000 }), viewer.click('#share-save-page')]);
     const path = join(dir, 'too-long.html');

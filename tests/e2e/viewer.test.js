@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { chooseFiles, fileBrowser, filePayload, FIXTURES, frameAt, maskDifference, openPage, pixels, SAMPLES } from './browser.js';
+import {
+  chooseFiles,
+  fileBrowser,
+  filePayload,
+  FIXTURES,
+  frameAt,
+  maskDifference,
+  openPage,
+  pixels,
+  SAMPLES,
+  clickMenuItem,
+} from './browser.js';
 
 const browser = fileBrowser();
 
@@ -109,7 +120,7 @@ describe('security', () => {
     const requests = [];
     page.on('request', (r) => requests.push({ url: r.url(), method: r.method(), body: r.postData() }));
     await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`), filePayload(`${FIXTURES}two_bone.psa`)]);
-    await page.click('#export-button');
+    await clickMenuItem(page, 'export-button');
     // The export is over (everything it would send has been sent) once the status says so.
     await page.waitForFunction(() => /Exported/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
     const origin = new URL(page.url()).origin;

@@ -19,6 +19,7 @@ import { sidePanels } from './panels/side.js';
 import { lodPanel } from './panels/lod.js';
 import { keyboard } from './panels/keyboard.js';
 import { hooks } from './panels/hooks.js';
+import { toolbar } from './panels/toolbar.js';
 
 const $ = (id) => document.getElementById(id);
 const params = readParams();
@@ -30,7 +31,19 @@ const messages = new Messages($('messages'), () => app.messages());
 const page = { app, viewer, $, messages };
 page.loader = loadingPanel(page);
 
-for (const panel of [sharePanel, exportPanel, recordPanel, pagePanel, timelinePanel, viewPanel, displayPanel, sidePanels, keyboard, hooks])
+for (const panel of [
+  toolbar,
+  sharePanel,
+  exportPanel,
+  recordPanel,
+  pagePanel,
+  timelinePanel,
+  viewPanel,
+  displayPanel,
+  sidePanels,
+  keyboard,
+  hooks,
+])
   panel(page);
 lodPanel(page);
 

@@ -1,6 +1,7 @@
 // Export GLB, Export all and Screenshot: all work on copies and never touch playback.
 import { el } from '../dom.js';
 import { folderOf, glbNames } from '../../three/glb-names.js';
+import { setBusy } from './toolbar.js';
 
 /** Saves a blob under a file name (the browser's download). */
 export function download(blob, name) {
@@ -69,10 +70,11 @@ function exportAll({ app, $, messages, loader }) {
     cancelled = true;
   });
   $('export-all-button').addEventListener('click', async () => {
+    if ($('export-all-button').hasAttribute('data-busy')) return;
     const plan = zipPlan(app.characters.filter((c) => !c.textureBoard));
     if (!plan.length) return messages.add('Nothing to export: load a model first');
     cancelled = false;
-    $('export-all-button').disabled = true;
+    setBusy($('export-all-button'), true);
     $('export-all-cancel').hidden = false;
     try {
       const [{ exportGLB }, { Zip, ZipPassThrough }] = await Promise.all([import('../../three/export.js'), import('fflate')]);
@@ -108,7 +110,7 @@ function exportAll({ app, $, messages, loader }) {
       messages.add(`Export all failed: ${err.message}`);
     } finally {
       loader.progress(0, 0);
-      $('export-all-button').disabled = false;
+      setBusy($('export-all-button'), false);
       $('export-all-cancel').hidden = true;
       $('export-all-cancel').textContent = 'Cancel export';
     }

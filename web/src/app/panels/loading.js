@@ -1,4 +1,4 @@
-// Opening files: drops anywhere on the page, the file and folder buttons, Open URL, Clear and
+// Opening files: drops anywhere on the page, the file and folder inputs, Open URL, Clear and
 // Cancel, with the status line and progress bar. Zips and .rigscope bundles among them are opened
 // by core/input.js; a bundle's view is applied here. Returns `load`, which the page's start uses too.
 import { entriesFromUrls, formatBytes } from '../../core/input.js';
@@ -135,18 +135,6 @@ export function loadingPanel({ app, viewer, $, messages }) {
       const files = [...e.target.files];
       e.target.value = '';
       load(() => entriesFromFileList(files, onUnpack), label);
-    });
-  }
-  // The file and folder buttons are labels: Enter and Space open their dialogs.
-  for (const [button, input] of [
-    ['folder-button', 'folder-input'],
-    ['open-button', 'file-input'],
-  ]) {
-    $(button).addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' || e.key === ' ') {
-        e.preventDefault();
-        $(input).click();
-      }
     });
   }
   $('clear-button').addEventListener('click', () => {

@@ -11,6 +11,7 @@ import { bundleBytes, bundleFileName } from '../../core/bundle.js';
 import { currentState, packedState } from '../params.js';
 import { download } from './export.js';
 import { readForPacking } from '../packed-link.js';
+import { setBusy } from './toolbar.js';
 
 /** Every file loaded (from this computer or the web: the page can fetch nothing), with its drop. */
 function loadedFiles(app) {
@@ -80,7 +81,7 @@ function saveButton(page, id, label, what, save) {
     if (busy) return;
     if (!app.characters.length) return messages.add('Nothing to save: open a model first');
     busy = true;
-    button.disabled = true;
+    setBusy(button, true);
     loader.status(`Saving ${what}…`);
     try {
       const { files, blob, name, size } = await save(page);
@@ -92,7 +93,7 @@ function saveButton(page, id, label, what, save) {
       messages.add(`${label} failed: ${err.message}`);
     } finally {
       busy = false;
-      button.disabled = false;
+      setBusy(button, false);
     }
   });
 }
