@@ -161,7 +161,45 @@ $wgRigscopePosterCommand = false;
       ],
       { encoding: 'utf8' },
     );
-    expect(JSON.parse(out)).toEqual({ meshes: ['umsmarine'], skins: ['jmarine7', 'jmarine8', 'sandwichtex2'] });
+    expect(JSON.parse(out)).toEqual({ meshes: ['umsmarine'], skins: ['jmarine7', 'jmarine8', 'sandwichtex2'], psks: [], packages: [] });
+  });
+
+  it('a .psk plays with the UE2-era script that imports it (MODELIMPORT), the package it loads and the page showing it is rendered again', async () => {
+    // C4.u's own lines (its class source), shortened: the script places C4.psk and skins it from a
+    // texture package it loads.
+    const script = [
+      'class C4Weapon expands TournamentWeapon;',
+      '#exec MESH MODELIMPORT MESH=C4 MODELFILE=Models\\C4.psk LODSTYLE=10',
+      '#exec MESH ORIGIN MESH=C4 X=0 Y=0 Z=0 PITCH=64',
+      '#exec OBJ LOAD FILE=..\\Textures\\JetpackTex.utx PACKAGE=JetpackTex',
+      '#exec MESHMAP SETTEXTURE MESHMAP=C4 NUM=0 TEXTURE=JetpackTex.JetMetal',
+      '',
+    ].join('\n');
+    const psk = `${SAMPLES}upackage/sources/C4.psk`;
+    await upload(psk, 'C4.psk');
+    await wiki.api.edit('Charge', '[[File:C4.psk|200px]]');
+    expect(placeholders(await page('Charge')).join('')).not.toMatch(/C4Weapon\.uc/);
+    writeFileSync(`${dir}/C4Weapon.uc`, script);
+    await upload(`${dir}/C4Weapon.uc`, 'C4Weapon.uc');
+    await upload(`${SAMPLES}upackage/JetpackTex.utx`, 'JetpackTex.utx');
+    wiki.php([`${MEDIAWIKI}/maintenance/runJobs.php`, '--quiet']);
+    const out = execFileSync(
+      'php',
+      [
+        '-r',
+        'require $argv[1]; echo json_encode( MediaWiki\\Extension\\Rigscope\\ImportIndex::readScript( $argv[2] ) );',
+        `${EXTENSION_DIR}/src/ImportIndex.php`,
+        script,
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(JSON.parse(out)).toEqual({ meshes: [], skins: ['jetmetal'], psks: ['c4.psk'], packages: ['jetpacktex'] });
+    expect(factsRow(await page('File:C4.psk'), 'Plays with')).toEqual(expect.arrayContaining(['C4Weapon.uc', 'JetpackTex.utx']));
+    // The page that showed the mesh before its script arrived carries the script and the package now.
+    const [tag] = placeholders(await page('Charge'));
+    expect(tag).toMatch(/C4\.psk/);
+    expect(tag).toMatch(/C4Weapon\.uc/);
+    expect(tag).toMatch(/JetpackTex\.utx/);
   });
 
   it("a UE1 mesh plays with the script that imports it, whatever its name, the script's sequences and the textures it names", async () => {

@@ -6,7 +6,8 @@
  *   whatever its name (ImportIndex), else the script of its name; the textures that script names,
  *   when the wiki has them under those names;
  * - a skinned mesh (`.psk`, `.pskx`, `.pmd`): the animation of its name, and the animations that
- *   bind its bones when it is the only mesh of the wiki with those bones;
+ *   bind its bones when it is the only mesh of the wiki with those bones; a `.psk` also the class
+ *   script that imports it (MODELIMPORT), with the textures and packages that script names;
  * - an animation (`.psa`): the mesh of its name, else the one mesh of the wiki whose bones it binds;
  * - a UE1 package (`.u`, `.utx`): the packages its texture slots name, by their names.
  *
@@ -80,6 +81,12 @@ class Companions {
 		$names = array_merge( self::candidates( $file->getName() ), ...PackageFacts::usedNames( $file ) );
 		foreach ( self::of( $file ) as $companion ) {
 			$names[] = $companion->getName();
+			// A package its script loads, uploaded later, renders the page again too.
+			if ( preg_match( '/\.uc$/i', $companion->getName() ) ) {
+				foreach ( ImportIndex::keysStored( $companion->getName(), ImportIndex::SCRIPT_PACKAGE ) as $package ) {
+					array_push( $names, "$package.utx", "$package.u" );
+				}
+			}
 		}
 		foreach ( array_unique( $names ) as $name ) {
 			$title = Title::makeTitleSafe( NS_FILE, $name );
@@ -192,18 +199,16 @@ class Companions {
 	}
 
 	/**
-	 * The packages a package's texture slots name, found by their names (`Botpack.utx`, else
-	 * `Botpack.u`): the player resolves the slots in them as in a drop of both.
+	 * The packages a package's texture slots name, found by their names in any case (`Botpack.utx`,
+	 * else `Botpack.u`): the player resolves the slots in them as in a drop of both.
 	 */
 	private static function ofPackage( File $file ): array {
-		$out = [];
-		foreach ( PackageFacts::usedNames( $file ) as $group ) {
-			$found = self::firstExisting( $group );
-			if ( $found && $found->getName() !== $file->getName() ) {
-				$out[] = $found;
-			}
-		}
-		return $out;
+		$uses = array_map( static function ( array $group ) {
+			return pathinfo( $group[0], PATHINFO_FILENAME );
+		}, PackageFacts::usedNames( $file ) );
+		return array_values( array_filter( self::packagesNamed( $uses ), static function ( File $f ) use ( $file ) {
+			return $f->getName() !== $file->getName();
+		} ) );
 	}
 
 	/** The other half, the script that imports the mesh, and the textures that script names. */
@@ -232,15 +237,45 @@ class Companions {
 		}
 		$script = self::firstExisting( array_merge( $own !== null ? [ $own ] : [], $importing ) )
 			?: self::firstExisting( [ $base . '.uc' ] );
-		if ( $script ) {
-			$out[] = $script;
-			$skins = ImportIndex::keysStored( $script->getName(), ImportIndex::SCRIPT_SKIN );
-			$textures = ImportIndex::filesWith( ImportIndex::TEXTURE, $skins, self::MAX_TEXTURES );
-			foreach ( self::existing( $textures ) as $texture ) {
-				$out[] = $texture;
-			}
+		return $script ? array_merge( $out, self::withScript( $script ) ) : $out;
+	}
+
+	/**
+	 * A class script and what it names: the textures it imports or sets, and the packages it loads
+	 * (`#exec OBJ LOAD FILE=…\Foo.utx`: `Foo.utx`, else `Foo.u`), when the wiki has them.
+	 *
+	 * @param File $script
+	 * @return File[]
+	 */
+	private static function withScript( File $script ): array {
+		$out = [ $script ];
+		$skins = ImportIndex::keysStored( $script->getName(), ImportIndex::SCRIPT_SKIN );
+		$textures = ImportIndex::filesWith( ImportIndex::TEXTURE, $skins, self::MAX_TEXTURES );
+		foreach ( self::existing( $textures ) as $texture ) {
+			$out[] = $texture;
 		}
-		return $out;
+		$packages = array_slice( ImportIndex::keysStored( $script->getName(), ImportIndex::SCRIPT_PACKAGE ), 0, 8 );
+		return array_merge( $out, self::packagesNamed( $packages ) );
+	}
+
+	/**
+	 * The packages of the wiki with these names, any case (the import index keeps each package's
+	 * name), a texture package first when both `Foo.utx` and `Foo.u` are there.
+	 *
+	 * @param string[] $names package names
+	 * @return File[]
+	 */
+	private static function packagesNamed( array $names ): array {
+		$files = ImportIndex::filesWith( ImportIndex::PACKAGE, array_map( 'mb_strtolower', $names ), 4 * count( $names ) );
+		usort( $files, static function ( $a, $b ) {
+			return [ strtolower( pathinfo( $a, PATHINFO_FILENAME ) ), !preg_match( '/\.utx$/i', $a ) ]
+				<=> [ strtolower( pathinfo( $b, PATHINFO_FILENAME ) ), !preg_match( '/\.utx$/i', $b ) ];
+		} );
+		$out = [];
+		foreach ( self::existing( $files ) as $file ) {
+			$out[mb_strtolower( pathinfo( $file->getName(), PATHINFO_FILENAME ) )] ??= $file;
+		}
+		return array_values( $out );
 	}
 
 	/**
@@ -253,6 +288,14 @@ class Companions {
 			$found = self::firstExisting( $group );
 			if ( $found ) {
 				$out[$found->getName()] = $found;
+			}
+		}
+		// A UE2-era class script that imports this .psk (MODELIMPORT) places and textures it.
+		if ( preg_match( '/\.pskx?$/i', $file->getName() ) ) {
+			$script = self::firstExisting( ImportIndex::filesWith( ImportIndex::SCRIPT_PSK,
+				[ mb_strtolower( $file->getName() ) ], 20 ) );
+			foreach ( $script ? self::withScript( $script ) : [] as $c ) {
+				$out[$c->getName()] ??= $c;
 			}
 		}
 		$bones = ImportIndex::keysStored( $file->getName(), ImportIndex::MESH_BONES );

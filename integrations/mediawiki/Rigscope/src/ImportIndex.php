@@ -6,7 +6,13 @@
  * - a UE1 class script (`.uc`): the meshes it imports (`#exec MESH IMPORT … DATAFILE=X_d.3d`, the
  *   viewer's rule: a script imports X when it names `X_d.3d`) and the textures it names
  *   (`#exec TEXTURE IMPORT NAME=… FILE=…`, `MESHMAP SETTEXTURE`, `Skin`, `MultiSkins`);
+ *   A UE2-era script (UT v436 on) imports an ActorX mesh instead (`#exec MESH MODELIMPORT …
+ *   MODELFILE=Models\X.psk`) and may take textures from packages it loads (`#exec OBJ LOAD
+ *   FILE=…\Foo.utx`): the `.psk` file names and the package names are kept too;
  * - a UE1 half (`X_d.3d`, `X_a.3d`): its mesh name X;
+ * - an ActorX mesh (`.psk`, `.pskx`): its file name, for the script that imports it;
+ * - a UE1 package (`.u`, `.utx`): its name (the file's, as the engine names packages) and the
+ *   packages its meshes take textures from (`package.uses` of `rigscope inspect`);
  * - a texture (`.pcx`, `.bmp`, …): its name without extension, as the viewer matches textures;
  * - a skinned mesh and an animation: the bone set it has or binds (`bindKey` of `rigscope
  *   inspect`: a hash of the sorted bone names, or a bone count for animations bound by index).
@@ -33,6 +39,16 @@ class ImportIndex {
 	public const SCRIPT_MESH = 'script-mesh';
 	/** A texture a class script names (imported name or file name without extension). */
 	public const SCRIPT_SKIN = 'script-skin';
+	/** An ActorX mesh a class script imports (MODELIMPORT): its file name, `x.psk`. */
+	public const SCRIPT_PSK = 'script-psk';
+	/** A package a class script loads (OBJ LOAD): its name, `foo` of `Foo.utx`. */
+	public const SCRIPT_PACKAGE = 'script-package';
+	/** An ActorX mesh's own file name (`x.psk`), as scripts name it. */
+	public const PSK = 'psk';
+	/** A UE1 package's own name, `foo` of `Foo.utx`. */
+	public const PACKAGE = 'package';
+	/** A package a UE1 package's texture slots name. */
+	public const PACKAGE_USES = 'package-uses';
 	/** A UE1 half's mesh name: X of `X_d.3d` and `X_a.3d`. */
 	public const UE1 = 'ue1';
 	/** A texture file's name without extension. */
@@ -72,12 +88,12 @@ class ImportIndex {
 	}
 
 	/**
-	 * Whether a file of this name can have rows (a script, a UE1 half, a texture, a mesh or an
-	 * animation), by its extension: the others need not be read.
+	 * Whether a file of this name can have rows (a script, a UE1 half, a texture, a mesh, an
+	 * animation or a package), by its extension: the others need not be read.
 	 */
 	public static function concerns( string $name ): bool {
 		$ext = strtolower( pathinfo( $name, PATHINFO_EXTENSION ) );
-		return in_array( $ext, [ 'uc', '3d', 'psk', 'pskx', 'pmd', 'psa' ], true )
+		return in_array( $ext, [ 'uc', '3d', 'psk', 'pskx', 'pmd', 'psa', 'u', 'utx' ], true )
 			|| in_array( $ext, self::TEXTURE_EXTENSIONS, true );
 	}
 
@@ -101,9 +117,18 @@ class ImportIndex {
 				$script = self::readScript( $text );
 				$keys[self::SCRIPT_MESH] = $script['meshes'];
 				$keys[self::SCRIPT_SKIN] = $script['skins'];
+				$keys[self::SCRIPT_PSK] = $script['psks'];
+				$keys[self::SCRIPT_PACKAGE] = $script['packages'];
 			}
 		} elseif ( preg_match( '/^(.+)_[da]\.3d$/i', $name, $m ) ) {
 			$keys[self::UE1] = [ mb_strtolower( $m[1] ) ];
+		} elseif ( $ext === 'psk' || $ext === 'pskx' ) {
+			$keys[self::PSK] = [ mb_strtolower( $name ) ];
+		} elseif ( $ext === 'u' || $ext === 'utx' ) {
+			$keys[self::PACKAGE] = [ mb_strtolower( pathinfo( $name, PATHINFO_FILENAME ) ) ];
+			$package = RigscopeHandler::isModel( $file ) ? $file->getMetadataItem( 'package' ) : null;
+			$uses = is_array( $package ) ? array_filter( (array)( $package['uses'] ?? [] ), 'is_string' ) : [];
+			$keys[self::PACKAGE_USES] = array_map( 'mb_strtolower', $uses );
 		} elseif ( in_array( $ext, self::TEXTURE_EXTENSIONS, true ) ) {
 			$keys[self::TEXTURE] = [ mb_strtolower( pathinfo( $name, PATHINFO_FILENAME ) ) ];
 		}
@@ -159,8 +184,9 @@ class ImportIndex {
 	 * What a UE1 class script imports and names.
 	 *
 	 * @param string $text
-	 * @return array{meshes: string[], skins: string[]} lower-case mesh names (X of `X_d.3d`) and
-	 *   texture names (imported names and file names without folder or extension), in order
+	 * @return array{meshes: string[], skins: string[], psks: string[], packages: string[]} lower
+	 *   case: mesh names (X of `X_d.3d`), texture names (imported names and file names without
+	 *   folder or extension), `.psk` files it MODELIMPORTs and packages it OBJ LOADs, in order
 	 */
 	public static function readScript( string $text ): array {
 		// The viewer's rule (web/src/families/ue1.js): a script imports mesh X when it names X_d.3d
@@ -168,6 +194,8 @@ class ImportIndex {
 		preg_match_all( '/([^\s\\\\\/=:;,"\'()]+)_d\.3d(?![A-Za-z0-9_])/i', $text, $m );
 		$meshes = array_map( 'mb_strtolower', $m[1] );
 		$skins = [];
+		$psks = [];
+		$packages = [];
 		foreach ( preg_split( '/\R/', $text ) as $line ) {
 			$line = trim( $line );
 			if ( $line === '' || str_starts_with( $line, '//' ) ) {
@@ -179,6 +207,16 @@ class ImportIndex {
 					if ( $value !== null ) {
 						$skins[] = self::textureName( $value );
 					}
+				}
+			} elseif ( preg_match( '/^#exec\s+mesh\s+modelimport\b/i', $line ) ) {
+				$file = self::argument( $line, 'MODELFILE' );
+				if ( $file !== null ) {
+					$psks[] = mb_strtolower( preg_replace( '#^.*[\\\\/]#', '', $file ) );
+				}
+			} elseif ( preg_match( '/^#exec\s+obj\s+load\b/i', $line ) ) {
+				$file = self::argument( $line, 'FILE' );
+				if ( $file !== null ) {
+					$packages[] = mb_strtolower( pathinfo( preg_replace( '#^.*[\\\\/]#', '', $file ), PATHINFO_FILENAME ) );
 				}
 			} elseif ( preg_match( '/^#exec\s+meshmap\s+settexture\b/i', $line ) ) {
 				$value = self::argument( $line, 'TEXTURE' );
@@ -192,7 +230,8 @@ class ImportIndex {
 		$clean = static function ( array $names ): array {
 			return array_values( array_unique( array_filter( $names, 'strlen' ) ) );
 		};
-		return [ 'meshes' => $clean( $meshes ), 'skins' => $clean( $skins ) ];
+		return [ 'meshes' => $clean( $meshes ), 'skins' => $clean( $skins ), 'psks' => $clean( $psks ),
+			'packages' => $clean( $packages ) ];
 	}
 
 	/** An `#exec` argument's value (`NAME=X`, `FILE="a b.pcx"`), or null. */
@@ -312,6 +351,18 @@ class ImportIndex {
 		}
 		if ( $meshes ) {
 			$out = array_merge( $out, self::filesWith( self::UE1, array_unique( $meshes ), 100 ) );
+		}
+		$psks = $keys[self::SCRIPT_PSK] ?? [];
+		if ( isset( $keys[self::PACKAGE] ) ) {
+			// A package arriving: the packages that take textures from it, and the meshes of the
+			// scripts that load it.
+			$out = array_merge( $out, self::filesWith( self::PACKAGE_USES, $keys[self::PACKAGE], 100 ) );
+			foreach ( self::filesWith( self::SCRIPT_PACKAGE, $keys[self::PACKAGE], 20 ) as $script ) {
+				$psks = array_merge( $psks, self::keysStored( $script, self::SCRIPT_PSK ) );
+			}
+		}
+		if ( $psks ) {
+			$out = array_merge( $out, self::filesWith( self::PSK, array_unique( $psks ), 100 ) );
 		}
 		foreach ( [ self::MESH_BONES, self::ANIM_BONES ] as $kind ) {
 			if ( isset( $keys[$kind] ) ) {
