@@ -222,7 +222,7 @@ $wgRigscopePosterCommand = true;
       expect(text).toMatch(/mesh=C4 names a mesh of an Unreal package \(\.u\); this file is not one\./);
     });
 
-    it("draws each mesh's poster in one run, and each shows its own mesh", async () => {
+    it("draws each mesh's poster in one run, and each shows its own mesh", { timeout: 400000 }, async () => {
       await wiki.api.edit('Posters', '[[File:Endemia.u|mesh=CoffeeCup|200px]] [[File:Endemia.u|mesh=Barrel2|200px]]');
       await page('Posters');
       wiki.runJobs();
