@@ -24,16 +24,35 @@ const listings = new WeakMap();
 
 function listingOf(item, call) {
   if (!listings.has(item)) {
-    const listing = (async () => call('listPackage', [await decoderInput(item.entry), item.entry.name]))();
+    const listing = (async () => call('listPackage', [await packageInput(item.entry, null), item.entry.name]))();
     listing.catch(() => {});
     listings.set(item, listing);
   }
   return listings.get(item);
 }
 
+// What each decoder call of a package in memory (fetched from a link, unpacked) is given, made
+// once per entry: every call (the tables, then each mesh and texture) takes the whole package,
+// and a fresh copy of it on the page's thread for each cost 16-60 ms a call for a 4 MB package
+// on a busy machine. On a page, a Blob of it: handed to a worker by reference and read into the
+// worker's memory there. A decoder that copies its input (Node's host) takes the same bytes each
+// time. A dropped file is a Blob of its own (decoderInput).
+const inputs = new WeakMap();
+
+function packageInput(entry, decoder) {
+  const onPage = !!globalThis.document;
+  if (entry.blob || (!onPage && decoder?.transfersInput !== false)) return decoderInput(entry);
+  if (!inputs.has(entry)) {
+    const input = entry.read().then((bytes) => (onPage ? new Blob([bytes]) : bytes));
+    input.catch(() => inputs.delete(entry)); // a failed read is tried again by the next call
+    inputs.set(entry, input);
+  }
+  return inputs.get(entry);
+}
+
 /** One export of a package decoded (the decoders read the tables again: they are small beside the data). */
 export async function decodeExport(decoder, entry, index) {
-  return decoder.call('decodePackageObject', [await decoderInput(entry), entry.name, index]);
+  return decoder.call('decodePackageObject', [await packageInput(entry, decoder), entry.name, index]);
 }
 
 /** A texture record of the drop for a texture export, decoded when first used (`load`). */
