@@ -80,6 +80,18 @@ if (process.env.BENCH_ONLY === 'files') {
   process.exit(0);
 }
 
+// BENCH_ONLY=package: just UE1 packages (tables read; a package's mesh on screen against its loose
+// files; scripts/bench-package.mjs, BENCH_PACKAGE_RUNS, BENCH_PACKAGE_SCREEN_RUNS). Also in the full run.
+if (process.env.BENCH_ONLY === 'package') {
+  execFileSync('npx', ['vite', 'build', '--outDir', join(root, 'build/bench-site'), '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  const { packageBench, printPackageBench } = await import('./bench-package.mjs');
+  printPackageBench(await packageBench({ log }));
+  process.exit(0);
+}
+
 // BENCH_ONLY=folder: just the folder-against-largest-model measurement (a quick check of the viewer).
 if (process.env.BENCH_ONLY === 'folder') {
   execFileSync('npx', ['vite', 'build', '--outDir', join(root, 'build/bench-site'), '--emptyOutDir', '--logLevel', 'error'], {
@@ -670,6 +682,10 @@ log('PSKLoader against the plain-JS peer');
 const peerResult = await peerBench({ log });
 if (!('skipped' in peerResult)) targets.push(...peerResult.targets);
 
+// UE1 packages: tables read, a package's mesh on screen against its loose files (scripts/bench-package.mjs).
+const packageResult = browser ? await (await import('./bench-package.mjs')).packageBench({ log }) : null;
+targets.push(...(packageResult?.targets ?? []));
+
 console.log('\nDecoding (same bytes, one run; MB = 1e6 bytes, medians)');
 console.table(rows);
 console.log('Targets');
@@ -700,6 +716,7 @@ if (exportResult) {
 printFilesBench(filesResult, { targets: false });
 printPeerBench(peerResult);
 if (scaleResult) (await import('./bench-scale.mjs')).printScaleBench(scaleResult, { targets: false });
+if (packageResult) (await import('./bench-package.mjs')).printPackageBench(packageResult);
 
 const results = {
   date: new Date().toISOString(),
@@ -714,6 +731,7 @@ const results = {
   files: filesResult?.raw,
   peer: 'skipped' in peerResult ? { skipped: peerResult.skipped } : peerResult.raw,
   scale: scaleResult?.raw,
+  package: packageResult,
 };
 writeFileSync(join(benchDir, 'results.json'), JSON.stringify(results, null, 2));
 console.log(`\nwrote ${join('build/bench', 'results.json')}`);

@@ -29,6 +29,7 @@ const shownRecord = new WeakMap();
  * gives it no texture loses the one it had (drawn early from part of a drop).
  */
 async function applyTextures(character, decoder, records, track) {
+  const started = new Set();
   const materialOf = (c, entry, same) => c.materials.find((m) => same(m.userData.model, entry.model) && m.userData.index === entry.index);
   for (const c of character.tree()) {
     for (const entry of c.scene.materials) {
@@ -46,6 +47,13 @@ async function applyTextures(character, decoder, records, track) {
         continue;
       }
       const textureOf = (record) => textureOfRecord(record, decoder);
+      // All of this part's textures are asked for at its first, so they decode side by side on the
+      // decoder's workers; asked for one by one, each waited for the one before (for a UE1
+      // package: a round trip, a copy of the package and its tables read again).
+      if (!started.has(c)) {
+        started.add(c);
+        for (const e of c.scene.materials) if (e.texture && !e.maps) textureOf(e.texture).catch(() => {}); // failures: below
+      }
       try {
         if (entry.maps) await applyMaterialMaps(material, { ...entry.maps, base: entry.texture }, textureOf, { blend: entry.blend });
         else assignTexture(material, await textureOf(entry.texture));
