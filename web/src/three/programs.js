@@ -8,7 +8,7 @@
 // first use asked for too early waited for every frame queued ahead of it. SwiftShader also
 // compiles its own code for a program at the program's first draw (20-40 ms more than later draws).
 
-import { nextTask } from '../core/tasks.js';
+import { nextTask, SLICE_MS } from '../core/tasks.js';
 
 /**
  * Longest wait for the GPU process, in ms: past it, the first use waits for the rest. Linking a
@@ -53,18 +53,25 @@ async function gpuQuiet(renderer) {
 }
 
 /**
- * Links three's programs (from renderer.compile) one per task, each once its link is done and
- * no frame is queued ahead of its first use.
+ * First uses three's programs (from renderer.compile: their links already sent) once they are
+ * linked and no frame is queued ahead of them: after one wait for the whole batch, as many as fit
+ * in a task's budget, one after another in that task (a frame drawn between two uses queues its
+ * draws ahead of the second). Waiting afresh for each program, while a drop's first look played,
+ * took up to QUIET_TRIES fences a program: 2 s for the vertex3d folder's last three programs on a
+ * busy machine (issue #41).
  * @param {import('three').WebGLRenderer} renderer
  * @param {object[]} programs three's WebGLProgram objects
  */
 export async function linkPrograms(renderer, programs) {
-  if (!programs.length) return;
   const parallel = renderer.extensions.has('KHR_parallel_shader_compile');
-  for (const program of programs) {
-    if (parallel) while (!program.isReady()) await new Promise((resolve) => setTimeout(resolve, 10));
+  let next = 0;
+  while (next < programs.length) {
+    if (parallel) while (!programs.every((p) => p.isReady())) await new Promise((resolve) => setTimeout(resolve, 10));
     else await gpuQuiet(renderer);
-    firstUse(renderer, program); // the link is done and nothing waits ahead: this finds its uniforms at once
+    const start = performance.now();
+    // The link is done and nothing waits ahead: each use finds its uniforms at once.
+    do firstUse(renderer, programs[next++]);
+    while (next < programs.length && performance.now() - start < SLICE_MS);
     await nextTask();
   }
 }
