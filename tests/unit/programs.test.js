@@ -38,7 +38,8 @@ function softwareRenderer(framesAtPolls = []) {
       },
       flush() {},
       clientWaitSync(fence) {
-        if (framesAtPolls.includes(++polls)) {
+        // A view held (linkPrograms' hold) draws no frame.
+        if (framesAtPolls.includes(++polls) && !renderer.held) {
           renderer.info.render.frame++;
           events.push('frame');
         }
@@ -113,6 +114,22 @@ describe('linkPrograms without parallel linking', () => {
     await linkPrograms(renderer, [program('a')]);
     expect(events.filter((e) => e.startsWith('fence')).length).toBe(4);
     expect(events.at(-1)).toBe('use a');
+  });
+
+  it('holds the drawing for a fence after one that a frame followed, and then uses the programs', async () => {
+    // A playing view: a frame at every poll, unless held.
+    const { renderer, events, program } = softwareRenderer(Array.from({ length: 50 }, (_, i) => i + 1));
+    const hold = () => {
+      renderer.held = true;
+      events.push('hold');
+      return () => {
+        renderer.held = false;
+        events.push('release');
+      };
+    };
+    await linkPrograms(renderer, [program('a'), program('b')], { hold });
+    expect(events).toEqual(['fence 1', 'frame', 'frame', 'hold', 'fence 2', 'release', 'asked a', 'use a', 'asked b', 'use b']);
+    expect(framesBeforeUses(events).every(([, frame]) => !frame)).toBe(true);
   });
 
   it('sends one fence for a batch when nothing is drawn meanwhile', async () => {

@@ -316,7 +316,12 @@ export class Viewer {
     group.children = [];
     // Programs linked before are not waited for again (a task each, at every assembly of a drop).
     const linking = [...programs].filter((p) => !this._linked.has(p));
-    await linkPrograms(this.renderer, linking);
+    // Drawing is held for a fence when one saw a frame (three/programs.js gpuQuiet).
+    const hold = () => {
+      this.holds++;
+      return () => this.holds--;
+    };
+    await linkPrograms(this.renderer, linking, { hold });
     for (const program of linking) this._linked.add(program);
   }
 

@@ -42,12 +42,21 @@ const QUIET_TRIES = 4;
  * since the last fence sent (or after QUIET_TRIES fences). The first use of a program waits for
  * everything sent before it: a frame drawn while the page waited for a fence (the playing first
  * look of a drop) queued its draws there, 40-280 ms of software drawing that the use then held the page for.
+ * With `hold` (a function that stops the view drawing and returns what starts it again), a fence
+ * that a frame followed is followed by one with drawing held: a playing look drew a frame during
+ * every fence, so each wait took all QUIET_TRIES fences (issue #41); held, it pauses for one.
  * @param {import('three').WebGLRenderer} renderer
+ * @param {(() => () => void) | null} [hold]
  */
-async function gpuQuiet(renderer) {
+async function gpuQuiet(renderer, hold = null) {
   for (let i = 0; i < QUIET_TRIES; i++) {
     const frame = renderer.info.render.frame;
-    await gpuCaughtUp(renderer);
+    const release = i > 0 ? hold?.() : null;
+    try {
+      await gpuCaughtUp(renderer);
+    } finally {
+      release?.();
+    }
     if (renderer.info.render.frame === frame) return;
   }
 }
@@ -61,13 +70,14 @@ async function gpuQuiet(renderer) {
  * busy machine (issue #41).
  * @param {import('three').WebGLRenderer} renderer
  * @param {object[]} programs three's WebGLProgram objects
+ * @param {{ hold?: (() => () => void) | null }} [options] `hold` stops the view drawing for a fence (gpuQuiet)
  */
-export async function linkPrograms(renderer, programs) {
+export async function linkPrograms(renderer, programs, { hold = null } = {}) {
   const parallel = renderer.extensions.has('KHR_parallel_shader_compile');
   let next = 0;
   while (next < programs.length) {
     if (parallel) while (!programs.every((p) => p.isReady())) await new Promise((resolve) => setTimeout(resolve, 10));
-    else await gpuQuiet(renderer);
+    else await gpuQuiet(renderer, hold);
     const start = performance.now();
     // The link is done and nothing waits ahead: each use finds its uniforms at once.
     do firstUse(renderer, programs[next++]);
