@@ -27,6 +27,9 @@ const benchDir = join(root, 'build/bench');
 const nativeDir = join(root, process.env.BENCH_NATIVE ?? 'build/native');
 const wasmDir = join(root, process.env.BENCH_WASM ?? 'build/wasm');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+// The site the folder measurement serves (BENCH_ONLY=folder builds it there): another directory
+// under build/ lets two checkouts sharing one build/ measure side by side.
+const FOLDER_SITE = process.env.BENCH_SITE ?? 'build/bench-site/';
 
 const INPUTS = {
   psk: ['bench.psk'],
@@ -94,7 +97,7 @@ if (process.env.BENCH_ONLY === 'package') {
 
 // BENCH_ONLY=folder: just the folder-against-largest-model measurement (a quick check of the viewer).
 if (process.env.BENCH_ONLY === 'folder') {
-  execFileSync('npx', ['vite', 'build', '--outDir', join(root, 'build/bench-site'), '--emptyOutDir', '--logLevel', 'error'], {
+  execFileSync('npx', ['vite', 'build', '--outDir', join(root, FOLDER_SITE), '--emptyOutDir', '--logLevel', 'error'], {
     cwd: root,
     stdio: 'inherit',
   });
@@ -257,8 +260,8 @@ for (const key of Object.keys(INPUTS)) {
 // ---- browser ----------------------------------------------------------------------------------
 let browser = null;
 if (process.env.BENCH_SKIP_BROWSER !== '1') {
-  log('vite build -> build/bench-site');
-  const site = join(root, 'build/bench-site');
+  log(`vite build -> ${FOLDER_SITE}`);
+  const site = join(root, FOLDER_SITE);
   execFileSync('npx', ['vite', 'build', '--outDir', site, '--emptyOutDir', '--logLevel', 'error'], { cwd: root, stdio: 'inherit' });
   browser = await browserBench(site);
   browser.gzip = gzipSizes(site);
@@ -299,7 +302,7 @@ async function folderBench() {
   if (!sets.length) return null;
   const { startServer } = await import('../tests/e2e/server.js');
   const { launchChromium } = await import('../web/cli/chromium.js');
-  const { server, url } = await startServer(0, { site: 'build/bench-site/' });
+  const { server, url } = await startServer(0, { site: FOLDER_SITE });
   const b = await launchChromium();
   const once = async (paths) => {
     const page = await b.newPage({ viewport: { width: 960, height: 640 } });

@@ -95,17 +95,19 @@ describe('<rigscope-viewer> controls at small sizes', () => {
     }
     expect(got.v320.shown, JSON.stringify(got.v320)).toContain('scrub');
     expect(got.v640.shown, JSON.stringify(got.v640)).toEqual(expect.arrayContaining(['play', 'scrub', 'frame-label', 'clips']));
-    // Made larger, a small player shows again what it left out.
-    const again = await page.evaluate(async () => {
+    // Made larger, a small player shows again what it left out (once its resize has been seen: a
+    // busy machine may take several frames over it, so the bar is read until it shows them).
+    await page.evaluate(() => {
       const v = document.getElementById('v120');
       v.style.width = '640px';
       v.style.height = '480px';
-      await new Promise((r) => setTimeout(r, 200));
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      return [...v.shadowRoot.querySelector('.bar').children]
+    });
+    const shownControls = () =>
+      [...document.getElementById('v120').shadowRoot.querySelector('.bar').children]
         .filter((el) => el.localName !== 'slot' && getComputedStyle(el).display !== 'none')
         .map((el) => el.className.split(' ')[0]);
-    });
+    await until(page, `(${shownControls})().includes('clips')`).catch(() => {});
+    const again = await page.evaluate(shownControls);
     expect(again).toEqual(expect.arrayContaining(['play', 'scrub', 'frame-label', 'clips']));
     expect(page.errors).toEqual([]);
     await page.close();

@@ -37,6 +37,14 @@ describe('shader programs of a folder', () => {
     await page.evaluate(() => {
       const { viewer } = window.__rigscope;
       window.__inFrame = [];
+      // Every program linked during the drop: one linked early and changed before its first draw is wasted work.
+      window.__links = 0;
+      const gl = viewer.renderer.getContext();
+      const link = gl.linkProgram.bind(gl);
+      gl.linkProgram = (p) => {
+        window.__links++;
+        return link(p);
+      };
       const render = viewer.render.bind(viewer);
       viewer.render = () => {
         const before = new Set(viewer.renderer.info.programs);
@@ -61,6 +69,9 @@ describe('shader programs of a folder', () => {
     });
     expect(drawn.kinds).toEqual(VERTEX3D_KINDS);
     expect(drawn.programs).toBe(VERTEX3D_KINDS.length);
+    // No program was linked beyond those it draws with (the links sent before the textures came
+    // were the programs the textured materials draw with).
+    expect(await page.evaluate(() => window.__links)).toBe(VERTEX3D_KINDS.length);
     // Some of its meshes have no texture in the folder: they share the textured programs.
     expect(drawn.untextured).toBeGreaterThan(0);
     expect(drawn.untextured).toBeLessThan(drawn.materials);

@@ -1,10 +1,12 @@
 // Program links without holding the page where there is no parallel linking (software GL): a
 // program's first use waits for everything the GPU process was sent before it, so it comes after a
 // fence that the GPU process has run and that no frame followed (a frame drawn meanwhile queues its
-// draws ahead of the use: 40-280 ms a use on SwiftShader during a sample folder's drop). The use
+// draws ahead of the use: 40-280 ms a use on SwiftShader during a sample folder's drop). A batch's
+// programs are used one after another in one task after one such wait, not a wait each (issue #41:
+// up to four fences a program while a drop's first look played). The use
 // asks the GPU process one question, whether the program linked; three's check, which reads its
 // logs too, runs only for a program that did not.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { linkPrograms } from '../../web/src/three/programs.js';
 
 /**
@@ -36,7 +38,8 @@ function softwareRenderer(framesAtPolls = []) {
       },
       flush() {},
       clientWaitSync(fence) {
-        if (framesAtPolls.includes(++polls)) {
+        // A view held (linkPrograms' hold) draws no frame.
+        if (framesAtPolls.includes(++polls) && !renderer.held) {
           renderer.info.render.frame++;
           events.push('frame');
         }
@@ -65,15 +68,45 @@ function framesBeforeUses(events) {
 }
 
 describe('linkPrograms without parallel linking', () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it('uses each program after a fence that no frame followed', async () => {
-    // A frame is drawn while the first fence is waited for, and another between the two uses.
-    const { renderer, events, program } = softwareRenderer([1, 5]);
+    // A frame is drawn while the first fence is waited for.
+    const { renderer, events, program } = softwareRenderer([1]);
     await linkPrograms(renderer, [program('a'), program('b')]);
     expect(framesBeforeUses(events)).toEqual([
       ['use a', false],
       ['use b', false],
     ]);
-    expect(events.filter((e) => e.startsWith('fence')).length).toBeGreaterThanOrEqual(3);
+    expect(events.filter((e) => e.startsWith('fence')).length).toBe(2);
+  });
+
+  it('waits once for a batch, and uses its programs in one task (no frame can come between them)', async () => {
+    // A frame at every other poll: each wait takes fences until one passes with no frame.
+    const { renderer, events, program } = softwareRenderer([1, 5, 9, 13]);
+    await linkPrograms(renderer, [program('a'), program('b'), program('c')]);
+    const uses = events.slice(events.findIndex((e) => e.startsWith('use')));
+    expect(uses).toEqual(['use a', 'asked b', 'use b', 'asked c', 'use c']);
+    expect(framesBeforeUses(events).every(([, frame]) => !frame)).toBe(true);
+  });
+
+  it("waits again, after the task's budget of uses, for the rest", async () => {
+    // Each use takes 10 ms: two fit in a task of 12 ms, the third waits for a fence of its own.
+    let clock = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => clock);
+    const { renderer, events, program } = softwareRenderer([3]);
+    const slow = (name) => {
+      const p = program(name);
+      const use = p.getUniforms;
+      p.getUniforms = () => {
+        clock += 10;
+        use();
+      };
+      return p;
+    };
+    await linkPrograms(renderer, [slow('a'), slow('b'), slow('c')]);
+    expect(events).toEqual(['fence 1', 'asked a', 'use a', 'asked b', 'use b', 'fence 2', 'frame', 'fence 3', 'asked c', 'use c']);
+    expect(framesBeforeUses(events).every(([, frame]) => !frame)).toBe(true);
   });
 
   it('stops sending fences when frames keep coming, and uses the program all the same', async () => {
@@ -83,10 +116,26 @@ describe('linkPrograms without parallel linking', () => {
     expect(events.at(-1)).toBe('use a');
   });
 
-  it('sends one fence a program when nothing is drawn meanwhile', async () => {
+  it('holds the drawing for a fence after one that a frame followed, and then uses the programs', async () => {
+    // A playing view: a frame at every poll, unless held.
+    const { renderer, events, program } = softwareRenderer(Array.from({ length: 50 }, (_, i) => i + 1));
+    const hold = () => {
+      renderer.held = true;
+      events.push('hold');
+      return () => {
+        renderer.held = false;
+        events.push('release');
+      };
+    };
+    await linkPrograms(renderer, [program('a'), program('b')], { hold });
+    expect(events).toEqual(['fence 1', 'frame', 'frame', 'hold', 'fence 2', 'release', 'asked a', 'use a', 'asked b', 'use b']);
+    expect(framesBeforeUses(events).every(([, frame]) => !frame)).toBe(true);
+  });
+
+  it('sends one fence for a batch when nothing is drawn meanwhile', async () => {
     const { renderer, events, program } = softwareRenderer();
     await linkPrograms(renderer, [program('a'), program('b')]);
-    expect(events).toEqual(['fence 1', 'asked a', 'use a', 'fence 2', 'asked b', 'use b']);
+    expect(events).toEqual(['fence 1', 'asked a', 'use a', 'asked b', 'use b']);
   });
 
   it("asks whether each program linked, and lets three's check read the logs of one that did not", async () => {

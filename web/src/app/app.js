@@ -173,6 +173,11 @@ export class App extends Playback {
     const gone = [...this.built].filter(([sig]) => !next.has(sig)).map(([, character]) => character);
     this.built = next;
     this.characters = [...next.values()];
+    // The newcomers' programs link while the drop is laid out and its textures are made.
+    await this.viewer.sendLinks?.(
+      added.map((c) => c.root),
+      this._mappedMaterials(added),
+    );
     await this._layoutInMotion(pause);
     // What is drawn already starts for its new place now, and glides there while the newcomers'
     // textures and shaders are made ready: a glide lasts as long as its start stood (glides.js),
@@ -193,6 +198,19 @@ export class App extends Playback {
       this.viewer.add(c);
     }
     return added;
+  }
+
+  /** The materials of `characters` whose scene entry gives them maps besides their texture (their programs change with them). */
+  _mappedMaterials(characters) {
+    const out = new Set();
+    for (const top of characters) {
+      if (top.textureBoard) continue;
+      for (const character of top.tree())
+        for (const entry of character.scene.materials)
+          if (entry.maps)
+            for (const m of character.materials) if (m.userData.model === entry.model && m.userData.index === entry.index) out.add(m);
+    }
+    return out;
   }
 
   /**

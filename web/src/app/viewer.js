@@ -259,6 +259,33 @@ export class Viewer {
   }
 
   /**
+   * Sends the links of the programs new characters will draw with, before their textures are
+   * made: the GPU process links them while the page lays the drop out and decodes its textures,
+   * and compileFor then finds them linked (issue #41: a folder's last assembly linked its new
+   * programs only after its textures, on the way to its first frame). A mesh with a material in
+   * `later` (one whose program its maps will change) waits for compileFor.
+   * @param {import('three').Object3D[]} roots
+   * @param {Set<import('three').Material>} later
+   */
+  async sendLinks(roots, later) {
+    const meshes = [];
+    for (const root of roots) {
+      sharePrograms(materialsOf(root));
+      root.traverse((o) => {
+        if (o.material && ![o.material].flat().some((m) => later.has(m))) meshes.push(o);
+      });
+    }
+    const group = new THREE.Group();
+    const pause = slicer();
+    for (let i = 0; i < meshes.length; i += COMPILED_AT_ONCE * 4) {
+      await pause();
+      group.children = meshes.slice(i, i + COMPILED_AT_ONCE * 4); // a view on the meshes: their parents stay as they are
+      this.renderer.compile(group, this.camera, this.scene);
+    }
+    group.children = [];
+  }
+
+  /**
    * Compiles the shaders of characters not yet in the view, with the view's lights, so that they
    * are drawn from their first frame without a compile in it. three compiles one program per kind
    * of material (its program cache); each new program is linked before the characters enter the
@@ -289,7 +316,12 @@ export class Viewer {
     group.children = [];
     // Programs linked before are not waited for again (a task each, at every assembly of a drop).
     const linking = [...programs].filter((p) => !this._linked.has(p));
-    await linkPrograms(this.renderer, linking);
+    // Drawing is held for a fence when one saw a frame (three/programs.js gpuQuiet).
+    const hold = () => {
+      this.holds++;
+      return () => this.holds--;
+    };
+    await linkPrograms(this.renderer, linking, { hold });
     for (const program of linking) this._linked.add(program);
   }
 

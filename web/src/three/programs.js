@@ -8,7 +8,7 @@
 // first use asked for too early waited for every frame queued ahead of it. SwiftShader also
 // compiles its own code for a program at the program's first draw (20-40 ms more than later draws).
 
-import { nextTask } from '../core/tasks.js';
+import { nextTask, SLICE_MS } from '../core/tasks.js';
 
 /**
  * Longest wait for the GPU process, in ms: past it, the first use waits for the rest. Linking a
@@ -42,29 +42,46 @@ const QUIET_TRIES = 4;
  * since the last fence sent (or after QUIET_TRIES fences). The first use of a program waits for
  * everything sent before it: a frame drawn while the page waited for a fence (the playing first
  * look of a drop) queued its draws there, 40-280 ms of software drawing that the use then held the page for.
+ * With `hold` (a function that stops the view drawing and returns what starts it again), a fence
+ * that a frame followed is followed by one with drawing held: a playing look drew a frame during
+ * every fence, so each wait took all QUIET_TRIES fences (issue #41); held, it pauses for one.
  * @param {import('three').WebGLRenderer} renderer
+ * @param {(() => () => void) | null} [hold]
  */
-async function gpuQuiet(renderer) {
+async function gpuQuiet(renderer, hold = null) {
   for (let i = 0; i < QUIET_TRIES; i++) {
     const frame = renderer.info.render.frame;
-    await gpuCaughtUp(renderer);
+    const release = i > 0 ? hold?.() : null;
+    try {
+      await gpuCaughtUp(renderer);
+    } finally {
+      release?.();
+    }
     if (renderer.info.render.frame === frame) return;
   }
 }
 
 /**
- * Links three's programs (from renderer.compile) one per task, each once its link is done and
- * no frame is queued ahead of its first use.
+ * First uses three's programs (from renderer.compile: their links already sent) once they are
+ * linked and no frame is queued ahead of them: after one wait for the whole batch, as many as fit
+ * in a task's budget, one after another in that task (a frame drawn between two uses queues its
+ * draws ahead of the second). Waiting afresh for each program, while a drop's first look played,
+ * took up to QUIET_TRIES fences a program: 2 s for the vertex3d folder's last three programs on a
+ * busy machine (issue #41).
  * @param {import('three').WebGLRenderer} renderer
  * @param {object[]} programs three's WebGLProgram objects
+ * @param {{ hold?: (() => () => void) | null }} [options] `hold` stops the view drawing for a fence (gpuQuiet)
  */
-export async function linkPrograms(renderer, programs) {
-  if (!programs.length) return;
+export async function linkPrograms(renderer, programs, { hold = null } = {}) {
   const parallel = renderer.extensions.has('KHR_parallel_shader_compile');
-  for (const program of programs) {
-    if (parallel) while (!program.isReady()) await new Promise((resolve) => setTimeout(resolve, 10));
-    else await gpuQuiet(renderer);
-    firstUse(renderer, program); // the link is done and nothing waits ahead: this finds its uniforms at once
+  let next = 0;
+  while (next < programs.length) {
+    if (parallel) while (!programs.every((p) => p.isReady())) await new Promise((resolve) => setTimeout(resolve, 10));
+    else await gpuQuiet(renderer, hold);
+    const start = performance.now();
+    // The link is done and nothing waits ahead: each use finds its uniforms at once.
+    do firstUse(renderer, programs[next++]);
+    while (next < programs.length && performance.now() - start < SLICE_MS);
     await nextTask();
   }
 }
