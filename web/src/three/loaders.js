@@ -169,6 +169,12 @@ class RigscopeLoader extends Loader {
   static family = '';
   /** 'mesh' resolves to a Group, 'animation' to AnimationClip[]. */
   static output = 'mesh';
+  /**
+   * Whether a model another family decoded is this loader's kind too (a .psk its script placed,
+   * decoded by the UE1 family), or null for none.
+   * @type {((model: { format?: string, container?: object }) => boolean) | null}
+   */
+  static fits = null;
 
   /** @param {import('three').LoadingManager} [manager] */
   constructor(manager) {
