@@ -26,6 +26,7 @@
 #include "formats/psk/psa.h"
 #include "formats/psk/psk.h"
 #include "formats/ue1/ue1.h"
+#include "formats/upackage/upackage.h"
 #include "formats/zeroad/pmd.h"
 #include "formats/zeroad/pssa.h"
 #include "model_digest.h"
@@ -171,6 +172,20 @@ void digestFuzzInput(const std::string& target, const std::vector<uint8_t>& b, c
     return;
   } else if (target == "fuzz_uc") {
     out[key] = digestOf(parseUc(text(b))).line();
+    return;
+  } else if (target == "fuzz_upackage") {
+    // The listing, then each object the listing names, as the harness decodes them.
+    PackageListing listing;
+    s = listPackage(b.data(), b.size(), "Fuzz.u", listing);
+    out[key] = digestOf(s, m).line();
+    if (!s.ok()) return;
+    for (const auto* list : {&listing.meshes, &listing.textures, &listing.animations}) {
+      for (const PackageEntry& e : *list) {
+        Model object;
+        const Status os = decodePackageObject(listing.package, b.data(), e.index, object);
+        out[key + "#" + e.name] = digestOf(os, object).line();
+      }
+    }
     return;
   } else if (target == "fuzz_pcx") {
     s = decodePcx(b.data(), b.size(), "fuzz.pcx", !b.empty() && (b.back() & 1), m);

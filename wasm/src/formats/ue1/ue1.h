@@ -149,9 +149,9 @@ struct SkeletalPlacement {
 
 // Places a decoded PSK-like model (three space, formats/psk's axes) where the engine shows it:
 // positions, normals and morphs moved; a skinned model gets one more bone, "MESH ORIGIN", last,
-// parent of every root and the skeleton's helper (no joint), holding the placement (a rotation and a scale along three's axes, exactly
-// what a bone's TRS holds), so animations bound by bone names play under it unchanged. An identity
-// placement changes nothing. Values past ±1e6 (and scales of 0) are warned about and not applied.
+// parent of every root and the skeleton's helper (no joint), holding the placement (a rotation and a scale along
+// three's axes, exactly what a bone's TRS holds), so animations bound by bone names play under it unchanged. An
+// identity placement changes nothing. Values past ±1e6 (and scales of 0) are warned about and not applied.
 void placeSkeletalModel(Model& m, SkeletalPlacement pl, const std::string& what);
 
 // A .psk decoded, then placed and its materials' texture slots named as the .uc script `uc` that
