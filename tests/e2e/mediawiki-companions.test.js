@@ -196,7 +196,12 @@ $wgRigscopePosterCommand = false;
     expect(JSON.parse(out)).toEqual({ meshes: [], skins: ['jetmetal'], psks: ['c4.psk'], packages: ['jetpacktex'] });
     expect(factsRow(await page('File:C4.psk'), 'Plays with')).toEqual(expect.arrayContaining(['C4Weapon.uc', 'JetpackTex.utx']));
     // The page that showed the mesh before its script arrived carries the script and the package now.
-    const [tag] = placeholders(await page('Charge'));
+    // The uploads' deferred updates queue the page's refresh: jobs run until it is done (bounded).
+    let [tag] = placeholders(await page('Charge'));
+    for (let i = 0; i < 10 && !/JetpackTex\.utx/.test(tag); i++) {
+      wiki.php([`${MEDIAWIKI}/maintenance/runJobs.php`, '--quiet']);
+      [tag] = placeholders(await page('Charge'));
+    }
     expect(tag).toMatch(/C4\.psk/);
     expect(tag).toMatch(/C4Weapon\.uc/);
     expect(tag).toMatch(/JetpackTex\.utx/);
