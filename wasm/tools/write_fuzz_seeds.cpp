@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -802,29 +803,16 @@ void psgTextureSeeds(const std::string& fixtures) {
   }
 }
 
-// fuzz_upackage: the package fixtures as they are (write_upackage_fixtures: each table layout and
-// object kind the reader tells apart).
-void upackageSeeds(const std::string& fixtures) {
+// The fixtures whose extension is one of `exts`, as they are, as seeds of `target`.
+void fixtureSeeds(const std::string& fixtures, const char* target, std::initializer_list<const char*> exts) {
   DIR* dir = opendir(fixtures.c_str());
   if (!dir) return;
   while (const dirent* e = readdir(dir)) {
     const std::string name = e->d_name;
     const size_t dot = name.rfind('.');
     const std::string ext = dot == std::string::npos ? "" : name.substr(dot);
-    if (ext == ".u" || ext == ".utx") seed("fuzz_upackage", name, readFile(fixtures + "/" + name));
-  }
-  closedir(dir);
-}
-
-// fuzz_image: the image fixtures as they are (the harness picks the decoder by content).
-void imageSeeds(const std::string& fixtures) {
-  DIR* dir = opendir(fixtures.c_str());
-  if (!dir) return;
-  while (const dirent* e = readdir(dir)) {
-    const std::string name = e->d_name;
-    const size_t dot = name.rfind('.');
-    const std::string ext = dot == std::string::npos ? "" : name.substr(dot);
-    if (ext == ".tga" || ext == ".bmp" || ext == ".dds") seed("fuzz_image", name, readFile(fixtures + "/" + name));
+    for (const char* wanted : exts)
+      if (ext == wanted) seed(target, name, readFile(fixtures + "/" + name));
   }
   closedir(dir);
 }
@@ -848,8 +836,10 @@ int main(int argc, char** argv) {
   pcxSeeds(fixtures);
   psgSeeds(fixtures);
   psgTextureSeeds(fixtures);
-  imageSeeds(fixtures);
-  upackageSeeds(fixtures);
+  // fuzz_image: the image fixtures (the harness picks the decoder by content); fuzz_upackage: the
+  // package fixtures (write_upackage_fixtures: each table layout and object kind the reader tells apart).
+  fixtureSeeds(fixtures, "fuzz_image", {".tga", ".bmp", ".dds"});
+  fixtureSeeds(fixtures, "fuzz_upackage", {".u", ".utx"});
   std::printf("write_fuzz_seeds: %zu seeds in %s\n", gSeeds, gOut.c_str());
   return gOk ? 0 : 1;
 }

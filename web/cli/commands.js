@@ -1,7 +1,7 @@
 // The commands of `rigscope` and their options, each with one line of meaning: the one source of
-// the usage lines, `--help` and the README's command table. Parsing is Node's util.parseArgs in
-// strict mode; what it refuses is named here in the command's own words and becomes a UsageError
-// (exit 2 with the command's usage).
+// the usage lines, `--help` and docs/cli.md (held to it word for word by tests/unit/docs-cli.test.js).
+// Parsing is Node's util.parseArgs in strict mode; what it refuses is named here in the command's
+// own words and becomes a UsageError (exit 2 with the command's usage).
 import { parseArgs } from 'node:util';
 import { lodFromText } from '../src/core/lod.js';
 import { UsageError } from './usage.js';
@@ -194,7 +194,7 @@ export function usageLine(command) {
   return `rigscope ${command} ${c.operands ?? 'FILE|FOLDER...'} ${parts.join(' ')}`;
 }
 
-/** `rigscope --help`: every command's usage and what it does. The README's command table is this text. */
+/** `rigscope --help`: every command's usage and what it does. docs/cli.md quotes this text. */
 export function overview() {
   const lines = [];
   for (const [name, c] of Object.entries(COMMANDS)) lines.push(usageLine(name), `    ${c.summary}`);

@@ -1,8 +1,8 @@
 // Bytes from outside become FileEntry lists: zip archives and .rigscope bundles (expanded) and
 // URLs. Page-specific sources (drops, the file button) live in app/input.js and end here. What
 // comes from outside is bounded: the fetch limits below are named here and the zip budgets in
-// limits.js, all listed in the README ("Limits"), and every refusal names the file and the limit
-// it passed.
+// limits.js, all listed in docs/formats.md ("Limits"), and every refusal names the file and the
+// limit it passed.
 import { Inflate } from 'fflate';
 import { entryFromBytes, extension } from './files.js';
 import { nextTask, slicer } from './tasks.js';

@@ -1,7 +1,7 @@
 // What one drop may unpack (zip archives, packed links, bundles) and how sizes are written in the
 // messages that name these limits. A module of its own so that core/input.js (zips, URLs),
 // core/pack.js (the packed form) and core/bundle.js (.rigscope files) share them without a cycle;
-// core/input.js re-exports them, and the README's "Limits" lists them.
+// core/input.js re-exports them, and docs/formats.md ("Limits") lists them.
 
 /** Most entries in the zips of one drop (a zip of 100,000 tiny files is an attack, not a mod). */
 export const MAX_ZIP_ENTRIES = 20_000;

@@ -7,34 +7,19 @@
 #include <unordered_map>
 
 #include "formats/ue1/ue1.h"
+#include "io/ascii.h"
 #include "io/byte_reader.h"
 
 namespace rs {
 namespace {
 
-inline char lower(char c) { return (c >= 'A' && c <= 'Z') ? char(c - 'A' + 'a') : c; }
 inline bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-
-bool equalsNoCase(const std::string& a, const char* b) {
-  size_t n = std::strlen(b);
-  if (a.size() != n) return false;
-  for (size_t i = 0; i < n; ++i)
-    if (lower(a[i]) != lower(b[i])) return false;
-  return true;
-}
-
-bool equalsNoCase(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (lower(a[i]) != lower(b[i])) return false;
-  return true;
-}
 
 bool startsWithNoCase(const char* s, size_t n, const char* prefix) {
   size_t k = std::strlen(prefix);
   if (n < k) return false;
   for (size_t i = 0; i < k; ++i)
-    if (lower(s[i]) != prefix[i]) return false;
+    if (lowerAscii(s[i]) != prefix[i]) return false;
   return true;
 }
 
@@ -175,7 +160,7 @@ class Parser {
   // thousands of meshes or sequences stays linear instead of comparing each with every other.
   static std::string nameKey(const std::string& name) {
     std::string k(name);
-    for (char& c : k) c = lower(c);
+    for (char& c : k) c = lowerAscii(c);
     return k;
   }
   static std::string sequenceKey(size_t mesh, const std::string& sequence) {

@@ -8,6 +8,7 @@
 #include "convert/math.h"
 #include "convert/simd.h"
 #include "formats/ue1/ue1.h"
+#include "io/ascii.h"
 #include "io/byte_reader.h"
 #include "io/bytes.h"
 
@@ -64,27 +65,9 @@ struct Tri {
   uint16_t key;  // (TextureNum << 8) | material type: render type | flag bits 0x70
 };
 
-bool equalsNoCase(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = char(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = char(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
 std::string lastComponent(const std::string& ref) {
   size_t dot = ref.find_last_of('.');
   return dot == std::string::npos ? ref : ref.substr(dot + 1);
-}
-
-void addUnique(std::vector<std::string>& list, const std::string& s) {
-  if (s.empty()) return;
-  for (const std::string& e : list)
-    if (equalsNoCase(e, s)) return;
-  list.push_back(s);
 }
 
 // Candidates for a texture reference: the imports' file stems (last import first), then the
@@ -96,11 +79,11 @@ void textureCandidates(const UcScript& script, const std::string& ref, std::vect
   for (size_t i = script.textureImports.size(); i-- > 0;) {
     const UcTextureImport& t = script.textureImports[i];
     if (!equalsNoCase(t.name, ref) && !equalsNoCase(t.name, shortName)) continue;
-    if (out.size() < kMaxImportCandidates) addUnique(out, ucBaseName(t.file, true));
+    if (out.size() < kMaxImportCandidates) addUniqueNoCase(out, ucBaseName(t.file, true));
     if (t.flags & 2) masked = true;
   }
-  addUnique(out, shortName);
-  addUnique(out, ref);
+  addUniqueNoCase(out, shortName);
+  addUniqueNoCase(out, ref);
 }
 
 // Standard UE rotation matrix (§7.1), rows = the rotated X/Y/Z axes; angles in 1/256 turns.

@@ -7,30 +7,13 @@
 
 #include "formats/psk/psk.h"
 #include "formats/ue1/ue1.h"
+#include "io/ascii.h"
 #include "io/byte_reader.h"
 
 namespace rs {
 namespace {
 
 constexpr double kLimit = 1e6;
-
-bool equalsNoCase(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = char(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = char(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
-void addUnique(std::vector<std::string>& list, const std::string& s) {
-  if (s.empty()) return;
-  for (const std::string& e : list)
-    if (equalsNoCase(e, s)) return;
-  list.push_back(s);
-}
 
 // The PSK decoder's axes (formats/psk): Unreal (x, y, z) -> three (x, z, −y), and back.
 void toThree(const double u[3], double t[3]) { t[0] = u[0], t[1] = u[2], t[2] = -u[1]; }
@@ -146,13 +129,13 @@ std::vector<std::string> slotNames(const UcScript& script, const std::string& re
       return out;
     }
   const std::string first = dot == std::string::npos ? "" : ref.substr(0, dot);
-  if (!first.empty()) addUnique(out, ref);
+  if (!first.empty()) addUniqueNoCase(out, ref);
   for (const UcObjLoad& o : script.objLoads) {
     const std::string into = o.into.substr(0, o.into.find('.'));
     if (first.empty() || equalsNoCase(first, o.package) || (!into.empty() && equalsNoCase(first, into)))
-      addUnique(out, o.package + "." + shortName);
+      addUniqueNoCase(out, o.package + "." + shortName);
   }
-  addUnique(out, shortName);
+  addUniqueNoCase(out, shortName);
   return out;
 }
 

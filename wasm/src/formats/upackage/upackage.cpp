@@ -9,7 +9,6 @@
 
 namespace rs {
 
-using upkg::equalsNoCase;
 using upkg::Reader;
 
 namespace {

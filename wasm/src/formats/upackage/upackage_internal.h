@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "formats/upackage/upackage.h"
+#include "io/ascii.h"
 #include "io/error.h"
 
 namespace rs {
@@ -16,8 +17,6 @@ namespace upkg {
 constexpr uint32_t kTag = 0x9E2A83C1u;
 constexpr uint32_t kHasStack = 0x02000000u;  // RF_HasStack (§6)
 constexpr int kMaxOuterDepth = 32;
-
-bool equalsNoCase(const std::string& a, const char* b);
 
 // Reads inside [begin, end) of the file; offsets are file offsets. After the first failure every
 // read returns 0 without moving, so a caller checks `failed()` where it matters (before using a

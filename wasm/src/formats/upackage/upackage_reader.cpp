@@ -8,17 +8,6 @@
 namespace rs {
 namespace upkg {
 
-bool equalsNoCase(const std::string& a, const char* b) {
-  size_t i = 0;
-  for (; i < a.size() && b[i]; ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = char(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = char(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return i == a.size() && !b[i];
-}
-
 bool Reader::fail(size_t offset, const char* fmt, ...) {
   if (failed()) return false;
   char buf[512];
