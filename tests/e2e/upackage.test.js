@@ -8,6 +8,7 @@ import {
   chooseFiles,
   countColour,
   elementHostPage,
+  FIXTURES,
   fileBrowser,
   filePayload,
   frameAt,
@@ -126,6 +127,36 @@ describe.skipIf(!existsSync(PKG))('UE1 packages in the viewer', () => {
     expect(shown.names).toEqual(['sg_GL3rd']);
     expect(shown.clips).toEqual(['All', 'Fire', 'Still']);
     expect(shown.pixels).toBeGreaterThan(2000);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+});
+
+// A Deus Ex character as a mod ships it, made by the writer (dx_character.u: a LodMesh of 8-byte
+// vertices with 72 sequences beside a static prop three times its size): no samples needed.
+describe('a Deus Ex character package in the viewer', () => {
+  it('is selected over the larger prop, framed alone, textured, and plays its first sequence', async () => {
+    const page = await openPage(browser, '/?demo=0');
+    await chooseFiles(page, [filePayload(`${FIXTURES}dx_character.u`)]);
+    const state = await page.evaluate(() => {
+      const { app } = window.__rigscope;
+      return {
+        names: app.characters.map((c) => c.name).sort(),
+        selected: app.selected?.name,
+        clip: app.current?.clip.name,
+        clips: app.selected?.clips.length,
+        listed: document.querySelectorAll('#clip-list li[role=option]').length,
+        maps: app.selected?.materials.map((m) => m.map?.name ?? null),
+      };
+    });
+    // The list holds every sequence, and Crate's one pose.
+    expect(state).toMatchObject({ names: ['Crate', 'Trooper'], selected: 'Trooper', clip: 'Seq00', clips: 72, listed: 73 });
+    expect(state.maps.filter((n) => n && n !== 'untextured')).toHaveLength(2);
+    // Framed alone: the quad fills a good part of the view. Seq00 swings its apex out.
+    const a = await frameAt(page, 0);
+    expect(a.count).toBeGreaterThan(3000);
+    const b = await frameAt(page, 0.3);
+    expect(maskDifference(a, b)).toBeGreaterThan(40);
     expect(page.errors).toEqual([]);
     await page.close();
   });

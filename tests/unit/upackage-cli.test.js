@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { validateBytes } from 'gltf-validator';
 import { readBundle } from '../../web/src/core/bundle.js';
 import { attributesOfPackedState } from '../../web/src/element/packed.js';
-import { HAVE_SAMPLES, SAMPLES } from './helpers.js';
+import { FIXTURES, HAVE_SAMPLES, SAMPLES } from './helpers.js';
 
 const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
 const run = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -138,5 +138,27 @@ describe.skipIf(!HAVE_SAMPLES)('rigscope on UE1 packages', () => {
     const bad = run('page', `${PKG}C4.u`, '--mesh', 'Nope', '-o', join(scratch(), 'x.html'));
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/--mesh Nope: no mesh of that name in a package; meshes: C4, C4Pickup/);
+  });
+});
+
+// A Deus Ex character as a mod ships it (the writer's dx_character.u: a LodMesh of 8-byte vertices
+// with 72 sequences beside a larger static prop), so the held-back kind runs without the samples.
+describe('rigscope on a Deus Ex character package', () => {
+  const file = `${FIXTURES}dx_character.u`;
+
+  it('inspect lists its 72 sequences; convert --mesh writes the character alone as a valid GLB of 72 animations', async () => {
+    const [pkg] = JSON.parse(run('inspect', file, '--json').stdout);
+    expect(pkg.package).toMatchObject({ version: 68, classes: { LodMesh: 2, Texture: 2, Palette: 2 } });
+    const [trooper, crate] = pkg.package.meshes;
+    expect(trooper).toMatchObject({ name: 'Trooper', className: 'LodMesh', vertices: 4, frames: 288, triangles: 2, textureSlots: 2 });
+    expect(trooper.sequences).toHaveLength(72);
+    expect(trooper.sequences[71]).toEqual({ name: 'Seq71', startFrame: 284, frames: 4, fps: 8 });
+    expect(crate).toMatchObject({ name: 'Crate', frames: 1 });
+    const out = join(scratch(), 'trooper.glb');
+    expect(run('convert', file, '--mesh', 'Trooper', '-o', out).stdout).toMatch(/1 model\(s\), 72 clip\(s\)/);
+    const report = await validateBytes(new Uint8Array(readFileSync(out)));
+    expect(report.issues.numErrors).toBe(0);
+    expect(report.info.animationCount).toBe(72);
+    expect(report.info.hasTextures).toBe(true);
   });
 });

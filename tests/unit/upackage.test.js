@@ -8,7 +8,7 @@ import { assembleScene, decodeFiles } from '../../web/src/families/index.js';
 import { decodedTexture } from '../../web/src/core/fileset.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import { describeRecord } from '../../web/src/core/report.js';
-import { decoder, HAVE_SAMPLES, SAMPLES } from './helpers.js';
+import { decoder, fixture, HAVE_SAMPLES, SAMPLES } from './helpers.js';
 
 const PKG = `${SAMPLES}upackage/`;
 const entryOf = (rel, name = rel.split('/').pop()) => entryFromBytes(name, readFileSync(PKG + rel));
@@ -345,5 +345,20 @@ describe.skipIf(!HAVE_SAMPLES)('UE1 packages: a mesh asked for by name', () => {
     expect(scene.records.map((r) => describeRecord(r)).filter((t) => /no mesh named/.test(t))).toEqual([
       'Endemia.u: not used — no mesh named Nope; its 53 meshes: WhiskyBottle, CoffeeCup, Ashtray, Ashtray2, Ashtray2a, Ashtray2b, Ashtray2c, Ashtray2d, Ashtray2e, Barrel2, Barrel3, BarrelGas and 41 more',
     ]);
+  });
+});
+
+describe("UE1 packages: a Deus Ex character (the writer's dx_character.u)", () => {
+  it('its 72 sequences are clips, and the animated character is the hero, not the larger static prop', async () => {
+    const decoded = await decodeFiles([entryFromBytes('dx_character.u', fixture('dx_character.u'))], await decoder());
+    const scene = await assembleScene(decoded);
+    const trooper = decoded.models.find((m) => m.name === 'Trooper');
+    expect(trooper.info.vertexBytes).toBe('8');
+    const sequences = trooper.vertexAnimation.sequences;
+    expect(sequences).toHaveLength(72);
+    expect(sequences.map((s) => [s.name, s.startFrame, s.frameCount, s.rate]).slice(-1)).toEqual([['Seq71', 284, 4, 8]]);
+    // Crate stands three times its size; the hero is the one that moves.
+    expect(scene.characters.map((c) => c.name).sort()).toEqual(['Crate', 'Trooper']);
+    expect(scene.characters.find((c) => c.hero)?.name).toBe('Trooper');
   });
 });

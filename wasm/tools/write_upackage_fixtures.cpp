@@ -3,8 +3,9 @@
 //   quad.u        v69 Mesh (packed vertices) with two P8 textures, one masked in group Skins
 //   quad_dx.u     v68 LodMesh with Deus Ex 8-byte vertices (wedges, faces, materials)
 //   quad_v61.u    v61 Mesh (Unreal 1: no lazy-array skips, NUL-terminated names)
+//   dx_character.u v68 Deus Ex: a character of 72 sequences beside a larger static prop
 //   effects.utx   v69 textures only: a P8 texture and a FireTexture (a procedural placeholder)
-// Every mesh is examplePackage's Quad (writers/upackage_examples.h): 4 vertices, 2 triangles, 3 frames.
+// Every other mesh is examplePackage's Quad (writers/upackage_examples.h): 4 vertices, 2 triangles, 3 frames.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
       {"quad.u", examplePackage(69, false, false)},
       {"quad_dx.u", examplePackage(68, true, true)},
       {"quad_v61.u", examplePackage(61, false, false)},
+      {"dx_character.u", exampleCharacterPackage()},
       {"effects.utx", effects},
   };
   bool ok = true;

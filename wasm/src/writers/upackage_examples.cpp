@@ -62,4 +62,34 @@ UpkWritePackage examplePackage(uint16_t version, bool lod, bool dx16) {
   return p;
 }
 
+// A Deus Ex character as mods ship one: a LodMesh of 8-byte vertices with 72 sequences of 4 frames
+// (the apex swings out and back in each), beside a larger prop of one frame, so the animated one,
+// not the largest, is the package's character.
+UpkWritePackage exampleCharacterPackage() {
+  constexpr uint32_t kSequences = 72, kFramesEach = 4;
+  UpkWritePackage p = examplePackage(68, true, true);
+  UpkWriteVertexMesh& hero = p.meshes[0];
+  hero.name = "Trooper";
+  hero.xyz.clear();
+  hero.sequences.clear();
+  for (uint32_t f = 0; f < kSequences * kFramesEach; ++f) {
+    const int32_t s = int32_t(f % kFramesEach) * 40;
+    const int32_t v[4][3] = {{-100, -50, 0}, {100 + s, -50, 10 + s}, {100, 50, -20}, {-100, 50, 30}};
+    for (const auto& q : v) hero.xyz.insert(hero.xyz.end(), q, q + 3);
+  }
+  for (uint32_t i = 0; i < kSequences; ++i) {
+    UpkWriteSequence seq;
+    seq.name = "Seq" + std::to_string(100 + i).substr(1);  // Seq00 .. Seq71
+    seq.startFrame = int32_t(i * kFramesEach);
+    seq.numFrames = int32_t(kFramesEach);
+    seq.rate = 8;
+    hero.sequences.push_back(seq);
+  }
+  UpkWriteVertexMesh prop = exampleQuad("Crate", true, true, 1);
+  prop.scale[0] = prop.scale[1] = prop.scale[2] = 3;
+  prop.sequences.resize(1);  // All, one frame
+  p.meshes.push_back(prop);
+  return p;
+}
+
 }  // namespace rs

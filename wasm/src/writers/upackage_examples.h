@@ -17,4 +17,8 @@ UpkWriteTexture exampleTexture(const std::string& name, const std::string& group
 // Textures Skin0 and Skins.Skin1 (masked) and the mesh Quad of 3 frames, at this file version.
 UpkWritePackage examplePackage(uint16_t version, bool lod, bool dx16);
 
+// v68 Deus Ex: the character Trooper (LodMesh, 8-byte vertices, 288 frames in 72 sequences Seq00..Seq71
+// at 8 fps, the apex swinging in each) beside Crate, a larger static LodMesh, and examplePackage's textures.
+UpkWritePackage exampleCharacterPackage();
+
 }  // namespace rs
