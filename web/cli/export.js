@@ -243,6 +243,9 @@ export async function runExport(
   }
 }
 
+/** The bytes of a folder's files. */
+const unitBytes = (unit) => unit.files.reduce((n, f) => n + f.size, 0);
+
 async function exportUnits(
   units,
   { outDir, clip, lod, jobs, skipExisting, dryRun, compress, posters, posterSize, signal, onProgress, Worker },
@@ -252,7 +255,7 @@ async function exportUnits(
     foldersDone: 0,
     written: 0,
     refused: 0,
-    bytes: units.reduce((n, u) => n + u.files.reduce((m, f) => m + f.size, 0), 0),
+    bytes: units.reduce((n, u) => n + unitBytes(u), 0),
     bytesDone: 0,
   };
   // --posters: one Chromium for the whole run, in this thread, drawing as the folders come in.
@@ -268,16 +271,24 @@ async function exportUnits(
           write: writeWhole,
         })
       : null;
-  const folders = [],
-    failed = [];
-  const queue = units.slice().sort((a, b) => b.files.reduce((n, f) => n + f.size, 0) - a.files.reduce((n, f) => n + f.size, 0)); // largest first: the last to finish are short
+  const run = { t, folders: [], failed: [], drawing, onProgress, interrupted: false };
+  const queue = units.slice().sort((a, b) => unitBytes(b) - unitBytes(a)); // largest first: the last to finish are short
   const threads = Math.max(1, Math.min(jobs, queue.length));
+  const workerData = { outDir, clip, lod, skipExisting, dryRun, compress, posters: !!drawing };
+  await exportInThreads(queue, threads, { run, Worker, workerData, signal });
+  return finishRun(units, run, outDir);
+}
+
+/**
+ * The folders of `queue` through `threads` export threads, each given the next folder when it is
+ * done with one; `signal` ends them all (run.interrupted). Resolves when no thread is left.
+ */
+function exportInThreads(queue, threads, { run, Worker, workerData, signal }) {
   const workers = new Set();
-  let interrupted = false;
-  await new Promise((done) => {
+  return new Promise((done) => {
     if (!queue.length) return done();
     const next = (w) => {
-      w.unit = interrupted ? undefined : queue.shift();
+      w.unit = run.interrupted ? undefined : queue.shift();
       if (w.unit) w.postMessage(w.unit);
       else w.terminate();
     };
@@ -285,58 +296,76 @@ async function exportUnits(
       // A small young generation: a folder's garbage is mostly short-lived three.js objects, and
       // V8's default lets each thread keep tens of MB of it between collections.
       const w = new Worker(new URL('./export-worker.js', import.meta.url), {
-        workerData: { outDir, clip, lod, skipExisting, dryRun, compress, posters: !!drawing },
+        workerData,
         resourceLimits: { maxYoungGenerationSizeMb: 4 },
       });
       workers.add(w);
       w.on('message', (m) => {
-        if (m.ready) return next(w);
-        if (m.summary) {
-          folders.push(m.summary);
-          drawing?.add(w.unit, m.summary);
-          t.written += m.summary.characters.filter((c) => c.status === 'written').length;
-          t.refused += m.summary.refused;
-        } else failed.push(m.failed);
-        t.foldersDone++;
-        t.bytesDone += w.unit.files.reduce((n, f) => n + f.size, 0);
-        onProgress?.(t);
+        if (!m.ready) folderDone(run, w.unit, m);
         next(w);
       });
       w.on('error', (err) => {
         w.error = err;
       });
-      // A thread that dies under a folder (out of memory, a crash) fails that folder, never the run.
       w.on('exit', (code) => {
         workers.delete(w);
-        const why = w.error?.message ?? `the export thread stopped (exit code ${code})`;
-        if (w.unit && !interrupted) {
-          failed.push({ folder: w.unit.dir, error: why });
-          t.foldersDone++;
-          if (queue.length) spawn();
-        }
-        // No thread left (they cannot even start): the folders still waiting fail with the reason.
-        if (!workers.size && !interrupted) for (const unit of queue.splice(0)) failed.push({ folder: unit.dir, error: why });
+        threadExited(run, { w, code, queue, workers, spawn });
         if (!workers.size) done();
       });
     };
     signal?.addEventListener(
       'abort',
       () => {
-        interrupted = true;
-        drawing?.stop();
+        run.interrupted = true;
+        run.drawing?.stop();
         for (const w of workers) w.terminate();
       },
       { once: true },
     );
     for (let i = 0; i < threads; i++) spawn();
   });
+}
+
+/** A thread's answer for its folder: the folder's summary (posters drawn from it), or its failure. */
+function folderDone(run, unit, m) {
+  const { t } = run;
+  if (m.summary) {
+    run.folders.push(m.summary);
+    run.drawing?.add(unit, m.summary);
+    t.written += m.summary.characters.filter((c) => c.status === 'written').length;
+    t.refused += m.summary.refused;
+  } else run.failed.push(m.failed);
+  t.foldersDone++;
+  t.bytesDone += unitBytes(unit);
+  run.onProgress?.(t);
+}
+
+/**
+ * A thread that dies under a folder (out of memory, a crash) fails that folder, never the run: a
+ * new thread takes the next. With no thread left (they cannot even start), the folders still
+ * waiting fail with the reason.
+ */
+function threadExited(run, { w, code, queue, workers, spawn }) {
+  const why = w.error?.message ?? `the export thread stopped (exit code ${code})`;
+  if (w.unit && !run.interrupted) {
+    run.failed.push({ folder: w.unit.dir, error: why });
+    run.t.foldersDone++;
+    if (queue.length) spawn();
+  }
+  if (!workers.size && !run.interrupted) for (const unit of queue.splice(0)) run.failed.push({ folder: unit.dir, error: why });
+}
+
+/**
+ * The run's result, folders in the order given: half-written files removed when interrupted, and
+ * with --posters the gallery of every character with a GLB (OUTDIR/index.html, relative links, no script).
+ */
+async function finishRun(units, { folders, failed, drawing, interrupted }, outDir) {
   const drawn = await drawing?.finish();
   if (interrupted) await removePartials(outDir);
   const order = new Map(units.map((u, i) => [u.dir, i]));
   folders.sort((a, b) => order.get(a.folder) - order.get(b.folder));
   const result = { folders, failed, interrupted, totals: totalsOf(folders, failed) };
   if (drawn && !interrupted) {
-    // The gallery of every character with a GLB: OUTDIR/index.html, relative links, no script.
     await mkdir(outDir, { recursive: true });
     await writeWhole(join(outDir, 'index.html'), galleryPage(result));
     result.posters = { ...drawn, gallery: join(outDir, 'index.html') };

@@ -64,25 +64,42 @@ export async function inspect(entries, decoder, { lod, layout = true } = {}) {
   const records = new Map(
     entries.map((e) => [e.path, { file: e.path, format: undefined, counts: {}, sequences: [], warnings: [], error: null }]),
   );
-  for (const model of [...decoded.models, ...decoded.animations]) {
-    const r = records.get(model.file);
-    // An object of a container (a mesh in a UE1 package) is told of in its container's record.
-    if (!r) continue;
-    Object.assign(r, { format: model.format, counts: { ...model.counts }, sequences: sequences(model), warnings: [...model.warnings] });
-    const b = bounds(model);
-    if (b) r.bounds = b;
-    if (Object.keys(model.info ?? {}).length) r.info = { ...model.info };
-    if (model.attachments?.length) r.attachments = model.attachments.map((a) => ({ name: a.name, bone: a.bone }));
-    const key = decoded.animations.includes(model) || canHost(model) ? bindKey(model) : undefined;
-    if (key) r.bindKey = key;
-    for (const other of model.files.slice(1)) {
-      const c = records.get(other);
-      c.format ??= 'companion';
-      c.pairedWith = [model.file];
-    }
-    if (model.files.length > 1) r.pairedWith = model.files.slice(1);
+  for (const model of [...decoded.models, ...decoded.animations]) describeDecode(records, model, decoded);
+  await describeContainers(records, decoded, entries, decoder);
+  describeTextures(records, decoded);
+  for (const t of decoded.texts) records.get(t.path).format ??= t.kind;
+  describePairings(records, decoded);
+  describeSceneRecords(records, scene);
+  for (const r of records.values()) {
+    r.format ??= 'unknown';
+    if (!Object.keys(r.counts).length) delete r.counts;
+    if (!r.sequences.length) delete r.sequences;
   }
-  // What each container holds, in its family's words (a UE1 package's version, classes, meshes, textures).
+  return { records: [...records.values()], scene };
+}
+
+/** A model's or an animation's record: format, counts, clips, bounds, what it pairs with. */
+function describeDecode(records, model, decoded) {
+  const r = records.get(model.file);
+  // An object of a container (a mesh in a UE1 package) is told of in its container's record.
+  if (!r) return;
+  Object.assign(r, { format: model.format, counts: { ...model.counts }, sequences: sequences(model), warnings: [...model.warnings] });
+  const b = bounds(model);
+  if (b) r.bounds = b;
+  if (Object.keys(model.info ?? {}).length) r.info = { ...model.info };
+  if (model.attachments?.length) r.attachments = model.attachments.map((a) => ({ name: a.name, bone: a.bone }));
+  const key = decoded.animations.includes(model) || canHost(model) ? bindKey(model) : undefined;
+  if (key) r.bindKey = key;
+  for (const other of model.files.slice(1)) {
+    const c = records.get(other);
+    c.format ??= 'companion';
+    c.pairedWith = [model.file];
+  }
+  if (model.files.length > 1) r.pairedWith = model.files.slice(1);
+}
+
+/** What each container holds, in its family's words (a UE1 package's version, classes, meshes, textures). */
+async function describeContainers(records, decoded, entries, decoder) {
   for (const c of decoded.containers) {
     const r = records.get(c.path);
     if (!r) continue;
@@ -92,6 +109,10 @@ export async function inspect(entries, decoder, { lod, layout = true } = {}) {
     if (family?.inspect && entry) r.package = await family.inspect(c, { ...decoded, decoder, entry });
     for (const w of r.package?.warnings ?? []) r.warnings.push(w);
   }
+}
+
+/** Texture files and the textures of arenas, with their sizes, formats and mip counts. */
+function describeTextures(records, decoded) {
   for (const t of decoded.textures) {
     const r = records.get(t.path);
     // A texture a family decodes when used belongs to a container, told of above.
@@ -107,9 +128,13 @@ export async function inspect(entries, decoder, { lod, layout = true } = {}) {
         mips: t.decoded.mips.length,
       });
   }
-  for (const t of decoded.texts) records.get(t.path).format ??= t.kind;
-  // Every mesh of the drop an animation was weighed against (each part and each level of detail,
-  // not only the character it was bound to), with its bones matched and missing, and the verdict.
+}
+
+/**
+ * Every mesh of the drop an animation was weighed against (each part and each level of detail,
+ * not only the character it was bound to), with its bones matched and missing, and the verdict.
+ */
+function describePairings(records, decoded) {
   const meshes = decoded.models.filter(canHost);
   for (const anim of decoded.animations) {
     const r = records.get(anim.file);
@@ -129,6 +154,10 @@ export async function inspect(entries, decoder, { lod, layout = true } = {}) {
       });
     if (pairing.length) r.pairing = pairing;
   }
+}
+
+/** What assembling said of each file: refusals, bindings, texture uses, warnings. */
+function describeSceneRecords(records, scene) {
   for (const x of scene.records) {
     for (const file of x.files.slice(0, x.kind === 'refused' ? undefined : 1)) {
       const r = records.get(file);
@@ -141,12 +170,6 @@ export async function inspect(entries, decoder, { lod, layout = true } = {}) {
         r.warnings.push(describeRecord(x).replace(/^[^:]*: /, ''));
     }
   }
-  for (const r of records.values()) {
-    r.format ??= 'unknown';
-    if (!Object.keys(r.counts).length) delete r.counts;
-    if (!r.sequences.length) delete r.sequences;
-  }
-  return { records: [...records.values()], scene };
 }
 
 const num = (x) => +x.toFixed(3);

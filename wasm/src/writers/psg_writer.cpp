@@ -1,6 +1,7 @@
 #include "writers/psg_writer.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -482,241 +483,308 @@ std::vector<uint8_t> vertexDescriptor(const std::vector<PsgElementIn>& els, uint
   return o.bytes;
 }
 
+namespace {
+
+// The rows writePsgModel lays out (spec §10): 0 VersionData, 1 RenderMaterialData (if any), per
+// mesh {BR, VB, BR, IB, Opti, VDES, MH}, RenderModelData, per texture {BR, Texture}, TOC.
+struct ModelRows {
+  bool hasMat;
+  uint32_t meshes, matRow, firstMesh, rmdRow;
+  explicit ModelRows(const PsgModelIn& model)
+      : hasMat(!model.materials.empty()),
+        meshes(uint32_t(model.meshes.size())),
+        matRow(1),
+        firstMesh(hasMat ? 2 : 1),
+        rmdRow(firstMesh + 7 * meshes) {}
+  uint32_t meshBase(uint32_t k) const { return firstMesh + 7 * k; }
+};
+
+struct Bounds {
+  float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
+  void add(const float* p) {
+    for (int c = 0; c < 3; ++c) {
+      mn[c] = std::min(mn[c], p[c]);
+      mx[c] = std::max(mx[c], p[c]);
+    }
+  }
+  void merge(const Bounds& b) {
+    for (int c = 0; c < 3; ++c) {
+      mn[c] = std::min(mn[c], b.mn[c]);
+      mx[c] = std::max(mx[c], b.mx[c]);
+    }
+  }
+};
+
+// What the meshes leave for RenderModelData: the islands of every mesh in one array (its shared
+// island arrays), where each mesh's start, the model's bounds, and the subreferences into it that
+// are patched once its layout is known.
+struct ModelIslands {
+  std::vector<Bounds> islands;
+  std::vector<uint32_t> firstIsland, subrefAreas, subrefAabbs;
+  Bounds model;
+  explicit ModelIslands(uint32_t meshes) : firstIsland(meshes), subrefAreas(meshes), subrefAabbs(meshes) {}
+};
+
+struct VertexLayout {
+  std::vector<PsgElementIn> els;
+  uint32_t stride = 0, typesFlags = 0;
+};
+
+// Element offsets (those left at -1 packed after the previous, 4-aligned) and the stride.
+VertexLayout vertexLayout(const PsgMeshIn& mesh) {
+  VertexLayout l;
+  l.els = mesh.layout;
+  uint32_t end = 0;
+  for (auto& e : l.els) {
+    if (e.offset < 0) e.offset = int(alignUp(end, 4));
+    end = std::max<uint32_t>(end, uint32_t(e.offset) + elementBytes(e.type, e.count));
+    l.typesFlags |= 1u << e.slot;
+  }
+  l.stride = mesh.stride > 0 ? uint32_t(mesh.stride) : uint32_t(alignUp(end, 4));
+  return l;
+}
+
+std::vector<uint8_t> vertexBytes(const PsgMeshIn& mesh, const VertexLayout& l) {
+  const size_t n = mesh.positions.size() / 3;
+  ByteWriter vb = be();
+  vb.bytes.reserve(n * l.stride);
+  for (size_t v = 0; v < n; ++v) {
+    const size_t start = vb.size();
+    vb.pad(l.stride);
+    for (auto& e : l.els) {
+      float src[4] = {0, 0, 0, 0};
+      const bool rawInts = elementSource(mesh, e, v, src);
+      ByteWriter tmp = be();
+      encode(tmp, e.type, e.count, src, rawInts);
+      std::memcpy(vb.bytes.data() + start + e.offset, tmp.bytes.data(), tmp.size());
+    }
+  }
+  return vb.bytes;
+}
+
+std::vector<uint8_t> indexBytes(const PsgMeshIn& mesh) {
+  ByteWriter ib = be();
+  for (uint32_t i : mesh.indices) {
+    if (mesh.indexSize == 4)
+      ib.u32(i);
+    else
+      ib.u16(uint16_t(i));
+  }
+  return ib.bytes;
+}
+
+// Graphics block: VB, pad16, IB, pad16 (spec §10.6); each buffer's object after its resource.
+void addBuffers(Builder& B, const PsgMeshIn& mesh, const std::vector<uint8_t>& vertices) {
+  const uint32_t vbRes = B.addResource(vertices, 16, 16);
+  ByteWriter vb = be();
+  vb.u32(vbRes);
+  vb.u32(0);
+  vb.u32(uint32_t(vertices.size()));
+  vb.u32(0);
+  B.objs.push_back(Obj{kVb, 4, vb.bytes, false, 0, 0});
+  const uint32_t ibRes = B.addResource(indexBytes(mesh), 16, 16);
+  B.gfx.resize(alignUp(B.gfx.size(), 16), 0);
+  ByteWriter ib = be();
+  ib.u32(ibRes);
+  ib.u32(0);
+  ib.u32(uint32_t(mesh.indices.size()));
+  ib.u32(mesh.indexSize);
+  ib.u32(0x01000000);
+  B.objs.push_back(Obj{kIb, 4, ib.bytes, false, 0, 0});
+}
+
+// The mesh's islands (index counts; one of every index when none are given), their bounds appended.
+std::vector<uint32_t> addIslands(const PsgMeshIn& mesh, std::vector<Bounds>& islands) {
+  const size_t n = mesh.positions.size() / 3;
+  std::vector<uint32_t> counts = mesh.islands;
+  if (counts.empty()) counts.push_back(uint32_t(mesh.indices.size()));
+  uint32_t startIndex = 0;
+  for (uint32_t c : counts) {
+    Bounds is;
+    for (uint32_t i = startIndex; i < startIndex + c && i < mesh.indices.size(); ++i) {
+      const uint32_t vi = mesh.indices[i];
+      if (vi < n) is.add(&mesh.positions[vi * 3]);
+    }
+    islands.push_back(is);
+    startIndex += c;
+  }
+  return counts;
+}
+
+// The subreferences RenderOptiMeshData holds: {its material (or kNull), RMD areas, RMD AABBs}.
+std::array<uint32_t, 3> addMeshSubrefs(Builder& B, const PsgMeshIn& mesh, const ModelRows& rows) {
+  uint32_t matRef = kNull;
+  if (mesh.material >= 0 && rows.hasMat) {
+    matRef = kSubref | uint32_t(B.subrefs.size());
+    B.subrefs.push_back({rows.matRow, 0x14 + 12 * uint32_t(mesh.material)});
+  }
+  const uint32_t areas = uint32_t(B.subrefs.size());
+  B.subrefs.push_back({rows.rmdRow, 0});  // patched by renderModelData once its layout is known
+  const uint32_t aabbs = uint32_t(B.subrefs.size());
+  B.subrefs.push_back({rows.rmdRow, 0});
+  return {matRef, areas, aabbs};
+}
+
+// RenderOptiMeshData (spec §7.4): bounds, rows of the mesh's VDES/MH/IB/VB, its islands, palette.
+std::vector<uint8_t> optiMeshData(const PsgMeshIn& mesh, uint32_t base, const Bounds& bounds,
+                                  const std::array<uint32_t, 3>& refs, const std::vector<uint32_t>& counts) {
+  const size_t n = mesh.positions.size() / 3;
+  ByteWriter o = be();
+  for (int c = 0; c < 3; ++c) o.f32(n ? bounds.mn[c] : 0);
+  o.f32(0);
+  for (int c = 0; c < 3; ++c) o.f32(n ? bounds.mx[c] : 0);
+  o.f32(0);
+  o.u32(uint32_t(n));
+  o.u32(refs[0]);
+  o.u32(base + 5);
+  o.u32(base + 6);
+  o.u32(base + 3);
+  o.u32(base + 1);
+  o.u32(uint32_t(counts.size()));
+  o.u32(kSubref | refs[1]);
+  o.u32(kSubref | refs[2]);
+  o.u32(0x60);
+  o.u32(uint32_t(mesh.palette.size()));
+  o.u32(0x60 + 12 * uint32_t(counts.size()));
+  o.pad(16);
+  uint32_t s = 0;
+  for (uint32_t c : counts) {
+    o.u32(s);
+    o.u32(c);
+    o.u8(mesh.primType);
+    o.pad(3);
+    s += c;
+  }
+  for (uint16_t p : mesh.palette) o.u16(p);
+  o.pad(alignUp(o.size(), 4) - o.size());
+  return o.bytes;
+}
+
+// MeshHelper {numIB, numVB, IB refs, VB refs}.
+std::vector<uint8_t> meshHelper(uint32_t base) {
+  ByteWriter o = be();
+  o.u32(1);
+  o.u32(1);
+  o.u32(base + 3);
+  o.u32(base + 1);
+  return o.bytes;
+}
+
+// Mesh k's seven rows: {BR, VB, BR, IB, Opti, VDES, MH}.
+void addMesh(Builder& B, const PsgMeshIn& mesh, uint32_t k, const ModelRows& rows, ModelIslands& acc) {
+  const uint32_t base = rows.meshBase(k);
+  const size_t n = mesh.positions.size() / 3;
+  const VertexLayout layout = vertexLayout(mesh);
+  Bounds bounds;
+  for (size_t v = 0; v < n; ++v) bounds.add(&mesh.positions[v * 3]);
+  addBuffers(B, mesh, vertexBytes(mesh, layout));
+  acc.firstIsland[k] = uint32_t(acc.islands.size());
+  const std::vector<uint32_t> counts = addIslands(mesh, acc.islands);
+  const std::array<uint32_t, 3> refs = addMeshSubrefs(B, mesh, rows);
+  acc.subrefAreas[k] = refs[1];
+  acc.subrefAabbs[k] = refs[2];
+  B.objs.push_back(Obj{kOptiMesh, 16, optiMeshData(mesh, base, bounds, refs, counts), false, 0, 0});
+  B.objs.push_back(Obj{kVdes, 4, vertexDescriptor(layout.els, layout.stride, layout.typesFlags), false, 0, 0});
+  B.objs.push_back(Obj{kMeshHelper, 4, meshHelper(base), false, 0, 0});
+  if (n) acc.model.merge(bounds);
+}
+
+// RenderModelData's shared island arrays: an AABB with its bounding radius per island (at least
+// four records), then each island's area.
+void islandArrays(ByteWriter& o, const std::vector<Bounds>& islands) {
+  const uint32_t ni = uint32_t(islands.size());
+  for (uint32_t i = 0; i < std::max(4u, ni); ++i) {
+    if (i < ni) {
+      const Bounds& is = islands[i];
+      bool ok = std::isfinite(is.mn[0]);
+      float d[3];
+      for (int c = 0; c < 3; ++c) d[c] = ok ? is.mx[c] - is.mn[c] : 0;
+      const float r = 0.5f * std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      for (int c = 0; c < 3; ++c) o.f32(ok ? is.mn[c] : 0);
+      o.f32(r);
+      for (int c = 0; c < 3; ++c) o.f32(ok ? is.mx[c] : 0);
+      o.f32(r);
+    } else {
+      o.pad(32);
+    }
+  }
+  for (uint32_t i = 0; i < ni; ++i) {
+    o.f32(1);
+    o.f32(1);
+    o.f32(1);
+    o.f32(0);
+  }
+}
+
+// RenderModelData (spec §7.3): bounds, bones' inverse bind poses, mesh rows, bone names, islands;
+// the meshes' subreferences into its island arrays patched to their offsets.
+std::vector<uint8_t> renderModelData(const PsgModelIn& model, const ModelRows& rows, const ModelIslands& acc,
+                                     Builder& B) {
+  const uint32_t nb = uint32_t(model.bones.size()), ni = uint32_t(acc.islands.size()), M = rows.meshes;
+  const uint32_t pIBP = 0x40, pMesh = pIBP + 64 * nb, pNameTable = pMesh + 8 * M, pNames = pNameTable + 4 * nb;
+  ByteWriter names = be();
+  std::vector<uint32_t> nameOff;
+  for (auto& b : model.bones) {
+    nameOff.push_back(pNames + uint32_t(names.size()));
+    names.raw(b.name.c_str(), b.name.size() + 1);
+  }
+  const uint32_t pAabbs = uint32_t(alignUp(pNames + names.size(), 16));
+  const uint32_t pAreas = pAabbs + 32 * std::max(4u, ni);
+  ByteWriter o = be();
+  for (int c = 0; c < 3; ++c) o.f32(std::isfinite(acc.model.mn[c]) ? acc.model.mn[c] : 0);
+  o.f32(0);
+  for (int c = 0; c < 3; ++c) o.f32(std::isfinite(acc.model.mx[c]) ? acc.model.mx[c] : 0);
+  o.f32(0);
+  o.u32(pIBP);
+  o.u32(pMesh);
+  o.u32(pNameTable);
+  o.u32(pNames);
+  o.u16(uint16_t(nb));
+  o.u16(uint16_t(M));
+  o.u16(uint16_t(nb));
+  o.u16(uint16_t(ni));
+  o.u32(pAabbs);
+  o.u32(pAreas);
+  for (auto& b : model.bones)
+    for (float f : b.ibp) o.f32(f);
+  for (uint32_t k = 0; k < M; ++k) {
+    o.u32(rows.meshBase(k) + 4);
+    o.u32(0);
+  }
+  for (uint32_t off : nameOff) o.u32(off);
+  o.raw(names.bytes.data(), names.size());
+  o.pad(pAabbs - o.size());
+  islandArrays(o, acc.islands);
+  for (uint32_t k = 0; k < M; ++k) {
+    B.subrefs[acc.subrefAreas[k]].second = pAreas + 16 * acc.firstIsland[k];
+    B.subrefs[acc.subrefAabbs[k]].second = pAabbs + 32 * acc.firstIsland[k];
+  }
+  return o.bytes;
+}
+
+}  // namespace
+
 std::vector<uint8_t> writePsgModel(const PsgModelIn& model) {
   Builder B;
   B.id = model.arenaId;
   B.types = {0,         0x10030,          0x10031, 0x10032, 0x10033, 0x10034, 0x10010,    kVersionData, kMaterialData,
              kOptiMesh, kRenderModelData, kToc,    kVb,     kIb,     kVdes,   kMeshHelper};
   if (!model.textures.empty()) B.types.push_back(kTexture);
-  const uint32_t M = uint32_t(model.meshes.size());
-  // Row plan: 0 VersionData, 1 RenderMaterialData (if any), per mesh {BR, VB, BR, IB, Opti, VDES, MH},
-  // RenderModelData, per texture {BR, Texture}, TOC.
-  const bool hasMat = !model.materials.empty();
-  const uint32_t matRow = 1, firstMesh = hasMat ? 2 : 1, rmdRow = firstMesh + 7 * M;
+  const ModelRows rows(model);
   B.objs.push_back(Obj{kVersionData, 16, versionData(), false, 0, 0});
-  if (hasMat) {
+  if (rows.hasMat) {
     Obj o;
     o.typeId = kMaterialData;
     materialData(model.materials, o.bytes);
     B.objs.push_back(std::move(o));
   }
-  // Islands over all meshes, for RenderModelData's shared island arrays.
-  struct Island {
-    float mn[3], mx[3];
-  };
-  std::vector<Island> islands;
-  std::vector<uint32_t> firstIsland(M);
-  float modelMin[3] = {INFINITY, INFINITY, INFINITY}, modelMax[3] = {-INFINITY, -INFINITY, -INFINITY};
-  std::vector<uint32_t> rmdSubrefAreas(M), rmdSubrefAabbs(M);
-
-  for (uint32_t k = 0; k < M; ++k) {
-    const PsgMeshIn& mesh = model.meshes[k];
-    const uint32_t base = firstMesh + 7 * k;
-    const size_t n = mesh.positions.size() / 3;
-    // Element offsets and stride.
-    std::vector<PsgElementIn> els = mesh.layout;
-    uint32_t end = 0, typesFlags = 0;
-    for (auto& e : els) {
-      if (e.offset < 0) e.offset = int(alignUp(end, 4));
-      end = std::max<uint32_t>(end, uint32_t(e.offset) + elementBytes(e.type, e.count));
-      typesFlags |= 1u << e.slot;
-    }
-    const uint32_t stride = mesh.stride > 0 ? uint32_t(mesh.stride) : uint32_t(alignUp(end, 4));
-    // Vertex bytes.
-    ByteWriter vb = be();
-    vb.bytes.reserve(n * stride);
-    float mn[3] = {INFINITY, INFINITY, INFINITY}, mx[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (size_t v = 0; v < n; ++v)
-      for (int c = 0; c < 3; ++c) {
-        mn[c] = std::min(mn[c], mesh.positions[v * 3 + c]);
-        mx[c] = std::max(mx[c], mesh.positions[v * 3 + c]);
-      }
-    for (size_t v = 0; v < n; ++v) {
-      const size_t start = vb.size();
-      vb.pad(stride);
-      for (auto& e : els) {
-        float src[4] = {0, 0, 0, 0};
-        const bool rawInts = elementSource(mesh, e, v, src);
-        ByteWriter tmp = be();
-        encode(tmp, e.type, e.count, src, rawInts);
-        std::memcpy(vb.bytes.data() + start + e.offset, tmp.bytes.data(), tmp.size());
-      }
-    }
-    ByteWriter ib = be();
-    for (uint32_t i : mesh.indices) {
-      if (mesh.indexSize == 4)
-        ib.u32(i);
-      else
-        ib.u16(uint16_t(i));
-    }
-    // Graphics block: VB, pad16, IB, pad16 (spec §10.6).
-    const uint32_t vbRes = B.addResource(vb.bytes, 16, 16);
-    {
-      ByteWriter o = be();
-      o.u32(vbRes);
-      o.u32(0);
-      o.u32(uint32_t(vb.size()));
-      o.u32(0);
-      B.objs.push_back(Obj{kVb, 4, o.bytes, false, 0, 0});
-    }
-    const uint32_t ibRes = B.addResource(ib.bytes, 16, 16);
-    B.gfx.resize(alignUp(B.gfx.size(), 16), 0);
-    {
-      ByteWriter o = be();
-      o.u32(ibRes);
-      o.u32(0);
-      o.u32(uint32_t(mesh.indices.size()));
-      o.u32(mesh.indexSize);
-      o.u32(0x01000000);
-      B.objs.push_back(Obj{kIb, 4, o.bytes, false, 0, 0});
-    }
-    // Islands.
-    std::vector<uint32_t> counts = mesh.islands;
-    if (counts.empty()) counts.push_back(uint32_t(mesh.indices.size()));
-    firstIsland[k] = uint32_t(islands.size());
-    uint32_t startIndex = 0;
-    for (uint32_t c : counts) {
-      Island is{{INFINITY, INFINITY, INFINITY}, {-INFINITY, -INFINITY, -INFINITY}};
-      for (uint32_t i = startIndex; i < startIndex + c && i < mesh.indices.size(); ++i) {
-        const uint32_t vi = mesh.indices[i];
-        if (vi >= n) continue;
-        for (int a = 0; a < 3; ++a) {
-          is.mn[a] = std::min(is.mn[a], mesh.positions[vi * 3 + a]);
-          is.mx[a] = std::max(is.mx[a], mesh.positions[vi * 3 + a]);
-        }
-      }
-      islands.push_back(is);
-      startIndex += c;
-    }
-    // Subreferences: material, island areas, island AABBs.
-    uint32_t matRef = kNull;
-    if (mesh.material >= 0 && hasMat) {
-      matRef = kSubref | uint32_t(B.subrefs.size());
-      B.subrefs.push_back({matRow, 0x14 + 12 * uint32_t(mesh.material)});
-    }
-    rmdSubrefAreas[k] = uint32_t(B.subrefs.size());
-    B.subrefs.push_back({rmdRow, 0});  // patched below once the RMD layout is known
-    rmdSubrefAabbs[k] = uint32_t(B.subrefs.size());
-    B.subrefs.push_back({rmdRow, 0});
-    // RenderOptiMeshData.
-    {
-      ByteWriter o = be();
-      for (int c = 0; c < 3; ++c) o.f32(n ? mn[c] : 0);
-      o.f32(0);
-      for (int c = 0; c < 3; ++c) o.f32(n ? mx[c] : 0);
-      o.f32(0);
-      o.u32(uint32_t(n));
-      o.u32(matRef);
-      o.u32(base + 5);
-      o.u32(base + 6);
-      o.u32(base + 3);
-      o.u32(base + 1);
-      o.u32(uint32_t(counts.size()));
-      o.u32(kSubref | rmdSubrefAreas[k]);
-      o.u32(kSubref | rmdSubrefAabbs[k]);
-      o.u32(0x60);
-      o.u32(uint32_t(mesh.palette.size()));
-      o.u32(0x60 + 12 * uint32_t(counts.size()));
-      o.u32(0);
-      o.u32(0);
-      o.u32(0);
-      o.u32(0);
-      uint32_t s = 0;
-      for (uint32_t c : counts) {
-        o.u32(s);
-        o.u32(c);
-        o.u8(mesh.primType);
-        o.pad(3);
-        s += c;
-      }
-      for (uint16_t p : mesh.palette) o.u16(p);
-      o.pad(alignUp(o.size(), 4) - o.size());
-      B.objs.push_back(Obj{kOptiMesh, 16, o.bytes, false, 0, 0});
-    }
-    B.objs.push_back(Obj{kVdes, 4, vertexDescriptor(els, stride, typesFlags), false, 0, 0});
-    // MeshHelper {numIB, numVB, IB refs, VB refs}.
-    {
-      ByteWriter o = be();
-      o.u32(1);
-      o.u32(1);
-      o.u32(base + 3);
-      o.u32(base + 1);
-      B.objs.push_back(Obj{kMeshHelper, 4, o.bytes, false, 0, 0});
-    }
-    for (int c = 0; c < 3; ++c) {
-      if (n) {
-        modelMin[c] = std::min(modelMin[c], mn[c]);
-        modelMax[c] = std::max(modelMax[c], mx[c]);
-      }
-    }
-  }
-
-  // RenderModelData (spec §7.3).
-  {
-    const uint32_t nb = uint32_t(model.bones.size()), ni = uint32_t(islands.size());
-    const uint32_t pIBP = 0x40, pMesh = pIBP + 64 * nb, pNameTable = pMesh + 8 * M, pNames = pNameTable + 4 * nb;
-    ByteWriter names = be();
-    std::vector<uint32_t> nameOff;
-    for (auto& b : model.bones) {
-      nameOff.push_back(pNames + uint32_t(names.size()));
-      names.raw(b.name.c_str(), b.name.size() + 1);
-    }
-    const uint32_t pAabbs = uint32_t(alignUp(pNames + names.size(), 16));
-    const uint32_t pAreas = pAabbs + 32 * std::max(4u, ni);
-    ByteWriter o = be();
-    for (int c = 0; c < 3; ++c) o.f32(std::isfinite(modelMin[c]) ? modelMin[c] : 0);
-    o.f32(0);
-    for (int c = 0; c < 3; ++c) o.f32(std::isfinite(modelMax[c]) ? modelMax[c] : 0);
-    o.f32(0);
-    o.u32(pIBP);
-    o.u32(pMesh);
-    o.u32(pNameTable);
-    o.u32(pNames);
-    o.u16(uint16_t(nb));
-    o.u16(uint16_t(M));
-    o.u16(uint16_t(nb));
-    o.u16(uint16_t(ni));
-    o.u32(pAabbs);
-    o.u32(pAreas);
-    for (auto& b : model.bones)
-      for (float f : b.ibp) o.f32(f);
-    for (uint32_t k = 0; k < M; ++k) {
-      o.u32(firstMesh + 7 * k + 4);
-      o.u32(0);
-    }
-    for (uint32_t off : nameOff) o.u32(off);
-    o.raw(names.bytes.data(), names.size());
-    o.pad(pAabbs - o.size());
-    for (uint32_t i = 0; i < std::max(4u, ni); ++i) {
-      if (i < ni) {
-        const Island& is = islands[i];
-        bool ok = std::isfinite(is.mn[0]);
-        float d[3];
-        for (int c = 0; c < 3; ++c) d[c] = ok ? is.mx[c] - is.mn[c] : 0;
-        const float r = 0.5f * std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        for (int c = 0; c < 3; ++c) o.f32(ok ? is.mn[c] : 0);
-        o.f32(r);
-        for (int c = 0; c < 3; ++c) o.f32(ok ? is.mx[c] : 0);
-        o.f32(r);
-      } else {
-        o.pad(32);
-      }
-    }
-    for (uint32_t i = 0; i < ni; ++i) {
-      o.f32(1);
-      o.f32(1);
-      o.f32(1);
-      o.f32(0);
-    }
-    for (uint32_t k = 0; k < M; ++k) {
-      B.subrefs[rmdSubrefAreas[k]].second = pAreas + 16 * firstIsland[k];
-      B.subrefs[rmdSubrefAabbs[k]].second = pAabbs + 32 * firstIsland[k];
-    }
-    B.objs.push_back(Obj{kRenderModelData, 16, o.bytes, false, 0, 0});
-  }
+  ModelIslands acc(rows.meshes);
+  for (uint32_t k = 0; k < rows.meshes; ++k) addMesh(B, model.meshes[k], k, rows, acc);
+  std::vector<uint8_t> rmd = renderModelData(model, rows, acc, B);
+  B.objs.push_back(Obj{kRenderModelData, 16, std::move(rmd), false, 0, 0});
 
   std::vector<TocItem> items;
-  items.push_back({model.name, model.guid, kRenderModelData, rmdRow});
+  items.push_back({model.name, model.guid, kRenderModelData, rows.rmdRow});
   for (const PsgTextureIn& t : model.textures) {
     B.gfx.resize(alignUp(B.gfx.size(), 128), 0);
     const uint32_t res = B.addResource(texturePayload(t), 128, 128);

@@ -184,21 +184,8 @@ const FIRST_LOOK_HOLD_MS = 1500;
  * the files up to there (only when the drop has more). Resolves to every item, one per file.
  */
 async function classify(entries, decoder, records, isCancelled, families, onFirstLook) {
-  const kinds = new Map(); // entry -> kind
+  const { kinds, unread, small } = claimedKinds(entries, families, records);
   const heads = new Map(); // entry -> its whole bytes, when the head read was the whole file
-  const unread = [];
-  const small = [];
-  for (const entry of entries) {
-    // An entry that never arrived (a repository file whose download failed) says why.
-    if (entry.refusal) {
-      records.push({ kind: 'refused', files: [entry.path], reason: entry.refusal });
-      continue;
-    }
-    const claimed = claimByName(families, entry.name);
-    if (claimed) kinds.set(entry, claimed);
-    else unread.push(entry);
-    if (claimed && entry.size < LFS_POINTER_MAX) small.push(entry);
-  }
   for (const pointer of await pointersAmongClaimed(small, heads, records)) kinds.delete(pointer);
   // One item per file, shared by the first look and the whole plan: a kept head is given once.
   const items = new Map();
@@ -209,32 +196,9 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
     return items.get(entry);
   };
   const lookEnd = unread.length > FIRST_LOOK && onFirstLook ? entries.indexOf(unread[FIRST_LOOK - 1]) + 1 : 0;
-  let batch = [];
-  let batchBytes = 0;
+  const detect = headBatches(decoder, kinds);
   let read = 0;
-  const calls = [];
-  let failed = null; // a detect call that failed fails the drop, once every call has ended
-  // Sends the heads gathered so far; not awaited, so the next heads are read meanwhile.
-  const detect = () => {
-    if (!batch.length) return;
-    const sent = batch;
-    batch = [];
-    batchBytes = 0;
-    const call = decoder
-      .call('detectFormats', [
-        packHeads(sent, decoder),
-        sent.map((b) => headLength(b.head)),
-        sent.map((b) => b.entry.size),
-        sent.map((b) => b.entry.name),
-      ])
-      .then(
-        (found) => sent.forEach(({ entry }, i) => kinds.set(entry, found[i])),
-        (err) => (failed ??= err),
-      );
-    calls.push(call);
-  };
   let held = null; // the first look, which the next reads wait for
-  let pointer = null;
   const readHead = async (entry) => {
     if (held) await held;
     if (isCancelled()) return { cancelled: true };
@@ -245,30 +209,18 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
   };
   await inOrder(unread, HEAD_READS, readHead, async (entry, r) => {
     read++;
-    if (r.cancelled) records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' });
-    else if (r.error) records.push({ kind: 'refused', files: [entry.path], reason: unreadable(r.error) });
-    else if (!r.head.byteLength) records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' });
-    else if ((pointer = pointerRecord(entry, r.head))) records.push(pointer);
-    else {
-      if (r.head.byteLength === entry.size) heads.set(entry, r.head);
-      // A family that knows its files by a tag in JavaScript (UE1 packages) says so without the decoders.
-      const known = detectByHead(families, new Uint8Array(r.head, 0, headLength(r.head)), entry);
-      if (known) kinds.set(entry, known);
-      else {
-        if (batchBytes + headLength(r.head) > HEADS_PER_CALL) detect();
-        batch.push({ entry, head: r.head });
-        batchBytes += headLength(r.head);
-      }
-    }
+    sortHead(entry, r, { families, records, heads, kinds, detect });
     if (read === FIRST_LOOK && lookEnd) {
-      detect();
-      const look = Promise.all(calls).then(() => failed || onFirstLook(entries.slice(0, lookEnd).map(itemOf).filter(Boolean)));
+      detect.send();
+      const look = Promise.all(detect.calls).then(
+        () => detect.failed || onFirstLook(entries.slice(0, lookEnd).map(itemOf).filter(Boolean)),
+      );
       held = Promise.race([look, new Promise((resolve) => setTimeout(resolve, FIRST_LOOK_HOLD_MS))]).then(() => (held = null));
     }
   });
-  detect();
-  await Promise.all(calls);
-  if (failed) throw failed;
+  detect.send();
+  await Promise.all(detect.calls);
+  if (detect.failed) throw detect.failed;
   const out = [];
   for (const entry of entries) {
     const item = itemOf(entry);
@@ -278,6 +230,80 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
       records.push({ kind: 'unused', files: [entry.path], reason: 'not a format Rigscope reads (detected by content, not extension)' });
   }
   return out;
+}
+
+/**
+ * Kinds claimed by name (entry -> kind); the entries left to read a head of (`unread`), and the
+ * claimed ones small enough to be a Git LFS pointer (`small`). An entry that never arrived (a
+ * repository file whose download failed) says why.
+ */
+function claimedKinds(entries, families, records) {
+  const kinds = new Map();
+  const unread = [];
+  const small = [];
+  for (const entry of entries) {
+    if (entry.refusal) {
+      records.push({ kind: 'refused', files: [entry.path], reason: entry.refusal });
+      continue;
+    }
+    const claimed = claimByName(families, entry.name);
+    if (claimed) kinds.set(entry, claimed);
+    else unread.push(entry);
+    if (claimed && entry.size < LFS_POINTER_MAX) small.push(entry);
+  }
+  return { kinds, unread, small };
+}
+
+/**
+ * Heads gathered for the decoders' detectFormats: `add` sends the batch first when the head would
+ * take it past HEADS_PER_CALL, `send` sends it, not awaited, so the next heads are read meanwhile.
+ * `calls` are the calls sent; `failed`, a call that failed (it fails the drop once every call has ended).
+ */
+function headBatches(decoder, kinds) {
+  const b = { batch: [], bytes: 0, calls: [], failed: null };
+  b.send = () => {
+    if (!b.batch.length) return;
+    const sent = b.batch;
+    b.batch = [];
+    b.bytes = 0;
+    const call = decoder
+      .call('detectFormats', [
+        packHeads(sent, decoder),
+        sent.map((x) => headLength(x.head)),
+        sent.map((x) => x.entry.size),
+        sent.map((x) => x.entry.name),
+      ])
+      .then(
+        (found) => sent.forEach(({ entry }, i) => kinds.set(entry, found[i])),
+        (err) => (b.failed ??= err),
+      );
+    b.calls.push(call);
+  };
+  b.add = (entry, head) => {
+    if (b.bytes + headLength(head) > HEADS_PER_CALL) b.send();
+    b.batch.push({ entry, head });
+    b.bytes += headLength(head);
+  };
+  return b;
+}
+
+/**
+ * One head read: a record for a file that could not be read, is empty or is a Git LFS pointer;
+ * its kind when a family knows it by a tag in JavaScript (UE1 packages, without the decoders);
+ * else it goes to the decoders' detection. A head that is the whole file is kept.
+ */
+function sortHead(entry, r, { families, records, heads, kinds, detect }) {
+  let pointer;
+  if (r.cancelled) records.push({ kind: 'refused', files: [entry.path], reason: 'decoding was cancelled' });
+  else if (r.error) records.push({ kind: 'refused', files: [entry.path], reason: unreadable(r.error) });
+  else if (!r.head.byteLength) records.push({ kind: 'unused', files: [entry.path], reason: 'the file is empty' });
+  else if ((pointer = pointerRecord(entry, r.head))) records.push(pointer);
+  else {
+    if (r.head.byteLength === entry.size) heads.set(entry, r.head);
+    const known = detectByHead(families, new Uint8Array(r.head, 0, headLength(r.head)), entry);
+    if (known) kinds.set(entry, known);
+    else detect.add(entry, r.head);
+  }
 }
 
 /** Why a job's files could not be decoded, in a sentence. */
@@ -361,14 +387,7 @@ export async function decodeFiles(
   requireFamilies(families, 'decodeFiles');
   const result = { models: [], animations: [], textures: [], texts: [], records: [], containers: [] };
   const { records } = result;
-  if (entries.length > maxFiles) {
-    records.push({
-      kind: 'refused',
-      files: entries.slice(maxFiles).map((e) => e.path),
-      reason: `over the limit of ${maxFiles} files in one drop`,
-    });
-    entries = entries.slice(0, maxFiles);
-  }
+  entries = capFiles(entries, maxFiles, records);
   const text = (item) => readText(item.entry);
   // A container's tables (a UE1 package's) are read when it is planned: what it holds says which jobs to plan.
   const call = (op, args) => decoder.call(op, args);
@@ -396,24 +415,54 @@ export async function decodeFiles(
     }
     return jobs;
   };
-  // Decodes of the first look (a few), reused when the whole plan has the same job: same op, same items.
-  const looked = []; // { job, ran }
-  const sameJob = (a, b) => a.op === b.op && a.inputs.length === b.inputs.length && a.inputs.every((input, i) => input === b.inputs[i]);
-  const reuse = (job) => looked.find((l) => sameJob(l.job, job))?.ran ?? run(job);
-  let filing = false; // the whole plan's decodes are being filed: the first look has had its turn
-  let shown = null; // { job, outcome } the first look drew
-  const firstLook = async (items) => {
+  const look = firstLooker({ plan, run, drop, families, onDecoded });
+
+  // The worker starts while the heads are read (a pool that has none running).
+  decoder.warm?.();
+  const items = await classify(entries, decoder, records, isCancelled, families, onDecoded && look.run);
+  const collected = collect(items, drop, families);
+  result.textures.push(...collected.textures);
+  result.texts.push(...collected.texts);
+  const jobs = await plan(items, records, result);
+  await runPlan(jobs, { decoder, look, result, drop, onDecoded, onProgress, total: entries.length });
+  return result;
+}
+
+/** The entries of one drop up to `maxFiles`; those past it are recorded as refused. */
+function capFiles(entries, maxFiles, records) {
+  if (entries.length <= maxFiles) return entries;
+  records.push({
+    kind: 'refused',
+    files: entries.slice(maxFiles).map((e) => e.path),
+    reason: `over the limit of ${maxFiles} files in one drop`,
+  });
+  return entries.slice(0, maxFiles);
+}
+
+/** Two jobs are the same when they run the same op on the same items. */
+const sameJob = (a, b) => a.op === b.op && a.inputs.length === b.inputs.length && a.inputs.every((input, i) => input === b.inputs[i]);
+
+/**
+ * The first look: `look.run(items)` plans the first files, runs the smallest few jobs until one
+ * draws a mesh and gives it to onDecoded. Its decodes are kept (`looked`: { job, ran }) and
+ * `look.reuse(job)` gives the whole plan's same job from them; `filing` is set once the whole
+ * plan's decodes are being filed (the first look has had its turn), `shown` is what it drew.
+ */
+function firstLooker({ plan, run, drop, families, onDecoded }) {
+  const look = { looked: [], shown: null, filing: false };
+  look.reuse = (job) => look.looked.find((l) => sameJob(l.job, job))?.ran ?? run(job);
+  look.run = async (items) => {
     try {
       const jobs = (await plan(items, [])).sort((a, b) => bytes(a) - bytes(b));
       for (const job of jobs.slice(0, FIRST_LOOK_JOBS)) {
         const ran = run(job);
-        looked.push({ job, ran });
+        look.looked.push({ job, ran });
         const { decoded, reason } = await ran;
-        if (filing) return;
+        if (look.filing) return;
         if (!decoded?.meshes.length) continue;
         const partial = collect(items, drop, families);
-        shown = { job, outcome: outcome(job, { decoded, reason }, drop) };
-        file(partial, shown.outcome);
+        look.shown = { job, outcome: outcome(job, { decoded, reason }, drop) };
+        file(partial, look.shown.outcome);
         await onDecoded(decoded, partial);
         return;
       }
@@ -421,22 +470,21 @@ export async function decodeFiles(
       // Only a first look: the whole plan reports what went wrong.
     }
   };
+  return look;
+}
 
-  // The worker starts while the heads are read (a pool that has none running).
-  decoder.warm?.();
-  const items = await classify(entries, decoder, records, isCancelled, families, onDecoded && firstLook);
-  const collected = collect(items, drop, families);
-  result.textures.push(...collected.textures);
-  result.texts.push(...collected.texts);
+/**
+ * Runs the whole plan's jobs and files their outcomes into `result`. The largest job (larger than
+ * any other) first, then the others smallest first: the largest decodes on one worker while the
+ * rest go through the others (started last, it was the drop's last decode, alone), and textures
+ * and small models are ready soonest, so a page draws its first character early. Each is filed as
+ * it finishes (onDecoded sees the result grow), then the result is put in the families' order, so
+ * it is the same whatever finished first.
+ */
+async function runPlan(jobs, { decoder, look, result, drop, onDecoded, onProgress, total }) {
+  const { records } = result;
   let done = 0;
-  const total = entries.length;
   const step = (item) => onProgress?.({ done: ++done, total, name: item.entry.name });
-  const jobs = await plan(items, records, result);
-  // The largest job (larger than any other) first, then the others smallest first: the largest decodes on one worker
-  // while the rest go through the others (started last, it was the drop's last decode, alone),
-  // and textures and small models are ready soonest, so a page draws its first character early.
-  // Each is filed as it finishes (onDecoded sees the result grow), then the result is put in the
-  // families' order, so it is the same whatever finished first.
   const bySize = jobs.map((_, i) => i).sort((a, b) => bytes(jobs[a]) - bytes(jobs[b]));
   const [largest, runnerUp] = bySize.slice(-2).reverse();
   if (bySize.length > 2 && bytes(jobs[largest]) > bytes(jobs[runnerUp])) bySize.unshift(bySize.pop());
@@ -444,14 +492,15 @@ export async function decodeFiles(
   const planned = { textures: result.textures.length, records: records.length };
   // What the first look drew stays in the result so far (the page keeps drawing it) when the whole
   // plan has the same job; it is filed once.
+  const { shown } = look;
   const kept = shown ? jobs.findIndex((job) => sameJob(job, shown.job)) : -1;
   if (kept >= 0) file(result, (outcomes[kept] = shown.outcome));
   await asFinished(
     bySize,
     widthOf(decoder),
-    (i) => reuse(jobs[i]),
+    (i) => look.reuse(jobs[i]),
     (i, ran) => {
-      filing = true;
+      look.filing = true;
       for (const input of jobs[i].inputs) step(input);
       if (i === kept) return;
       outcomes[i] = outcome(jobs[i], ran, drop);
@@ -464,7 +513,6 @@ export async function decodeFiles(
   result.textures.length = planned.textures;
   records.length = planned.records;
   for (const o of outcomes) file(result, o);
-  return result;
 }
 
 /**

@@ -222,6 +222,171 @@ function readHeader(bytes, payloadLength, { maxEntries, maxBytes }) {
 }
 
 /**
+ * A container's bytes as they inflate, taken in container order: its fixed head (magic, file
+ * count, header length), its header (readHeader), then each file's bytes. The first thing wrong is
+ * kept in `problem` and nothing more is taken; a byte past the declared end is a problem.
+ */
+class Unpacker {
+  constructor(payloadLength, limits) {
+    this.payloadLength = payloadLength;
+    this.limits = limits;
+    this.head = new Uint8Array(HEAD);
+    this.headGot = 0;
+    this.count = 0;
+    this.headerBytes = null;
+    this.headerGot = 0;
+    this.list = null;
+    this.out = null;
+    this.index = 0;
+    this.fileGot = 0;
+    this.total = 0;
+    this.done = 0;
+    this.problem = null;
+  }
+
+  /** Bytes taken so far, of the head, the header and the files. */
+  get taken() {
+    return this.done + this.headerGot + this.headGot;
+  }
+
+  take(chunk) {
+    let at = 0;
+    while (at < chunk.length && !this.problem) {
+      if (this.headGot < HEAD) at = this.takeHead(chunk, at);
+      else if (!this.list) at = this.takeHeader(chunk, at);
+      else at = this.takeFiles(chunk, at);
+    }
+  }
+
+  takeHead(chunk, at) {
+    const n = Math.min(HEAD - this.headGot, chunk.length - at);
+    this.head.set(chunk.subarray(at, at + n), this.headGot);
+    this.headGot += n;
+    if (this.headGot === HEAD) this.problem = this.readHead();
+    return at + n;
+  }
+
+  /** The head's magic, count and header length checked; the problem, or null. */
+  readHead() {
+    const head = this.head;
+    if (MAGIC.some((b, i) => head[i] !== b)) return packError('it is not a Rigscope packed scene (its first bytes are not "RSPK")');
+    const u32 = (at) => (head[at] | (head[at + 1] << 8) | (head[at + 2] << 16) | (head[at + 3] << 24)) >>> 0;
+    // The count comes first, so a thousand-fold list is refused before its names are read.
+    this.count = u32(4);
+    const { maxEntries } = this.limits;
+    if (this.count > maxEntries) return packError(`it holds ${thousands(this.count)} files, over the limit of ${thousands(maxEntries)}`);
+    const length = u32(8);
+    if (length > MAX_PACK_HEADER_BYTES)
+      return packError(`its header declares ${exact(length)}, over the ${formatBytes(MAX_PACK_HEADER_BYTES)} limit`);
+    this.headerBytes = new Uint8Array(length);
+    return null;
+  }
+
+  takeHeader(chunk, at) {
+    const n = Math.min(this.headerBytes.length - this.headerGot, chunk.length - at);
+    this.headerBytes.set(chunk.subarray(at, at + n), this.headerGot);
+    this.headerGot += n;
+    if (this.headerGot === this.headerBytes.length) {
+      try {
+        const h = readHeader(this.headerBytes, this.payloadLength, this.limits);
+        if (h.files.length !== this.count) throw packError(`its header lists ${h.files.length} files, its count says ${this.count}`);
+        this.list = h.files;
+        this.out = { state: h.state, files: [] };
+        this.total = this.list.reduce((sum, f) => sum + f.size, 0);
+      } catch (err) {
+        this.problem = err;
+      }
+    }
+    return at + n;
+  }
+
+  /** Empty files listed next are added as they come: they take no bytes. */
+  addEmptyFiles() {
+    const { list, out } = this;
+    while (this.index < list.length && out.files.length === this.index && list[this.index].size === 0)
+      out.files.push({ name: list[this.index++].name, bytes: new Uint8Array(0) });
+  }
+
+  takeFiles(chunk, at) {
+    const { list, out } = this;
+    this.addEmptyFiles();
+    if (this.index >= list.length) {
+      this.problem = packError(`it inflates past the ${formatBytes(this.total)} its header declares; refused`);
+      return at;
+    }
+    if (out.files.length === this.index) out.files.push({ name: list[this.index].name, bytes: new Uint8Array(list[this.index].size) });
+    const target = out.files[this.index].bytes;
+    const n = Math.min(target.length - this.fileGot, chunk.length - at);
+    target.set(chunk.subarray(at, at + n), this.fileGot);
+    this.fileGot += n;
+    this.done += n;
+    if (this.fileGot === target.length) {
+      this.index++;
+      this.fileGot = 0;
+    }
+    return at + n;
+  }
+
+  /** Once the payload is all in: the files, or why the container ends too soon. */
+  finish() {
+    const { list, out } = this;
+    if (!list)
+      throw packError(
+        this.headGot < HEAD
+          ? 'it ends before its header'
+          : `it ends inside its header (${this.headerGot} of ${this.headerBytes.length} bytes)`,
+      );
+    while (this.index < list.length && list[this.index].size === 0)
+      out.files.push({ name: list[this.index++].name, bytes: new Uint8Array(0) });
+    if (this.index < list.length)
+      throw packError(
+        `it is cut off: ${list[this.index].name} has ${formatBytes(this.fileGot)} of its ${formatBytes(list[this.index].size)} (${formatBytes(this.done)} of ${formatBytes(this.total)} in all)`,
+      );
+    return out;
+  }
+}
+
+/**
+ * The payload inflated into `unpacker` in pushes sized by the ratio so far, a task at a time:
+ * what any push may inflate to is bounded, so a deflate bomb is refused before it is in memory.
+ */
+async function inflateInPushes(payload, unpacker, onProgress) {
+  const inflater = new Inflate((chunk) => {
+    if (!unpacker.problem) unpacker.take(chunk);
+  });
+  let fed = 0,
+    push = MIN_PUSH;
+  const pause = slicer(() => onProgress?.({ done: unpacker.done, total: unpacker.total }));
+  for (;;) {
+    const piece = payload.subarray(fed, fed + push);
+    fed += piece.length;
+    const last = fed >= payload.length;
+    const before = unpacker.taken;
+    try {
+      inflater.push(piece, last);
+    } catch (err) {
+      throw unpacker.problem ?? inflateError(err, payload, fed, unpacker);
+    }
+    if (unpacker.problem) throw unpacker.problem;
+    if (last) break;
+    // A push that gave nothing yet (a Huffman table still arriving) says nothing of the ratio:
+    // the next push grows at most fourfold, so a bomb's first blocks never arrive in one go.
+    const ratio = Math.max(1, (unpacker.taken - before) / piece.length);
+    push = Math.min(MAX_PUSH, push * 4, Math.max(MIN_PUSH, Math.floor(OUTPUT_PER_PUSH / ratio)));
+    await pause();
+  }
+}
+
+/** fflate's error in words: the payload cut off (a shortened link), or damaged near `fed`. */
+function inflateError(err, payload, fed, { done, total }) {
+  return packError(
+    /unexpected EOF/i.test(err.message)
+      ? `it is cut off after ${formatBytes(payload.length)} (${formatBytes(done)} of ${total ? formatBytes(total) : 'its'} files inflated): the link was shortened on its way`
+      : `its deflate data is damaged near byte ${fed} (${err.message})`,
+  );
+}
+
+/**
  * Unpacks a container made by packScene.
  * @param {Uint8Array} payload
  * @param {{ maxEntries?: number, maxBytes?: number, onProgress?: (p: { done: number, total: number }) => void }} [limits]
@@ -230,125 +395,10 @@ function readHeader(bytes, payloadLength, { maxEntries, maxBytes }) {
 export async function unpackScene(payload, limits = {}) {
   const { maxEntries = MAX_ZIP_ENTRIES, maxBytes = MAX_ZIP_BYTES, onProgress } = limits;
   if (!(payload instanceof Uint8Array) || payload.length === 0) throw packError('it is empty');
-  const head = new Uint8Array(HEAD);
-  let headGot = 0,
-    count = 0;
-  let headerBytes = null,
-    headerGot = 0;
-  let list = null,
-    out = null,
-    index = 0,
-    fileGot = 0,
-    total = 0,
-    done = 0;
-  let problem = null;
-
-  // Consumes inflated bytes in container order; a byte past the declared end is a problem.
-  const take = (chunk) => {
-    let at = 0;
-    while (at < chunk.length && !problem) {
-      if (headGot < HEAD) {
-        const n = Math.min(HEAD - headGot, chunk.length - at);
-        head.set(chunk.subarray(at, at + n), headGot);
-        headGot += n;
-        at += n;
-        if (headGot === HEAD) {
-          if (MAGIC.some((b, i) => head[i] !== b)) {
-            problem = packError('it is not a Rigscope packed scene (its first bytes are not "RSPK")');
-            return;
-          }
-          const u32 = (at) => (head[at] | (head[at + 1] << 8) | (head[at + 2] << 16) | (head[at + 3] << 24)) >>> 0;
-          // The count comes first, so a thousand-fold list is refused before its names are read.
-          count = u32(4);
-          if (count > maxEntries) {
-            problem = packError(`it holds ${thousands(count)} files, over the limit of ${thousands(maxEntries)}`);
-            return;
-          }
-          const length = u32(8);
-          if (length > MAX_PACK_HEADER_BYTES) {
-            problem = packError(`its header declares ${exact(length)}, over the ${formatBytes(MAX_PACK_HEADER_BYTES)} limit`);
-            return;
-          }
-          headerBytes = new Uint8Array(length);
-        }
-      } else if (!list) {
-        const n = Math.min(headerBytes.length - headerGot, chunk.length - at);
-        headerBytes.set(chunk.subarray(at, at + n), headerGot);
-        headerGot += n;
-        at += n;
-        if (headerGot === headerBytes.length) {
-          try {
-            const h = readHeader(headerBytes, payload.length, { maxEntries, maxBytes });
-            if (h.files.length !== count) throw packError(`its header lists ${h.files.length} files, its count says ${count}`);
-            list = h.files;
-            out = { state: h.state, files: [] };
-            total = list.reduce((s, f) => s + f.size, 0);
-          } catch (err) {
-            problem = err;
-            return;
-          }
-        }
-      } else {
-        while (index < list.length && out.files.length === index && list[index].size === 0)
-          out.files.push({ name: list[index++].name, bytes: new Uint8Array(0) });
-        if (index >= list.length) {
-          problem = packError(`it inflates past the ${formatBytes(total)} its header declares; refused`);
-          return;
-        }
-        if (out.files.length === index) out.files.push({ name: list[index].name, bytes: new Uint8Array(list[index].size) });
-        const target = out.files[index].bytes;
-        const n = Math.min(target.length - fileGot, chunk.length - at);
-        target.set(chunk.subarray(at, at + n), fileGot);
-        fileGot += n;
-        at += n;
-        done += n;
-        if (fileGot === target.length) {
-          index++;
-          fileGot = 0;
-        }
-      }
-    }
-  };
-
-  const inflater = new Inflate((chunk) => {
-    if (!problem) take(chunk);
-  });
-  let fed = 0,
-    push = MIN_PUSH;
-  const pause = slicer(() => onProgress?.({ done, total }));
-  for (;;) {
-    const piece = payload.subarray(fed, fed + push);
-    fed += piece.length;
-    const last = fed >= payload.length;
-    const before = done + headerGot + headGot;
-    try {
-      inflater.push(piece, last);
-    } catch (err) {
-      if (problem) throw problem;
-      throw packError(
-        /unexpected EOF/i.test(err.message)
-          ? `it is cut off after ${formatBytes(payload.length)} (${formatBytes(done)} of ${total ? formatBytes(total) : 'its'} files inflated): the link was shortened on its way`
-          : `its deflate data is damaged near byte ${fed} (${err.message})`,
-      );
-    }
-    if (problem) throw problem;
-    if (last) break;
-    // A push that gave nothing yet (a Huffman table still arriving) says nothing of the ratio:
-    // the next push grows at most fourfold, so a bomb's first blocks never arrive in one go.
-    const ratio = Math.max(1, (done + headerGot + headGot - before) / piece.length);
-    push = Math.min(MAX_PUSH, push * 4, Math.max(MIN_PUSH, Math.floor(OUTPUT_PER_PUSH / ratio)));
-    await pause();
-  }
-  if (!list)
-    throw packError(
-      headGot < HEAD ? 'it ends before its header' : `it ends inside its header (${headerGot} of ${headerBytes.length} bytes)`,
-    );
-  while (index < list.length && list[index].size === 0) out.files.push({ name: list[index++].name, bytes: new Uint8Array(0) });
-  if (index < list.length)
-    throw packError(
-      `it is cut off: ${list[index].name} has ${formatBytes(fileGot)} of its ${formatBytes(list[index].size)} (${formatBytes(done)} of ${formatBytes(total)} in all)`,
-    );
-  onProgress?.({ done, total });
+  const unpacker = new Unpacker(payload.length, { maxEntries, maxBytes });
+  await inflateInPushes(payload, unpacker, onProgress);
+  const out = unpacker.finish();
+  onProgress?.({ done: unpacker.done, total: unpacker.total });
   return out;
 }
 

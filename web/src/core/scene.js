@@ -314,18 +314,7 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
     usedTextures = new Set(),
     usedTexts = new Set();
   const library = decoded.textures;
-  const byKey = new Map();
-  for (const r of library) {
-    if (!byKey.has(r.key)) byKey.set(r.key, []);
-    byKey.get(r.key).push(r);
-  }
-  const findTexture = (name, near) => {
-    // A model loaded alone (the loaders) has no textures to look through: families' name rules
-    // then cost nothing.
-    if (!byKey.size) return null;
-    const list = byKey.get(textureKey(name));
-    return list?.find((r) => r.drop === near?.drop) ?? list?.[0] ?? null;
-  };
+  const findTexture = textureFinder(library);
 
   // Family-built characters first (0 A.D. actors): they take the models and animations they name.
   const ctx = {
@@ -346,45 +335,56 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
   const familyCharacters = [];
   for (const f of families) if (f.assemble) familyCharacters.push(...(await f.assemble(ctx)));
 
-  // Meshes that bind by name and whose bones are a subset of a larger one's (head, body, armour)
-  // share its skeleton, whatever order they came in: the largest skeleton hosts.
   const free = decoded.models.filter((m) => !usedModels.has(m));
-  // Of a part with levels, one level is shown (or, for 'all', each level is a part of its own).
-  const lodOf = new Map(); // model shown -> { name, level, levels, shown }
-  const setAside = []; // [level model, model shown, group]
-  for (const g of lodGroups(free, families)) {
-    const shown = lod === 'all' ? null : shownLevel(g.levels, lod);
-    for (const l of g.levels) {
-      if (shown && l !== shown) setAside.push([l, shown, g]);
-      else lodOf.set(l.model, { name: g.name, level: l.level, levels: g.levels, shown: lod === 'all' ? 'all' : l.level });
-    }
+  const hosts = await characterHosts(free, { families, lod, records, pause });
+  scene.characters = [...familyCharacters, ...hosts];
+
+  await bindAnimations(
+    scene,
+    decoded.animations.filter((a) => !usedAnims.has(a)),
+    records,
+    pause,
+  );
+  await assignTextures(scene, library, { families, manual, findTexture, usedTextures, records, ctx, pause });
+
+  const boardDrops = unusedTextures(decoded, usedTextures, records);
+  if (layout) await layoutScene(scene, pause);
+  scene.boards = [...boardDrops.entries()].map(([drop, textures]) => ({ id: `textures#${drop}`, drop, textures }));
+  for (const t of decoded.texts) {
+    if (!usedTexts.has(t)) records.push({ kind: 'unused', files: [t.path], reason: t.reason ?? 'not read by any family' });
   }
+  return scene;
+}
+
+/** findTexture(name, near): the library's texture of that name, of `near`'s drop first. */
+function textureFinder(library) {
+  const byKey = new Map();
+  for (const r of library) {
+    if (!byKey.has(r.key)) byKey.set(r.key, []);
+    byKey.get(r.key).push(r);
+  }
+  return (name, near) => {
+    // A model loaded alone (the loaders) has no textures to look through: families' name rules
+    // then cost nothing.
+    if (!byKey.size) return null;
+    const list = byKey.get(textureKey(name));
+    return list?.find((r) => r.drop === near?.drop) ?? list?.[0] ?? null;
+  };
+}
+
+/**
+ * The characters of the models no family took: parts with levels reduced to the level shown,
+ * meshes that share a larger one's skeleton joined to it as parts, each named after its namesake
+ * and with its own clips, in the order their first file arrived.
+ */
+async function characterHosts(free, { families, lod, records, pause }) {
+  const { lodOf, setAside } = levelsShown(free, families, lod);
   const hidden = new Set(setAside.map(([l]) => l.model));
-  const hosts = [];
   const order = free.filter((m) => !hidden.has(m)).sort((a, b) => jointCount(b) - jointCount(a) || byPath(a, b));
+  const hosts = [];
   for (const model of order) {
     await pause();
-    let joined = false;
-    if (model.bindBy === 'name' && isSkinned(model)) {
-      for (const c of hosts) {
-        if (c.bindBy !== 'name' || !c.skeleton) continue;
-        const map = boneMapInto(c.host, model);
-        if (map && sharesLimb(c.host, map) && posesAgree(c.host, model, map)) {
-          c.models.push(model);
-          c.parts.push({ model, boneMap: map });
-          c.drop = Math.min(c.drop, model.drop);
-          records.push({
-            kind: 'part',
-            files: [model.file, c.host.file],
-            via: 'bone names',
-            reason: `shares the skeleton of ${c.host.name}`,
-          });
-          joined = true;
-          break;
-        }
-      }
-    }
-    if (!joined) hosts.push(newCharacter(model));
+    if (!joinHost(hosts, model, records)) hosts.push(newCharacter(model));
   }
   for (const c of hosts) {
     for (const p of c.parts) {
@@ -408,21 +408,55 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
   // Characters in the order their first file arrived, then by path: stable across drops.
   hosts.sort((a, b) => a.drop - b.drop || byPath(a.host, b.host));
   for (const c of hosts) ownClips(c);
-  scene.characters = [...familyCharacters, ...hosts];
+  return hosts;
+}
 
-  await bindAnimations(
-    scene,
-    decoded.animations.filter((a) => !usedAnims.has(a)),
-    records,
-    pause,
-  );
-  await assignTextures(scene, library, { families, manual, findTexture, usedTextures, records, ctx, pause });
+/**
+ * Of a part with levels, one level is shown (or, for 'all', each level is a part of its own):
+ * lodOf maps a model shown to { name, level, levels, shown }; setAside lists [level, shown, group].
+ */
+function levelsShown(free, families, lod) {
+  const lodOf = new Map();
+  const setAside = [];
+  for (const g of lodGroups(free, families)) {
+    const shown = lod === 'all' ? null : shownLevel(g.levels, lod);
+    for (const l of g.levels) {
+      if (shown && l !== shown) setAside.push([l, shown, g]);
+      else lodOf.set(l.model, { name: g.name, level: l.level, levels: g.levels, shown: lod === 'all' ? 'all' : l.level });
+    }
+  }
+  return { lodOf, setAside };
+}
 
-  // Texture-only drops show their textures on a board; files whose textures nobody uses are listed.
+/**
+ * Meshes that bind by name and whose bones are a subset of a larger one's (head, body, armour)
+ * share its skeleton, whatever order they came in: the largest skeleton hosts. True when `model`
+ * joined one of `hosts` as a part.
+ */
+function joinHost(hosts, model, records) {
+  if (model.bindBy !== 'name' || !isSkinned(model)) return false;
+  for (const c of hosts) {
+    if (c.bindBy !== 'name' || !c.skeleton) continue;
+    const map = boneMapInto(c.host, model);
+    if (!(map && sharesLimb(c.host, map) && posesAgree(c.host, model, map))) continue;
+    c.models.push(model);
+    c.parts.push({ model, boneMap: map });
+    c.drop = Math.min(c.drop, model.drop);
+    records.push({ kind: 'part', files: [model.file, c.host.file], via: 'bone names', reason: `shares the skeleton of ${c.host.name}` });
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Texture files no material used: those of texture-only drops are returned by drop (shown on a
+ * board); those of drops with models are recorded as unused.
+ */
+function unusedTextures(decoded, usedTextures, records) {
   const dropsWithModels = new Set([...decoded.models, ...decoded.animations].map((m) => m.drop));
   const boardDrops = new Map();
   const files = new Map();
-  for (const r of library) {
+  for (const r of decoded.textures) {
     if (!files.has(r.path)) files.set(r.path, []);
     files.get(r.path).push(r);
   }
@@ -440,20 +474,17 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
       });
     }
   }
-  if (layout) {
-    // The sky-dome test of each new model, a task at a time (layoutCharacters then finds it kept).
-    for (const sc of scene.characters) {
-      await pause();
-      const bounds = characterBounds(sc);
-      if (bounds && sc.models.length === 1) facesInward(sc, bounds);
-    }
-    layoutCharacters(scene.characters);
+  return boardDrops;
+}
+
+/** The sky-dome test of each new model, a task at a time (layoutCharacters then finds it kept). */
+async function layoutScene(scene, pause) {
+  for (const sc of scene.characters) {
+    await pause();
+    const bounds = characterBounds(sc);
+    if (bounds && sc.models.length === 1) facesInward(sc, bounds);
   }
-  scene.boards = [...boardDrops.entries()].map(([drop, textures]) => ({ id: `textures#${drop}`, drop, textures }));
-  for (const t of decoded.texts) {
-    if (!usedTexts.has(t)) records.push({ kind: 'unused', files: [t.path], reason: t.reason ?? 'not read by any family' });
-  }
-  return scene;
+  layoutCharacters(scene.characters);
 }
 
 async function bindAnimations(scene, animations, records, pause) {

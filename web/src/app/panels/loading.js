@@ -11,7 +11,8 @@ import { entriesFromDataTransfer, entriesFromFileList } from '../input.js';
 import { bundleView } from '../packed-link.js';
 import { applyState } from '../params.js';
 
-export function loadingPanel({ app, viewer, $, messages }) {
+/** The status line and progress bar, and the progress callbacks of fetching and unpacking. */
+function statusLine($) {
   const status = (text) => {
     $('status').textContent = displayName(text);
   };
@@ -36,12 +37,19 @@ export function loadingPanel({ app, viewer, $, messages }) {
     status(`Unpacking ${name}: ${formatBytes(done)} of ${formatBytes(total)}`);
     progress(done, total);
   }
+  return { status, progress, fetchProgress, onUnpack };
+}
 
-  // Cancel stops the whole batch: the file in flight (its worker is replaced) and every file after it.
-  let cancelled = false;
+/**
+ * `load(getEntries, label, options)`: one batch of files read and decoded, with the status line
+ * saying how far it is, a .rigscope bundle's view applied once its files are in. `batch.cancelled`
+ * is what Cancel sets.
+ */
+function batchLoader({ app, viewer, $, messages, line, batch }) {
+  const { status, progress } = line;
   // `replace` overrides the drop-mode choice (a packed link's drops add to each other).
-  async function load(getEntries, label, { demo = false, replace } = {}) {
-    cancelled = false;
+  return async function load(getEntries, label, { demo = false, replace } = {}) {
+    batch.cancelled = false;
     $('cancel-button').hidden = false;
     status(`Reading ${label}…`);
     try {
@@ -57,21 +65,14 @@ export function loadingPanel({ app, viewer, $, messages }) {
       const report = await app.loadFiles(entries, {
         demo,
         replace: replace ?? (!demo && $('drop-mode').value === 'replace'),
-        isCancelled: () => cancelled,
+        isCancelled: () => batch.cancelled,
         onProgress: ({ done, total, name }) => {
           status(`Decoding ${done}/${total}: ${name}`);
           progress(done, total);
         },
       });
-      const problems = report.records.filter(isProblem).length;
-      status(
-        `${entries.length} file${entries.length === 1 ? '' : 's'} read${problems ? `; ${problems} problem${problems === 1 ? '' : 's'} (see Files)` : ''}`,
-      );
-      if (view) {
-        for (const problem of view.problems) messages.add(problem);
-        await applyState(app, viewer, view);
-        if (view.skeleton) $('show-skeleton').checked = true;
-      }
+      status(readSummary(entries.length, report.records.filter(isProblem).length));
+      if (view) await applyBundleView({ app, viewer, $, messages, view });
       messages.render();
     } catch (err) {
       messages.add(err.message);
@@ -80,17 +81,31 @@ export function loadingPanel({ app, viewer, $, messages }) {
       $('cancel-button').hidden = true;
       progress(0, 0);
     }
-  }
-  const loadUrls = (urls, label = 'links') =>
-    load(() => entriesFromUrls(urls, fetchProgress, { onUnpack, isCancelled: () => cancelled }), label);
+  };
+}
 
-  /**
-   * A repository folder (core/repo.js): listed at one commit through the host's API, then the files
-   * some family reads fetched as links are, with what they need from elsewhere in the repository
-   * (a UE1 mesh's script). The API calls left (GitHub allows 60 an hour without a key) are said in
-   * the status line; notes (a cut listing, files past the cap, companions) become messages.
-   */
-  async function loadRepo(url) {
+/** The status line once a batch is in: "3 files read; 1 problem (see Files)". */
+function readSummary(files, problems) {
+  const problemText = problems ? `; ${problems} problem${problems === 1 ? '' : 's'} (see Files)` : '';
+  return `${files} file${files === 1 ? '' : 's'} read${problemText}`;
+}
+
+/** A .rigscope bundle's view (camera, selection, toggles), with what of it could not apply. */
+async function applyBundleView({ app, viewer, $, messages, view }) {
+  for (const problem of view.problems) messages.add(problem);
+  await applyState(app, viewer, view);
+  if (view.skeleton) $('show-skeleton').checked = true;
+}
+
+/**
+ * A repository folder (core/repo.js): listed at one commit through the host's API, then the files
+ * some family reads fetched as links are, with what they need from elsewhere in the repository
+ * (a UE1 mesh's script). The API calls left (GitHub allows 60 an hour without a key) are said in
+ * the status line; notes (a cut listing, files past the cap, companions) become messages.
+ */
+function repoLoader({ $, messages, line, batch, load }) {
+  const { status, fetchProgress, onUnpack } = line;
+  return async function loadRepo(url) {
     let rate = '';
     const onListed = (listing) => {
       rate = describeRateLimit(listing.host, listing.rate);
@@ -104,14 +119,16 @@ export function loadingPanel({ app, viewer, $, messages }) {
           onListed,
           onNote: (note) => messages.add(note),
           onProgress: fetchProgress,
-          limits: { onUnpack, isCancelled: () => cancelled },
+          limits: { onUnpack, isCancelled: () => batch.cancelled },
         }),
       'the repository folder',
     );
     if (rate && $('status').textContent) status(`${$('status').textContent}; ${rate}`);
-  }
+  };
+}
 
-  // Drop anywhere on the page.
+/** Drops anywhere on the page, and the file and folder inputs. */
+function wireFileInputs({ $, load, onUnpack }) {
   const stage = $('stage');
   addEventListener('dragover', (e) => {
     e.preventDefault();
@@ -137,11 +154,10 @@ export function loadingPanel({ app, viewer, $, messages }) {
       load(() => entriesFromFileList(files, onUnpack), label);
     });
   }
-  $('clear-button').addEventListener('click', () => {
-    app.clear();
-    messages.clear();
-    status('');
-  });
+}
+
+/** Open URL: links are fetched together, repository folders one by one before them. */
+function wireUrlDialog({ $, messages, loadUrls, loadRepo }) {
   $('url-button').addEventListener('click', () => $('url-dialog').showModal());
   $('url-dialog').addEventListener('close', () => {
     if ($('url-dialog').returnValue !== 'open') return;
@@ -160,8 +176,27 @@ export function loadingPanel({ app, viewer, $, messages }) {
       if (urls.length) await loadUrls(urls);
     })();
   });
+}
+
+export function loadingPanel({ app, viewer, $, messages }) {
+  const line = statusLine($);
+  const { status, progress, fetchProgress, onUnpack } = line;
+  // Cancel stops the whole batch: the file in flight (its worker is replaced) and every file after it.
+  const batch = { cancelled: false };
+  const load = batchLoader({ app, viewer, $, messages, line, batch });
+  const loadUrls = (urls, label = 'links') =>
+    load(() => entriesFromUrls(urls, fetchProgress, { onUnpack, isCancelled: () => batch.cancelled }), label);
+  const loadRepo = repoLoader({ $, messages, line, batch, load });
+
+  wireFileInputs({ $, load, onUnpack });
+  wireUrlDialog({ $, messages, loadUrls, loadRepo });
+  $('clear-button').addEventListener('click', () => {
+    app.clear();
+    messages.clear();
+    status('');
+  });
   $('cancel-button').addEventListener('click', () => {
-    cancelled = true;
+    batch.cancelled = true;
     app.decoder.cancel('Decoding was cancelled; files already loaded stay');
   });
   return { load, loadUrls, loadRepo, status, progress };
