@@ -211,6 +211,54 @@ async function addTextures(json, bin, tokens, decoder) {
   return { chunks, problems };
 }
 
+/** A character's bones copied into the rest pose, named as in the file. */
+function restPose(character, bones) {
+  const sk = character.scene.skeleton;
+  bones.forEach((b, i) => {
+    b.name = String(character.bones[i].userData.sourceName ?? b.name);
+    if (sk) {
+      b.position.fromArray(sk.restTranslation, i * 3);
+      b.quaternion.fromArray(sk.restRotation, i * 4);
+      if (sk.restScale) b.scale.fromArray(sk.restScale, i * 3);
+    }
+  });
+}
+
+/**
+ * The exporter's copy of a viewer material, without its maps (addTextures puts the decoded
+ * pictures back by the token name it is given, which `tokens` maps to the material's entry).
+ */
+function materialCopy(m, sc, tokens) {
+  // The copy has no userData: the viewer's holds links back to the decoded model and texture
+  // (paths on the user's disk, timings, whole records), which GLTFExporter would write as
+  // extras, and Material.copy deep-copies it through JSON: for a long UE1 clip, every
+  // vertex frame (seconds of work, hundreds of MB).
+  const userData = m.userData;
+  m.userData = {};
+  const c = m.clone();
+  m.userData = userData;
+  for (const k of ['map', 'normalMap', 'aoMap', 'roughnessMap', 'metalnessMap', 'emissiveMap', 'alphaMap']) if (k in c) c[k] = null;
+  c.onBeforeCompile = () => {};
+  c.wireframe = false;
+  c.name = `rigscope-material-${tokens.size}`;
+  const entry = sc.materials.find((e) => e.model === m.userData.model && e.index === m.userData.index);
+  tokens.set(c.name, { name: m.name, entry });
+  return c;
+}
+
+/** The copy without the viewer's helpers and labels, and without its bookkeeping (file paths on the user's disk, indices): no extras. */
+function withoutViewerExtras(copy) {
+  const extras = [];
+  copy.traverse((o) => {
+    if (o.userData.isAttachmentMarker || o.userData.isBoneLabel || o.isCSS2DObject) extras.push(o);
+  });
+  for (const o of extras) o.removeFromParent();
+  copy.traverse((o) => {
+    o.userData = {};
+  });
+  return copy;
+}
+
 /**
  * @param {import('./character.js').Character[]} characters (texture boards are skipped)
  * @param {{ clip?: string, decoder?: object, noClips?: boolean }} options clip: export only clips of
@@ -229,33 +277,8 @@ export async function exportGLB(characters, { clip: only, decoder, noClips = fal
     for (const character of top.tree()) {
       const sc = character.scene;
       const bones = character.bones.map((b) => map.get(b));
-      // Nodes in the rest pose, named as in the file.
-      bones.forEach((b, i) => {
-        b.name = String(character.bones[i].userData.sourceName ?? b.name);
-        if (sc.skeleton) {
-          b.position.fromArray(sc.skeleton.restTranslation, i * 3);
-          b.quaternion.fromArray(sc.skeleton.restRotation, i * 4);
-          if (sc.skeleton.restScale) b.scale.fromArray(sc.skeleton.restScale, i * 3);
-        }
-      });
-      const materialCopy = (m) => {
-        // The copy has no userData: the viewer's holds links back to the decoded model and texture
-        // (paths on the user's disk, timings, whole records), which GLTFExporter would write as
-        // extras, and Material.copy deep-copies it through JSON: for a long UE1 clip, every
-        // vertex frame (seconds of work, hundreds of MB).
-        const userData = m.userData;
-        m.userData = {};
-        const c = m.clone();
-        m.userData = userData;
-        for (const k of ['map', 'normalMap', 'aoMap', 'roughnessMap', 'metalnessMap', 'emissiveMap', 'alphaMap']) if (k in c) c[k] = null;
-        c.onBeforeCompile = () => {};
-        c.wireframe = false;
-        c.name = `rigscope-material-${tokens.size}`;
-        const entry = sc.materials.find((e) => e.model === m.userData.model && e.index === m.userData.index);
-        tokens.set(c.name, { name: m.name, entry });
-        return c;
-      };
-      const materialCopies = new Map(character.materials.map((m) => [m, materialCopy(m)]));
+      restPose(character, bones);
+      const materialCopies = new Map(character.materials.map((m) => [m, materialCopy(m, sc, tokens)]));
       const mats = (m) => (Array.isArray(m) ? m.map((x) => materialCopies.get(x)) : materialCopies.get(m));
       for (const mesh of character.meshes) {
         const target = map.get(mesh);
@@ -284,17 +307,7 @@ export async function exportGLB(characters, { clip: only, decoder, noClips = fal
         animations.push(built);
       }
     }
-    // Helpers and labels are the viewer's, not the model's.
-    const extras = [];
-    copy.traverse((o) => {
-      if (o.userData.isAttachmentMarker || o.userData.isBoneLabel || o.isCSS2DObject) extras.push(o);
-    });
-    for (const o of extras) o.removeFromParent();
-    // The viewer's bookkeeping (file paths on the user's disk, indices) is not the model's: no extras.
-    copy.traverse((o) => {
-      o.userData = {};
-    });
-    roots.push(copy);
+    roots.push(withoutViewerExtras(copy));
   }
   if (only && !animations.length) throw new Error(`no clip named ${only} among the loaded clips`);
   const scene = new THREE.Scene();
