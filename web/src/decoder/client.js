@@ -96,6 +96,11 @@ export class DecoderClient {
     }
   }
 
+  /** The ids of the inputs the worker itself holds now, as it answers (none without a worker). */
+  async heldByWorker() {
+    return this._worker ? this._post('releaseHeld', [[]], []) : [];
+  }
+
   /** Lets go of a held input: the worker gives its room back (held.js releaseHeld calls this). */
   letGo(id) {
     if (!this._held.holds(id)) return;
