@@ -126,6 +126,16 @@ export class DecoderPool {
     return this._slots.filter((s) => s.client.holds(input.id)).length;
   }
 
+  /** Bytes of held inputs this pool's workers hold now, as far as the page knows (held.js). */
+  get heldBytes() {
+    return this._slots.reduce((n, s) => n + s.client._held.bytes, 0);
+  }
+
+  /** What each of this pool's workers says it holds: the ids of its held inputs (tests). */
+  heldByWorkers() {
+    return Promise.all(this._slots.map((s) => s.client.heldByWorker()));
+  }
+
   /** Held inputs' bytes and messages this pool's workers were sent (held.js; tests count them). */
   get sent() {
     const out = { heldBytes: 0, heldInputs: 0, messages: 0 };
