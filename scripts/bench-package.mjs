@@ -100,7 +100,7 @@ export async function tablesBench({ runs = Number(process.env.BENCH_PACKAGE_RUNS
 }
 
 /** A page of the built site holding only the element's script (as a wiki or blog page would). */
-async function elementPage(browser, url) {
+export async function elementPage(browser, url) {
   const page = await browser.newPage({ viewport: { width: 960, height: 640 } });
   page.errors = [];
   page.on('pageerror', (e) => page.errors.push(e.message));
@@ -118,7 +118,7 @@ async function elementPage(browser, url) {
  * the stage (on screen at the next animation frame), and to the load event's next frame (textures
  * in place: the element's load waits for them).
  */
-async function elementOnce(page, src, mesh) {
+export async function elementOnce(page, src, mesh) {
   return page.evaluate(
     ([src, mesh]) =>
       new Promise((resolve, reject) => {

@@ -84,14 +84,15 @@ if (process.env.BENCH_ONLY === 'files') {
 }
 
 // BENCH_ONLY=package: just UE1 packages (tables read; a package's mesh on screen against its loose
-// files; scripts/bench-package.mjs, BENCH_PACKAGE_RUNS, BENCH_PACKAGE_SCREEN_RUNS). Also in the full run.
+// files; scripts/bench-package.mjs, BENCH_PACKAGE_RUNS, BENCH_PACKAGE_SCREEN_RUNS; built into BENCH_SITE). Also in
+// the full run.
 if (process.env.BENCH_ONLY === 'package') {
-  execFileSync('npx', ['vite', 'build', '--outDir', join(root, 'build/bench-site'), '--emptyOutDir', '--logLevel', 'error'], {
+  execFileSync('npx', ['vite', 'build', '--outDir', join(root, FOLDER_SITE), '--emptyOutDir', '--logLevel', 'error'], {
     cwd: root,
     stdio: 'inherit',
   });
   const { packageBench, printPackageBench } = await import('./bench-package.mjs');
-  printPackageBench(await packageBench({ log }));
+  printPackageBench(await packageBench({ site: FOLDER_SITE, log }));
   process.exit(0);
 }
 

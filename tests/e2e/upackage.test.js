@@ -57,6 +57,17 @@ describe.skipIf(!existsSync(PKG))('UE1 packages in the viewer', () => {
     const b = await frameAt(page, 0);
     const c = await frameAt(page, 0.5);
     expect(maskDifference(b, c)).toBeGreaterThan(40);
+    // The package is held by the decoder workers (sent once, decoder/held.js); Clear lets go of it.
+    const held = () =>
+      page.evaluate(async () => {
+        const pool = window.__rigscope.app.decoder;
+        return { bytes: pool.heldBytes, ids: (await pool.heldByWorkers()).flat() };
+      });
+    const before = await held();
+    expect(before.bytes).toBeGreaterThanOrEqual(4114609);
+    expect(before.ids.length).toBeGreaterThan(0);
+    await page.locator('#clear-button').click();
+    expect(await held()).toEqual({ bytes: 0, ids: [] });
     expect(page.errors).toEqual([]);
     await page.close();
   });
@@ -127,6 +138,34 @@ describe.skipIf(!existsSync(PKG))('UE1 packages in the viewer', () => {
     expect(shown.names).toEqual(['sg_GL3rd']);
     expect(shown.clips).toEqual(['All', 'Fire', 'Still']);
     expect(shown.pixels).toBeGreaterThan(2000);
+    // Its package is held by a worker of the page's pool; the element gone (another stays, so the
+    // workers do not end), the worker holds it no more.
+    const held = () =>
+      page.evaluate(async () => {
+        const pool = customElements.get('rigscope-viewer').decoderPool;
+        return { bytes: pool.heldBytes, ids: (await pool.heldByWorkers()).flat(), workers: pool.workerCount };
+      });
+    const before = await held();
+    expect(before.bytes).toBe(4114609);
+    expect(before.ids).toHaveLength(1);
+    await page.evaluate(
+      async (src) => {
+        const other = document.createElement('rigscope-viewer');
+        other.style.cssText = 'display:block;width:64px;height:64px';
+        other.setAttribute('src', src);
+        document.getElementById('here').append(other);
+        await other.loaded;
+        document.getElementById('v').remove();
+      },
+      `${inject('baseUrl')}/samples/upackage/sources/C4.psk`,
+    );
+    await until(page, async () => {
+      const pool = customElements.get('rigscope-viewer').decoderPool;
+      return pool.heldBytes === 0;
+    });
+    const after = await held();
+    expect(after.ids).toEqual([]);
+    expect(after.workers).toBeGreaterThan(0);
     expect(page.errors).toEqual([]);
     await page.close();
   });

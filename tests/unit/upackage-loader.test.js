@@ -28,14 +28,19 @@ describe.skipIf(!HAVE_SAMPLES)('UPackageLoader', () => {
   it('setMesh gives one mesh alone, decoding only it, and plays its sequences', async () => {
     const d = await decoder();
     const calls = [];
-    const counting = { transfersInput: d.transfersInput, call: (op, args) => (calls.push(op), d.call(op, args)) };
+    const counting = {
+      transfersInput: d.transfersInput,
+      holdsInputs: d.holdsInputs,
+      call: (op, args) => (calls.push(op), d.call(op, args)),
+    };
     const group = await new UPackageLoader()
       .setDecoder(counting)
       .setMesh('SiegeIV_0032beta9.sg_GL1st')
       .parseAsync(bytes('SiegeIV_0032beta9.u'), 'SiegeIV_0032beta9.u');
     expect(group.userData.characters.map((c) => c.name)).toEqual(['sg_GL1st']);
-    // One listing, one mesh, and its three textures (slot 3 is empty): none of the other 114 textures.
-    expect(calls.filter((op) => op === 'decodePackageObject')).toHaveLength(1 + 3);
+    // One listing, and one call for the mesh with its three textures (slot 3 is empty): none of the other 114 textures.
+    expect(calls).toEqual(['listPackage', 'decodePackageMesh']);
+    expect(group.userData.character.materials.filter((m) => m.map).map((m) => m.map.image.width)).toHaveLength(3);
     expect(group.animations.map((a) => a.name)).toEqual(['All', 'DISPENSE', 'Down', 'Fire', 'Reload', 'Select', 'Still', 'Sway']);
     const character = group.userData.character;
     const mesh = character.vertexAnimations[0].mesh;

@@ -16,6 +16,7 @@ import { describeRecord, isProblem } from '../core/report.js';
 import { nextTask, slicer, SLICE_MS } from '../core/tasks.js';
 import { earlyDrawing } from '../core/early-drawing.js';
 import { signature } from '../three/scene-objects.js';
+import { releaseHeldInputs } from '../decoder/held.js';
 
 const emptyDecoded = () => ({ models: [], animations: [], textures: [], texts: [], records: [], containers: [] });
 
@@ -467,6 +468,8 @@ export class App extends Playback {
     this.characters = [];
     this._selected = null;
     this.reports = [];
+    // What the decoders hold of these files (a package kept in a worker) is let go of.
+    releaseHeldInputs(this.files.values());
     this.files.clear();
     this._restoring = null;
     this.resetPlayback();

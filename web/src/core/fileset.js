@@ -406,7 +406,7 @@ export async function decodeFiles(
     const byKind = (k) => items.filter((i) => i.kind === k);
     const jobs = [];
     for (const family of families) {
-      const planned = await family.plan(byKind, { text, call, objects });
+      const planned = await family.plan(byKind, { text, call, objects, decoder });
       told.push(...planned.records);
       jobs.push(...planned.jobs.map((job) => ({ ...job, family })));
       if (!found) continue;
@@ -524,7 +524,10 @@ export async function decodedTexture(record, decoder) {
   if (record.decoded) return record.decoded;
   if (!record.load) return null;
   if (!decoder) throw new Error(`${record.name}: no decoder to read this texture with`);
-  record.loading ??= record.load(decoder).finally(() => (record.loading = null));
-  record.decoded = await record.loading;
-  return record.decoded;
+  // Kept on the record as the load ends, before another call can find it neither loading nor decoded.
+  record.loading ??= record
+    .load(decoder)
+    .then((decoded) => (record.decoded = decoded))
+    .finally(() => (record.loading = null));
+  return record.loading;
 }

@@ -6,7 +6,7 @@
 // DIRECT_MAX_BYTES is answered here once the page has its own instance, made from the module the
 // page's first bundled worker compiled (shared-module.js): no second fetch or compile. Larger
 // inputs, the viewer page's drops and <rigscope-viewer>'s go to workers as before.
-import { DecoderCrash, invoke } from './ops.js';
+import { brokenAfterCall, DecoderCrash, invoke } from './ops.js';
 import { instanceOf, printErr } from './shared-module.js';
 
 /**
@@ -67,6 +67,10 @@ function callDirect(op, args) {
   try {
     const result = invoke(M, op, args);
     if (result && typeof result === 'object' && !Array.isArray(result)) result.decodeMs = performance.now() - started;
+    if (brokenAfterCall(M)) {
+      M = null;
+      startDirect(compiled);
+    }
     return Promise.resolve(result);
   } catch (err) {
     if (err instanceof DecoderCrash) {

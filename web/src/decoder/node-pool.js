@@ -93,6 +93,8 @@ export function createDecoderHost({ workerLimit, decoderPath } = {}) {
     get transfersInput() {
       return limit !== undefined;
     },
+    /** A call may name a HeldInput in place of bytes (held.js): both the instance and the threads keep it. */
+    holdsInputs: true,
     /** worker_threads started so far (0 while decoding synchronously). */
     get workerCount() {
       return started?.workerCount ?? 0;

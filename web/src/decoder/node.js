@@ -2,11 +2,13 @@
 // for web/worker, so Node compiles the .wasm itself, once per process and file, and hands every
 // instance the compiled WebAssembly.Module (worker_threads receive it too). A refused file
 // rejects with its message; after a trap or abort (DecoderCrash) the instance is replaced before
-// the next call, so one bad file never breaks the files after it.
+// the next call, so one bad file never breaks the files after it. A held input (held.js: a UE1
+// package, read by a call per object) is copied into the instance once and read there after that.
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DECODER_OPS, DecoderCrash, invoke, readBlobArgs } from './ops.js';
+import { HELD_MISSING, HeldLedger, isHeldInput } from './held.js';
+import { brokenAfterCall, DECODER_OPS, DecoderCrash, heapKeeper, invoke, readBlobArgs } from './ops.js';
 import { instanceOf, printErr } from './shared-module.js';
 
 const wasmDir = new URL('../../../build/wasm/', import.meta.url);
@@ -87,9 +89,21 @@ export async function decoderHost(wasmModule) {
   const instantiate = () => instantiateDecoders(wasmModule);
   let M = await instantiate();
   let restarting = null;
+  // Held inputs, in the instance's heap: what is held (ledger) and the bytes themselves (heap).
+  const heap = heapKeeper();
+  const keeper = {
+    letGo(id) {
+      ledger.forget(id);
+      heap.release([id]);
+    },
+  };
+  const ledger = new HeldLedger(keeper);
+  /** Held inputs read into the instance so far (tests count them). */
+  const sentCounts = { heldInputs: 0, heldBytes: 0 };
 
   function restart() {
     M = null;
+    ledger.clear();
     restarting = instantiate().then(
       (fresh) => {
         M = fresh;
@@ -106,10 +120,47 @@ export async function decoderHost(wasmModule) {
   function run(op, args) {
     if (!M) throw new Error('rigscope: the decoder is restarting; try again');
     try {
-      return invoke(M, op, args);
+      const result = invoke(M, op, args);
+      if (brokenAfterCall(M)) restart();
+      return result;
     } catch (err) {
       if (err instanceof DecoderCrash) restart();
       throw err;
+    }
+  }
+
+  const ready = async () => {
+    if (!M && !restarting) restart();
+    if (restarting) await restarting;
+  };
+
+  /** A call naming a held input: its bytes read and copied into the instance the first time, else found there. */
+  async function callHeld(op, args) {
+    for (let attempt = 0; ; attempt++) {
+      const { args: refs, release, sent } = await ledger.refs(args);
+      heap.release(release);
+      const ref = refs.find((a) => a?.held !== undefined);
+      if (ref.bytes !== undefined) {
+        sentCounts.heldInputs++;
+        sentCounts.heldBytes += ref.bytes.size ?? ref.bytes.byteLength;
+      }
+      let taken;
+      try {
+        await ready();
+        const taking = heap.take(M, refs);
+        sent(); // the bytes are registered: calls waiting for them go on
+        taken = await taking;
+      } catch (err) {
+        sent();
+        if (err?.name !== HELD_MISSING || attempt > 0) throw err;
+        ledger.forget(ref.held);
+        continue;
+      }
+      try {
+        return run(op, taken.args);
+      } finally {
+        taken.done();
+      }
     }
   }
 
@@ -129,11 +180,15 @@ export async function decoderHost(wasmModule) {
     module,
     /** A call copies its input into the module; the caller's buffers stay as they were. */
     transfersInput: false,
+    /** A call may name a HeldInput in place of bytes (held.js). */
+    holdsInputs: true,
+    /** Whether the instance holds input `id` now. */
+    holds: (id) => ledger.holds(id),
+    sent: sentCounts,
     async call(op, args) {
       const bytes = await readBlobArgs(args);
-      if (!M && !restarting) restart();
-      if (restarting) await restarting;
-      return run(op, bytes);
+      await ready();
+      return bytes.some(isHeldInput) ? callHeld(op, bytes) : run(op, bytes);
     },
     cancel() {},
   };

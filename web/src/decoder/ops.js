@@ -1,5 +1,7 @@
 // The decoder operations the worker exposes, and how a decoded result's buffers are collected
 // for the transfer list (so they move to the main thread without a copy).
+import { HELD_MISSING } from './held.js';
+
 export const DECODER_OPS = new Set([
   'decodePsk',
   'decodePsa',
@@ -13,6 +15,8 @@ export const DECODER_OPS = new Set([
   // UE1 packages (wasm/src/formats/upackage/upackage.h): the tables, then one export at a time.
   'listPackage',
   'decodePackageObject',
+  // A mesh export and the textures of its package its slots name, in one call (BATCH_OPS).
+  'decodePackageMesh',
   'detectFormat',
   'detectFormats',
 ]);
@@ -32,7 +36,62 @@ const BATCH_OPS = {
       return M.detectFormat(head, sizes[i], names[i]);
     });
   },
+  decodePackageMesh,
 };
+
+/**
+ * The export indices of the textures a mesh's slots name in its own package (§11.5, as
+ * families/upackage.js resolveMaterial finds them): by object path, else by name when the slot
+ * names this package in another group. `table`: the package's name and its picture textures.
+ * @param {{ materials: { textureNames: string[] }[] }} model
+ * @param {{ name: string, paths: string[], indices: number[] }} table
+ */
+export function slotTextureIndices(model, table) {
+  const byPath = new Map(table.paths.map((p, i) => [p.toLowerCase(), table.indices[i]]));
+  const byName = new Map(table.paths.map((p, i) => [p.slice(p.lastIndexOf('.') + 1).toLowerCase(), table.indices[i]]));
+  const out = new Set();
+  for (const { textureNames } of model.materials ?? []) {
+    const [path, name] = textureNames ?? [];
+    if (!path?.includes('.')) continue;
+    const exact = byPath.get(path.toLowerCase());
+    const inPackage = path.slice(0, path.indexOf('.')).toLowerCase() === table.name.toLowerCase();
+    const found = exact ?? (inPackage ? byName.get(String(name ?? '').toLowerCase()) : undefined);
+    if (found !== undefined) out.add(found);
+  }
+  return [...out];
+}
+
+/**
+ * decodePackageMesh(bytes, file, index, table): the mesh export `index` and, on it as
+ * `slotTextures` ({ index, decoded }), the textures of the same package its slots name (table:
+ * slotTextureIndices). One worker round trip where the mesh and each texture were one each, the
+ * page waiting for the mesh before it asked for the textures. A texture the decoders refuse is
+ * left out (asked for on its own, it says why); a trap in one ends the textures there, and the
+ * instance is replaced after this call (`broken`).
+ */
+function decodePackageMesh(M, [bytes, file, index, table]) {
+  const model = M.decodePackageObject(...toWasmArgs([bytes, file, index]));
+  if (!model || typeof model.error === 'string' || !table) return model;
+  model.slotTextures = [];
+  for (const at of slotTextureIndices(model, table)) {
+    let decoded;
+    try {
+      decoded = M.decodePackageObject(...toWasmArgs([bytes, file, at]));
+    } catch {
+      M[BROKEN] = true;
+      break;
+    }
+    if (decoded && typeof decoded.error !== 'string') model.slotTextures.push({ index: at, decoded });
+  }
+  return model;
+}
+
+/**
+ * Marks a module instance a call left unsound though it answered (a trap in decodePackageMesh's
+ * textures after its mesh): its host replaces it after the answer (brokenAfterCall).
+ */
+const BROKEN = Symbol('rigscope.broken');
+export const brokenAfterCall = (M) => M?.[BROKEN] === true;
 
 // The typed arrays of a decoded model are views into few ArrayBuffers (the binding's arena, see
 // wasm/bindings/bindings.cpp): one for a model of up to 16 MB of arrays, so this set holds one
@@ -46,9 +105,43 @@ export function collectTransferables(value, out = new Set()) {
   return out;
 }
 
+/**
+ * Bytes in a module instance's heap from `at` (a streamed file, a held input). The decoders are
+ * given a view made just before each module call: one made earlier is emptied when the heap grows
+ * (a decode in between), and the binding reads a view of its own heap where it lies (bytesIn in
+ * wasm/bindings/bindings.cpp), with no copy.
+ */
+export class HeapBytes {
+  constructor(M, at, size) {
+    this.M = M;
+    this.at = at;
+    this.size = size;
+    this.users = 1; // its holder; each call using it adds one while it runs
+  }
+
+  view() {
+    return new Uint8Array(this.M.HEAPU8.buffer, this.at, this.size);
+  }
+
+  use() {
+    this.users++;
+    return this;
+  }
+
+  /** One user fewer; the last gives the room back (only to the instance that is still in use: a dropped one goes whole). */
+  drop() {
+    if (--this.users > 0) return;
+    try {
+      this.M._free(this.at);
+    } catch {
+      // An aborted instance frees nothing: it is dropped whole.
+    }
+  }
+}
+
 // Arguments cross the worker boundary as ArrayBuffers; Embind's std::string takes a Uint8Array.
 export function toWasmArgs(args) {
-  return args.map((a) => (a instanceof ArrayBuffer ? new Uint8Array(a) : a));
+  return args.map((a) => (a instanceof ArrayBuffer ? new Uint8Array(a) : a instanceof HeapBytes ? a.view() : a));
 }
 
 /**
@@ -88,7 +181,7 @@ export const DECODER_MEMORY_LIMIT = '2 GiB';
 export function fileOfCall(op, args) {
   if (op === 'decodeUe1') return [args[1], args[3]].filter(Boolean).join(' + ') || 'a UE1 mesh';
   if (op === 'detectFormats') return `${args[3]?.length ?? 0} files`;
-  if (op === 'decodePackageObject') return `${args[1] || 'a package'} (export ${args[2]})`;
+  if (op === 'decodePackageObject' || op === 'decodePackageMesh') return `${args[1] || 'a package'} (export ${args[2]})`;
   const file = op === 'detectFormat' ? args[2] : args[1];
   return typeof file === 'string' && file ? file : 'a file';
 }
@@ -152,11 +245,10 @@ export function readBlobArgs(args) {
 }
 
 /**
- * A Blob streamed straight into module M's heap, given as a view of it that the decoder reads where
- * it lies (bytesIn in wasm/bindings/bindings.cpp). Read whole into a buffer of its own first, a
- * 64 MB file was written twice into fresh memory, whose first writes cost more than the reads.
- * Resolves to its bytes as an ArrayBuffer instead when the heap has no room (the decoder then
- * refuses the file by its size).
+ * A Blob streamed straight into module M's heap (HeapBytes), which the decoder reads where it lies.
+ * Read whole into a buffer of its own first, a 64 MB file was written twice into fresh memory,
+ * whose first writes cost more than the reads. Resolves to its bytes as an ArrayBuffer instead
+ * when the heap has no room (the decoder then refuses the file by its size).
  */
 async function streamIntoHeap(M, blob) {
   const size = blob.size;
@@ -174,7 +266,16 @@ async function streamIntoHeap(M, blob) {
     M._free(at);
     throw err;
   }
-  return { view: new Uint8Array(M.HEAPU8.buffer, at, size), at };
+  return new HeapBytes(M, at, size);
+}
+
+/** An ArrayBuffer (or view) copied into module M's heap once (a held input), or its own bytes when the heap has no room. */
+function copyIntoHeap(M, bytes) {
+  const u8 = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const at = M._malloc(u8.byteLength || 1);
+  if (!at) return u8;
+  M.HEAPU8.set(u8, at);
+  return new HeapBytes(M, at, u8.byteLength);
 }
 
 /**
@@ -183,20 +284,92 @@ async function streamIntoHeap(M, blob) {
  */
 async function blobsIntoHeap(M, args) {
   const held = [];
-  const free = () => held.forEach((at) => M._free(at));
+  const free = () => held.forEach((b) => b.drop());
   if (!args.some(isBlob)) return { args, free };
   try {
     const out = [];
     for (const a of args) {
       const r = isBlob(a) ? await streamIntoHeap(M, a) : a;
-      if (r?.view) held.push(r.at);
-      out.push(r?.view ?? r);
+      if (r instanceof HeapBytes) held.push(r);
+      out.push(r);
     }
     return { args: out, free };
   } catch (err) {
     free();
     throw err;
   }
+}
+
+const isHeldRef = (a) => a !== null && typeof a === 'object' && !ArrayBuffer.isView(a) && typeof a.held === 'number';
+
+/**
+ * The inputs one decoder host holds (held.js) in its module instance's heap, by id. The side that
+ * sends the calls decides what is held (HeldLedger: what to send, what to let go); a call naming
+ * an input not held here (never sent, let go, or the instance replaced since) fails with
+ * HELD_MISSING, and its sender sends the bytes again.
+ */
+export function heapKeeper() {
+  let owner = null; // the instance whose heap holds them
+  const kept = new Map(); // id -> Promise<HeapBytes | Uint8Array>
+  const forInstance = (M) => {
+    if (owner === M) return;
+    kept.clear(); // their heap went with the instance
+    owner = M;
+  };
+  const missing = (id) =>
+    Object.assign(new Error(`rigscope: the decoder no longer holds input ${id}; it is sent again`), { name: HELD_MISSING });
+  const keep = (M, bytes) => (isBlob(bytes) ? streamIntoHeap(M, bytes) : Promise.resolve(copyIntoHeap(M, bytes)));
+  return {
+    /**
+     * Args with each held reference as its bytes (taken in when the reference carries them), and
+     * `done()` once the call has returned. Bytes that arrive are registered before anything is
+     * awaited, so a call naming them that arrives next finds them.
+     */
+    async take(M, args) {
+      forInstance(M);
+      for (const a of args) {
+        if (!isHeldRef(a) || a.bytes === undefined) continue;
+        const was = kept.get(a.held);
+        const taken = keep(M, a.bytes).then((b) => (b instanceof ArrayBuffer ? new Uint8Array(b) : b));
+        taken.catch(() => kept.get(a.held) === taken && kept.delete(a.held));
+        kept.set(a.held, taken);
+        was?.then(
+          (b) => b instanceof HeapBytes && b.drop(),
+          () => {},
+        );
+      }
+      const used = [];
+      const out = [];
+      for (const a of args) {
+        if (!isHeldRef(a)) {
+          out.push(a);
+          continue;
+        }
+        const k = kept.get(a.held);
+        if (!k) throw missing(a.held);
+        const b = await k;
+        if (owner !== M) throw missing(a.held);
+        if (b instanceof HeapBytes) used.push(b.use());
+        out.push(b);
+      }
+      return { args: out, done: () => used.forEach((b) => b.drop()) };
+    },
+    /** Lets go of these inputs (their room is given back once no call uses them). */
+    release(ids) {
+      for (const id of ids) {
+        const k = kept.get(id);
+        kept.delete(id);
+        k?.then(
+          (b) => b instanceof HeapBytes && owner === b.M && b.drop(),
+          () => {},
+        );
+      }
+    },
+    /** Ids held now (tests). */
+    get ids() {
+      return [...kept.keys()];
+    },
+  };
 }
 
 /**
@@ -216,10 +389,18 @@ export function decoderServer(start, post) {
     });
     return decoders;
   };
+  const held = heapKeeper();
   return async ({ id, op, args }) => {
     try {
+      // What the page no longer needs held here (held.js); answered like a call, with nothing.
+      if (op === 'releaseHeld') {
+        held.release(args[0]);
+        post({ id, ok: true, result: held.ids });
+        return;
+      }
       const M = await instance();
-      const input = await blobsIntoHeap(M, args);
+      const taken = await held.take(M, args);
+      const input = await blobsIntoHeap(M, taken.args);
       const started = performance.now();
       let result;
       try {
@@ -227,11 +408,13 @@ export function decoderServer(start, post) {
       } finally {
         try {
           input.free();
+          taken.done();
         } catch {
           // An aborted instance frees nothing: it is dropped whole.
         }
       }
       const ms = performance.now() - started;
+      if (brokenAfterCall(M)) decoders = null;
       post({ id, ok: true, result, ms }, [...collectTransferables(result)]);
     } catch (err) {
       if (err instanceof DecoderCrash) decoders = null;

@@ -2,8 +2,10 @@
 // A pool of decoder workers with the DecoderClient's call(op, args) surface. Each three.js loader
 // owns one (dispose() ends only its own workers, as DRACOLoader's does); the <rigscope-viewer>
 // elements of a page share one. Workers start on demand, up to the limit, and each call goes to
-// the worker with the fewest bytes still to decode.
+// the worker with the fewest bytes still to decode; a call naming a held input (held.js) goes to
+// a worker that holds it, unless all of those are busy and another is free.
 import { bundledWorkerModule, DecoderClient } from './client.js';
+import { heldIdOf, isHeldInput } from './held.js';
 
 /**
  * Workers a pool starts at most unless told otherwise: one per core, so a folder decodes on all of
@@ -14,7 +16,10 @@ export const DEFAULT_WORKER_LIMIT = Math.max(1, Math.min(4, globalThis.navigator
 const isBlob = (a) => typeof Blob !== 'undefined' && a instanceof Blob;
 
 const bytesOf = (args) =>
-  args.reduce((n, a) => n + (a instanceof ArrayBuffer || ArrayBuffer.isView(a) ? a.byteLength : isBlob(a) ? a.size : 0), 0);
+  args.reduce(
+    (n, a) => n + (a instanceof ArrayBuffer || ArrayBuffer.isView(a) ? a.byteLength : isBlob(a) ? a.size : isHeldInput(a) ? a.size : 0),
+    0,
+  );
 
 /** An argument as a worker is given it when its caller keeps its own: bytes in a buffer of their own. */
 const copyForWorker = (a) =>
@@ -111,16 +116,45 @@ export class DecoderPool {
     return this._slots.reduce((n, s) => n + s.calls, 0);
   }
 
+  /** A call may name a HeldInput in place of bytes (held.js). */
+  get holdsInputs() {
+    return true;
+  }
+
+  /** Workers of this pool holding a held input now (tests, and what a page holds). */
+  holdersOf(input) {
+    return this._slots.filter((s) => s.client.holds(input.id)).length;
+  }
+
+  /** Bytes of held inputs this pool's workers hold now, as far as the page knows (held.js). */
+  get heldBytes() {
+    return this._slots.reduce((n, s) => n + s.client._held.bytes, 0);
+  }
+
+  /** What each of this pool's workers says it holds: the ids of its held inputs (tests). */
+  heldByWorkers() {
+    return Promise.all(this._slots.map((s) => s.client.heldByWorker()));
+  }
+
+  /** Held inputs' bytes and messages this pool's workers were sent (held.js; tests count them). */
+  get sent() {
+    const out = { heldBytes: 0, heldInputs: 0, messages: 0 };
+    for (const s of this._slots) for (const k of Object.keys(out)) out[k] += s.client.sent[k];
+    return out;
+  }
+
   call(op, args) {
     if (this.disposed) return Promise.reject(new Error('Decoder pool disposed'));
-    const cost = bytesOf(args);
+    const held = heldIdOf(args);
     const direct = this._direct();
-    if (direct) {
+    if (direct && held === undefined) {
       this._offerModule(direct);
-      const answered = args.some(isBlob) ? null : direct.answer(op, args, cost);
+      const answered = args.some(isBlob) ? null : direct.answer(op, args, bytesOf(args));
       if (answered) return answered;
     }
-    const slot = this._pick();
+    const slot = this._pick(held);
+    // What crosses to the worker: a held input's bytes only when that worker does not hold it yet.
+    const cost = held !== undefined && slot.client.holds(held) ? bytesOf(args.filter((a) => !isHeldInput(a))) : bytesOf(args);
     slot.bytes += cost;
     slot.calls++;
     const done = () => {
@@ -132,8 +166,9 @@ export class DecoderPool {
     };
     // A loader's caller keeps its buffers (transfersInput): the worker is given copies, moved (of
     // a view, its bytes alone: posted as it is, a view takes its whole buffer along).
+    // A held input's bytes are cloned rather than handed over, for the same reason.
     const sent = this._direct() ? args.map(copyForWorker) : args;
-    return slot.client.call(op, sent).finally(done);
+    return slot.client.call(op, sent, { transferHeld: !this._direct() }).finally(done);
   }
 
   /**
@@ -193,9 +228,16 @@ export class DecoderPool {
     else slot.client.dispose();
   }
 
-  _pick() {
-    const idle = this._slots.find((s) => s.calls === 0);
-    if (idle) return idle;
+  /**
+   * The worker for a call: an idle one (one that holds the call's held input first), else a new
+   * one while the limit allows, else the least loaded (of those holding the input, when some do:
+   * waiting for one costs less than sending the bytes again).
+   * @param {number} [held] the id of the held input the call names
+   */
+  _pick(held) {
+    const holds = (s) => held !== undefined && s.client.holds(held);
+    const idle = this._slots.filter((s) => s.calls === 0);
+    if (idle.length) return idle.find(holds) ?? idle[0];
     // The first worker compiles the module and hands it to the page; workers started after it has
     // answered instantiate that module instead of compiling it again, side by side, on the same cores.
     const starting = this.workersCompile && this._slots.some((s) => !s.started);
@@ -207,7 +249,10 @@ export class DecoderPool {
       this._slots.push(slot);
       return slot;
     }
-    return this._slots.reduce((a, b) => (b.bytes < a.bytes || (b.bytes === a.bytes && b.calls < a.calls) ? b : a));
+    const holders = this._slots.filter(holds);
+    return (holders.length ? holders : this._slots).reduce((a, b) =>
+      b.bytes < a.bytes || (b.bytes === a.bytes && b.calls < a.calls) ? b : a,
+    );
   }
 
   /** The worker script's URL: workerUrl, worker.js in decoderPath, or '' for the bundled one. */

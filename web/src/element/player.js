@@ -12,6 +12,7 @@ import { sceneObjects } from '../three/scene-objects.js';
 import { Playback } from '../three/playback.js';
 import { earlyDrawing } from '../core/early-drawing.js';
 import { texturesOf } from './stage.js';
+import { releaseHeldInputs } from '../decoder/held.js';
 
 /** Whether a part of the scene has levels of detail: only then does another level change what is shown. */
 const hasLevels = (scene) =>
@@ -50,6 +51,15 @@ export class Player extends Playback {
     this.lod = 0;
     /** What the shown scene was assembled from when a part has levels, to assemble it again at another level (setLod). */
     this.decoded = null;
+    /** The files of the last load: what the decoders hold of them is let go of when they are replaced or dropped. */
+    this._entries = [];
+  }
+
+  /** Lets go of what the decoders hold of the last load's files (a package kept in a worker), except `keep`. */
+  _releaseEntries(keep = []) {
+    const kept = new Set(keep);
+    releaseHeldInputs(this._entries.filter((e) => !kept.has(e)));
+    this._entries = [...keep];
   }
 
   requestRender() {
@@ -96,6 +106,7 @@ export class Player extends Playback {
    */
   async loadFiles(entries, { onProgress, onDrawn, objects } = {}) {
     this.cancel();
+    this._releaseEntries(entries);
     const generation = ++this._generation;
     this._decoding = generation;
     const current = () => generation === this._generation;
@@ -236,6 +247,7 @@ export class Player extends Playback {
   drop() {
     this._generation++;
     this._decoding = null;
+    this._releaseEntries();
     this.clear();
   }
 

@@ -6,7 +6,13 @@
 // their object path `Package.Group.Name`, so a mesh's texture slot finds its texture in any
 // package of the drop (a .utx beside the .u); a slot naming a package that is not there is a
 // `missing` record naming it.
+//
+// A package is read by a decoder call per object, each of which takes the whole file: a decoder
+// that can hold it (decoder/held.js) is sent it once and keeps it; and a mesh comes back with the
+// textures of its package its slots name, decoded in the same call (decodePackageMesh), so a
+// mesh with its textures is one worker round trip.
 import { baseName, decoderInput, stem, textureKey } from '../core/files.js';
+import { heldInputOf, HOLD_MIN_BYTES } from '../decoder/held.js';
 
 /** The package tag, `C1 83 2A 9E` at offset 0 (§0). */
 const PACKAGE_TAG = 0x9e2a83c1;
@@ -22,9 +28,9 @@ const objectFile = (path, e) => `${path}/${e.group ? `${e.group.replace(/\./g, '
 // A package's listing, read once per planned item (a drop is planned twice: its first look, then whole).
 const listings = new WeakMap();
 
-function listingOf(item, call) {
+function listingOf(item, call, decoder) {
   if (!listings.has(item)) {
-    const listing = (async () => call('listPackage', [await packageInput(item.entry, null), item.entry.name]))();
+    const listing = (async () => call('listPackage', [await packageArg(item.entry, decoder), item.entry.name]))();
     listing.catch(() => {});
     listings.set(item, listing);
   }
@@ -49,9 +55,50 @@ function packageInput(entry, decoder) {
   return inputs.get(entry);
 }
 
+/**
+ * The package as a decoder call takes it: held by the decoder when it can hold inputs and the
+ * package is large enough to be worth it (sent once, named by its id after that), else its bytes.
+ */
+async function packageArg(entry, decoder) {
+  if (decoder?.holdsInputs && entry.size >= HOLD_MIN_BYTES) return heldInputOf(entry, () => decoderInput(entry));
+  return packageInput(entry, decoder);
+}
+
 /** One export of a package decoded (the decoders read the tables again: they are small beside the data). */
 export async function decodeExport(decoder, entry, index) {
-  return decoder.call('decodePackageObject', [await packageInput(entry, decoder), entry.name, index]);
+  return decoder.call('decodePackageObject', [await packageArg(entry, decoder), entry.name, index]);
+}
+
+/**
+ * Of each package entry, the textures its meshes' calls brought back before any texture record
+ * asked for them (`early`, by export index, each taken once), and the texture exports asked for
+ * so far (`asked`: a later mesh's call does not decode them again).
+ */
+const slotTextures = new WeakMap();
+
+function slotTexturesOf(entry) {
+  let s = slotTextures.get(entry);
+  if (!s) slotTextures.set(entry, (s = { early: new Map(), asked: new Set() }));
+  return s;
+}
+
+/** The package's picture textures not asked for yet, as decodePackageMesh takes them (decoder/ops.js slotTextureIndices). */
+function textureTable(listing, asked) {
+  const pictures = listing.textures.filter((e) => isPicture(e) && !asked.has(e.index));
+  return { name: listing.name, paths: pictures.map((e) => e.path), indices: pictures.map((e) => e.index) };
+}
+
+/** A mesh export with the textures of its package its slots name, in one call; those wait for their records' `load`. */
+async function decodeMesh(decoder, entry, e, listing) {
+  const s = slotTexturesOf(entry);
+  const args = [await packageArg(entry, decoder), entry.name, e.index, textureTable(listing, s.asked)];
+  const model = await decoder.call('decodePackageMesh', args);
+  for (const { index, decoded } of model.slotTextures ?? []) {
+    s.asked.add(index);
+    s.early.set(index, decoded);
+  }
+  delete model.slotTextures;
+  return model;
 }
 
 /** A texture record of the drop for a texture export, decoded when first used (`load`). */
@@ -65,7 +112,13 @@ function textureRecord(item, e) {
     object: e.path,
     className: e.className,
     package: packageName(item.entry.path),
-    load: async (decoder) => (await decodeExport(decoder, item.entry, e.index)).textures[0],
+    load: async (decoder) => {
+      const s = slotTexturesOf(item.entry);
+      s.asked.add(e.index);
+      const early = s.early.get(e.index);
+      s.early.delete(e.index);
+      return (early ?? (await decodeExport(decoder, item.entry, e.index))).textures[0];
+    },
   };
 }
 
@@ -111,7 +164,7 @@ export default {
   },
   textureNamesRule: 'object path',
 
-  async plan(byKind, { call, objects }) {
+  async plan(byKind, { call, objects, decoder }) {
     // Only the objects asked for (`rigscope convert --mesh NAME`), when some are.
     const wanted = objects?.map((n) => n.toLowerCase());
     const asked = (e) => !wanted || wanted.includes(e.name.toLowerCase()) || wanted.includes(e.path.toLowerCase());
@@ -122,7 +175,7 @@ export default {
     const packages = byKind('upackage');
     const listed = await Promise.all(
       packages.map((item) =>
-        listingOf(item, call).then(
+        listingOf(item, call, decoder).then(
           (listing) => ({ item, listing }),
           (err) => ({ item, error: err }),
         ),
@@ -147,7 +200,9 @@ export default {
           // Tells the jobs of one file apart (a first look's decode is reused by its op and inputs).
           op: `decodePackageObject#${e.index}`,
           bytes: e.serialSize,
-          decode: (decoder) => decodeExport(decoder, item.entry, e.index),
+          // A mesh with the textures its slots name; an Animation alone.
+          decode: (decoder) =>
+            listing.animations.includes(e) ? decodeExport(decoder, item.entry, e.index) : decodeMesh(decoder, item.entry, e, listing),
           after: (decoded) =>
             Object.assign(decoded, {
               file: objectFile(path, e),
