@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { SAMPLES } from './browser.js';
-import { EXTENSION_DIR, MEDIAWIKI, hasMediaWiki, openTestWiki } from './mediawiki/wiki.js';
+import { EXTENSION_DIR, MEDIAWIKI, hasMediaWiki, openTestWiki, unescape } from './mediawiki/wiki.js';
 import { execFileSync } from 'node:child_process';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -36,15 +36,6 @@ const UMS_SCRIPT = [
   '',
 ].join('\n');
 const BURGER_TEXTURES = ['burgerbun', 'salad', 'patty', 'tomatoslice', 'onionslice', 'cheeseslice', 'burgerbunbottom'];
-
-/** Decodes the few entities MediaWiki's Html class writes in attributes and text. */
-const unescape = (s) =>
-  s
-    .replace(/&quot;/g, '"')
-    .replace(/&#0*39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 
 /** The links of a facts table's row, by its heading ("Plays with"): the names shown. */
 function factsRow(html, heading) {

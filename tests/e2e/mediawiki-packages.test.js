@@ -10,22 +10,13 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import UPNG from 'upng-js';
 import { SAMPLES } from './browser.js';
-import { hasMediaWiki, openTestWiki } from './mediawiki/wiki.js';
+import { hasMediaWiki, openTestWiki, unescape } from './mediawiki/wiki.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const PACKAGES = `${SAMPLES}upackage/`;
 const ready = hasMediaWiki() && existsSync(PACKAGES) && existsSync(`${root}build/wasm/decoders.wasm`);
 if (!ready)
   console.warn("mediawiki-packages.test.js: skipped (needs Debian's mediawiki and php, ../shared/samples and the built decoders)");
-
-/** Decodes the few entities MediaWiki's Html class writes in attributes and text. */
-const unescape = (s) =>
-  s
-    .replace(/&quot;/g, '"')
-    .replace(/&#0*39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 
 /** A facts table row's cell (by its heading), as text, and its list items and links. */
 function factsRow(html, heading) {

@@ -218,6 +218,15 @@ ${settings}`,
   };
 }
 
+/** Decodes the few entities MediaWiki's Html class writes in attributes and text. */
+export const unescape = (s) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#0*39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+
 /** MediaWiki's action API, with cookies. */
 export class WikiApi {
   constructor(url) {
