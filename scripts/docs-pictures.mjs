@@ -8,31 +8,16 @@
 // Only art whose licence allows it is pictured: 0 A.D. (Wildfire Games, CC-BY-SA 3.0) and the
 // UE1 marine by Elias Tsiantas ("free for any use"); see ../shared/samples/README.md.
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { chromium } from 'playwright-core';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import UPNG from 'upng-js';
+import { animationFrames as frames, launch, SAMPLES, samplesFolderPaths } from '../tests/e2e/chromium.js';
 import { startServer } from '../tests/e2e/server.js';
-import { CHROMIUM_ARGS, sandboxed } from '../web/cli/chromium.js';
 
 const root = new URL('..', import.meta.url).pathname;
-const SAMPLES = join(root, '../shared/samples/');
 const OUT = join(root, 'docs/img/');
 /** The most bytes one picture may take (the docs' pictures together stay under 1.5 MB). */
 const MAX_BYTES = 150 * 1024;
-
-/** Every file of a samples folder as the test server serves it (/samples/…), sorted. */
-function samplesFolder(folder) {
-  const files = [];
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(dir, e.name));
-      else files.push(relative(SAMPLES, join(dir, e.name)));
-    }
-  };
-  walk(join(SAMPLES, folder));
-  return files.sort().map((f) => `/samples/${f.split('/').map(encodeURIComponent).join('/')}`);
-}
 
 /** The viewer page opening `files` (served paths) at a clip and frame, paused: the same picture every run. */
 const viewerPath = (files, query = '') => `/?demo=0&autoplay=0${query}&${files.map((f) => `file=${encodeURIComponent(f)}`).join('&')}`;
@@ -46,18 +31,6 @@ function save(name, png) {
   writeFileSync(`${OUT}${name}.png`, small);
   console.log(`docs/img/${name}.png: ${image.width}×${image.height}, ${small.byteLength} bytes`);
 }
-
-/** Resolves after `n` animation frames of the page (a count of frames, not a time). */
-const frames = (page, n) =>
-  page.evaluate(
-    (count) =>
-      new Promise((resolve) => {
-        let left = count;
-        const next = () => (--left <= 0 ? resolve() : requestAnimationFrame(next));
-        requestAnimationFrame(next);
-      }),
-    n,
-  );
 
 /** A page of the viewer, ready (files loaded, view applied), without glides (reduced motion). */
 async function openViewer(browser, base, path, viewport) {
@@ -82,7 +55,7 @@ const panels = (page, open, shut = []) =>
     [open, shut],
   );
 
-const ZEROAD = () => samplesFolder('zeroad');
+const ZEROAD = () => samplesFolderPaths('zeroad');
 /** The wiki page pictured: a thumbnail with a clip and a frame, and one without. */
 const WIKI_PAGE = `0 A.D.'s skeleton and the UE1 marine's rifle. Click a picture to play the model in place.
 {|
@@ -91,7 +64,7 @@ const WIKI_PAGE = `0 A.D.'s skeleton and the UE1 marine's rifle. Click a picture
 |}`;
 /** The wiki's article area, under its header (its logo is the test wiki's placeholder). */
 const WIKI_CLIP = { x: 60, y: 92, width: 980 };
-const MARINE = () => samplesFolder('vertex3d/assimp-mar_rifle');
+const MARINE = () => samplesFolderPaths('vertex3d/assimp-mar_rifle');
 
 /** Each picture: its name and how it is taken. */
 const PICTURES = {
@@ -143,7 +116,7 @@ const PICTURES = {
   },
   /** The wiki's file page of the 0 A.D. skeleton: its player and the facts table. */
   async wiki({ browser, site }) {
-    const { hasMediaWiki, makeWiki, EXTENSION_DIR } = await import('../tests/e2e/mediawiki/wiki.js');
+    const { hasMediaWiki, openTestWiki, EXTENSION_DIR } = await import('../tests/e2e/mediawiki/wiki.js');
     if (process.env.RIGSCOPE_DOCS_WIKI === '0' || !hasMediaWiki()) {
       console.log('wiki: MediaWiki is not installed (scripts/setup.sh) or RIGSCOPE_DOCS_WIKI=0; picture not taken');
       return;
@@ -155,21 +128,14 @@ const PICTURES = {
       const extension = `${dir}/extensions/Rigscope`;
       cpSync(EXTENSION_DIR, extension, { recursive: true, filter: (src) => !src.includes('/resources/player') });
       buildMediaWiki(join(root, site), `${extension}/resources/player`);
-      wiki = await makeWiki({
-        dir,
-        extensionDir: extension,
-        settings: `$wgRigscopeNode = ${JSON.stringify(process.execPath)};
-$wgRigscopeCli = ${JSON.stringify(join(root, 'web/cli/rigscope.js'))};
-$wgRigscopePosterCommand = true;`,
-      });
-      await wiki.api.login();
+      wiki = await openTestWiki('docs', { dir, extensionDir: extension, posters: true });
       for (const f of [...ZEROAD().filter((f) => /\/skeleton/.test(f)), ...MARINE().filter((f) => !f.endsWith('.txt'))])
         await wiki.api.upload(join(SAMPLES, decodeURIComponent(f.slice('/samples/'.length))), decodeURIComponent(f.split('/').pop()));
       await wiki.api.edit('Models', WIKI_PAGE);
       const page = await browser.newPage({ viewport: { width: 1100, height: 760 }, reducedMotion: 'reduce' });
       // The first view queues the posters; the job runner draws them; the next view shows them.
       await page.goto(`${wiki.url}/index.php?title=Models`);
-      wiki.runJobs();
+      await wiki.runJobs();
       await page.goto(`${wiki.url}/index.php?title=Models`);
       await page.waitForFunction(() =>
         [...document.querySelectorAll('.rigscope-thumb img')].every((i) => i.complete && i.naturalWidth > 0),
@@ -195,7 +161,7 @@ async function main(names) {
   if (!process.env.SITE)
     execFileSync('npx', ['vite', 'build', '--logLevel', 'error', '--outDir', join(root, site)], { cwd: root, stdio: 'inherit' });
   const { server, url: base } = await startServer(0, { site });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', chromiumSandbox: sandboxed(), args: CHROMIUM_ARGS });
+  const browser = await launch();
   try {
     for (const name of names.length ? names : Object.keys(PICTURES)) await PICTURES[name]({ browser, base, site });
   } finally {

@@ -1,12 +1,11 @@
 // Debian's Chromium through playwright-core, rendering WebGL with SwiftShader. No browser downloads.
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
-import { CHROMIUM_ARGS, sandboxed } from '../../web/cli/chromium.js';
+import { launch, SAMPLES, samplesFolderPaths } from './chromium.js';
 
-export const SAMPLES = new URL('../../../shared/samples/', import.meta.url).pathname;
+export { animationFrames } from './chromium.js';
+export { launch, SAMPLES };
 export const FIXTURES = new URL('../../build/fixtures/', import.meta.url).pathname;
 
 /** One small sample of every family (paths under samples/): mesh, animations and companions. */
@@ -28,17 +27,7 @@ export const PBR_LUT_TEXTURES = 1;
 export const samplesSrc = (family) => FAMILY_SAMPLES[family].map((f) => `${inject('baseUrl')}/samples/${f}`).join(' ');
 
 /** Every file of a samples folder (a path under samples/), as the test site serves them, sorted. */
-export function samplesFolderSrc(folder) {
-  const files = [];
-  const walk = (dir) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(dir, e.name));
-      else files.push(relative(SAMPLES, join(dir, e.name)));
-    }
-  };
-  walk(join(SAMPLES, folder));
-  return files.sort().map((f) => `${inject('baseUrl')}/samples/${f.split('/').map(encodeURIComponent).join('/')}`);
-}
+export const samplesFolderSrc = (folder) => samplesFolderPaths(folder).map((path) => `${inject('baseUrl')}${path}`);
 
 /**
  * The kinds of material samples/vertex3d's meshes draw with (UE1 polyflags: two-sided, masked,
@@ -82,11 +71,6 @@ export async function until(page, predicate, arg, timeout = 60000) {
   }
 }
 
-/** Debian's Chromium with the switches `rigscope poster` uses (web/cli/chromium.js): SwiftShader, no sandbox, no background traffic. */
-export async function launch(extraArgs = []) {
-  return chromium.launch({ executablePath: '/usr/bin/chromium', chromiumSandbox: sandboxed(), args: [...CHROMIUM_ARGS, ...extraArgs] });
-}
-
 /**
  * The browser of one test file: launched before its tests and closed after them (vitest's hooks),
  * used as the Browser it stands for from the tests on.
@@ -109,6 +93,9 @@ export function fileBrowser(extraArgs = []) {
   return /** @type {any} */ (new Proxy({}, { get: forward }));
 }
 
+/** The toolbar's controls in their order: Open, the drop mode, Clear, Export, Share and Help. */
+export const TOOLBAR_CONTROLS = ['open-menu', 'drop-mode', 'clear-button', 'export-menu', 'share-menu', 'help-button'];
+
 /** Opens a page, collecting console errors (minus SwiftShader's ReadPixels stall notes). */
 export async function openPage(browser, path = '/', { viewport = { width: 640, height: 480 } } = {}) {
   const page = await browser.newPage({ viewport });
@@ -122,18 +109,6 @@ export async function openPage(browser, path = '/', { viewport = { width: 640, h
   await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 60000 });
   return page;
 }
-
-/** Resolves after `n` of the page's animation frames: a count of frames, whatever the machine's load. */
-export const animationFrames = (page, n) =>
-  page.evaluate(
-    (count) =>
-      new Promise((resolve) => {
-        let left = count;
-        const next = () => (--left <= 0 ? resolve() : requestAnimationFrame(next));
-        requestAnimationFrame(next);
-      }),
-    n,
-  );
 
 /**
  * Opens the toolbar menu that holds item `id` (Export's `export-button`, Share's `link-button`…)
@@ -215,6 +190,22 @@ export function countColour(frame, test) {
   return n;
 }
 
+/**
+ * Paused at `t` seconds: the frame (frameAt) with how many sampled pixels pass each of `colours`
+ * (tests `(r, g, b) => boolean` by name), as properties of the same names.
+ */
+export async function frameWithColours(page, t, colours) {
+  const f = await frameAt(page, t);
+  for (const [name, test] of Object.entries(colours)) f[name] = countColour(f, test);
+  return f;
+}
+
+/** The UE1 flag fixture's texture (flag.pcx): its red top half and its blue bottom half. */
+export const FLAG_COLOURS = {
+  red: (R, G, B) => R > 120 && G < 80 && B < 90,
+  blue: (R, G, B) => B > 100 && R < 80 && G < 110,
+};
+
 /** A PNG of w × h RGBA pixels from `pixel(x, y)` (rows top first), so tests need no image files. */
 export function png(w, h, pixel) {
   const chunk = (type, data) => {
@@ -285,11 +276,18 @@ export async function dropFolder(page, folder, files) {
 }
 
 /**
- * The longest main-thread task (PerformanceObserver 'longtask', over 50 ms) while `work` runs, in
- * ms; 0 when none. A frozen page is a long task; a frame the GPU process (SwiftShader on a busy
+ * How long the page's main thread was held by one task while `work` runs, in ms; 0 when no task
+ * passed 50 ms. A frozen page is a long task; a frame the GPU process (SwiftShader on a busy
  * machine) is slow to draw is not, so this measures the page's responsiveness, not the machine's.
+ * The longest task (PerformanceObserver 'longtask') is wall-clock time, which counts the time the
+ * thread waited for a core on a loaded machine; it is taken at most as the main thread's CPU time
+ * over all of `work` (DevTools' TaskDuration in thread ticks), which a wait for a core adds nothing
+ * to and which a task that computes for that long fills.
  */
 export async function longestTaskDuring(page, work) {
+  const devtools = await page.context().newCDPSession(page);
+  await devtools.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const cpuSeconds = async () => (await devtools.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration').value;
   await page.evaluate(() => {
     const watch = { longest: 0 };
     watch.observer = new PerformanceObserver((list) => {
@@ -298,9 +296,10 @@ export async function longestTaskDuring(page, work) {
     watch.observer.observe({ type: 'longtask' });
     window.__longTasks = watch;
   });
+  const cpuBefore = await cpuSeconds();
   await work();
   // Entries arrive after their task ends: let the queue deliver them before reading.
-  return page.evaluate(
+  const longest = await page.evaluate(
     () =>
       new Promise((resolve) =>
         setTimeout(() => {
@@ -311,4 +310,7 @@ export async function longestTaskDuring(page, work) {
         }, 100),
       ),
   );
+  const cpu = ((await cpuSeconds()) - cpuBefore) * 1000;
+  await devtools.detach();
+  return Math.min(longest, cpu);
 }

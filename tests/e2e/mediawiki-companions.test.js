@@ -6,9 +6,9 @@
 // One wiki, uploads through the API, `rigscope inspect` on (no poster command: no browser); the
 // file pages' HTML is read as served.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { SAMPLES } from './browser.js';
-import { EXTENSION_DIR, MEDIAWIKI, hasMediaWiki, makeWiki } from './mediawiki/wiki.js';
+import { EXTENSION_DIR, MEDIAWIKI, hasMediaWiki, openTestWiki, unescape } from './mediawiki/wiki.js';
 import { execFileSync } from 'node:child_process';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -36,15 +36,6 @@ const UMS_SCRIPT = [
   '',
 ].join('\n');
 const BURGER_TEXTURES = ['burgerbun', 'salad', 'patty', 'tomatoslice', 'onionslice', 'cheeseslice', 'burgerbunbottom'];
-
-/** Decodes the few entities MediaWiki's Html class writes in attributes and text. */
-const unescape = (s) =>
-  s
-    .replace(/&quot;/g, '"')
-    .replace(/&#0*39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 
 /** The links of a facts table's row, by its heading ("Plays with"): the names shown. */
 function factsRow(html, heading) {
@@ -78,16 +69,8 @@ describe.skipIf(!ready)('MediaWiki extension: companions by what files import an
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync('/tmp/rigscope-wiki-companions-');
-    wiki = await makeWiki({
-      dir,
-      settings: `
-$wgRigscopeNode = ${JSON.stringify(process.execPath)};
-$wgRigscopeCli = ${JSON.stringify(`${root}web/cli/rigscope.js`)};
-$wgRigscopePosterCommand = false;
-`,
-    });
-    await wiki.api.login();
+    wiki = await openTestWiki('companions');
+    dir = wiki.dir;
     // A page shows the hamburger before its script and textures are on the wiki: their upload must
     // render it again.
     await upload(`${trashbag}Models/Hamburger01_d.3d`, 'Hamburger01_d.3d');
@@ -113,13 +96,10 @@ $wgRigscopePosterCommand = false;
     await upload(`${SAMPLES}zeroad/skeleton.pmd`, 'Skeleton.pmd');
     await upload(`${SAMPLES}zeroad/skeleton_idle.psa`, 'Walking_idle.psa');
     // The jobs the uploads queued (pages using a file whose companions changed are rendered again).
-    wiki.php([`${MEDIAWIKI}/maintenance/runJobs.php`, '--quiet']);
+    await wiki.runJobs();
   }, 240000);
 
-  afterAll(() => {
-    wiki?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => wiki?.remove());
 
   it('update.php made the index table, and each upload wrote what it imports and binds', () => {
     const rows = JSON.parse(
@@ -182,7 +162,7 @@ $wgRigscopePosterCommand = false;
     writeFileSync(`${dir}/C4Weapon.uc`, script);
     await upload(`${dir}/C4Weapon.uc`, 'C4Weapon.uc');
     await upload(`${SAMPLES}upackage/JetpackTex.utx`, 'JetpackTex.utx');
-    wiki.php([`${MEDIAWIKI}/maintenance/runJobs.php`, '--quiet']);
+    await wiki.runJobs();
     const out = execFileSync(
       'php',
       [
@@ -199,7 +179,7 @@ $wgRigscopePosterCommand = false;
     // The uploads' deferred updates queue the page's refresh: jobs run until it is done (bounded).
     let [tag] = placeholders(await page('Charge'));
     for (let i = 0; i < 10 && !/JetpackTex\.utx/.test(tag); i++) {
-      wiki.php([`${MEDIAWIKI}/maintenance/runJobs.php`, '--quiet']);
+      await wiki.runJobs();
       [tag] = placeholders(await page('Charge'));
     }
     expect(tag).toMatch(/C4\.psk/);

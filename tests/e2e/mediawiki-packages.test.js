@@ -6,26 +6,17 @@
 // are drawn in one run, each of its own mesh.
 // One wiki, uploads through the API, `rigscope inspect` and posters on; pages read as served.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import UPNG from 'upng-js';
 import { SAMPLES } from './browser.js';
-import { hasMediaWiki, makeWiki } from './mediawiki/wiki.js';
+import { hasMediaWiki, openTestWiki, unescape } from './mediawiki/wiki.js';
 
 const root = new URL('../..', import.meta.url).pathname;
 const PACKAGES = `${SAMPLES}upackage/`;
 const ready = hasMediaWiki() && existsSync(PACKAGES) && existsSync(`${root}build/wasm/decoders.wasm`);
 if (!ready)
   console.warn("mediawiki-packages.test.js: skipped (needs Debian's mediawiki and php, ../shared/samples and the built decoders)");
-
-/** Decodes the few entities MediaWiki's Html class writes in attributes and text. */
-const unescape = (s) =>
-  s
-    .replace(/&quot;/g, '"')
-    .replace(/&#0*39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 
 /** A facts table row's cell (by its heading), as text, and its list items and links. */
 function factsRow(html, heading) {
@@ -88,25 +79,14 @@ describe.skipIf(!ready)('MediaWiki extension: UE1 packages', () => {
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync('/tmp/rigscope-wiki-packages-');
-    wiki = await makeWiki({
-      dir,
-      settings: `
-$wgRigscopeNode = ${JSON.stringify(process.execPath)};
-$wgRigscopeCli = ${JSON.stringify(`${root}web/cli/rigscope.js`)};
-$wgRigscopePosterCommand = true;
-`,
-    });
-    await wiki.api.login();
+    wiki = await openTestWiki('packages', { posters: true });
+    dir = wiki.dir;
     // Deus Ex's Endemia.u: 53 meshes of 8-byte vertices, 161 textures; its slots name Effects.
     await uploaded(`${PACKAGES}Endemia.u`, 'Endemia.u');
     await uploaded(`${PACKAGES}JetpackTex.utx`, 'JetpackTex.utx');
   }, 180000);
 
-  afterAll(() => {
-    wiki?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => wiki?.remove());
 
   describe('uploads are checked by content', () => {
     it('refuses a Git LFS pointer under any model or texture name, naming the size it stands for', async () => {
@@ -225,7 +205,7 @@ $wgRigscopePosterCommand = true;
     it("draws each mesh's poster in one run, and each shows its own mesh", { timeout: 400000 }, async () => {
       await wiki.api.edit('Posters', '[[File:Endemia.u|mesh=CoffeeCup|200px]] [[File:Endemia.u|mesh=Barrel2|200px]]');
       await page('Posters');
-      wiki.runJobs();
+      await wiki.runJobs();
       const thumbs = readdirSync(join(dir, 'images/thumb'), { recursive: true })
         .map(String)
         .filter((f) => /Endemia\.u\/.*mesh-(CoffeeCup|Barrel2)-\d+px-.*\.png$/.test(f));

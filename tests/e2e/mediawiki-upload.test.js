@@ -4,13 +4,12 @@
 // extension types are not marked "may contain malicious code". One wiki for the whole file, with
 // `rigscope inspect` checking uploads.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import { SAMPLES } from './browser.js';
-import { hasMediaWiki, makeWiki } from './mediawiki/wiki.js';
+import { hasMediaWiki, openTestWiki } from './mediawiki/wiki.js';
 import { packScene } from '../../web/src/core/pack.js';
 
-const root = new URL('../..', import.meta.url).pathname;
 const ready = hasMediaWiki() && existsSync(SAMPLES);
 if (!ready)
   console.warn("mediawiki-upload.test.js: skipped (needs Debian's mediawiki and php, see scripts/setup.sh, and ../shared/samples)");
@@ -79,22 +78,11 @@ describe.skipIf(!ready)('MediaWiki extension: uploads and file page text', () =>
   };
 
   beforeAll(async () => {
-    dir = mkdtempSync('/tmp/rigscope-wiki-upload-');
-    wiki = await makeWiki({
-      dir,
-      settings: `
-$wgRigscopeNode = ${JSON.stringify(process.execPath)};
-$wgRigscopeCli = ${JSON.stringify(`${root}web/cli/rigscope.js`)};
-$wgFileExtensions[] = 'dds';
-`,
-    });
-    await wiki.api.login();
+    wiki = await openTestWiki('upload', { settings: "$wgFileExtensions[] = 'dds';" });
+    dir = wiki.dir;
   }, 120000);
 
-  afterAll(() => {
-    wiki?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => wiki?.remove());
 
   describe('files a browser could take for HTML are refused', () => {
     it('a .uc whose text is HTML', async () => {

@@ -20,6 +20,7 @@ import {
   pixels,
   png,
   clickMenuItem,
+  TOOLBAR_CONTROLS,
 } from './browser.js';
 import { SUB_PATH } from './server.js';
 
@@ -99,12 +100,7 @@ describe('layout and keyboard', () => {
     }
     // The menus' items are reached through their menu buttons (toolbar.test.js walks them).
     for (const id of [
-      'open-menu',
-      'drop-mode',
-      'clear-button',
-      'export-menu',
-      'share-menu',
-      'help-button',
+      ...TOOLBAR_CONTROLS,
       'clip-search',
       'view-frame',
       'orthographic',

@@ -4,7 +4,7 @@
 // axe-core finding nothing with each menu open.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { clickMenuItem, filePayload, FIXTURES, launch, openFolder, openPage, SAMPLES, chooseFiles } from './browser.js';
+import { clickMenuItem, filePayload, FIXTURES, launch, openFolder, openPage, SAMPLES, chooseFiles, TOOLBAR_CONTROLS } from './browser.js';
 
 const AXE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
 const FOLDER = `${SAMPLES}psk`;
@@ -81,14 +81,7 @@ describe('the toolbar at desktop width', () => {
   it('has six controls in one row: Open, the drop mode, Clear, Export, Share and Help', async () => {
     const page = await openPage(context, '/', { viewport: { width: 1280, height: 800 } });
     const layout = await toolbarLayout(page);
-    expect(layout.controls.map((c) => c.id)).toEqual([
-      'open-menu',
-      'drop-mode',
-      'clear-button',
-      'export-menu',
-      'share-menu',
-      'help-button',
-    ]);
+    expect(layout.controls.map((c) => c.id)).toEqual(TOOLBAR_CONTROLS);
     expect(new Set(layout.controls.map((c) => Math.round(c.top / 10))).size).toBe(1);
     expectAllOnScreen(layout);
     for (const [button, menu] of Object.entries(MENUS)) {
@@ -323,14 +316,7 @@ describe.skipIf(!existsSync(FOLDER))('a 390 × 844 phone', () => {
 
   it('shows every toolbar control on screen with a sample folder open: nothing to scroll sideways to', async () => {
     const layout = await toolbarLayout(page);
-    expect(layout.controls.map((c) => c.id)).toEqual([
-      'open-menu',
-      'drop-mode',
-      'clear-button',
-      'export-menu',
-      'share-menu',
-      'help-button',
-    ]);
+    expect(layout.controls.map((c) => c.id)).toEqual(TOOLBAR_CONTROLS);
     expectAllOnScreen(layout);
     // Two rows at most: the 3D view keeps the screen.
     expect(layout.bar.height).toBeLessThan(90);

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import {
   chooseFiles,
-  countColour,
   dropFolder,
   fileBrowser,
   filePayload,
   FIXTURES,
-  frameAt,
+  FLAG_COLOURS,
+  frameWithColours,
   maskDifference,
   openPage,
   SAMPLES,
@@ -17,9 +17,7 @@ const browser = fileBrowser();
 
 /** Paused at `t` seconds: the frame with counts of the flag texture's reddish and bluish pixels. */
 async function shot(page, t) {
-  const f = await frameAt(page, t);
-  f.red = countColour(f, (R, G, B) => R > 120 && G < 80 && B < 90);
-  f.blue = countColour(f, (R, G, B) => B > 100 && R < 80 && G < 110);
+  const f = await frameWithColours(page, t, FLAG_COLOURS);
   f.frame = f.label;
   return f;
 }

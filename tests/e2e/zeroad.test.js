@@ -1,27 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import {
-  chooseFiles,
-  countColour,
-  fileBrowser,
-  filePayload,
-  FIXTURES,
-  frameAt,
-  maskDifference,
-  openPage,
-  png,
-  SAMPLES,
-} from './browser.js';
+import { chooseFiles, fileBrowser, filePayload, FIXTURES, frameWithColours, maskDifference, openPage, png, SAMPLES } from './browser.js';
 
 const browser = fileBrowser();
 
 /** Paused at `t` seconds: the frame with its red and blue (player colour) pixel counts. */
-async function shot(page, t) {
-  const f = await frameAt(page, t);
-  f.red = countColour(f, (R, G, B) => R > 110 && G < 70 && B < 70);
-  f.blue = countColour(f, (R, G, B) => B > 90 && B > R + 40 && B > G + 20);
-  return f;
-}
+const shot = (page, t) =>
+  frameWithColours(page, t, {
+    red: (R, G, B) => R > 110 && G < 70 && B < 70,
+    blue: (R, G, B) => B > 90 && B > R + 40 && B > G + 20,
+  });
 const text = (name, s) => ({ name, mimeType: 'text/xml', buffer: Buffer.from(s) });
 
 async function expectMoves(page, later, min = 40) {

@@ -335,6 +335,26 @@ describe.skipIf(!hasPhp)('Inspector::together (PHP): a file read with its compan
   });
 });
 
+describe.skipIf(!existsSync('/proc/self/environ'))('bin/bounded.sh', () => {
+  // Under firejail, MediaWiki's limit.sh and its timeout carry the run's mark too (firejail hands
+  // the environment to them): here a bash that carries it stands in for them.
+  const bounded = (command) =>
+    execFileSync(
+      'bash',
+      ['-c', `bash "$0" 30 1000000 bash -c "$1"; echo "wrapper alive, status $?"`, join(EXT, 'bin/bounded.sh'), command],
+      {
+        env: { ...process.env, RIGSCOPE_RUN: `test-${process.pid}` },
+        encoding: 'utf8',
+      },
+    );
+
+  it("kills what the command left behind, not the wrappers that started it, and passes the command's status on", () => {
+    const tag = `61${process.pid % 100000}`;
+    expect(bounded(`setsid sleep ${tag}.5 & exit 3`)).toBe('wrapper alive, status 3\n');
+    expect(execFileSync('bash', ['-c', `pgrep -f 'slee[p] ${tag}' || true`], { encoding: 'utf8' })).toBe('');
+  });
+});
+
 /** MediaWiki 1.39's names of the classes and interfaces the extension names: { name: 'class' | 'interface' }. */
 const NAMES_1_39 = {
   Html: 'class',

@@ -239,51 +239,8 @@ describe('each failure ends in a sentence', () => {
   });
 });
 
-describe('the CLI takes folder addresses (RIGSCOPE_GITHUB_API / _RAW, RIGSCOPE_GITLAB_API)', () => {
-  const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
-  // Asynchronous: the fake server answers from this process while the CLI runs.
-  const run = (...args) =>
-    new Promise((resolve) => {
-      const env = {
-        ...process.env,
-        RIGSCOPE_GITHUB_API: fake.github.api,
-        RIGSCOPE_GITHUB_RAW: fake.github.raw,
-        RIGSCOPE_GITLAB_API: fake.gitlab.api,
-      };
-      execFile(process.execPath, [CLI, ...args], { env, encoding: 'utf8', maxBuffer: 1 << 26 }, (err, stdout, stderr) =>
-        resolve({ status: err ? (err.code ?? 1) : 0, stdout, stderr }),
-      );
-    });
-
-  it('scene lists a GitHub folder as a folder on disk', async () => {
-    const r = await run('scene', 'https://github.com/mods/samples/tree/main/vertex3d/assimp-mar_rifle', '--json');
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    const scene = JSON.parse(r.stdout);
-    expect(scene.characters.length).toBe(1);
-    expect(JSON.stringify(scene)).toContain('assimp-mar_rifle/mar_rifle_d.3d');
-  });
-
-  it('page, bundle and export take a GitLab folder', async () => {
-    const out = mkdtempSync(join(tmpdir(), 'rigscope-repo-cli-'));
-    const folder = 'https://gitlab.com/group/sub/samples/-/tree/main/psg/synthetic';
-    expect((await run('bundle', folder, '-o', join(out, 'quad.rigscope'))).status).toBe(0);
-    expect(readFileSync(join(out, 'quad.rigscope')).subarray(1, 4).toString()).toBe('RSB');
-    expect((await run('page', folder, '-o', join(out, 'quad.html'))).status).toBe(0);
-    expect(existsSync(join(out, 'quad.html'))).toBe(true);
-    const r = await run('export', folder, '-o', join(out, 'glb'));
-    expect(r.status).toBe(0);
-    expect(readdirSync(join(out, 'glb'), { recursive: true }).some((f) => String(f).endsWith('.glb'))).toBe(true);
-  });
-
-  it('says why a folder could not be read', async () => {
-    const r = await run('scene', 'https://github.com/mods/nothing/tree/main/psk');
-    expect(r.status).toBe(1);
-    expect(r.stderr).toContain('github.com/mods/nothing is not a public repository or does not exist');
-  });
-});
-
-// The CLI against the stand-in, as above; its stderr and stdout as given.
+// The CLI against the stand-in: its status, stderr and stdout as given. Asynchronous: the fake
+// server answers from this process while the CLI runs.
 const CLI_PATH = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
 const cli = (...args) =>
   new Promise((resolve) => {
@@ -297,6 +254,35 @@ const cli = (...args) =>
       resolve({ status: err ? (err.code ?? 1) : 0, stdout, stderr }),
     );
   });
+
+describe('the CLI takes folder addresses (RIGSCOPE_GITHUB_API / _RAW, RIGSCOPE_GITLAB_API)', () => {
+  it('scene lists a GitHub folder as a folder on disk', async () => {
+    const r = await cli('scene', 'https://github.com/mods/samples/tree/main/vertex3d/assimp-mar_rifle', '--json');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const scene = JSON.parse(r.stdout);
+    expect(scene.characters.length).toBe(1);
+    expect(JSON.stringify(scene)).toContain('assimp-mar_rifle/mar_rifle_d.3d');
+  });
+
+  it('page, bundle and export take a GitLab folder', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'rigscope-repo-cli-'));
+    const folder = 'https://gitlab.com/group/sub/samples/-/tree/main/psg/synthetic';
+    expect((await cli('bundle', folder, '-o', join(out, 'quad.rigscope'))).status).toBe(0);
+    expect(readFileSync(join(out, 'quad.rigscope')).subarray(1, 4).toString()).toBe('RSB');
+    expect((await cli('page', folder, '-o', join(out, 'quad.html'))).status).toBe(0);
+    expect(existsSync(join(out, 'quad.html'))).toBe(true);
+    const r = await cli('export', folder, '-o', join(out, 'glb'));
+    expect(r.status).toBe(0);
+    expect(readdirSync(join(out, 'glb'), { recursive: true }).some((f) => String(f).endsWith('.glb'))).toBe(true);
+  });
+
+  it('says why a folder could not be read', async () => {
+    const r = await cli('scene', 'https://github.com/mods/nothing/tree/main/psk');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('github.com/mods/nothing is not a public repository or does not exist');
+  });
+});
 
 describe('a file of the folder that cannot be fetched', () => {
   const models = `https://github.com/mods/samples/tree/main/${FT}/Models`;

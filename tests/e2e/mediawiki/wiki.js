@@ -2,9 +2,10 @@
 // 1.39 installed on SQLite in a temporary folder, served by `php -S` with a router, the extension
 // loaded from the repository, and a small API client (login, upload, edit).
 // See /work/shared/specs/mediawiki.md for what these steps rely on.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -12,6 +13,8 @@ import { basename, join } from 'node:path';
 export const MEDIAWIKI = '/usr/share/mediawiki';
 export const EXTENSION_DIR = new URL('../../../integrations/mediawiki/Rigscope', import.meta.url).pathname;
 const ROUTER = new URL('./router.php', import.meta.url).pathname;
+/** This checkout's command line, which the test wikis run for inspect and poster. */
+const CLI = new URL('../../../web/cli/rigscope.js', import.meta.url).pathname;
 export const ADMIN = { user: 'Admin', password: 'Rigscope-test-password-1' };
 
 /** Whether this machine has MediaWiki and PHP (scripts/setup.sh installs them). */
@@ -112,7 +115,7 @@ function installedTemplate(extensionDir) {
  * @param {{ dir: string, settings?: string, extensionDir?: string }} options settings: PHP lines
  *   appended to LocalSettings.php; extensionDir: the extension's folder (the repository's by default),
  *   served under /extensions/Rigscope/ as a link in MediaWiki's extensions/ would be
- * @returns {Promise<{ url: string, dir: string, api: WikiApi, stop: () => void, php: (args: string[], input?: string, env?: object) => string, runJobs: (env?: object) => string }>}
+ * @returns {Promise<{ url: string, dir: string, api: WikiApi, stop: () => void, php: (args: string[], input?: string, env?: object) => string, runJobs: (env?: object) => Promise<string> }>}
  */
 export async function makeWiki({ dir, settings = '', extensionDir = EXTENSION_DIR }) {
   const port = await freePort();
@@ -165,10 +168,64 @@ export async function makeWiki({ dir, settings = '', extensionDir = EXTENSION_DI
     await new Promise((r) => setTimeout(r, 100));
   }
   // The test wiki runs no job at the end of a request ($wgJobRunRate = 0, as the README advises
-  // for posters): a test runs them when it wants posters drawn, as a wiki's job runner would.
-  const runJobs = (extraEnv) => php([`${MEDIAWIKI}/maintenance/runJobs.php`], undefined, extraEnv);
+  // for posters): a test runs them when it wants posters drawn, as a wiki's job runner would. Not
+  // synchronously: a run that draws posters takes minutes on a busy machine, and a test worker's
+  // blocked event loop misses Vitest's calls ("Timeout calling onTaskUpdate").
+  const runJobs = async (extraEnv = {}) =>
+    (
+      await promisify(execFile)('php', [`${MEDIAWIKI}/maintenance/runJobs.php`], {
+        env: { ...env, ...extraEnv },
+        encoding: 'utf8',
+        cwd: MEDIAWIKI,
+        maxBuffer: 1 << 26,
+      })
+    ).stdout;
   return { url, dir, api: new WikiApi(url), php, runJobs, log: () => log, stop };
 }
+
+/**
+ * A test file's wiki, logged in as the administrator: in `dir` (a new folder under /tmp named
+ * after `name` when none is given), the extension running this checkout's command line, drawing
+ * posters with it when `posters`, then `settings`. Its `remove()` stops it and deletes the folder.
+ * @param {string} name
+ * @param {{ posters?: boolean, settings?: string, dir?: string, extensionDir?: string }} [options]
+ */
+export async function openTestWiki(name, { posters = false, settings = '', dir, extensionDir } = {}) {
+  const folder = dir ?? mkdtempSync(join(tmpdir(), `rigscope-wiki-${name}-`));
+  let wiki;
+  try {
+    wiki = await makeWiki({
+      dir: folder,
+      extensionDir,
+      settings: `
+$wgRigscopeNode = ${JSON.stringify(process.execPath)};
+$wgRigscopeCli = ${JSON.stringify(CLI)};
+$wgRigscopePosterCommand = ${posters};
+${settings}`,
+    });
+    await wiki.api.login();
+  } catch (err) {
+    wiki?.stop();
+    rmSync(folder, { recursive: true, force: true });
+    throw err;
+  }
+  return {
+    ...wiki,
+    remove() {
+      wiki.stop();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Decodes the few entities MediaWiki's Html class writes in attributes and text. */
+export const unescape = (s) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#0*39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** MediaWiki's action API, with cookies. */
 export class WikiApi {
