@@ -94,9 +94,10 @@ function shareLook(material) {
   Object.defineProperty(material, 'side', {
     configurable: true,
     enumerable: true,
-    // A translucent one keeps its sides: three draws a two-sided one in two passes (one program each).
+    // A translucent or transmissive one keeps its sides: three draws it a side at a time, setting
+    // the side it draws (one program each).
     get() {
-      return choosing && side === THREE.FrontSide && !this.transparent ? THREE.DoubleSide : side;
+      return choosing && side === THREE.FrontSide && !this.transparent && !(this.transmission > 0) ? THREE.DoubleSide : side;
     },
     set(value) {
       side = value;
