@@ -19,10 +19,13 @@ const HAVE_SAMPLES = existsSync(SAMPLES);
 
 const browser = fileBrowser();
 
+/** A GLB's JSON chunk. */
+const glbJson = (glb) => JSON.parse(glb.toString('utf8', 20, 20 + glb.readUInt32LE(12)));
+
 /** The width and height of each image of a GLB (PNG pictures in its binary chunk). */
 function imageSizes(glb) {
   const length = glb.readUInt32LE(12);
-  const json = JSON.parse(glb.toString('utf8', 20, 20 + length));
+  const json = glbJson(glb);
   const bin = 20 + length + 8;
   return (json.images ?? []).map(({ bufferView }) => {
     const png = bin + (json.bufferViews[bufferView].byteOffset ?? 0);
@@ -68,7 +71,11 @@ describe('shader programs of a folder', () => {
         const programs = new Set(materials.flatMap((m) => [...(viewer.renderer.properties.get(m).programs?.values() ?? [])]));
         const untextured = materials.filter((m) => m.map?.userData.untextured).length;
         const textures = new Set(materials.filter((m) => m.map && !m.map.userData.untextured).map((m) => m.map.source)).size;
-        return { kinds: [...kinds].sort(), programs: programs.size, materials: materials.length, untextured, textures };
+        // What the GLB says of each material: its own sides and alpha test, not the shared look's.
+        const exported = app.characters.flatMap((c) => [...c.tree()].flatMap((x) => x.materials));
+        const twoSided = exported.filter((m) => m.side === 2).length;
+        const masked = exported.filter((m) => m.alphaTest > 0).length;
+        return { kinds: [...kinds].sort(), programs: programs.size, materials: materials.length, untextured, textures, twoSided, masked };
       });
       expect(drawn.kinds).toEqual(VERTEX3D_KINDS);
       expect(drawn.programs).toBe(VERTEX3D_PROGRAMS);
@@ -81,9 +88,16 @@ describe('shader programs of a folder', () => {
 
       // The GLB holds the folder's pictures, never the white texel.
       const [download] = await Promise.all([page.waitForEvent('download'), clickMenuItem(page, 'export-button')]);
-      const sizes = imageSizes(readFileSync(await download.path()));
+      const glb = readFileSync(await download.path());
+      const sizes = imageSizes(glb);
       expect(sizes.filter(([w, h]) => w === 1 && h === 1)).toEqual([]);
       expect(sizes.length).toBe(drawn.textures);
+      // Each material's own sides and alpha test: the shared look is the viewer's drawing alone.
+      const { materials } = glbJson(glb);
+      expect(drawn.twoSided).toBeGreaterThan(0);
+      expect(drawn.masked).toBeGreaterThan(0);
+      expect(materials.filter((m) => m.doubleSided).length).toBe(drawn.twoSided);
+      expect(materials.filter((m) => m.alphaMode === 'MASK').length).toBe(drawn.masked);
 
       // The same pictures as with each material's own programs: copies (with no shared look: their
       // own side and alpha test in their programs), no map on the untextured ones, both sides'
