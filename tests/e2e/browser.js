@@ -42,6 +42,13 @@ export const VERTEX3D_KINDS = [
 ];
 
 /**
+ * The shader programs samples/vertex3d draws with: one per look (three/shared-programs.js), where
+ * three alone makes one per kind (VERTEX3D_KINDS). Its opaque materials, one-sided or two, masked or
+ * not, share one; the two-sided translucent flat one (the bottle's glass) has its own.
+ */
+export const VERTEX3D_PROGRAMS = 2;
+
+/**
  * A page of another site (`name`.html, served by the test) with the element's one script tag and
  * an empty <main id="here">, its errors collected, once the element is defined. `owner` is a
  * browser or a context.

@@ -3,7 +3,8 @@
 // each program and prepares its first draw one at a time, so every program beyond one per kind of
 // material is time the folder is not in place (issue #31). An untextured material draws the white
 // texel and shares its textured kind's program; a two-sided translucent or modulated material
-// draws both sides in one pass. The picture is the one the materials give without either.
+// draws both sides in one pass; opaque materials share one program whatever their sides and alpha
+// test (issue #41). The picture is the one the materials give with programs of their own.
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { existsSync } from 'node:fs';
@@ -17,6 +18,7 @@ import {
   samplesFolderSrc,
   until,
   VERTEX3D_KINDS,
+  VERTEX3D_PROGRAMS,
 } from './browser.js';
 
 const FOLDER = join(SAMPLES, 'vertex3d');
@@ -61,61 +63,78 @@ async function elementPage(src) {
 }
 
 describe('shader programs of a folder in <rigscope-viewer>', () => {
-  it.skipIf(!existsSync(FOLDER))('samples/vertex3d: one program per kind of material, textured or not, the same picture', async () => {
-    const page = await elementPage(samplesFolderSrc('vertex3d'));
-    const drawn = await page.evaluate(() => {
-      const v = document.getElementById('v');
-      const { renderer } = customElements.get('rigscope-viewer').renderer;
-      const materials = [...new Set(v.app.characters.flatMap((c) => [...c.tree()].flatMap((x) => x.materials)).filter((m) => m.visible))];
-      const kinds = new Set(materials.map((m) => [m.side, m.alphaTest > 0, m.transparent, m.flatShading].join('/')));
-      // Every program a material was drawn with: each pass of a two-pass material has one of its own.
-      const programs = new Set(materials.flatMap((m) => [...(renderer.properties.get(m).programs?.values() ?? [])]));
-      const linked = new Set(renderer.info.programs);
-      return {
-        kinds: [...kinds].sort(),
-        programs: programs.size,
-        linked: [...programs].every((p) => linked.has(p)),
-        materials: materials.length,
-        untextured: materials.filter((m) => m.map?.userData.untextured).length,
-      };
-    });
-    expect(drawn.kinds).toEqual(VERTEX3D_KINDS);
-    expect(drawn.programs).toBe(VERTEX3D_KINDS.length);
-    expect(drawn.linked).toBe(true);
-    expect(await page.evaluate(() => window.__inFrame)).toEqual([]);
-    // Some of its meshes have no texture in the folder: they share the textured programs.
-    expect(drawn.untextured).toBeGreaterThan(0);
-    expect(drawn.untextured).toBeLessThan(drawn.materials);
+  it.skipIf(!existsSync(FOLDER))(
+    'samples/vertex3d: one program per look, textured or not, one-sided or two, masked or not, the same picture',
+    async () => {
+      const page = await elementPage(samplesFolderSrc('vertex3d'));
+      const drawn = await page.evaluate(() => {
+        const v = document.getElementById('v');
+        const { renderer } = customElements.get('rigscope-viewer').renderer;
+        const materials = [...new Set(v.app.characters.flatMap((c) => [...c.tree()].flatMap((x) => x.materials)).filter((m) => m.visible))];
+        const kinds = new Set(materials.map((m) => [m.side, m.alphaTest > 0, m.transparent, m.flatShading].join('/')));
+        // Every program a material was drawn with: each pass of a two-pass material has one of its own.
+        const programs = new Set(materials.flatMap((m) => [...(renderer.properties.get(m).programs?.values() ?? [])]));
+        const linked = new Set(renderer.info.programs);
+        return {
+          kinds: [...kinds].sort(),
+          programs: programs.size,
+          linked: [...programs].every((p) => linked.has(p)),
+          materials: materials.length,
+          untextured: materials.filter((m) => m.map?.userData.untextured).length,
+        };
+      });
+      expect(drawn.kinds).toEqual(VERTEX3D_KINDS);
+      expect(drawn.programs).toBe(VERTEX3D_PROGRAMS);
+      expect(drawn.linked).toBe(true);
+      expect(await page.evaluate(() => window.__inFrame)).toEqual([]);
+      // Some of its meshes have no texture in the folder: they share the textured programs.
+      expect(drawn.untextured).toBeGreaterThan(0);
+      expect(drawn.untextured).toBeLessThan(drawn.materials);
 
-    // The same picture as with no map on the untextured materials and both sides' passes apart.
-    const changed = await page.evaluate(() => {
-      const v = document.getElementById('v');
-      v.pause();
-      v.app.setTime(0);
-      v.stage.grid.visible = false;
-      const [w, h] = [480, 360];
-      const shared = v.stage.still(w, h);
-      for (const m of v.app.characters.flatMap((c) => [...c.tree()].flatMap((x) => x.materials))) {
-        if (m.map?.userData.untextured) m.map = null;
-        m.forceSinglePass = false;
-        m.needsUpdate = true;
-      }
-      const apart = v.stage.still(w, h);
-      const background = v.stage.still(w, h, { background: '#ff00ff' });
-      let differ = 0;
-      let model = 0;
-      for (let i = 0; i < shared.length; i += 4) {
-        if (Math.max(...[0, 1, 2].map((k) => Math.abs(shared[i + k] - apart[i + k]))) > 2) differ++;
-        if ([0, 1, 2].every((k) => shared[i + k] === background[i + k])) model++;
-      }
-      return { differ, model };
-    });
-    // The model covers much of the picture: pixels another background colour leaves as they are.
-    expect(changed.model).toBeGreaterThan(1000);
-    expect(changed.differ).toBe(0);
-    expect(page.errors).toEqual([]);
-    await page.close();
-  });
+      // The same picture as with each material's own programs: copies (with no shared look: their
+      // own side and alpha test in their programs), no map on the untextured ones, both sides'
+      // passes apart.
+      const changed = await page.evaluate(() => {
+        const v = document.getElementById('v');
+        v.pause();
+        v.app.setTime(0);
+        v.stage.grid.visible = false;
+        const [w, h] = [480, 360];
+        const shared = v.stage.still(w, h);
+        const own = new Map();
+        const copy = (m) => {
+          if (!own.has(m)) {
+            const userData = m.userData; // links to the decoded files: not copied (Material.copy goes through JSON)
+            m.userData = {};
+            const c = m.clone();
+            m.userData = userData;
+            if (c.map?.userData.untextured) c.map = null;
+            c.forceSinglePass = false;
+            own.set(m, c);
+          }
+          return own.get(m);
+        };
+        for (const c of v.app.characters)
+          c.root.traverse((o) => {
+            if (o.material) o.material = Array.isArray(o.material) ? o.material.map(copy) : copy(o.material);
+          });
+        const apart = v.stage.still(w, h);
+        const background = v.stage.still(w, h, { background: '#ff00ff' });
+        let differ = 0;
+        let model = 0;
+        for (let i = 0; i < shared.length; i += 4) {
+          if (Math.max(...[0, 1, 2].map((k) => Math.abs(shared[i + k] - apart[i + k]))) > 2) differ++;
+          if ([0, 1, 2].every((k) => shared[i + k] === background[i + k])) model++;
+        }
+        return { differ, model };
+      });
+      // The model covers much of the picture: pixels another background colour leaves as they are.
+      expect(changed.model).toBeGreaterThan(1000);
+      expect(changed.differ).toBe(0);
+      expect(page.errors).toEqual([]);
+      await page.close();
+    },
+  );
 
   it.skipIf(!existsSync(FOLDER))('the white texel leaves the GPU when the src is replaced and when the element is removed', async () => {
     const page = await elementPage(samplesFolderSrc('vertex3d'));

@@ -12,7 +12,7 @@ import { Glides } from '../three/glides.js';
 import { slicer } from '../core/tasks.js';
 import { flipRows } from '../core/png.js';
 import { linkPrograms } from '../three/programs.js';
-import { materialsOf, sharePrograms } from '../three/shared-programs.js';
+import { materialsOf, sharePrograms, shareLooks } from '../three/shared-programs.js';
 import { UNTEXTURED_MAP } from '../three/textures.js';
 
 /** Characters whose materials are prepared in one call of three's compile (it walks the whole scene for lights each call). */
@@ -46,6 +46,7 @@ export class Viewer {
     this.renderer = new THREE.WebGLRenderer({ antialias: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     this.renderer.outputColorSpace = THREE.SRGBColorSpace;
+    shareLooks(this.renderer);
     container.prepend(this.renderer.domElement);
     this.labels = new Labels(undefined, () => this.requestRender());
     /** Programs known linked: asking about one that is not waits for its link. */

@@ -7,6 +7,7 @@ import { inflateSync } from 'fflate';
 import { flipRows, unpremultiply } from '../core/png.js';
 import { NEUTRAL_ROOM } from './neutral-room.js';
 import { neutralRoomTexture } from './neutral-room-data.js';
+import { shareLooks } from '../three/shared-programs.js';
 
 class SharedRenderer {
   constructor() {
@@ -31,6 +32,7 @@ class SharedRenderer {
     renderer.outputColorSpace = THREE.SRGBColorSpace;
     renderer.toneMapping = THREE.NeutralToneMapping;
     renderer.setScissorTest(true);
+    shareLooks(renderer);
     canvas.addEventListener('webglcontextlost', (e) => {
       e.preventDefault();
       this.stats.lost++;
