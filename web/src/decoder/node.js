@@ -82,28 +82,18 @@ export async function instantiateDecoders(wasmModule) {
 }
 
 /**
- * Synchronous calls on one instance, replaced after a crash, behind the call(op, args) surface.
+ * One instance of the module, replaced after a crash: `run(op, args)` calls it synchronously,
+ * `ready()` waits for a replacement under way. `onRestart` runs as an instance is dropped.
  * @param {WebAssembly.Module} wasmModule
  */
-export async function decoderHost(wasmModule) {
+async function restartingInstance(wasmModule, onRestart) {
   const instantiate = () => instantiateDecoders(wasmModule);
   let M = await instantiate();
   let restarting = null;
-  // Held inputs, in the instance's heap: what is held (ledger) and the bytes themselves (heap).
-  const heap = heapKeeper();
-  const keeper = {
-    letGo(id) {
-      ledger.forget(id);
-      heap.release([id]);
-    },
-  };
-  const ledger = new HeldLedger(keeper);
-  /** Held inputs read into the instance so far (tests count them). */
-  const sentCounts = { heldInputs: 0, heldBytes: 0 };
 
   function restart() {
     M = null;
-    ledger.clear();
+    onRestart();
     restarting = instantiate().then(
       (fresh) => {
         M = fresh;
@@ -133,9 +123,21 @@ export async function decoderHost(wasmModule) {
     if (!M && !restarting) restart();
     if (restarting) await restarting;
   };
+  return {
+    run,
+    ready,
+    get current() {
+      return M;
+    },
+  };
+}
 
-  /** A call naming a held input: its bytes read and copied into the instance the first time, else found there. */
-  async function callHeld(op, args) {
+/**
+ * Calls naming a held input: its bytes read and copied into the instance the first time, else
+ * found there; an instance that lost them (a restart) is sent them once more.
+ */
+function heldCaller({ ledger, heap, sentCounts, instance }) {
+  return async function callHeld(op, args) {
     for (let attempt = 0; ; attempt++) {
       const { args: refs, release, sent } = await ledger.refs(args);
       heap.release(release);
@@ -146,8 +148,8 @@ export async function decoderHost(wasmModule) {
       }
       let taken;
       try {
-        await ready();
-        const taking = heap.take(M, refs);
+        await instance.ready();
+        const taking = heap.take(instance.current, refs);
         sent(); // the bytes are registered: calls waiting for them go on
         taken = await taking;
       } catch (err) {
@@ -157,20 +159,41 @@ export async function decoderHost(wasmModule) {
         continue;
       }
       try {
-        return run(op, taken.args);
+        return instance.run(op, taken.args);
       } finally {
         taken.done();
       }
     }
-  }
+  };
+}
+
+/**
+ * Synchronous calls on one instance, replaced after a crash, behind the call(op, args) surface.
+ * @param {WebAssembly.Module} wasmModule
+ */
+export async function decoderHost(wasmModule) {
+  // Held inputs, in the instance's heap: what is held (ledger) and the bytes themselves (heap).
+  const heap = heapKeeper();
+  const keeper = {
+    letGo(id) {
+      ledger.forget(id);
+      heap.release([id]);
+    },
+  };
+  const ledger = new HeldLedger(keeper);
+  /** Held inputs read into the instance so far (tests count them). */
+  const sentCounts = { heldInputs: 0, heldBytes: 0 };
+  const instance = await restartingInstance(wasmModule, () => ledger.clear());
+  const { run, ready } = instance;
+  const callHeld = heldCaller({ ledger, heap, sentCounts, instance });
 
   // Synchronous calls on the current instance, throwing like call() (tests use it directly).
   const module = {
     get HEAP8() {
-      return M?.HEAP8;
+      return instance.current?.HEAP8;
     },
     get instance() {
-      return M;
+      return instance.current;
     },
   };
   for (const op of DECODER_OPS) module[op] = (...args) => run(op, args);
