@@ -31,6 +31,7 @@ describe.skipIf(!HAVE_SAMPLES)('UPackageLoader', () => {
     const counting = {
       transfersInput: d.transfersInput,
       holdsInputs: d.holdsInputs,
+      holdInput: d.holdInput,
       call: (op, args) => (calls.push(op), d.call(op, args)),
     };
     const group = await new UPackageLoader()

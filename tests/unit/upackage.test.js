@@ -21,6 +21,7 @@ async function counting() {
     calls,
     transfersInput: d.transfersInput,
     holdsInputs: d.holdsInputs,
+    holdInput: d.holdInput,
     call(op, args) {
       calls.set(op, (calls.get(op) ?? 0) + 1);
       return d.call(op, args);

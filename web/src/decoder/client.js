@@ -4,7 +4,7 @@
 // should the worker itself die, the calls it held reject with a sentence naming their files and
 // the next call starts a new worker. An input given as a HeldInput (held.js) is sent to the worker
 // once and named by its id after that.
-import { HELD_MISSING, HeldLedger, isHeldInput } from './held.js';
+import { HELD_MISSING, HeldLedger, holdInput, isHeldInput } from './held.js';
 import { crashCause, fileOfCall } from './ops.js';
 import { prebundledWorker } from './optimized-deps.js';
 import { keepCompiledModule, offerCompiledModule } from './shared-module.js';
@@ -35,6 +35,11 @@ export class DecoderClient {
   /** A call may name a HeldInput in place of bytes (held.js). */
   get holdsInputs() {
     return true;
+  }
+
+  /** The input a call takes for a file: held when large enough (held.js holdInput), else null. */
+  holdInput(entry, read) {
+    return holdInput(entry, read);
   }
 
   /**

@@ -92,6 +92,15 @@ export function heldInputOf(entry, read) {
   return input;
 }
 
+/**
+ * What a decoder that holds inputs takes for a file (its `holdInput` method): the file's HeldInput
+ * when it is large enough to be worth holding, else null (its bytes go with each call). The
+ * families reach this through the decoder they are given, never by importing it.
+ */
+export function holdInput(entry, read) {
+  return entry.size >= HOLD_MIN_BYTES ? heldInputOf(entry, read) : null;
+}
+
 /** Lets go of what decoders hold of these entries (a drop cleared, an element's files replaced or gone). */
 export function releaseHeldInputs(entries) {
   for (const entry of entries) {

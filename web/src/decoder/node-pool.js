@@ -5,6 +5,7 @@
 // as the browser's, with threads in place of Web Workers), each instantiating the compiled module.
 import { Worker } from 'node:worker_threads';
 import { DecoderPool } from './pool.js';
+import { holdInput } from './held.js';
 import { compiledDecoders, decoderHost, wasmUrlOf } from './node.js';
 
 const syncHosts = new Map(); // wasm href → Promise of the shared synchronous host
@@ -95,6 +96,8 @@ export function createDecoderHost({ workerLimit, decoderPath } = {}) {
     },
     /** A call may name a HeldInput in place of bytes (held.js): both the instance and the threads keep it. */
     holdsInputs: true,
+    /** The input a call takes for a file: held when large enough (held.js holdInput), else null. */
+    holdInput,
     /** worker_threads started so far (0 while decoding synchronously). */
     get workerCount() {
       return started?.workerCount ?? 0;

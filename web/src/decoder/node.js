@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { HELD_MISSING, HeldLedger, isHeldInput } from './held.js';
+import { HELD_MISSING, HeldLedger, holdInput, isHeldInput } from './held.js';
 import { brokenAfterCall, DECODER_OPS, DecoderCrash, heapKeeper, invoke, readBlobArgs } from './ops.js';
 import { instanceOf, printErr } from './shared-module.js';
 
@@ -205,6 +205,8 @@ export async function decoderHost(wasmModule) {
     transfersInput: false,
     /** A call may name a HeldInput in place of bytes (held.js). */
     holdsInputs: true,
+    /** The input a call takes for a file: held when large enough (held.js holdInput), else null. */
+    holdInput,
     /** Whether the instance holds input `id` now. */
     holds: (id) => ledger.holds(id),
     sent: sentCounts,

@@ -5,7 +5,7 @@
 // the worker with the fewest bytes still to decode; a call naming a held input (held.js) goes to
 // a worker that holds it, unless all of those are busy and another is free.
 import { bundledWorkerModule, DecoderClient } from './client.js';
-import { heldIdOf, isHeldInput } from './held.js';
+import { heldIdOf, holdInput, isHeldInput } from './held.js';
 
 /**
  * Workers a pool starts at most unless told otherwise: one per core, so a folder decodes on all of
@@ -119,6 +119,11 @@ export class DecoderPool {
   /** A call may name a HeldInput in place of bytes (held.js). */
   get holdsInputs() {
     return true;
+  }
+
+  /** The input a call takes for a file: held when large enough (held.js holdInput), else null. */
+  holdInput(entry, read) {
+    return holdInput(entry, read);
   }
 
   /** Workers of this pool holding a held input now (tests, and what a page holds). */

@@ -8,11 +8,10 @@
 // `missing` record naming it.
 //
 // A package is read by a decoder call per object, each of which takes the whole file: a decoder
-// that can hold it (decoder/held.js) is sent it once and keeps it; and a mesh comes back with the
+// that can hold it (its holdInput, decoder/held.js) is sent it once and keeps it; and a mesh comes back with the
 // textures of its package its slots name, decoded in the same call (decodePackageMesh), so a
 // mesh with its textures is one worker round trip.
 import { baseName, decoderInput, stem, textureKey } from '../core/files.js';
-import { heldInputOf, HOLD_MIN_BYTES } from '../decoder/held.js';
 
 /** The package tag, `C1 83 2A 9E` at offset 0 (§0). */
 const PACKAGE_TAG = 0x9e2a83c1;
@@ -60,8 +59,7 @@ function packageInput(entry, decoder) {
  * package is large enough to be worth it (sent once, named by its id after that), else its bytes.
  */
 async function packageArg(entry, decoder) {
-  if (decoder?.holdsInputs && entry.size >= HOLD_MIN_BYTES) return heldInputOf(entry, () => decoderInput(entry));
-  return packageInput(entry, decoder);
+  return decoder?.holdInput?.(entry, () => decoderInput(entry)) ?? packageInput(entry, decoder);
 }
 
 /** One export of a package decoded (the decoders read the tables again: they are small beside the data). */
