@@ -35,7 +35,22 @@ function resolve(url, site) {
   return null;
 }
 
-export function startServer(port = 0, { cors = true, site = 'dist/' } = {}) {
+/** The one byte range `bytes=a-b`, `a-` or `-n` (the last n) of a Range header within `size` bytes, as static hosts answer it; else null. */
+function byteRange(header, size) {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header ?? '');
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') return size > 0 ? { start: Math.max(0, size - Number(m[2])), end: size - 1 } : null;
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  return start <= end ? { start, end } : null;
+}
+
+/**
+ * `ranges`: answer a single Range with 206 and that part, as static hosts do (false: the whole
+ * file, as a host that ignores Range); `served`, when given, collects `{ path, range, bytes, sent }`
+ * of every file answer (tests count what a page read).
+ */
+export function startServer(port = 0, { cors = true, site = 'dist/', ranges = true, served = null } = {}) {
   const server = createServer((req, res) => {
     const file = resolve(req.url, site);
     if (!file || !existsSync(file)) {
@@ -43,8 +58,31 @@ export function startServer(port = 0, { cors = true, site = 'dist/' } = {}) {
       res.end('not found');
       return;
     }
-    const headers = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': statSync(file).size };
-    if (cors) headers['Access-Control-Allow-Origin'] = '*';
+    const size = statSync(file).size;
+    const headers = { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream', 'Content-Length': size };
+    if (cors) {
+      headers['Access-Control-Allow-Origin'] = '*';
+      headers['Access-Control-Expose-Headers'] = 'Content-Range, Content-Length';
+    }
+    // `?whole` in a file's address: this answer ignores Range, as some hosts do.
+    const answersRanges = ranges && !new URL(req.url, 'http://x').searchParams.has('whole');
+    const range = answersRanges && req.headers.range ? byteRange(req.headers.range, size) : null;
+    const record = {
+      path: new URL(req.url, 'http://x').pathname,
+      range: req.headers.range ?? null,
+      bytes: range ? range.end - range.start + 1 : size,
+    };
+    // `sent`: whether the answer went out whole (false: the page ended the request first).
+    res.on('close', () => (record.sent = res.writableFinished));
+    served?.push(record);
+    if (range) {
+      headers['Content-Length'] = range.end - range.start + 1;
+      headers['Content-Range'] = `bytes ${range.start}-${range.end}/${size}`;
+      res.writeHead(206, headers);
+      createReadStream(file, range).pipe(res);
+      return;
+    }
+    if (answersRanges) headers['Accept-Ranges'] = 'bytes';
     res.writeHead(200, headers);
     createReadStream(file).pipe(res);
   });

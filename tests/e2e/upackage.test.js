@@ -102,6 +102,17 @@ describe.skipIf(!existsSync(PKG))('UE1 packages in the viewer', () => {
     });
     expect(state.names).toEqual(['sg_GL3rd']);
     expect(state.clips).toEqual(['All', 'Fire', 'Still']);
+    // Read in parts (the test site answers ranges): a fifth of its 4,114,609 bytes.
+    const read = await page.evaluate(
+      (url) =>
+        performance
+          .getEntriesByType('resource')
+          .filter((e) => e.name === url)
+          .reduce((n, e) => n + e.encodedBodySize, 0),
+      file,
+    );
+    expect(read).toBeGreaterThan(0);
+    expect(read).toBeLessThan(4114609 / 5);
     // What Copy link writes (params.js currentState: mesh is app.objects[0]).
     expect(state.objects).toEqual(['sg_GL3rd']);
     expect(state.triangles).toBeGreaterThan(0);
@@ -109,37 +120,67 @@ describe.skipIf(!existsSync(PKG))('UE1 packages in the viewer', () => {
     await page.close();
   });
 
-  it('<rigscope-viewer mesh="…">: one mesh of a package, decoded and drawn alone', async () => {
+  it('<rigscope-viewer mesh="…">: one mesh of a package, read in parts, drawn as from the whole file', async () => {
     const page = await elementHostPage(browser, 'upackage');
+    const src = `${inject('baseUrl')}/samples/upackage/SiegeIV_0032beta9.u`;
+    // `parts`: the test site answers ranges; `whole`: the same file from a host that ignores them.
     await page.evaluate(
-      (src) => {
-        const v = document.createElement('rigscope-viewer');
-        v.id = 'v';
-        v.style.cssText = 'display:block;width:640px;height:480px';
-        v.setAttribute('mesh', 'SiegeIV_0032beta9.sg_GL3rd');
-        v.setAttribute('src', src);
-        document.getElementById('here').append(v);
+      ([src]) => {
+        for (const [id, url] of [
+          ['parts', src],
+          ['whole', `${src}?whole`],
+        ]) {
+          const v = document.createElement('rigscope-viewer');
+          v.id = id;
+          v.style.cssText = 'display:block;width:640px;height:480px';
+          v.setAttribute('mesh', 'SiegeIV_0032beta9.sg_GL3rd');
+          v.setAttribute('src', url);
+          document.getElementById('here').append(v);
+        }
       },
-      `${inject('baseUrl')}/samples/upackage/SiegeIV_0032beta9.u`,
+      [src],
     );
-    await until(page, () => {
-      const v = document.getElementById('v');
-      return v.app.characters.length > 0 && v.shadowRoot.querySelector('.status').textContent === '' && v.stage.framesDrawn > 0;
-    });
-    const shown = await page.evaluate(async () => {
-      const v = document.getElementById('v');
-      await v.loaded;
-      return {
-        names: v.app.characters.map((c) => c.name),
-        clips: v.clips.map((c) => c.name),
-        pixels: v.stage.countForegroundPixels().count,
+    await until(
+      page,
+      () =>
+        ['parts', 'whole'].every((id) => {
+          const v = document.getElementById(id);
+          return v.app.characters.length > 0 && v.shadowRoot.querySelector('.status').textContent === '' && v.stage.framesDrawn > 0;
+        }),
+      undefined,
+      120000,
+    );
+    const shown = await page.evaluate(async (src) => {
+      const one = async (id) => {
+        const v = document.getElementById(id);
+        await v.loaded;
+        return {
+          names: v.app.characters.map((c) => c.name),
+          clips: v.clips.map((c) => c.name),
+          maps: v.app.characters[0].materials.map((m) => m.map?.name ?? null),
+          pixels: v.stage.countForegroundPixels().count,
+        };
       };
-    });
-    expect(shown.names).toEqual(['sg_GL3rd']);
-    expect(shown.clips).toEqual(['All', 'Fire', 'Still']);
-    expect(shown.pixels).toBeGreaterThan(2000);
-    // Its package is held by a worker of the page's pool; the element gone (another stays, so the
-    // workers do not end), the worker holds it no more.
+      // What crossed the network for each (resource timing: the page and the files are one site).
+      const read = (url) =>
+        performance
+          .getEntriesByType('resource')
+          .filter((e) => e.name === url)
+          .map((e) => e.encodedBodySize);
+      return { parts: await one('parts'), whole: await one('whole'), partsRead: read(src), wholeRead: read(`${src}?whole`) };
+    }, src);
+    expect(shown.parts.names).toEqual(['sg_GL3rd']);
+    expect(shown.parts.clips).toEqual(['All', 'Fire', 'Still']);
+    expect(shown.parts.pixels).toBeGreaterThan(2000);
+    expect(shown.parts).toEqual(shown.whole);
+    // In parts: its head and tail, then the mesh, its skins and their palettes, a fifth of its
+    // 4,114,609 bytes; whole: the file once (the tail's request ended when the head's answer
+    // showed the host ignores ranges).
+    expect(shown.partsRead.length).toBeGreaterThanOrEqual(3);
+    expect(shown.partsRead.reduce((a, b) => a + b, 0)).toBeLessThan(4114609 / 5);
+    expect(shown.wholeRead.filter((n) => n === 4114609)).toHaveLength(1);
+    // The whole package is held by a worker of the page's pool (parts are sent with each call);
+    // the elements gone (another stays, so the workers do not end), the worker holds it no more.
     const held = () =>
       page.evaluate(async () => {
         const pool = customElements.get('rigscope-viewer').decoderPool;
@@ -155,7 +196,8 @@ describe.skipIf(!existsSync(PKG))('UE1 packages in the viewer', () => {
         other.setAttribute('src', src);
         document.getElementById('here').append(other);
         await other.loaded;
-        document.getElementById('v').remove();
+        document.getElementById('parts').remove();
+        document.getElementById('whole').remove();
       },
       `${inject('baseUrl')}/samples/upackage/sources/C4.psk`,
     );

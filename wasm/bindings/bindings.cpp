@@ -856,6 +856,7 @@ void writePackageEntries(Json& j, const std::vector<rs::PackageEntry>& entries) 
     j.key("path").string(e.path);
     j.key("group").string(e.group);
     j.key("serialSize").number(e.serialSize);
+    j.key("serialOffset").number(e.serialOffset);
     j.endObject();
   }
   j.endArray();
@@ -914,6 +915,61 @@ val decodePackageObject(const val& bytes, const std::string& file, double export
   });
 }
 
+// Of a package given in parts (formats/upackage/upackage.h): the spans [b0, e0, b1, e1, ...] of
+// `size` bytes that hold the file, sorted and merged; anything outside the file or odd is left out.
+rs::Spans spansIn(const val& flat, size_t size) {
+  const size_t n = std::min<size_t>(flat["length"].as<size_t>(), 2 * 65536) & ~size_t(1);
+  rs::Spans spans;
+  spans.reserve(n / 2);
+  for (size_t i = 0; i < n; i += 2) {
+    const double b = flat[i].as<double>(), e = flat[i + 1].as<double>();
+    if (b >= 0 && b < e && e <= double(size)) spans.emplace_back(size_t(b), size_t(e));
+  }
+  std::sort(spans.begin(), spans.end());
+  rs::Spans merged;
+  for (const auto& s : spans) {
+    if (!merged.empty() && s.first <= merged.back().second)
+      merged.back().second = std::max(merged.back().second, s.second);
+    else
+      merged.push_back(s);
+  }
+  // No span at all is still a file given in parts (nothing of it present), never the whole file.
+  if (merged.empty()) merged.emplace_back(0, 0);
+  return merged;
+}
+
+// What a call on a package given in parts still needs: { missing: [b0, e0, ...] }.
+val missingSpans(const rs::Spans& missing) {
+  val flat = val::array();
+  for (const auto& [b, e] : missing) {
+    flat.call<void>("push", double(b));
+    flat.call<void>("push", double(e));
+  }
+  val o = val::object();
+  o.set("missing", flat);
+  return o;
+}
+
+val listPackageParts(const val& bytes, const std::string& file, const val& present) {
+  Bytes in = bytesIn(bytes);
+  if (in.refused()) return tooLarge(file, in.requested);
+  rs::PackageListing listing;
+  const rs::Status s = rs::listPackage(in.data(), in.size, file, listing, spansIn(present, in.size));
+  if (!listing.package.missing.empty()) return missingSpans(listing.package.missing);
+  return s.ok() ? listingToVal(listing) : refusal(s.error);
+}
+
+val decodePackageObjectParts(const val& bytes, const std::string& file, double exportIndex, const val& present) {
+  if (!(exportIndex >= 0 && exportIndex < 4294967296.0) || exportIndex != std::floor(exportIndex))
+    return refusal(
+        rs::format("UPACKAGE %s: export index %g is not an export of the package", file.c_str(), exportIndex));
+  rs::Spans missing;
+  val out = decodeOne(bytes, file, [&](const uint8_t* p, size_t n, rs::Model& m) {
+    return rs::decodePackageObject(p, n, file, uint32_t(exportIndex), m, spansIn(present, n), &missing);
+  });
+  return missing.empty() ? out : missingSpans(missing);
+}
+
 std::string detectFormat(const val& head, double fileSize, const std::string& file) {
   Bytes in = bytesIn(head);
   return rs::detectFormat(in.data(), in.size, size_t(fileSize), file);
@@ -948,6 +1004,8 @@ EMSCRIPTEN_BINDINGS(rigscope) {
   emscripten::function("decodeImage", &decodeImage);
   emscripten::function("listPackage", &listPackage);
   emscripten::function("decodePackageObject", &decodePackageObject);
+  emscripten::function("listPackageParts", &listPackageParts);
+  emscripten::function("decodePackageObjectParts", &decodePackageObjectParts);
   emscripten::function("detectFormat", &detectFormat);
   emscripten::function("copyBytes", &copyBytes);
   emscripten::function("lastTimings", &lastTimings);

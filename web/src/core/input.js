@@ -5,6 +5,7 @@
 // limit it passed.
 import { Inflate } from 'fflate';
 import { entryFromBytes, extension } from './files.js';
+import { RangedFile, entryFromParts } from './ranged.js';
 import { nextTask, slicer } from './tasks.js';
 import { MAX_ZIP_BYTES, MAX_ZIP_ENTRIES, formatBytes } from './limits.js';
 import { bundleEntries, isBundleEntry } from './bundle.js';
@@ -261,19 +262,30 @@ function watchdog(limits) {
 
 /** One URL's bytes, within the byte cap and the time limits. */
 async function fetchBytes(url, onProgress, limits) {
+  return (await fetchBody(url, onProgress, limits)).bytes;
+}
+
+/**
+ * One URL's answer and its body's bytes, within the byte cap and the time limits; `headers` go
+ * with the request (a Range). `limits.signal` ends it when no longer needed, and
+ * `limits.onResponse(response)` hears its status and headers before its body is read.
+ */
+async function fetchBody(url, onProgress, limits, headers = undefined) {
   const cap = limits.maxFetchBytes;
   const watch = watchdog(limits);
+  limits.signal?.addEventListener('abort', () => watch.abort('it was no longer needed'));
   const failed = (what) => Object.assign(new Error(`Could not fetch ${url}: ${what}`), { what });
   try {
     let response;
     try {
-      response = await blockedByPolicy(url, () => fetch(url, { mode: 'cors', signal: watch.signal }));
+      response = await blockedByPolicy(url, () => fetch(url, { mode: 'cors', signal: watch.signal, headers }));
     } catch (err) {
       if (watch.reason) throw failed(watch.reason);
       if (err.policy) throw failed("blocked by this page's security policy (Content-Security-Policy connect-src)");
       throw failed('the server did not allow this page to read it (CORS), or it is unreachable');
     }
     if (!response.ok) throw failed(`HTTP ${response.status}`);
+    limits.onResponse?.(response);
     const total = Number(response.headers.get('content-length')) || 0;
     const overCap = `over the ${formatBytes(cap)} limit for files opened from a link`;
     if (total > cap) {
@@ -307,10 +319,70 @@ async function fetchBytes(url, onProgress, limits) {
       bytes.set(c, o);
       o += c.length;
     }
-    return bytes;
+    return { response, bytes };
   } finally {
     watch.done();
   }
+}
+
+/**
+ * One part of a URL (`range`: a Range header's value), within the fetch limits: `{ bytes, start,
+ * size }` with its place and the file's size from the host's Content-Range; `{ bytes, size, whole:
+ * true }` when the host sent the whole file instead (it ignores Range: 200); null when the host
+ * answered a part it does not name or that does not add up.
+ */
+async function fetchPart(url, range, limits, onProgress) {
+  const { response, bytes } = await fetchBody(url, onProgress, limits, { Range: range });
+  if (response.status !== 206) return { bytes, size: bytes.length, whole: true };
+  const named = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(response.headers.get('content-range') ?? '');
+  if (!named) return null;
+  const [first, last, size] = named.slice(1).map(Number);
+  return bytes.length === last - first + 1 && last < size ? { bytes, start: first, size } : null;
+}
+
+/**
+ * Bytes `start` to `end` (exclusive) of a URL, within the fetch limits: `{ bytes, size }`, or
+ * `{ bytes, size, whole: true }` when the host sent the whole file instead (it ignores Range, or
+ * answered another part than the one asked for: then the file is fetched whole).
+ */
+export async function fetchRange(url, start, end, limits = {}, onProgress = undefined) {
+  const all = { ...LIMITS, ...limits, signal: undefined };
+  const part = await fetchPart(url, `bytes=${start}-${end - 1}`, all, onProgress);
+  if (part && (part.whole || part.start === start)) return part;
+  const whole = (await fetchBody(url, onProgress, all)).bytes;
+  return { bytes: whole, size: whole.length, whole: true };
+}
+
+/**
+ * A link's file as an entry read in parts (core/ranged.js) when its host answers ranges and the
+ * file is larger than its first parts (`first`: the family's `partsFirst`, the bytes its tables
+ * need from the head and the tail of the file, asked for side by side); else its bytes, as any
+ * link's.
+ */
+async function entryInParts(url, path, onProgress, limits, first) {
+  // A host that ignores Range sends the whole file to the head's request: the tail's is ended then.
+  const tailNotNeeded = new AbortController();
+  const onResponse = (response) => response.status !== 206 && tailNotNeeded.abort();
+  const [head, tail] = await Promise.all([
+    fetchRange(url, 0, first.head, { ...limits, onResponse }, onProgress),
+    first.tail ? fetchPart(url, `bytes=-${first.tail}`, { ...LIMITS, ...limits, signal: tailNotNeeded.signal }).catch(() => null) : null,
+  ]);
+  if (head.whole || head.size <= head.bytes.length) return entryFromBytes(path, head.bytes);
+  const read = async (start, end) => {
+    const part = await fetchRange(url, start, end, limits);
+    return part.whole ? { whole: part.bytes } : { bytes: part.bytes };
+  };
+  const parts = [{ at: 0, bytes: head.bytes }];
+  if (tail && !tail.whole && tail.size === head.size) parts.push({ at: tail.start, bytes: tail.bytes });
+  return entryFromParts(path, new RangedFile(head.size, parts, read));
+}
+
+/** A link's entry: its bytes, or a file read in parts when a family reads files of its name so (`limits.readsInParts`). */
+function linkEntry(url, path, bytes, onProgress, limits) {
+  if (bytes) return entryFromBytes(path, bytes);
+  const first = limits.readsInParts?.(path);
+  if (first) return entryInParts(url, path, onProgress, limits, first);
+  return fetchBytes(url, onProgress, limits).then((b) => entryFromBytes(path, b));
 }
 
 function nameOfUrl(url) {
@@ -347,6 +419,10 @@ export const FETCHES_AT_ONCE = 6;
  * starting downloads (Cancel). A URL may be `{ url, path, bytes? }` to name its entry (and give
  * its bytes when they were read before).
  *
+ * `limits.readsInParts(path)` (the families' registry: families/index.js readsInParts): for files
+ * of such a name, the parts to read first (`{ head, tail }` bytes); they are read in parts where
+ * the host answers ranges (entryInParts), and the rest as it is needed.
+ *
  * `limits.eachOnItsOwn` (a repository folder's files): a file that cannot be fetched does not stop
  * the others; it becomes an entry that says why (`refusal`, refused by the decode stage with the
  * rest of the report), unless every file failed, or Cancel was pressed: then the first failure is
@@ -370,7 +446,7 @@ export async function entriesFromUrls(urls, onProgress, limits = {}) {
       try {
         if (all.isCancelled?.()) throw new Error('Fetching was cancelled; files already loaded stay');
         // Each entry remembers its URL, so a link to the view can name the file again.
-        out[i] = { ...entryFromBytes(path ?? nameOfUrl(url), bytes ?? (await fetchBytes(url, report, all))), url };
+        out[i] = { ...(await linkEntry(url, path ?? nameOfUrl(url), bytes, report, all)), url };
       } catch (err) {
         failed = !all.eachOnItsOwn || !!all.isCancelled?.();
         out[i] = { err, url, path };

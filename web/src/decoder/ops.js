@@ -70,21 +70,78 @@ export function slotTextureIndices(model, table) {
  * instance is replaced after this call (`broken`).
  */
 function decodePackageMesh(M, [bytes, file, index, table]) {
-  const model = M.decodePackageObject(...toWasmArgs([bytes, file, index]));
-  if (!model || typeof model.error === 'string' || !table) return model;
+  if (isPackageParts(bytes))
+    return withParts(M, bytes, (view, spans) => packageMesh(M, (at) => M.decodePackageObjectParts(view, file, at, spans), index, table));
+  return packageMesh(M, (at) => M.decodePackageObject(...toWasmArgs([bytes, file, at])), index, table);
+}
+
+/** decodePackageMesh with `decode(exportIndex)` one export's module call; a package given in parts answers what it lacks. */
+function packageMesh(M, decode, index, table) {
+  const model = decode(index);
+  if (!model || typeof model.error === 'string' || model.missing || !table) return model;
   model.slotTextures = [];
+  const missing = [];
   for (const at of slotTextureIndices(model, table)) {
     let decoded;
     try {
-      decoded = M.decodePackageObject(...toWasmArgs([bytes, file, at]));
+      decoded = decode(at);
     } catch {
       M[BROKEN] = true;
       break;
     }
-    if (decoded && typeof decoded.error !== 'string') model.slotTextures.push({ index: at, decoded });
+    if (decoded?.missing) missing.push(...decoded.missing);
+    else if (decoded && typeof decoded.error !== 'string') model.slotTextures.push({ index: at, decoded });
   }
-  return model;
+  // Every slot texture's missing spans at once: the next round reads them all.
+  return missing.length ? { missing } : model;
 }
+
+/**
+ * A package given in parts (core/ranged.js): `{ partsOf: size, spans: [b0, e0, b1, e1, ...],
+ * chunks }`, chunk i holding the file's bytes from spans[2i] to spans[2i + 1]. The package's calls
+ * on it go to the decoders' *Parts functions, which read those spans only and answer
+ * `{ missing: [b0, e0, ...] }` with what else they need.
+ */
+export const isPackageParts = (a) =>
+  a !== null &&
+  typeof a === 'object' &&
+  !ArrayBuffer.isView(a) &&
+  Number.isSafeInteger(a.partsOf) &&
+  a.partsOf >= 0 &&
+  Array.isArray(a.spans) &&
+  Array.isArray(a.chunks);
+
+/**
+ * `call(view, spans)` on the parts laid out at their offsets in the file's length of the module's
+ * heap (the rest is never read: the decoders check every read against the spans).
+ */
+function withParts(M, parts, call) {
+  const size = parts.partsOf;
+  const at = M._malloc(size || 1);
+  if (!at) return { error: `UPACKAGE: the package's ${size} bytes do not fit in the decoder's memory (limit ${DECODER_MEMORY_LIMIT})` };
+  try {
+    // Only a chunk that fills its span inside the file is laid out, and only its span is given.
+    const spans = [];
+    parts.chunks.forEach((chunk, i) => {
+      const start = parts.spans[2 * i];
+      const fits =
+        Number.isInteger(start) && start >= 0 && chunk?.length === parts.spans[2 * i + 1] - start && start + chunk.length <= size;
+      if (!fits) return;
+      M.HEAPU8.set(chunk, at + start);
+      spans.push(start, start + chunk.length);
+    });
+    return call(new Uint8Array(M.HEAPU8.buffer, at, size), spans);
+  } finally {
+    M._free(at);
+  }
+}
+
+/** The package calls that take parts, each as its *Parts module call. */
+const PARTS_OPS = {
+  listPackage: (M, [parts, file]) => withParts(M, parts, (view, spans) => M.listPackageParts(view, file, spans)),
+  decodePackageObject: (M, [parts, file, index]) =>
+    withParts(M, parts, (view, spans) => M.decodePackageObjectParts(view, file, index, spans)),
+};
 
 /**
  * Marks a module instance a call left unsound though it answered (a trap in decodePackageMesh's
@@ -224,7 +281,8 @@ export function invoke(M, op, args) {
   if (!DECODER_OPS.has(op)) throw new Error(`unknown decoder operation ${op}`);
   let result;
   try {
-    result = BATCH_OPS[op] ? BATCH_OPS[op](M, args) : M[op](...toWasmArgs(args));
+    if (PARTS_OPS[op] && isPackageParts(args[0])) result = PARTS_OPS[op](M, args);
+    else result = BATCH_OPS[op] ? BATCH_OPS[op](M, args) : M[op](...toWasmArgs(args));
   } catch (err) {
     throw new DecoderCrash(crashMessage(op, args, err, M), err);
   }

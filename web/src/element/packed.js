@@ -11,7 +11,7 @@ import { entryFromBytes } from '../core/files.js';
 import { fromBase64Url, unpackScene } from '../core/pack.js';
 import { bundlesOf } from '../core/bundle.js';
 import { entriesFromRepo, isRepoUrl } from '../core/repo.js';
-import { readsName, repoCompanions } from '../families/index.js';
+import { readsInParts, readsName, repoCompanions } from '../families/index.js';
 
 const PACK = /^#?(pack=)?/;
 
@@ -65,7 +65,7 @@ export async function entriesFromSource(src, packed, base) {
   for (const folder of links.filter((t) => isRepoUrl(t)))
     entries.push(...(await entriesFromRepo(folder, { wanted: readsName, companions: repoCompanions, onNote })));
   const urls = links.filter((t) => !isRepoUrl(t)).map((u) => new URL(u, base).href);
-  if (urls.length) entries.push(...(await entriesFromUrls(urls)));
+  if (urls.length) entries.push(...(await entriesFromUrls(urls, undefined, { readsInParts })));
   /** @type {Record<string, string>} */
   let attributes = {};
   // Fetched bundles first, in src order: the first to name a view attribute sets it.

@@ -41,6 +41,12 @@ export const readsName = (path) => {
 };
 
 /**
+ * Of a link's file read in parts where its host answers ranges (core/input.js), the parts to read
+ * first (`{ head, tail }` bytes: a family's `partsFirst` for files of its names); else null.
+ */
+export const readsInParts = (path) => FAMILIES.find((f) => f.partsFirst && f.fileNames?.test(baseName(path)))?.partsFirst ?? null;
+
+/**
  * Files a repository folder's files need from elsewhere in the repository (core/repo.js), each
  * family's `repoCompanions(ctx)` asked in turn: `{ paths, notes }`.
  */

@@ -12,6 +12,7 @@
 // textures of its package its slots name, decoded in the same call (decodePackageMesh), so a
 // mesh with its textures is one worker round trip.
 import { baseName, decoderInput, stem, textureKey } from '../core/files.js';
+import { MAX_ROUNDS } from '../core/ranged.js';
 
 /** The package tag, `C1 83 2A 9E` at offset 0 (§0). */
 const PACKAGE_TAG = 0x9e2a83c1;
@@ -29,7 +30,7 @@ const listings = new WeakMap();
 
 function listingOf(item, call, decoder) {
   if (!listings.has(item)) {
-    const listing = (async () => call('listPackage', [await packageArg(item.entry, decoder), item.entry.name]))();
+    const listing = packageCall(call, decoder, item.entry, 'listPackage', []);
     listing.catch(() => {});
     listings.set(item, listing);
   }
@@ -62,9 +63,27 @@ async function packageArg(entry, decoder) {
   return decoder?.holdInput?.(entry, () => decoderInput(entry)) ?? packageInput(entry, decoder);
 }
 
-/** One export of a package decoded (the decoders read the tables again: they are small beside the data). */
-export async function decodeExport(decoder, entry, index) {
-  return decoder.call('decodePackageObject', [await packageArg(entry, decoder), entry.name, index]);
+/**
+ * A decoder call `op(package, name, ...rest)` on a package, about export `object` of its listing
+ * when given. A link read in parts (core/ranged.js) is given the parts read so far; a call that
+ * answers what it lacks has those read and is made again, at most MAX_ROUNDS times, then on the
+ * whole file.
+ */
+async function packageCall(call, decoder, entry, op, rest, object = null) {
+  const file = entry.ranged;
+  // The object's own data is read before the first call: the listing says where it lies.
+  if (file && object && !file.whole) await file.readMissing([object.serialOffset, object.serialOffset + object.serialSize]);
+  for (let round = 0; file && !file.whole && round < MAX_ROUNDS; round++) {
+    const answer = await call(op, [file.input(), entry.name, ...rest]);
+    if (!answer?.missing) return answer;
+    await file.readMissing(answer.missing);
+  }
+  return call(op, [await packageArg(entry, decoder), entry.name, ...rest]);
+}
+
+/** One export of a package (`e`, of its listing) decoded (the decoders read the tables again: they are small beside the data). */
+async function decodeExport(decoder, entry, e) {
+  return packageCall(decoder.call.bind(decoder), decoder, entry, 'decodePackageObject', [e.index], e);
 }
 
 /**
@@ -89,8 +108,8 @@ function textureTable(listing, asked) {
 /** A mesh export with the textures of its package its slots name, in one call; those wait for their records' `load`. */
 async function decodeMesh(decoder, entry, e, listing) {
   const s = slotTexturesOf(entry);
-  const args = [await packageArg(entry, decoder), entry.name, e.index, textureTable(listing, s.asked)];
-  const model = await decoder.call('decodePackageMesh', args);
+  const args = [e.index, textureTable(listing, s.asked)];
+  const model = await packageCall(decoder.call.bind(decoder), decoder, entry, 'decodePackageMesh', args, e);
   for (const { index, decoded } of model.slotTextures ?? []) {
     s.asked.add(index);
     s.early.set(index, decoded);
@@ -115,7 +134,7 @@ function textureRecord(item, e) {
       s.asked.add(e.index);
       const early = s.early.get(e.index);
       s.early.delete(e.index);
-      return (early ?? (await decodeExport(decoder, item.entry, e.index))).textures[0];
+      return (early ?? (await decodeExport(decoder, item.entry, e))).textures[0];
     },
   };
 }
@@ -151,6 +170,10 @@ export default {
   label: 'Unreal Engine 1 packages',
   kinds: ['upackage'],
   fileNames: /\.(u|utx|umx|uax|unr)$/i, // worth fetching from a repository folder (core/repo.js)
+  // A link to one is read in parts where its host answers ranges (core/input.js, core/ranged.js):
+  // its first and last 256 KB side by side (the header and the names lead the file, the import
+  // and export tables close it, §3), then the objects shown, each call saying what it lacks.
+  partsFirst: { head: 256 * 1024, tail: 256 * 1024 },
   // A game's or mod's package folders: a folder walk (`rigscope export`) keeps System/*.u with the
   // Textures/*.utx their slots name (UE1's own entry keeps Textures/).
   packageFolders: ['System'],
@@ -200,7 +223,7 @@ export default {
           bytes: e.serialSize,
           // A mesh with the textures its slots name; an Animation alone.
           decode: (decoder) =>
-            listing.animations.includes(e) ? decodeExport(decoder, item.entry, e.index) : decodeMesh(decoder, item.entry, e, listing),
+            listing.animations.includes(e) ? decodeExport(decoder, item.entry, e) : decodeMesh(decoder, item.entry, e, listing),
           after: (decoded) =>
             Object.assign(decoded, {
               file: objectFile(path, e),
@@ -243,7 +266,7 @@ export default {
     for (const e of listing.textures.filter(isPicture)) {
       const base = { name: e.name, object: e.path, className: e.className, group: e.group };
       try {
-        const t = await decodeExport(decoder, entry, e.index);
+        const t = await decodeExport(decoder, entry, e);
         const { counts = {}, info = {} } = t;
         textures.push({
           ...base,

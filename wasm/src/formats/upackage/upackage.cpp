@@ -16,6 +16,12 @@ namespace {
 // Smallest table entries: a name (v >= 64: length, flags), an import (3 indices and an INT), an
 // export (Class, Super, Outer, Name, Flags, SerialSize). Counts are checked against these.
 constexpr size_t kMinName = 5, kMinImport = 7, kMinExport = 12;
+// Largest table entries, for what a package given in parts is asked to read next: a name (a
+// compact length, the engine's 64 characters, flags), an import (3 indices and an INT), an
+// export (5 indices, 2 INTs); a compact index takes at most 5 bytes.
+constexpr size_t kMaxName = 5 + 64 + 4, kMaxImport = 3 * 5 + 4, kMaxExport = 5 * 5 + 2 * 4;
+// What is asked for first when even the header is missing.
+constexpr size_t kHeaderAsk = 64 * 1024;
 
 std::string stem(const std::string& file) {
   const size_t slash = file.find_last_of("/\\");
@@ -37,12 +43,13 @@ Status tableFits(const Package& pkg, const char* field, size_t countAt, uint32_t
 }
 
 Status readNames(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
-  Reader r(pkg, data, offset, pkg.size, "name table");
   if (Status s = tableFits(pkg, "NameCount", 12, count, offset, kMinName); !s.ok()) return s;
+  Reader r(pkg, data, offset, pkg.size, "name table", size_t(count) * kMaxName);
   pkg.names.reserve(count);
   for (uint32_t i = 0; i < count && !r.failed(); ++i) {
     const size_t at = r.pos();
     r.about(format("name table entry %u", i));
+    r.ask(size_t(count - i) * kMaxName);
     if (pkg.version >= 64) {
       const int32_t len = r.index("name length");
       if (r.failed()) break;
@@ -53,8 +60,13 @@ Status readNames(Package& pkg, const uint8_t* data, uint32_t count, uint32_t off
       pkg.names.push_back(nameText(p, size_t(len)));
     } else {
       // Before v64 a name is NUL-terminated text.
+      const size_t stop = upkg::presentEnd(pkg, at);
       size_t n = 0;
-      while (at + n < pkg.size && data[at + n] != 0) ++n;
+      while (at + n < stop && data[at + n] != 0) ++n;
+      if (at + n >= stop && stop < pkg.size) {
+        upkg::noteMissing(pkg, stop, stop + size_t(count - i) * kMaxName);
+        return fail("UPACKAGE", pkg.file, stop, "name %u: bytes from %zu are not read yet", i, stop);
+      }
       if (at + n >= pkg.size) return fail("UPACKAGE", pkg.file, at, "name %u runs past the end of the file", i);
       pkg.names.push_back(nameText(data + at, n));
       r.skip(n + 1, "name");
@@ -66,12 +78,13 @@ Status readNames(Package& pkg, const uint8_t* data, uint32_t count, uint32_t off
 
 Status readImports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
   if (Status s = tableFits(pkg, "ImportCount", 28, count, offset, kMinImport); !s.ok()) return s;
-  Reader r(pkg, data, offset, pkg.size, "import table");
+  Reader r(pkg, data, offset, pkg.size, "import table", size_t(count) * kMaxImport);
   pkg.imports.resize(count);
   for (uint32_t i = 0; i < count && !r.failed(); ++i) {
     PackageImport& im = pkg.imports[i];
     im.at = r.pos();
     r.about(format("import table entry %u", i));
+    r.ask(size_t(count - i) * kMaxImport);
     im.classPackage = r.name("import ClassPackage");
     im.className = r.name("import ClassName");
     im.outer = r.i32("import Outer");
@@ -82,12 +95,13 @@ Status readImports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t o
 
 Status readExports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
   if (Status s = tableFits(pkg, "ExportCount", 20, count, offset, kMinExport); !s.ok()) return s;
-  Reader r(pkg, data, offset, pkg.size, "export table");
+  Reader r(pkg, data, offset, pkg.size, "export table", size_t(count) * kMaxExport);
   pkg.exports.resize(count);
   for (uint32_t i = 0; i < count && !r.failed(); ++i) {
     PackageExport& ex = pkg.exports[i];
     ex.at = r.pos();
     r.about(format("export table entry %u", i));
+    r.ask(size_t(count - i) * kMaxExport);
     ex.classRef = r.index("export Class");
     ex.superRef = r.index("export Super");
     ex.outer = r.i32("export Outer");
@@ -161,12 +175,17 @@ Status checkReferences(Package& pkg) {
 
 }  // namespace
 
-Status readPackage(const uint8_t* data, size_t size, const std::string& file, Package& pkg) {
+Status readPackage(const uint8_t* data, size_t size, const std::string& file, Package& pkg, const Spans& present) {
   pkg = Package();
   pkg.file = file;
   pkg.name = stem(file);
   pkg.size = size;
+  pkg.present = present;
   if (!data || size < 36) return fail("UPACKAGE", file, 0, "file is %zu bytes, shorter than the 36-byte header", size);
+  if (upkg::presentEnd(pkg, 0) < 36) {
+    upkg::noteMissing(pkg, 0, kHeaderAsk);
+    return fail("UPACKAGE", file, 0, "the header is not read yet");
+  }
   if (load_u32le(data) != upkg::kTag)
     return fail("UPACKAGE", file, 0, "tag 0x%08X is not 0x9E2A83C1 (not an Unreal package)", load_u32le(data));
   pkg.version = load_u16le(data + 4);
@@ -187,12 +206,12 @@ Status readPackage(const uint8_t* data, size_t size, const std::string& file, Pa
   for (const auto& t : tables)
     if (t.offset >= size)
       return fail("UPACKAGE", file, t.field, "%s %u is past the end of the %zu-byte file", t.what, t.offset, size);
-  Status s = readNames(pkg, data, nameCount, nameOffset);
-  if (!s.ok()) return s;
-  s = readImports(pkg, data, importCount, importOffset);
-  if (!s.ok()) return s;
-  s = readExports(pkg, data, exportCount, exportOffset);
-  if (!s.ok()) return s;
+  // Each table is read even when one before it failed: of a package given in parts, one call
+  // then says all that its tables are missing.
+  const Status read[] = {readNames(pkg, data, nameCount, nameOffset), readImports(pkg, data, importCount, importOffset),
+                         readExports(pkg, data, exportCount, exportOffset)};
+  for (const Status& s : read)
+    if (!s.ok()) return s;
   return checkReferences(pkg);
 }
 
@@ -226,9 +245,10 @@ bool isPackageTextureClass(const std::string& c) {
   return false;
 }
 
-Status listPackage(const uint8_t* data, size_t size, const std::string& file, PackageListing& out) {
+Status listPackage(const uint8_t* data, size_t size, const std::string& file, PackageListing& out,
+                   const Spans& present) {
   out = PackageListing();
-  Status s = readPackage(data, size, file, out.package);
+  Status s = readPackage(data, size, file, out.package, present);
   if (!s.ok()) return s;
   const Package& pkg = out.package;
   size_t pastEnd = 0;
@@ -253,6 +273,7 @@ Status listPackage(const uint8_t* data, size_t size, const std::string& file, Pa
     const size_t first = e.path.find('.'), lastDot = e.path.find_last_of('.');
     if (first != std::string::npos && lastDot > first) e.group = e.path.substr(first + 1, lastDot - first - 1);
     e.serialSize = ex.serialSize;
+    e.serialOffset = ex.serialOffset;
     (mesh ? out.meshes : texture ? out.textures : animation ? out.animations : out.texts).push_back(std::move(e));
   }
   if (pastEnd)
@@ -346,12 +367,18 @@ Status decodePackageObject(const Package& pkg, const uint8_t* data, uint32_t exp
   return Status();
 }
 
-Status decodePackageObject(const uint8_t* data, size_t size, const std::string& file, uint32_t exportIndex,
-                           Model& out) {
+Status decodePackageObject(const uint8_t* data, size_t size, const std::string& file, uint32_t exportIndex, Model& out,
+                           const Spans& present, Spans* missing) {
   Package pkg;
-  Status s = readPackage(data, size, file, pkg);
-  if (!s.ok()) return s;
-  return decodePackageObject(pkg, data, exportIndex, out);
+  Status s = readPackage(data, size, file, pkg, present);
+  if (s.ok()) s = decodePackageObject(pkg, data, exportIndex, out);
+  // A read that found its bytes missing may have been forgiven (a slot texture's bMasked): the
+  // call is not done until nothing is missing.
+  if (s.ok() && !pkg.missing.empty())
+    s = fail("UPACKAGE", file, pkg.missing.front().first, "%zu spans of the package are not read yet",
+             pkg.missing.size());
+  if (missing) *missing = pkg.missing;
+  return s;
 }
 
 }  // namespace rs

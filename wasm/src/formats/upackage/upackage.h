@@ -18,12 +18,13 @@
 //     file /* as given */, version, licenseeVersion, packageFlags, warnings: string[],
 //     counts: { names, imports, exports },
 //     classes: { [className]: exportCount },          // every export class, e.g. { Texture: 117, Mesh: 15 }
-//     meshes:   [{ index, name, className, path, group, serialSize }],   // Mesh, LodMesh, SkeletalMesh
-//     textures: [{ index, name, className, path, group, serialSize }],   // Texture and subclasses, Palette
-//     animations: [{ index, name, className, path, group, serialSize }],  // Animation
-//     texts: [{ index, name, className, path, group, serialSize }] }      // TextBuffer: a class's source
+//     meshes:   [{ index, name, className, path, group, serialSize, serialOffset }],   // Mesh, LodMesh, SkeletalMesh
+//     textures: [{ index, name, className, path, group, serialSize, serialOffset }],   // Texture and subclasses,
+//     Palette animations: [{ index, name, className, path, group, serialSize, serialOffset }],  // Animation texts: [{
+//     index, name, className, path, group, serialSize, serialOffset }] }      // TextBuffer: a class's source
 //   `index` is the export index for decodePackageObject; `path` is Package.Group.Name (the
-//   package's own name first); `group` is the path between the two ('' at the top level).
+//   package's own name first); `group` is the path between the two ('' at the top level);
+//   `serialOffset`, `serialSize`: where the object's data lies in the file.
 //   Export order. A refused package: { error }.
 //
 // decodePackageObject(bytes, name, exportIndex) -> the decoded model of every other decoder
@@ -52,6 +53,14 @@
 //   (bindBy 'name', as a .psa), counts bones, sequences, moves.
 //   The model's format is that of the loose family ('ue1', 'psk', 'psa'), or 'upackage-texture'.
 //   A refused object: { error } naming the object, the field and the byte.
+//
+// Parts of a package (a link read by ranges, core/ranged.js): listPackageParts(bytes, name,
+// present) and decodePackageObjectParts(bytes, name, exportIndex, present) take the whole file's
+// length of bytes of which only the spans `present` ([begin0, end0, begin1, end1, ...]) hold the
+// file; the rest is never read. What the call needs and is not there comes back as
+// { missing: [begin0, end0, ...] }: the header, a table (from where it stops, as far as its
+// entries could reach), an object's whole range; every span the call touched, so the caller reads
+// them all and calls again.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -78,6 +87,9 @@ struct PackageExport {
   size_t at = 0;          // byte offset of the table entry
 };
 
+// Byte spans [begin, end) of a file, sorted, not overlapping.
+using Spans = std::vector<std::pair<size_t, size_t>>;
+
 struct Package {
   std::string file;  // as given, for messages
   std::string name;  // the file name without folders and extension
@@ -87,11 +99,16 @@ struct Package {
   std::vector<PackageImport> imports;
   std::vector<PackageExport> exports;
   std::vector<std::string> warnings;
+  Spans present;          // the spans of the file given (empty: all of it)
+  mutable Spans missing;  // spans a read needed and `present` lacks (what to read next)
 };
 
 // Header, names, imports, exports (§3–§5). Refuses a package whose tables do not fit, whose
 // name/object indices are out of range or whose Outer chains loop or run deeper than 32.
-Status readPackage(const uint8_t* data, size_t size, const std::string& file, Package& out);
+// `present`: the spans of `data` that hold the file (empty: all of it); a read outside them fails
+// and adds what it needed to out.missing.
+Status readPackage(const uint8_t* data, size_t size, const std::string& file, Package& out,
+                   const Spans& present = Spans());
 
 // Package.Group.Name of an object reference (export: this package's name first; import: its
 // outermost import first); empty for 0 or an invalid reference.
@@ -100,7 +117,7 @@ std::string packageObjectPath(const Package& pkg, int32_t ref);
 struct PackageEntry {
   uint32_t index = 0;  // export index
   std::string name, className, path, group;
-  uint32_t serialSize = 0;
+  uint32_t serialSize = 0, serialOffset = 0;
 };
 
 struct PackageListing {
@@ -110,10 +127,13 @@ struct PackageListing {
 };
 
 // The tables only (cheap): what the package holds.
-Status listPackage(const uint8_t* data, size_t size, const std::string& file, PackageListing& out);
+Status listPackage(const uint8_t* data, size_t size, const std::string& file, PackageListing& out,
+                   const Spans& present = Spans());
 
 // One export (index into the export table) decoded into the model.
-Status decodePackageObject(const uint8_t* data, size_t size, const std::string& file, uint32_t exportIndex, Model& out);
+// With `present`, a call that needed bytes outside it fails and fills `missing` (which it clears first).
+Status decodePackageObject(const uint8_t* data, size_t size, const std::string& file, uint32_t exportIndex, Model& out,
+                           const Spans& present = Spans(), Spans* missing = nullptr);
 
 // Same, reusing tables already read by readPackage (a caller decoding many objects).
 Status decodePackageObject(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out);

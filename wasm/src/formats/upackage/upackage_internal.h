@@ -1,6 +1,7 @@
 // Shared by the package reader's files: a bounds-checked reader of one byte range (a table, an
 // object's data) whose first failure sticks and names the object, the field and the byte.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -18,13 +19,31 @@ constexpr uint32_t kTag = 0x9E2A83C1u;
 constexpr uint32_t kHasStack = 0x02000000u;  // RF_HasStack (§6)
 constexpr int kMaxOuterDepth = 32;
 
+// Where the bytes of the file given stop being there from `at` on: the file's size when it is
+// given whole, else the end of the present span holding `at` (`at` itself when none does).
+size_t presentEnd(const Package& pkg, size_t at);
+
+// Adds [begin, end) to what the call needs and was not given (pkg.missing), once.
+void noteMissing(const Package& pkg, size_t begin, size_t end);
+
 // Reads inside [begin, end) of the file; offsets are file offsets. After the first failure every
 // read returns 0 without moving, so a caller checks `failed()` where it matters (before using a
 // count, at the end) instead of after every field.
+//
+// Of a package given in parts, a read past the bytes present fails and notes what is missing:
+// from where it stopped, `ask` bytes (a table: as far as its entries could reach), or the whole
+// range (an object: its data is read whole or not at all).
 class Reader {
  public:
-  Reader(const Package& pkg, const uint8_t* data, size_t begin, size_t end, std::string what)
-      : pkg_(pkg), data_(data), pos_(begin), begin_(begin), end_(end), what_(std::move(what)) {}
+  Reader(const Package& pkg, const uint8_t* data, size_t begin, size_t end, std::string what, size_t ask = 0)
+      : pkg_(pkg),
+        data_(data),
+        pos_(begin),
+        begin_(begin),
+        end_(end),
+        avail_(std::min(end, std::max(begin, presentEnd(pkg, begin)))),
+        ask_(ask),
+        what_(std::move(what)) {}
 
   size_t pos() const { return pos_; }
   size_t end() const { return end_; }
@@ -34,6 +53,8 @@ class Reader {
   const std::string& what() const { return what_; }
   // What the next reads are about (a table's entry), for messages.
   void about(std::string what) { what_ = std::move(what); }
+  // How far a read that finds its bytes missing asks for from there (a table: its entries left).
+  void ask(size_t bytes) { ask_ = bytes; }
   const Package& package() const { return pkg_; }
   const uint8_t* at(size_t offset) const { return data_ + offset; }
 
@@ -68,9 +89,12 @@ class Reader {
 
  private:
   bool need(size_t n, const char* field);
+  bool needMissing(size_t n, const char* field);
   const Package& pkg_;
   const uint8_t* data_;
   size_t pos_, begin_, end_;
+  size_t avail_;  // the end of the bytes present (end_ when the file is given whole)
+  size_t ask_;
   std::string what_;
   Status status_;
 };

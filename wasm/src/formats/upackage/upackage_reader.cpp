@@ -1,4 +1,5 @@
 // The package reader's primitives (§2) and tagged properties (§6).
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 
@@ -19,10 +20,37 @@ bool Reader::fail(size_t offset, const char* fmt, ...) {
   return false;
 }
 
+size_t presentEnd(const Package& pkg, size_t at) {
+  if (pkg.present.empty()) return pkg.size;
+  for (const auto& [begin, end] : pkg.present)
+    if (begin <= at && at < end) return end;
+  return at;
+}
+
+void noteMissing(const Package& pkg, size_t begin, size_t end) {
+  end = std::min(end, pkg.size);
+  if (begin >= end) return;
+  for (const auto& span : pkg.missing)
+    if (span.first <= begin && end <= span.second) return;
+  pkg.missing.emplace_back(begin, end);
+}
+
 bool Reader::need(size_t n, const char* field) {
   if (failed()) return false;
-  if (n <= end_ - pos_) return true;
-  return fail(pos_, "%s needs %zu bytes, %zu remain of the %zu-byte range", field, n, end_ - pos_, end_ - begin_);
+  if (n <= avail_ - pos_) return true;
+  return needMissing(n, field);
+}
+
+// Past the bytes present: within the range, the bytes are not there yet (noted as missing);
+// past the range, the file is damaged.
+bool Reader::needMissing(size_t n, const char* field) {
+  if (n > end_ - pos_)
+    return fail(pos_, "%s needs %zu bytes, %zu remain of the %zu-byte range", field, n, end_ - pos_, end_ - begin_);
+  if (ask_)
+    noteMissing(pkg_, pos_, pos_ + std::max(ask_, n));
+  else
+    noteMissing(pkg_, begin_, end_);
+  return fail(pos_, "%s: bytes %zu to %zu are not read yet", field, pos_, pos_ + n);
 }
 
 uint8_t Reader::u8(const char* field) {

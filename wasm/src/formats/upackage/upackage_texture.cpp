@@ -112,6 +112,13 @@ bool textureMasked(const Package& pkg, const uint8_t* data, int32_t ref) {
   Reader r(pkg, data, begin, end, ex.name);
   Properties props;
   readProperties(r, ex.flags, props);
+  // Of a package given in parts, the slot's palette is asked for with the mesh (a P8 texture is
+  // drawn through it): its texture then decodes in the mesh's next call, not the one after.
+  size_t paletteBegin = 0, paletteEnd = 0;
+  if (!r.failed() && props.palette > 0 &&
+      objectRange(pkg, uint32_t(props.palette - 1), paletteBegin, paletteEnd).ok() &&
+      presentEnd(pkg, paletteBegin) < paletteEnd)
+    noteMissing(pkg, paletteBegin, paletteEnd);
   return !r.failed() && props.masked;
 }
 

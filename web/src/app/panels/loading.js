@@ -3,7 +3,7 @@
 // by core/input.js; a bundle's view is applied here. Returns `load`, which the page's start uses too.
 import { entriesFromUrls, formatBytes } from '../../core/input.js';
 import { describeRateLimit, entriesFromRepo, isRepoUrl } from '../../core/repo.js';
-import { readsName, repoCompanions } from '../../families/index.js';
+import { readsInParts, readsName, repoCompanions } from '../../families/index.js';
 import { displayName } from '../../core/files.js';
 import { isProblem } from '../../core/report.js';
 import { nextTask } from '../../core/tasks.js';
@@ -185,7 +185,7 @@ export function loadingPanel({ app, viewer, $, messages }) {
   const batch = { cancelled: false };
   const load = batchLoader({ app, viewer, $, messages, line, batch });
   const loadUrls = (urls, label = 'links') =>
-    load(() => entriesFromUrls(urls, fetchProgress, { onUnpack, isCancelled: () => batch.cancelled }), label);
+    load(() => entriesFromUrls(urls, fetchProgress, { onUnpack, readsInParts, isCancelled: () => batch.cancelled }), label);
   const loadRepo = repoLoader({ $, messages, line, batch, load });
 
   wireFileInputs({ $, load, onUnpack });

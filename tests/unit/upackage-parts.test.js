@@ -1,0 +1,222 @@
+// UE1 packages read in parts (core/ranged.js; formats/upackage/upackage.h "Parts of a package"):
+// a link to a package whose host answers ranges reads the file's head and tail, then only the
+// objects shown, and decodes them exactly as the whole file does. The decoders never read a byte
+// they were not given: what they lack, they name.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { assembleScene, decodeFiles, readsInParts } from '../../web/src/families/index.js';
+import { decodedTexture } from '../../web/src/core/fileset.js';
+import { entryFromBytes } from '../../web/src/core/files.js';
+import { entriesFromUrls } from '../../web/src/core/input.js';
+import { MAX_ROUNDS, RangedFile, entryFromParts } from '../../web/src/core/ranged.js';
+import { startServer } from '../e2e/server.js';
+import { decoder, HAVE_SAMPLES, SAMPLES } from './helpers.js';
+
+const PKG = `${SAMPLES}upackage/`;
+const SIEGE = 'SiegeIV_0032beta9.u';
+const KB256 = 256 * 1024;
+
+const siege = () => new Uint8Array(readFileSync(PKG + SIEGE));
+/** Byte for byte (toEqual compares 4 MB element by element, for seconds). */
+const sameBytes = (a, b) =>
+  Buffer.compare(Buffer.from(a.buffer, a.byteOffset, a.byteLength), Buffer.from(b.buffer, b.byteOffset, b.byteLength)) === 0;
+
+/**
+ * The package given in parts (decoder/ops.js isPackageParts): the bytes of `spans` ([b0, e0, ...])
+ * only. The decoders lay them out in a heap whose other bytes are whatever earlier calls left.
+ */
+const given = (bytes, spans) => ({
+  partsOf: bytes.length,
+  spans,
+  chunks: spans.filter((_, i) => i % 2 === 0).map((start, i) => bytes.slice(start, spans[2 * i + 1])),
+});
+
+/** A package file read in parts from `bytes`, its reads counted (as a host answering ranges would). */
+function rangedSiege(bytes, { wholeFrom = Infinity } = {}) {
+  const reads = [];
+  const read = async (start, end) => {
+    reads.push([start, end]);
+    return reads.length >= wholeFrom ? { whole: bytes.slice() } : { bytes: bytes.slice(start, end) };
+  };
+  const first = [
+    { at: 0, bytes: bytes.slice(0, KB256) },
+    { at: bytes.length - KB256, bytes: bytes.slice(-KB256) },
+  ];
+  return { reads, file: new RangedFile(bytes.length, first, read) };
+}
+
+/** A decoder whose calls are counted by op, and by whether they carried parts. */
+async function counting(answer = null) {
+  const d = await decoder();
+  const calls = [];
+  return {
+    calls,
+    holdInput: d.holdInput,
+    transfersInput: d.transfersInput,
+    call(op, args) {
+      const parts = typeof args[0]?.partsOf === 'number';
+      calls.push(parts ? `${op} in parts` : op);
+      return (parts && answer?.(op, args)) || d.call(op, args);
+    },
+  };
+}
+
+describe.skipIf(!HAVE_SAMPLES)('the decoders on a package given in parts', () => {
+  it('name the tables they lack, as far as their entries could reach, and list it as the whole file once given them', async () => {
+    const M = (await decoder()).module;
+    const bytes = siege();
+    // Nothing given: the header first.
+    expect(M.listPackage(given(bytes, []), SIEGE)).toEqual({ missing: [0, 65536] });
+    // The first 256 KB: the header and the 4,900 names; the import table (1,492 entries of at
+    // most 19 bytes from byte 3,975,175) and the export table (7,531 of at most 33 bytes from
+    // byte 3,988,297, cut at the file's end) are missing.
+    const head = [0, KB256];
+    const answer = M.listPackage(given(bytes, head), SIEGE);
+    expect(answer).toEqual({ missing: [3975175, 3975175 + 1492 * 19, 3988297, 4114609] });
+    const spans = [...head, ...answer.missing];
+    expect(M.listPackage(given(bytes, spans), SIEGE)).toEqual(M.listPackage(bytes, SIEGE));
+  });
+
+  it("name an object's whole range, then the textures its slots name, then their palettes; then decode as from the whole file", async () => {
+    const M = (await decoder()).module;
+    const bytes = siege();
+    const listing = M.listPackage(bytes, SIEGE);
+    const mesh = listing.meshes.find((e) => e.name === 'sg_GL1st');
+    let spans = [0, KB256, bytes.length - KB256, bytes.length];
+    const rounds = [];
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const answer = M.decodePackageObject(given(bytes, spans), SIEGE, mesh.index);
+      if (!answer.missing) break;
+      rounds.push(answer.missing);
+      spans = [...spans, ...answer.missing];
+    }
+    // The mesh's data; its three skins (bMasked is read from each); their palette.
+    expect(rounds[0]).toEqual([mesh.serialOffset, mesh.serialOffset + mesh.serialSize]);
+    const skins = listing.textures.filter((e) => /^Jsg_GL1st\d$/.test(e.name));
+    expect(skins).toHaveLength(3);
+    expect([...rounds[1]].sort((a, b) => a - b)).toEqual(
+      skins.flatMap((e) => [e.serialOffset, e.serialOffset + e.serialSize]).sort((a, b) => a - b),
+    );
+    // Each skin's palette, whole.
+    const palettes = listing.textures.filter((e) => e.className === 'Palette');
+    const pairs = rounds[2].filter((_, i) => i % 2 === 0).map((start, i) => [start, rounds[2][2 * i + 1]]);
+    expect(pairs).toHaveLength(3);
+    for (const [start, end] of pairs)
+      expect(palettes.some((p) => p.serialOffset === start && p.serialOffset + p.serialSize === end)).toBe(true);
+    expect(rounds).toHaveLength(3);
+    expect(M.decodePackageObject(given(bytes, spans), SIEGE, mesh.index)).toEqual(M.decodePackageObject(bytes, SIEGE, mesh.index));
+    // Spans outside the file or upside down are left out, never read.
+    const wrong = {
+      partsOf: bytes.length,
+      spans: [-5, 10, 20, 10, 0, 1e12],
+      chunks: [new Uint8Array(0), new Uint8Array(0), new Uint8Array(0)],
+    };
+    expect(M.listPackage(wrong, SIEGE)).toEqual({ missing: [0, 65536] });
+  });
+});
+
+describe.skipIf(!HAVE_SAMPLES)('a package file read in parts', () => {
+  it('shows one mesh from three reads after its head and tail, a fifth of the file, as the whole file shows it', async () => {
+    const bytes = siege();
+    const { reads, file } = rangedSiege(bytes);
+    const d = await counting();
+    const parts = await decodeFiles([entryFromParts(SIEGE, file)], d, { objects: ['sg_GL1st'] });
+    const whole = await decodeFiles([entryFromBytes(SIEGE, bytes)], await decoder(), { objects: ['sg_GL1st'] });
+    expect(parts.models.map((m) => m.name)).toEqual(['sg_GL1st']);
+    expect(parts.models[0]).toEqual(whole.models[0]);
+    // The listing in one call; the mesh's data read before its first call (the listing says
+    // where it lies), then its skins, then their palette.
+    expect(d.calls).toEqual([
+      'listPackage in parts',
+      'decodePackageMesh in parts',
+      'decodePackageMesh in parts',
+      'decodePackageMesh in parts',
+    ]);
+    expect(reads).toHaveLength(3);
+    expect(file.bytesRead).toBeLessThan(bytes.length / 5);
+    expect(file.whole).toBeNull();
+    // Its skins came with the mesh's last call: drawn as the whole file draws them, no call more.
+    const [a, b] = await Promise.all([assembleScene(parts), assembleScene(whole)]);
+    const skins = (scene) => scene.characters[0].materials.map((m) => m.texture).filter(Boolean);
+    expect(skins(a).map((t) => t.object)).toEqual(skins(b).map((t) => t.object));
+    const pictures = await Promise.all(skins(a).map((t) => decodedTexture(t, d)));
+    const expected = await Promise.all(skins(b).map((t) => decodedTexture(t, d)));
+    expect(pictures).toEqual(expected);
+    expect(d.calls).toHaveLength(4);
+  });
+
+  it('shows every mesh from under a third of the file, and is read whole when its parts would pass half of it', async () => {
+    const bytes = siege();
+    // Every mesh of the package (the viewer's folder of them): its 17 meshes, their skins and
+    // palettes, 1.2 MB of 4.1.
+    const many = rangedSiege(bytes);
+    const all = await decodeFiles([entryFromParts(SIEGE, many.file)], await decoder());
+    expect(all.models).toHaveLength(17);
+    expect(many.file.bytesRead).toBeLessThan(bytes.length / 3);
+    expect(many.file.whole).toBeNull();
+    // Parts that would pass half of the file: the whole file instead, read once.
+    const half = rangedSiege(bytes);
+    await half.file.readMissing([KB256, KB256 + 1000, 2e6, 3.9e6]);
+    expect(half.reads).toEqual([[0, bytes.length]]);
+    expect(sameBytes(await half.file.whole, bytes)).toBe(true);
+    await half.file.readMissing([KB256, KB256 + 1000]);
+    expect(half.reads).toHaveLength(1);
+    // A host that answers the second part with the whole file.
+    const host = rangedSiege(bytes, { wholeFrom: 2 });
+    const one = await decodeFiles([entryFromParts(SIEGE, host.file)], await decoder(), { objects: ['sg_GL1st'] });
+    expect(one.models.map((m) => m.name)).toEqual(['sg_GL1st']);
+    expect(sameBytes(await host.file.whole, bytes)).toBe(true);
+  });
+
+  it(`is read whole after ${MAX_ROUNDS} rounds of a call that keeps asking`, async () => {
+    const bytes = siege();
+    const { file } = rangedSiege(bytes);
+    // A decoder that asks again for bytes it was given, whatever it is given in parts.
+    const d = await counting((op) => (op === 'listPackage' ? { missing: [10, 20] } : null));
+    const decoded = await decodeFiles([entryFromParts(SIEGE, file)], d, { objects: ['sg_GL1st'] });
+    expect(d.calls.filter((c) => c === 'listPackage in parts')).toHaveLength(MAX_ROUNDS);
+    expect(d.calls).toContain('listPackage');
+    expect(decoded.models.map((m) => m.name)).toEqual(['sg_GL1st']);
+    expect(sameBytes(await file.whole, bytes)).toBe(true);
+  });
+});
+
+describe.skipIf(!HAVE_SAMPLES)('links to packages', () => {
+  let site;
+  const served = [];
+  beforeAll(async () => {
+    site = await startServer(0, { site: 'build/fixtures/', served });
+  });
+  afterAll(() => site.server.close());
+  const url = () => `${site.url}/samples/upackage/${SIEGE}`;
+  const bytesServed = () => served.reduce((n, s) => n + s.bytes, 0);
+
+  it('read the head and tail side by side where the host answers ranges, then the objects shown', async () => {
+    served.length = 0;
+    const [entry] = await entriesFromUrls([url()], null, { readsInParts });
+    expect(entry.size).toBe(4114609);
+    expect(entry.ranged.size).toBe(4114609);
+    expect(served.map((s) => s.range).sort()).toEqual(['bytes=-262144', 'bytes=0-262143']);
+    const decoded = await decodeFiles([entry], await decoder(), { objects: ['sg_GL1st'] });
+    expect(decoded.models.map((m) => m.name)).toEqual(['sg_GL1st']);
+    expect(served).toHaveLength(5);
+    expect(bytesServed()).toBeLessThan(4114609 / 5);
+    // A file whose name no family reads in parts, or a small one, is read whole as before.
+    served.length = 0;
+    const [psk] = await entriesFromUrls([`${site.url}/samples/upackage/sources/C4.psk`], null, { readsInParts });
+    expect([psk.size, psk.ranged, served.map((s) => s.range)]).toEqual([23392, undefined, [null]]);
+    served.length = 0;
+    const [small] = await entriesFromUrls([`${site.url}/samples/upackage/Beam.utx`], null, { readsInParts });
+    expect([small.size, small.ranged]).toEqual([9262, undefined]);
+  });
+
+  it('are read whole, once, from a host that ignores ranges', async () => {
+    served.length = 0;
+    const [entry] = await entriesFromUrls([`${url()}?whole`], null, { readsInParts });
+    expect([entry.size, entry.ranged]).toEqual([4114609, undefined]);
+    expect(sameBytes(new Uint8Array(await entry.read()), siege())).toBe(true);
+    // The tail's request is ended as soon as the head's answer shows the whole file coming.
+    await expect.poll(() => served.length).toBe(2);
+    expect(served.filter((s) => s.bytes === 4114609)).toHaveLength(2);
+  });
+});
