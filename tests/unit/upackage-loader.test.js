@@ -1,11 +1,12 @@
 // UPackageLoader (`import { UPackageLoader } from 'rigscope'`) in Node: a UE1 package as a Group of
 // its meshes, one mesh alone with setMesh, its textures from a .utx given beside it, and a texture
 // package alone as textures.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as THREE from 'three';
 import { readFileSync } from 'node:fs';
 import { UPackageLoader } from '../../web/src/index.js';
 import { decoder, HAVE_SAMPLES, SAMPLES } from './helpers.js';
+import { startServer } from '../e2e/server.js';
 
 const PKG = `${SAMPLES}upackage/`;
 const bytes = (name) => new Uint8Array(readFileSync(PKG + name));
@@ -59,5 +60,34 @@ describe.skipIf(!HAVE_SAMPLES)('UPackageLoader', () => {
     expect(group.userData.textures.map((t) => [t.image.width, t.image.height])).toContainEqual([256, 256]);
     const siege = await (await loader()).setMesh('Constructor').parseAsync(bytes('SiegeIV_0032beta9.u'), 'SiegeIV_0032beta9.u');
     expect(siege.userData.records.filter((r) => r.kind === 'missing').map((r) => r.needs)).toEqual(['Botpack.u or .utx']);
+  });
+});
+
+describe.skipIf(!HAVE_SAMPLES)('UPackageLoader.load', () => {
+  let site;
+  const served = [];
+  beforeAll(async () => {
+    site = await startServer(0, { site: 'build/fixtures/', served });
+  });
+  afterAll(() => site.server.close());
+  const mesh = (group) => group.userData.character.vertexAnimations[0].mesh.geometry.attributes;
+
+  it('reads a package in parts from a host that answers ranges, and gives what the whole file gives', async () => {
+    served.length = 0;
+    const url = `${site.url}/samples/upackage/SiegeIV_0032beta9.u`;
+    const parts = await (await loader()).setMesh('sg_GL1st').loadAsync(url);
+    const read = served.reduce((n, s) => n + s.bytes, 0);
+    expect(served.length).toBeGreaterThanOrEqual(3);
+    expect(read).toBeLessThan(4114609 / 5);
+    served.length = 0;
+    const whole = await (await loader()).setMesh('sg_GL1st').loadAsync(`${url}?whole`);
+    // Once: the tail's request is ended when the head's answer is the whole file.
+    await expect.poll(() => served.map((s) => s.sent).sort()).toEqual([false, true]);
+    expect(parts.userData.characters.map((c) => c.name)).toEqual(['sg_GL1st']);
+    expect(parts.animations.map((a) => a.name)).toEqual(whole.animations.map((a) => a.name));
+    expect(mesh(parts).position.array).toEqual(mesh(whole).position.array);
+    expect(mesh(parts).uv.array).toEqual(mesh(whole).uv.array);
+    const maps = (g) => g.userData.character.materials.map((m) => m.map?.image?.data ?? null);
+    expect(maps(parts)).toEqual(maps(whole));
   });
 });

@@ -278,7 +278,14 @@ async function fetchBody(url, onProgress, limits, headers = undefined) {
   try {
     let response;
     try {
-      response = await blockedByPolicy(url, () => fetch(url, { mode: 'cors', signal: watch.signal, headers }));
+      // A three.js loader's request headers and credentials (three/loaders.js) go with its requests.
+      const request = {
+        mode: /** @type {RequestMode} */ ('cors'),
+        signal: watch.signal,
+        headers: { ...limits.requestHeaders, ...headers },
+      };
+      if (limits.withCredentials) request.credentials = /** @type {RequestCredentials} */ ('include');
+      response = await blockedByPolicy(url, () => fetch(url, request));
     } catch (err) {
       if (watch.reason) throw failed(watch.reason);
       if (err.policy) throw failed("blocked by this page's security policy (Content-Security-Policy connect-src)");

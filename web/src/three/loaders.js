@@ -14,7 +14,8 @@ import { isLod } from '../core/lod.js';
 import { baseName, entryFromBytes } from '../core/files.js';
 import { BUNDLE_EXTENSION, expandBundles, isBundle } from '../core/bundle.js';
 import { describeRecord } from '../core/report.js';
-import { decodeFiles, FAMILIES, familyById } from '../families/index.js';
+import { entriesFromUrls } from '../core/input.js';
+import { decodeFiles, FAMILIES, familyById, readsInParts } from '../families/index.js';
 import { Character } from './character.js';
 import { buildClip, uniqueNodeNames } from './build.js';
 import { textureOfRecord } from './textures.js';
@@ -77,7 +78,8 @@ function entriesOf(data, path, fallbackName, inPlace) {
         : null;
   if (named) {
     if (!named.length) throw new TypeError('no files given');
-    return named.map(([name, value]) => entryOf(name, bytesOf(value), inPlace));
+    // A file load() read in parts (a package behind a host that answers ranges) comes as its entry.
+    return named.map(([name, value]) => (value?.ranged ? value : entryOf(name, bytesOf(value), inPlace)));
   }
   const bytes = bytesOf(data);
   // Bytes without a name are a bundle when they carry its signature (core/bundle.js).
@@ -245,7 +247,7 @@ class RigscopeLoader extends Loader {
       this.manager.itemError(item);
       this.manager.itemEnd(item);
     };
-    const fetchOne = (u) => this._fetch(u, onProgress);
+    const fetchOne = (u) => (readsInParts(fileNameOf(u)) ? this._fetchInParts(u) : this._fetch(u, onProgress));
     Promise.all(urls.map(fetchOne)).then((buffers) => {
       const files = new Map(urls.map((u, i) => [fileNameOf(u), buffers[i]]));
       this.parse(
@@ -258,6 +260,23 @@ class RigscopeLoader extends Loader {
         fail,
       );
     }, fail);
+  }
+
+  /**
+   * A file a family reads in parts (a UE1 package: its tables, then the objects parsed), as an
+   * entry of core/input.js, where the host answers ranges; else its bytes.
+   */
+  _fetchInParts(url) {
+    const resolved = this.manager.resolveURL(this.path + url);
+    this.manager.itemStart(resolved);
+    const limits = { readsInParts, requestHeaders: this.requestHeader, withCredentials: this.withCredentials };
+    return entriesFromUrls([resolved], undefined, limits)
+      .then(([entry]) => (entry.ranged ? entry : entry.read()))
+      .catch((err) => {
+        this.manager.itemError(resolved);
+        throw err;
+      })
+      .finally(() => this.manager.itemEnd(resolved));
   }
 
   /** One file's bytes through three's FileLoader (cache, manager), or fetch() where that cannot run. */
