@@ -916,26 +916,19 @@ val decodePackageObject(const val& bytes, const std::string& file, double export
 }
 
 // Of a package given in parts (formats/upackage/upackage.h): the spans [b0, e0, b1, e1, ...] of
-// `size` bytes that hold the file, sorted and merged; anything outside the file or odd is left out.
+// `size` bytes that hold the file; anything outside the file or upside down is left out (the
+// reader sorts and joins them).
 rs::Spans spansIn(const val& flat, size_t size) {
   const size_t n = std::min<size_t>(flat["length"].as<size_t>(), 2 * 65536) & ~size_t(1);
   rs::Spans spans;
-  spans.reserve(n / 2);
+  spans.reserve(n / 2 + 1);
   for (size_t i = 0; i < n; i += 2) {
     const double b = flat[i].as<double>(), e = flat[i + 1].as<double>();
     if (b >= 0 && b < e && e <= double(size)) spans.emplace_back(size_t(b), size_t(e));
   }
-  std::sort(spans.begin(), spans.end());
-  rs::Spans merged;
-  for (const auto& s : spans) {
-    if (!merged.empty() && s.first <= merged.back().second)
-      merged.back().second = std::max(merged.back().second, s.second);
-    else
-      merged.push_back(s);
-  }
   // No span at all is still a file given in parts (nothing of it present), never the whole file.
-  if (merged.empty()) merged.emplace_back(0, 0);
-  return merged;
+  if (spans.empty()) spans.emplace_back(0, 0);
+  return spans;
 }
 
 // What a call on a package given in parts still needs: { missing: [b0, e0, ...] }.

@@ -57,6 +57,7 @@ Status readNames(Package& pkg, const uint8_t* data, uint32_t count, uint32_t off
         return fail("UPACKAGE", pkg.file, at, "name %u: length %d does not fit in the %zu bytes left", i, len,
                     r.remaining());
       const uint8_t* p = r.take(size_t(len), "name");
+      if (!p) break;  // its bytes are not read yet (a package given in parts)
       pkg.names.push_back(nameText(p, size_t(len)));
     } else {
       // Before v64 a name is NUL-terminated text.
@@ -122,6 +123,22 @@ Status readExports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t o
   return r.status();
 }
 
+// Spans sorted, overlapping and touching ones made one: a read is checked against one span.
+Spans mergedSpans(Spans spans) {
+  std::sort(spans.begin(), spans.end());
+  Spans out;
+  for (const auto& s : spans) {
+    if (s.first >= s.second) continue;
+    if (!out.empty() && s.first <= out.back().second)
+      out.back().second = std::max(out.back().second, s.second);
+    else
+      out.push_back(s);
+  }
+  // Spans that were all empty still mean a file given in parts, of which nothing is present.
+  if (out.empty() && !spans.empty()) out.emplace_back(0, 0);
+  return out;
+}
+
 bool validRef(const Package& pkg, int32_t ref) {
   return ref > 0 ? size_t(ref) <= pkg.exports.size() : ref == 0 || uint64_t(-int64_t(ref)) <= pkg.imports.size();
 }
@@ -180,7 +197,7 @@ Status readPackage(const uint8_t* data, size_t size, const std::string& file, Pa
   pkg.file = file;
   pkg.name = stem(file);
   pkg.size = size;
-  pkg.present = present;
+  pkg.present = mergedSpans(present);
   if (!data || size < 36) return fail("UPACKAGE", file, 0, "file is %zu bytes, shorter than the 36-byte header", size);
   if (upkg::presentEnd(pkg, 0) < 36) {
     upkg::noteMissing(pkg, 0, kHeaderAsk);

@@ -26,6 +26,15 @@ size_t presentEnd(const Package& pkg, size_t at);
 // Adds [begin, end) to what the call needs and was not given (pkg.missing), once.
 void noteMissing(const Package& pkg, size_t begin, size_t end);
 
+// Where a reader of [begin, end) may read up to: a table (`ask` > 0) as far as its bytes are
+// present; an object all of its range or none of it, so a count checked against its range is
+// never followed by a read that finds its bytes missing.
+inline size_t availableEnd(const Package& pkg, size_t begin, size_t end, size_t ask) {
+  const size_t present = std::max(begin, presentEnd(pkg, begin));
+  if (ask) return std::min(end, present);
+  return present >= end ? end : begin;
+}
+
 // Reads inside [begin, end) of the file; offsets are file offsets. After the first failure every
 // read returns 0 without moving, so a caller checks `failed()` where it matters (before using a
 // count, at the end) instead of after every field.
@@ -41,7 +50,7 @@ class Reader {
         pos_(begin),
         begin_(begin),
         end_(end),
-        avail_(std::min(end, std::max(begin, presentEnd(pkg, begin)))),
+        avail_(availableEnd(pkg, begin, end, ask)),
         ask_(ask),
         what_(std::move(what)) {}
 
