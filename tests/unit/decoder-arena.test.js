@@ -1,6 +1,8 @@
-// A decode's typed arrays are views into one ArrayBuffer (the binding's arena) up to 16 MB of arrays,
-// and into buffers of at most 16 MB (or one large array each) beyond: the worker's reply transfers
-// one buffer for such models, every view starts on its element size, and no two arrays share bytes.
+// A decode's typed arrays are views into few ArrayBuffers (the binding's arena, copyArrays in
+// wasm/bindings/bindings.cpp): in a browser one up to 16 MB of arrays, and buffers of at most 16 MB
+// (or one large array each) beyond, so the worker's reply transfers one buffer for most models; in
+// Node buffers of at most 120 KiB, under glibc's mmap threshold (or one larger array each). Every
+// view starts on its element size, and no two arrays share bytes.
 import { describe, expect, it } from 'vitest';
 import { collectTransferables, decoderServer } from '../../web/src/decoder/ops.js';
 import { decode, decoder, fixture } from './helpers.js';
@@ -112,21 +114,49 @@ describe('one arena per decode', () => {
     });
   }
 
-  it('a model past 16 MB of arrays uses buffers of at most 16 MB, or one per larger array', async () => {
-    const W = 500_000; // positions, normals, UVs and indices: 6 + 6 + 4 + 6 MB
-    const model = await decode('decodePsk', stripPsk(W), 'strip.psk');
+  /** A strip model's buffers: each holding several arrays is at most `limit` bytes; its values as written. */
+  function expectPacked(model, W, limit) {
     const buffers = [...collectTransferables(model)];
-    expect(buffers.length).toBeGreaterThan(1);
     const arrays = arraysOf(model);
     for (const buffer of buffers) {
       const inside = arrays.filter((a) => a.view.buffer === buffer);
-      if (inside.length > 1) expect(buffer.byteLength).toBeLessThanOrEqual(16 << 20);
+      if (inside.length > 1) expect(buffer.byteLength).toBeLessThanOrEqual(limit);
     }
     expectDisjoint(arrays);
     const { positions, indices, uvs } = model.meshes[0];
-    expect(Array.from(positions.subarray(3 * 123_456, 3 * 123_456 + 3))).toEqual([123_456, 7, -0]);
+    const v = W >> 2;
+    expect(Array.from(positions.subarray(3 * v, 3 * v + 3))).toEqual([v, 7, -0]);
     expect(Array.from(indices.subarray(0, 6))).toEqual([0, 2, 1, 1, 3, 2]);
     expect(uvs[0][2 * (W - 1)]).toBe(0.5);
+    return buffers;
+  }
+
+  it('a model past 16 MB of arrays uses buffers of at most 16 MB in a browser, 120 KiB in Node, or one per larger array', async () => {
+    const W = 500_000; // positions, normals, UVs and indices: 6 + 6 + 4 + 6 MB
+    const inNode = expectPacked(await decode('decodePsk', stripPsk(W), 'strip.psk'), W, 120 << 10);
+    expect(inNode.length).toBeGreaterThan(1);
+    const inBrowser = await withoutNodeBuffer(() => decode('decodePsk', stripPsk(W), 'strip.psk'));
+    expect(expectPacked(inBrowser, W, 16 << 20).length).toBeGreaterThan(1);
+  });
+
+  it('a model of 0.2 MB of arrays is one buffer in a browser and buffers under 128 KiB in Node, with the same values', async () => {
+    const W = 4000; // positions, normals and indices: 48 KB each, UVs 32 KB
+    const inNode = await decode('decodePsk', stripPsk(W), 'strip.psk');
+    const nodeBuffers = expectPacked(inNode, W, 120 << 10);
+    expect(nodeBuffers.length).toBeGreaterThan(1);
+    for (const buffer of nodeBuffers) expect(buffer.byteLength).toBeLessThan(128 << 10);
+    const inBrowser = await withoutNodeBuffer(() => decode('decodePsk', stripPsk(W), 'strip.psk'));
+    expect(expectPacked(inBrowser, W, 16 << 20)).toHaveLength(1);
+    const [a, b] = [arraysOf(inNode), arraysOf(inBrowser)];
+    expect(a.map((x) => x.path)).toEqual(b.map((x) => x.path));
+    a.forEach((x, i) =>
+      expect(
+        Buffer.from(x.view.buffer, x.view.byteOffset, x.view.byteLength).equals(
+          Buffer.from(b[i].view.buffer, b[i].view.byteOffset, b[i].view.byteLength),
+        ),
+        x.path,
+      ).toBe(true),
+    );
   });
 
   it("the worker's reply transfers the one buffer and carries the same values", async () => {

@@ -1,7 +1,7 @@
 // The only file that knows Emscripten: boring glue from the decoders to plain JS objects.
 // Every array handed out is a JS-owned copy (a view into WASM memory dies when memory grows): the
-// arrays of one result are views into one ArrayBuffer (the Arena below; a few for a model past
-// 16 MB of arrays), so the worker transfers one buffer without another copy.
+// arrays of one result are views into few ArrayBuffers (copyArrays below: in a browser one, up to
+// 16 MB of arrays), so the worker transfers them without another copy.
 //
 // Nothing leaves as a C++ or JS exception: a refused file comes back as `{ error: message }`, built
 // after the decoder returned its Status and sent back once every C++ object of the call is gone
@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
@@ -44,222 +43,225 @@ EM_JS(void, noteOutOfMemory, (), { Module["outOfMemory"] = true; });
 
 namespace {
 
-// The result crosses into JavaScript in one call (buildResult): every object, string and number
-// as JSON text, every typed array placed in the arena below. Built with one Embind call per
-// property instead, a small mesh's result took some 600 calls into JavaScript, more time than its
-// decode. The text holds markers where JSON cannot carry a value as Embind would give it:
-//   {"$a":i}  the i-th typed array of the arena
-//   {"$v":i}  the i-th value made through Embind (a string that is not ASCII, whose bytes Embind
-//             decodes its own way, or an object whose keys are not ASCII)
-//   {"$n":"NaN"}  a number JSON has no word for (NaN, Infinity, -Infinity)
-// No object of the model has a key starting with "$", so a marker is never mistaken for data.
+// The result crosses into JavaScript in two calls: copyArrays makes its typed arrays (Arena),
+// readShape the plain objects around them (Shape). Built with one Embind call per property, a
+// small mesh's result took some 600 calls into JavaScript, more time than its decode; built as
+// JSON text, formatting its numbers (musl's snprintf) and parsing the text took about as long as
+// the decode of a 0.1 MB PSK, and every property stored under a string made anew.
 
-// Copies every placed array into its buffer (jobs: source address, bytes, buffer, offset, in
-// placement order), makes the views, parses the text and puts each array and value where its
-// marker stands. Small arrays (a track's keys) are copied word by word: a subarray and set() per
-// array would cost more than the copy.
+// The typed arrays of a result, copied into JS ArrayBuffers: `views` holds 3 words per array
+// (type as Arena::typeOf lists it, elements, source address), in the order the shape uses them.
+// Arrays share buffers, one allocation for many arrays, each view starting at a multiple of 8 (so
+// on its element size), the gaps zeroed. In a browser a buffer holds up to 16 MB of arrays, so
+// the worker's reply transfers one buffer for most models. In Node a buffer holds up to 120 KiB,
+// under glibc's mmap threshold (128 KiB): a larger allocation is memory fresh from the kernel
+// while that threshold stands, whose first writes cost far more than the copy (a 0.15 MB result
+// of a 0.1 MB PSK: 400 us against 15 us, once per load); a smaller one reuses memory freed
+// before. An array larger than a buffer has one of its own. Small arrays (a track's keys) are
+// copied word by word: a subarray and set() per array would cost more than the copy.
 // clang-format would split === in the JavaScript.
 // clang-format off
-EM_JS(emscripten::EM_VAL, buildResult,
-      (const char* text, uint32_t textBytes, const uint32_t* sizes, uint32_t bufferCount, const uint32_t* jobs,
-       uint32_t jobCount, const uint32_t* views, uint32_t viewCount, emscripten::EM_VAL values),
-      {
-        // Node gives memory not zeroed first (Buffer.allocUnsafeSlow: a buffer of its own, not its
-        // pool), which the copy below fills, and the gaps between arrays are zeroed: 0.5 ms of a
-        // 12 MB result. A browser has only new ArrayBuffer.
-        var unzeroed = typeof Buffer == "function" && typeof Buffer.allocUnsafeSlow == "function";
-        var buffers = [], bytes = [], words = [], ends = [];
-        for (var b = 0; b < bufferCount; b++) {
-          var size = HEAPU32[(sizes >> 2) + b];
-          buffers.push(unzeroed ? Buffer.allocUnsafeSlow(size).buffer : new ArrayBuffer(size));
-          bytes.push(new Uint8Array(buffers[b]));
-          ends.push(0);
+EM_JS(emscripten::EM_VAL, copyArrays, (const uint32_t* views, uint32_t count), {
+  // Node gives memory not zeroed first (Buffer.allocUnsafeSlow: a buffer of its own, not its
+  // pool), which the copy fills, and the gaps between arrays are zeroed: 0.5 ms of a 12 MB
+  // result. A browser has only new ArrayBuffer.
+  var node = typeof Buffer == "function" && typeof Buffer.allocUnsafeSlow == "function";
+  var limit = node ? 120 * 1024 : 16 * 1024 * 1024;
+  var types = [ Float32Array, Uint32Array, Int32Array, Uint16Array, Uint8Array ];
+  var sizes = [0], buffer = new Array(count), offset = new Array(count), i, j, b;
+  for (i = 0, j = views >> 2; i < count; i++, j += 3) {
+    var n = HEAPU32[j + 1] * types[HEAPU32[j]].BYTES_PER_ELEMENT;
+    b = sizes.length - 1;
+    if (sizes[b] && sizes[b] + n + 8 > limit) {
+      sizes.push(0);
+      b++;
+    }
+    buffer[i] = b;
+    offset[i] = Math.ceil(sizes[b] / 8) * 8;
+    sizes[b] = offset[i] + n;
+  }
+  var buffers = [], bytes = [], words = [], ends = [];
+  for (b = 0; b < sizes.length; b++) {
+    buffers.push(node ? Buffer.allocUnsafeSlow(sizes[b]).buffer : new ArrayBuffer(sizes[b]));
+    bytes.push(new Uint8Array(buffers[b]));
+    ends.push(0);
+  }
+  var arrays = new Array(count);
+  for (i = 0, j = views >> 2; i < count; i++, j += 3) {
+    var type = types[HEAPU32[j]], elements = HEAPU32[j + 1], src = HEAPU32[j + 2], at = offset[i];
+    var size = elements * type.BYTES_PER_ELEMENT;
+    b = buffer[i];
+    if (size) {
+      if (node && at > ends[b]) bytes[b].fill(0, ends[b], at);
+      ends[b] = at + size;
+      if (size <= 4096 && !((src | size | at) & 3)) {
+        var w = words[b] || (words[b] = new Int32Array(buffers[b], 0, bytes[b].length >> 2));
+        for (var k = 0, s = src >> 2, d = at >> 2, e = size >> 2; k < e; k++) w[d + k] = HEAP32[s + k];
+      } else {
+        bytes[b].set(HEAPU8.subarray(src, src + size), at);
+      }
+    }
+    arrays[i] = new type(buffers[b], at, elements);
+  }
+  if (node)
+    for (b = 0; b < sizes.length; b++) bytes[b].fill(0, ends[b]);
+  return Emval.toHandle(arrays);
+});
+
+// The plain part of a result from the words Shape wrote, with its typed arrays (copyArrays) where
+// the shape says. Read in the order it was written, so nothing in it needs an address: one word
+// per value, its kind in the low 3 bits (Shape::Kind) and, for an object or array, its count of
+// members above them. An object's members are a key and a value: the key one word, the address
+// of a word of this file with the top bit set (Shape::key) or else its length in bytes, the bytes
+// being the next string of the text. A string is its kind and its length in the next word; a
+// number is the next double of `numbers`; a typed array the next of `arrays`. A key "__proto__"
+// (a hostile file's class name) becomes an own property, as JSON.parse made it, instead of
+// replacing the object's prototype.
+EM_JS(emscripten::EM_VAL, readShape, (const uint32_t* words, const double* numbers, const char* text,
+                                      emscripten::EM_VAL arrays), {
+  var word = words >> 2, number = numbers >> 3, array = 0, typed = Emval.toValue(arrays);
+  // A string of ASCII bytes (every key, most names) is its bytes as they are; any other is read
+  // as Embind reads a std::string (each run between NUL bytes through UTF8ToString), so names come
+  // out as they did through Embind. Past 1024 bytes, apply() would pass too many arguments.
+  var string = function(length) {
+    var from = text, end = text + length, p = from, s;
+    text = end + 1;
+    while (p < end && HEAPU8[p] > 0 && HEAPU8[p] < 128) p++;
+    if (p === end && length <= 1024) return String.fromCharCode.apply(null, HEAPU8.subarray(from, end));
+    for (p = from; p <= end; p++) {
+      if (p < end && HEAPU8[p] !== 0) continue;
+      var run = UTF8ToString(from, p - from);
+      s = s === undefined ? run : s + "\u0000" + run;
+      from = p + 1;
+    }
+    return s;
+  };
+  // This file's words, read once per module instance: a store under a key V8 already holds is
+  // several times cheaper than under a string made anew (4 against 15 us a small mesh's shape).
+  var keys = readShape.keys || (readShape.keys = new Map());
+  var staticKey = function(at) {
+    var key = keys.get(at);
+    if (key === undefined) keys.set(at, (key = UTF8ToString(at)));
+    return key;
+  };
+  var value = function() {
+    var kind = HEAPU32[word] & 7, count = HEAPU32[word++] >>> 3, out, i;
+    switch (kind) {
+      case 0:
+        out = {};
+        for (i = 0; i < count; i++) {
+          var key = HEAPU32[word++];
+          key = key >= 0x80000000 ? staticKey(key & 0x7fffffff) : string(key);
+          if (key === "__proto__") Object.defineProperty(out, key, { value: value(), enumerable: true, writable: true, configurable: true });
+          else out[key] = value();
         }
-        for (var i = 0, j = jobs >> 2; i < jobCount; i++, j += 4) {
-          var src = HEAPU32[j], n = HEAPU32[j + 1], at = HEAPU32[j + 3];
-          b = HEAPU32[j + 2];
-          if (unzeroed && at > ends[b]) bytes[b].fill(0, ends[b], at);
-          ends[b] = at + n;
-          if (n <= 4096 && !((src | n | at) & 3)) {
-            var w = words[b] || (words[b] = new Int32Array(buffers[b], 0, bytes[b].length >> 2));
-            for (var k = 0, s = src >> 2, d = at >> 2, e = n >> 2; k < e; k++) w[d + k] = HEAP32[s + k];
-          } else {
-            bytes[b].set(HEAPU8.subarray(src, src + n), at);
-          }
-        }
-        if (unzeroed)
-          for (b = 0; b < bufferCount; b++) bytes[b].fill(0, ends[b]);
-        var types = [ Float32Array, Uint32Array, Int32Array, Uint16Array, Uint8Array ];
-        var arrays = new Array(viewCount);
-        for (i = 0, j = views >> 2; i < viewCount; i++, j += 4) {
-          arrays[i] = new types[HEAPU32[j]](buffers[HEAPU32[j + 1]], HEAPU32[j + 2], HEAPU32[j + 3]);
-        }
-        var made = Emval.toValue(values);
-        // Arrays by index and objects by Object.keys: for-in over JSON.parse's objects of many
-        // shapes was 3-4 times slower in Chromium (13-47 us against 4-15 us a small mesh).
-        var placed = function(v) {
-          if (v.$a !== undefined) return arrays[v.$a];
-          if (v.$v !== undefined) return made[v.$v];
-          if (v.$n !== undefined) return Number(v.$n);
-          place(v);
-          return v;
-        };
-        var place = function(o) {
-          var v, i;
-          if (Array.isArray(o)) {
-            for (i = 0; i < o.length; i++) {
-              v = o[i];
-              if (v !== null && typeof v === "object") o[i] = placed(v);
-            }
-            return;
-          }
-          var keys = Object.keys(o);
-          for (i = 0; i < keys.length; i++) {
-            v = o[keys[i]];
-            if (v !== null && typeof v === "object") o[keys[i]] = placed(v);
-          }
-        };
-        var result = JSON.parse(UTF8ToString(text, textBytes));
-        place(result);
-        return Emval.toHandle(result);
-      });
+        return out;
+      case 1:
+        out = new Array(count);
+        for (i = 0; i < count; i++) out[i] = value();
+        return out;
+      case 2: return string(HEAPU32[word++]);
+      case 3: return HEAPF64[number++];
+      case 4: return false;
+      case 5: return true;
+      default: return typed[array++];
+    }
+  };
+  return Emval.toHandle(value());
+});
 // clang-format on
 
-// JSON text of the plain part of a result. Strings of ASCII are written as they are (escaped);
-// any other string goes through Embind (a {"$v"} marker) so that its bytes (cp1252 names, not
-// UTF-8) decode exactly as they always have.
-class Json {
+// The plain part of a result as words (readShape above reads them), written in the order the
+// model's keys have always come in. A count lives in its container's word: up to 2^29 members, more than a 2 GB
+// heap could hold words for.
+class Shape {
  public:
-  Json() : values_(val::array()) { out_.reserve(4096); }
-  void beginObject() { open('{'); }
-  void endObject() { close('}'); }
-  void beginArray() { open('['); }
-  void endArray() { close(']'); }
-  // The key of the next value in the current object (an ASCII word of this file or a decoder).
-  Json& key(const char* k) {
-    separate();
-    quoted(k, std::strlen(k));
-    out_ += ':';
-    keyed_ = true;
+  enum Kind : uint32_t { kObject, kArray, kString, kNumber, kFalse, kTrue, kTypedArray };
+  static constexpr uint32_t kKindBits = 3;
+  static constexpr uint32_t kStaticKey = 1u << 31;
+
+  Shape() {
+    words_.reserve(512);
+    text_.reserve(2048);
+  }
+  void beginObject() { open(kObject); }
+  void endObject() { open_.pop_back(); }
+  void beginArray() { open(kArray); }
+  void endArray() { open_.pop_back(); }
+  // The key of the next value in the current object: a word of this file, written as the address
+  // of its text in the module's static data (readShape reads it once per module instance)...
+  template <size_t N>
+  Shape& key(const char (&k)[N]) {
+    member();
+    words_.push_back(kStaticKey | uint32_t(uintptr_t(k)));
     return *this;
   }
-  Json& key(const std::string& k) {
-    separate();
-    quoted(k.data(), k.size());
-    out_ += ':';
-    keyed_ = true;
+  // ... or a decoder's word (counts and info), its bytes in the text. Shorter than 2 GB, as is all
+  // the module's memory, so its length never reaches kStaticKey.
+  Shape& key(const std::string& k) {
+    member();
+    words_.push_back(uint32_t(k.size()));
+    bytes(k.data(), k.size());
     return *this;
   }
-  void string(const std::string& s) {
-    if (!ascii(s)) return made(val(s));
-    value();
-    quoted(s.data(), s.size());
-  }
-  void string(const char* s) {
-    value();
-    quoted(s, std::strlen(s));
-  }
+  void string(const std::string& s) { string(s.data(), s.size()); }
+  void string(const char* s) { string(s, std::strlen(s)); }
   void number(double d) {
-    value();
-    if (!std::isfinite(d)) {
-      out_ += std::isnan(d) ? "{\"$n\":\"NaN\"}" : d > 0 ? "{\"$n\":\"Infinity\"}" : "{\"$n\":\"-Infinity\"}";
-      return;
-    }
-    char buf[32];
-    // Whole numbers (counts, indices, sizes) short; the rest with the digits that read back the same double.
-    const bool whole = d == std::floor(d) && std::fabs(d) < 9007199254740992.0 && !(d == 0 && std::signbit(d));
-    const int n =
-        whole ? std::snprintf(buf, sizeof buf, "%lld", (long long)d) : std::snprintf(buf, sizeof buf, "%.17g", d);
-    out_.append(buf, size_t(n));
+    value(kNumber);
+    numbers_.push_back(d);
   }
-  void boolean(bool b) {
-    value();
-    out_ += b ? "true" : "false";
-  }
-  // The i-th typed array of the arena.
-  void array(size_t i) { marker("$a", i); }
-  // A value made through Embind.
-  void made(const val& v) {
-    values_.set(madeCount_, v);
-    marker("$v", madeCount_++);
-  }
+  void boolean(bool b) { value(b ? kTrue : kFalse); }
+  // The next typed array of the arena (Arena::put).
+  void typedArray() { value(kTypedArray); }
   void strings(const std::vector<std::string>& v) {
     beginArray();
     for (const std::string& s : v) string(s);
     endArray();
   }
-  const std::string& text() const { return out_; }
-  const val& values() const { return values_; }
-
-  static bool ascii(const std::string& s) {
-    for (const char c : s)
-      if (static_cast<unsigned char>(c) >= 0x80) return false;
-    return true;
-  }
+  const std::vector<uint32_t>& words() const { return words_; }
+  const std::vector<double>& numbers() const { return numbers_; }
+  const std::string& text() const { return text_; }
 
  private:
-  void open(char c) {
-    value();
-    out_ += c;
-    first_.push_back(true);
+  // One more member for the open object; its key's word comes next, then its value.
+  void member() {
+    words_[open_.back()] += 1u << kKindBits;
+    keyed_ = true;
   }
-  void close(char c) {
-    out_ += c;
-    first_.pop_back();
+  void string(const char* s, size_t n) {
+    value(kString);
+    words_.push_back(uint32_t(n));
+    bytes(s, n);
   }
-  void separate() {
-    if (first_.empty()) return;
-    if (!first_.back()) out_ += ',';
-    first_.back() = false;
+  void bytes(const char* s, size_t n) {
+    text_.append(s, n);
+    text_ += '\0';
   }
-  // Before a value: the comma between array items (an object's comma came with its key).
-  void value() {
+  void open(Kind kind) {
+    value(kind);
+    open_.push_back(words_.size() - 1);
+  }
+  // A value's word: one more member for the array it is in (an object's came with its key).
+  void value(Kind kind) {
     if (keyed_)
       keyed_ = false;
-    else
-      separate();
+    else if (!open_.empty())
+      words_[open_.back()] += 1u << kKindBits;
+    words_.push_back(kind);
   }
-  void marker(const char* kind, size_t i) {
-    value();
-    char buf[40];
-    out_.append(buf, size_t(std::snprintf(buf, sizeof buf, "{\"%s\":%zu}", kind, i)));
-  }
-  void quoted(const char* s, size_t n) {
-    out_ += '"';
-    for (size_t i = 0; i < n; ++i) {
-      const unsigned char c = static_cast<unsigned char>(s[i]);
-      if (c == '"' || c == '\\') {
-        out_ += '\\';
-        out_ += char(c);
-      } else if (c < 0x20) {
-        char buf[8];
-        out_.append(buf, size_t(std::snprintf(buf, sizeof buf, "\\u%04x", c)));
-      } else {
-        out_ += char(c);
-      }
-    }
-    out_ += '"';
-  }
-  std::string out_;
-  std::vector<bool> first_;  // per open object or array: no item written yet
-  bool keyed_ = false;       // a key was written; its value comes next
-  val values_;
-  size_t madeCount_ = 0;
+  std::vector<uint32_t> words_;
+  std::vector<double> numbers_;
+  std::string text_;
+  std::vector<size_t> open_;  // the word of each open object or array
+  bool keyed_ = false;        // a key was written; its value comes next
 };
 
-// The typed arrays of a result share JS ArrayBuffers (the arena): arrays are placed while the
-// text is written (a marker keeps the object's key order) and copied once the sizes are known:
-// one JS allocation per buffer and one memcpy per array, straight from the decoder's own arrays.
-// A model up to kBufferBytes of arrays is one buffer, so the worker's reply transfers one buffer
-// instead of dozens; beyond that arrays share buffers up to that size and a larger array has its
-// own: in Node (glibc) an allocation over 32 MB is always fresh memory from the kernel, whose
-// first writes cost far more than the copy, while smaller ones reuse memory freed earlier (in
-// Chromium large buffers are fresh either way). Offsets are aligned to 8 at each view's start, so
-// Float32, Int32, Uint32 and Uint16 views all start on their element size.
+// The typed arrays of a result (copyArrays above places them in ArrayBuffers): listed while the
+// shape is written, which keeps the object's key order, and copied once the shape is done: one
+// memcpy per array, straight from the decoder's own arrays.
 class Arena {
  public:
-  static constexpr size_t kBufferBytes = size_t(16) << 20;
-  // The typed array types, as buildResult lists them.
+  // The typed array types, as copyArrays lists them.
   template <typename T>
   static constexpr uint32_t typeOf() {
     if constexpr (std::is_same_v<T, float>) {
@@ -271,44 +273,33 @@ class Arena {
     } else if constexpr (std::is_same_v<T, uint16_t>) {
       return 3;
     } else {
-      static_assert(std::is_same_v<T, uint8_t>, "an array type buildResult knows");
+      static_assert(std::is_same_v<T, uint8_t>, "an array type copyArrays knows");
       return 4;
     }
   }
   // The value written next becomes a view of `count` elements copied from `data` when the result is built.
   template <typename T>
-  void put(Json& json, const T* data, size_t count) {
-    const size_t bytes = count * sizeof(T);
-    if (sizes_.back() && sizes_.back() + bytes + 8 > kBufferBytes) sizes_.push_back(0);
-    size_t& size = sizes_.back();
-    const uint32_t buffer = uint32_t(sizes_.size() - 1);
-    const size_t at = (size + 7) & ~size_t(7);
-    if (bytes) jobs_.insert(jobs_.end(), {uint32_t(uintptr_t(data)), uint32_t(bytes), buffer, uint32_t(at)});
-    size = at + bytes;
-    json.array(views_.size() / 4);
-    views_.insert(views_.end(), {typeOf<T>(), buffer, uint32_t(at), uint32_t(count)});
+  void put(Shape& shape, const T* data, size_t count) {
+    shape.typedArray();
+    views_.insert(views_.end(), {typeOf<T>(), uint32_t(count), uint32_t(uintptr_t(data))});
   }
   template <typename T>
-  void put(Json& json, const std::vector<T>& v) {
-    put(json, v.data(), v.size());
+  void put(Shape& shape, const std::vector<T>& v) {
+    put(shape, v.data(), v.size());
   }
   // Keeps an array built only for the result (a clip's packed keys and layout) alive until the copy.
   const std::vector<int32_t>& keep(std::vector<int32_t>&& v) { return keptInts_.emplace_back(std::move(v)); }
   const std::vector<float>& keep(std::vector<float>&& v) { return keptFloats_.emplace_back(std::move(v)); }
-  // The result: buffers made, arrays copied, text parsed and every marker replaced, in one call.
-  // No WASM allocation happens between buildResult reading the heap and the end of the copy.
-  val build(const Json& json) {
-    const std::vector<uint32_t> sizes(sizes_.begin(), sizes_.end());
-    const std::string& text = json.text();
-    return val::take_ownership(buildResult(text.data(), uint32_t(text.size()), sizes.data(), uint32_t(sizes.size()),
-                                           jobs_.data(), uint32_t(jobs_.size() / 4), views_.data(),
-                                           uint32_t(views_.size() / 4), json.values().as_handle()));
+  // The result: arrays copied, then the shape read around them. No WASM allocation happens while
+  // JavaScript reads the heap.
+  val build(const Shape& shape) const {
+    const val arrays = val::take_ownership(copyArrays(views_.data(), uint32_t(views_.size() / 3)));
+    return val::take_ownership(
+        readShape(shape.words().data(), shape.numbers().data(), shape.text().data(), arrays.as_handle()));
   }
 
  private:
-  std::vector<uint32_t> jobs_;    // 4 per array: source address, bytes, buffer, offset
-  std::vector<uint32_t> views_;   // 4 per array: type, buffer, offset, elements
-  std::vector<size_t> sizes_{0};  // bytes of each buffer
+  std::vector<uint32_t> views_;  // 3 per array: type, elements, source address
   std::deque<std::vector<int32_t>> keptInts_;
   std::deque<std::vector<float>> keptFloats_;
 };
@@ -396,13 +387,13 @@ struct Bounds {
   double min[3], max[3], center[3], radius;
 };
 
-void writeVec3(Json& j, const double* v) {
+void writeVec3(Shape& j, const double* v) {
   j.beginArray();
   for (int k = 0; k < 3; ++k) j.number(v[k]);
   j.endArray();
 }
 
-void writeBounds(Json& j, const Bounds& b) {
+void writeBounds(Shape& j, const Bounds& b) {
   j.beginObject();
   j.key("min");
   writeVec3(j, b.min);
@@ -501,7 +492,7 @@ bool morphedBounds(const rs::Mesh& m, Bounds& out) {
   return !nan;
 }
 
-void writeMesh(Json& j, const rs::Mesh& m, Arena& arena) {
+void writeMesh(Shape& j, const rs::Mesh& m, Arena& arena) {
   j.beginObject();
   j.key("name").string(m.name);
   j.key("bounds");
@@ -540,7 +531,7 @@ void writeMesh(Json& j, const rs::Mesh& m, Arena& arena) {
   j.endObject();
 }
 
-void writeMaterial(Json& j, const rs::Material& m) {
+void writeMaterial(Shape& j, const rs::Material& m) {
   j.beginObject();
   j.key("name").string(m.name);
   j.key("textureNames").strings(m.textureNames);
@@ -554,7 +545,7 @@ void writeMaterial(Json& j, const rs::Material& m) {
   j.endObject();
 }
 
-void writeNotifies(Json& j, const std::vector<rs::Notify>& v) {
+void writeNotifies(Shape& j, const std::vector<rs::Notify>& v) {
   j.beginArray();
   for (const rs::Notify& n : v) {
     j.beginObject();
@@ -565,19 +556,10 @@ void writeNotifies(Json& j, const std::vector<rs::Notify>& v) {
   j.endArray();
 }
 
-// counts and info: words of the decoders as keys. A key that is not ASCII (a PSG part's name in
-// an info key) cannot be a key of the text as Embind would decode it: such an object is made
-// through Embind instead.
+// counts and info: words of the decoders as keys (a PSG part's name in an info key, a package's
+// class names: text of the file, which may be any bytes).
 template <typename Value>
-void writeFacts(Json& j, const std::vector<std::pair<std::string, Value>>& facts) {
-  bool ascii = true;
-  for (const auto& f : facts) ascii = ascii && Json::ascii(f.first);
-  if (!ascii) {
-    val o = val::object();
-    for (const auto& f : facts) o.set(f.first, f.second);
-    j.made(o);
-    return;
-  }
+void writeFacts(Shape& j, const std::vector<std::pair<std::string, Value>>& facts) {
   j.beginObject();
   for (const auto& f : facts) {
     j.key(f.first);
@@ -595,7 +577,7 @@ void writeFacts(Json& j, const std::vector<std::pair<std::string, Value>>& facts
 // the module than one by one into JS) and each track's own arrays are freed at once, so the pool
 // takes their place in memory. unpackClips() in web/src/decoder/ops.js turns it back into the
 // contract's tracks (views, no copies).
-void writePackedTracks(Json& j, std::vector<rs::Track>& tracks, Arena& arena) {
+void writePackedTracks(Shape& j, std::vector<rs::Track>& tracks, Arena& arena) {
   size_t floats = 0;  // at most: shared key times are stored once
   for (const rs::Track& t : tracks)
     floats += t.times.size() + t.translation.size() + t.rotation.size() + t.scale.size();
@@ -629,7 +611,7 @@ void writePackedTracks(Json& j, std::vector<rs::Track>& tracks, Arena& arena) {
   j.endObject();
 }
 
-void writeClip(Json& j, rs::Clip& c, Arena& arena) {
+void writeClip(Shape& j, rs::Clip& c, Arena& arena) {
   j.beginObject();
   j.key("name").string(c.name);
   j.key("fps").number(c.fps);
@@ -643,7 +625,7 @@ void writeClip(Json& j, rs::Clip& c, Arena& arena) {
   j.endObject();
 }
 
-void writeTexture(Json& j, const rs::Texture& t, Arena& arena) {
+void writeTexture(Shape& j, const rs::Texture& t, Arena& arena) {
   j.beginObject();
   j.key("name").string(t.name);
   if (!t.guid.empty()) j.key("guid").string(t.guid);
@@ -657,7 +639,7 @@ void writeTexture(Json& j, const rs::Texture& t, Arena& arena) {
   j.endObject();
 }
 
-void writeSkeleton(Json& j, const rs::Skeleton& s, Arena& arena) {
+void writeSkeleton(Shape& j, const rs::Skeleton& s, Arena& arena) {
   j.beginObject();
   j.key("names").strings(s.names);
   arena.put(j.key("parents"), s.parents);
@@ -669,7 +651,7 @@ void writeSkeleton(Json& j, const rs::Skeleton& s, Arena& arena) {
   j.endObject();
 }
 
-void writeVertexAnimation(Json& j, const rs::VertexAnimation& va, Arena& arena) {
+void writeVertexAnimation(Shape& j, const rs::VertexAnimation& va, Arena& arena) {
   j.beginObject();
   j.key("frameCount").number(va.frameCount);
   j.key("vertexCount").number(va.vertexCount);
@@ -691,7 +673,7 @@ void writeVertexAnimation(Json& j, const rs::VertexAnimation& va, Arena& arena) 
   j.endObject();
 }
 
-void writeAttachment(Json& j, const rs::Attachment& a) {
+void writeAttachment(Shape& j, const rs::Attachment& a) {
   j.beginObject();
   j.key("name").string(a.name);
   j.key("bone").number(a.bone);
@@ -706,7 +688,7 @@ void writeAttachment(Json& j, const rs::Attachment& a) {
 
 val modelToVal(rs::Model& m) {
   Arena arena;
-  Json j;
+  Shape j;
   j.beginObject();
   j.key("format").string(m.format);
   j.key("name").string(m.name);
@@ -846,7 +828,7 @@ val decodeImage(const val& bytes, const std::string& file) {
 }
 
 // A UE1 package's tables: what it holds (shape in formats/upackage/upackage.h).
-void writePackageEntries(Json& j, const std::vector<rs::PackageEntry>& entries) {
+void writePackageEntries(Shape& j, const std::vector<rs::PackageEntry>& entries) {
   j.beginArray();
   for (const rs::PackageEntry& e : entries) {
     j.beginObject();
@@ -864,7 +846,7 @@ void writePackageEntries(Json& j, const std::vector<rs::PackageEntry>& entries) 
 
 val listingToVal(const rs::PackageListing& l) {
   Arena arena;
-  Json j;
+  Shape j;
   const rs::Package& p = l.package;
   j.beginObject();
   j.key("format").string("upackage");

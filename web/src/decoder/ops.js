@@ -151,8 +151,8 @@ const BROKEN = Symbol('rigscope.broken');
 export const brokenAfterCall = (M) => M?.[BROKEN] === true;
 
 // The typed arrays of a decoded model are views into few ArrayBuffers (the binding's arena, see
-// wasm/bindings/bindings.cpp): one for a model of up to 16 MB of arrays, so this set holds one
-// buffer for most decodes.
+// copyArrays in wasm/bindings/bindings.cpp): in a browser one for a model of up to 16 MB of
+// arrays, so this set holds one buffer for most decodes; in Node one per 120 KiB of arrays.
 export function collectTransferables(value, out = new Set()) {
   if (value && typeof value === 'object') {
     if (ArrayBuffer.isView(value)) out.add(value.buffer);
@@ -202,7 +202,7 @@ export function toWasmArgs(args) {
 }
 
 /**
- * Clips arrive from the binding with their tracks packed in one array (see clipToVal in
+ * Clips arrive from the binding with their tracks packed in one array (see writePackedTracks in
  * wasm/bindings/bindings.cpp); this gives them back the contract's `tracks` as views into it
  * (views of the result's one ArrayBuffer, no copies).
  */
