@@ -1,6 +1,6 @@
 // Runs every suite — native (ctest), unit (Vitest in Node), browser (Vitest + Playwright +
 // Debian Chromium), short fuzz runs — and ends with one plain "N passed, N failed" line.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, mkdirSync } from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 
@@ -14,19 +14,32 @@ const timings = [];
 const failures = [];
 const started = Date.now();
 
-function run(cmd, args, env = {}) {
-  console.log(`\n$ ${cmd} ${args.join(' ')}`);
+/**
+ * Runs a command to its end; resolves to { stdout, status, seconds }. Its output goes on as it
+ * comes, or, with `hold` (a command run beside another), whole when it ends, so the lines of two
+ * commands do not mix.
+ */
+function run(cmd, args, { hold = false } = {}) {
   const t0 = Date.now();
-  const r = spawnSync(cmd, args, {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
+  const head = `\n$ ${cmd} ${args.join(' ')}\n`;
+  if (!hold) process.stdout.write(head);
+  const child = spawn(cmd, args, { cwd: root, stdio: ['ignore', 'pipe', hold ? 'pipe' : 'inherit'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => {
+    stdout += d;
+    if (!hold) process.stdout.write(d);
   });
-  process.stdout.write(r.stdout ?? '');
-  r.seconds = (Date.now() - t0) / 1000;
-  return r;
+  child.stderr?.setEncoding('utf8').on('data', (d) => (stderr += d));
+  return new Promise((resolve) => {
+    const end = (status, error) => {
+      if (hold) process.stdout.write(head + stdout);
+      process.stderr.write(stderr + (error ? `${cmd}: ${error.message}\n` : ''));
+      resolve({ stdout, status, seconds: (Date.now() - t0) / 1000 });
+    };
+    child.on('error', (error) => end(null, error));
+    child.on('close', (status) => end(status));
+  });
 }
 
 function suite(name, passed, failed, skipped = 0) {
@@ -37,8 +50,7 @@ function suite(name, passed, failed, skipped = 0) {
 }
 
 // Native: GoogleTest through ctest.
-{
-  const r = run('ctest', ['--test-dir', 'build/native', '--output-on-failure', '-j2']);
+function native(r) {
   timings.push(['native (ctest)', r.seconds]);
   const m = /(\d+)% tests passed, (\d+) tests? failed out of (\d+)/.exec(r.stdout ?? '');
   if (m) {
@@ -53,8 +65,11 @@ const firstLine = (text) =>
     .split('\n')[0]
     .slice(0, 300);
 
-function vitest(name, config, out) {
-  const r = run('npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`]);
+const runVitest = (config, out, options) =>
+  run('npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], options);
+
+/** Counts a Vitest run `r` (its JSON report in `out`) as suite `name`. */
+function vitest(name, out, r) {
   if (!existsSync(`${root}${out}`)) return suite(name, 0, 1);
   const j = JSON.parse(readFileSync(`${root}${out}`, 'utf8'));
   // A file's time as the default reporter prints it ("✓ tests/e2e/x.test.js (8 tests) 119773ms"),
@@ -75,42 +90,46 @@ function vitest(name, config, out) {
   if (r.status !== 0 && j.numFailedTests + brokenFiles === 0) suite(`${name} (runner)`, 0, 1);
 }
 
-vitest('unit', 'vite.config.ts', 'build/vitest-unit.json');
-vitest('browser', 'tests/e2e/vitest.config.js', 'build/vitest-e2e.json');
-// The packed package in a fresh app: Vite build, Chromium and Node (tests/consumer).
-vitest('consumer', 'tests/consumer/vitest.config.js', 'build/vitest-consumer.json');
-
-// Lint: ESLint over web/, tests/, scripts/ and integrations/ (eslint.config.js), one check that passes or fails.
-{
-  const r = run('npx', ['eslint', '--max-warnings=0', 'web', 'tests', 'scripts', 'integrations']);
-  timings.push(['lint (eslint)', r.seconds]);
-  suite('lint (eslint)', r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1);
+/** A check that passes or fails by its exit status. */
+function check(name, r) {
+  timings.push([name, r.seconds]);
+  suite(name, r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1);
 }
 
-// Format: Prettier over the same tree (.prettierrc.json); `npx prettier --write web tests scripts integrations` fixes it.
-{
-  const r = run('npx', ['prettier', '--check', 'web', 'tests', 'scripts', 'integrations']);
-  timings.push(['format (prettier)', r.seconds]);
-  suite('format (prettier)', r.status === 0 ? 1 : 0, r.status === 0 ? 0 : 1);
+/** A check whose last line says "<what>: N passed, N failed". */
+function counted(name, what, r) {
+  timings.push([name, r.seconds]);
+  const m = new RegExp(`${what}: (\\d+) passed, (\\d+) failed`).exec(r.stdout ?? '');
+  if (m) suite(name, Number(m[1]), Number(m[2]));
+  else suite(name, 0, 1);
 }
 
-// C++ lint: clang-format and clang-tidy over wasm/ (scripts/lint-cpp.sh), two checks.
-{
-  const r = run('bash', ['scripts/lint-cpp.sh']);
-  timings.push(['lint (C++)', r.seconds]);
-  const m = /lint-cpp: (\d+) passed, (\d+) failed/.exec(r.stdout ?? '');
-  if (m) suite('lint (C++)', Number(m[1]), Number(m[2]));
-  else suite('lint (C++)', 0, 1);
-}
+native(await run('ctest', ['--test-dir', 'build/native', '--output-on-failure', '-j2']));
+vitest('unit', 'build/vitest-unit.json', await runVitest('vite.config.ts', 'build/vitest-unit.json'));
+vitest('browser', 'build/vitest-e2e.json', await runVitest('tests/e2e/vitest.config.js', 'build/vitest-e2e.json'));
 
-// Fuzzers: a short run of each, so a regression in hostile-input handling fails CI.
-if (existsSync(`${root}scripts/fuzz.sh`)) {
-  const r = run('bash', ['scripts/fuzz.sh', '--ci']);
-  timings.push(['fuzz', r.seconds]);
-  const m = /fuzz: (\d+) passed, (\d+) failed/.exec(r.stdout ?? '');
-  if (m) suite('fuzz', Number(m[1]), Number(m[2]));
-  else suite('fuzz', 0, 1);
-}
+// Side by side, one core each (these use about one): the packed package in a fresh app (Vite
+// build, Chromium and Node: tests/consumer), and the lints one after another: ESLint over web/,
+// tests/, scripts/ and integrations/ (eslint.config.js); Prettier over the same tree
+// (.prettierrc.json; `npx prettier --write web tests scripts integrations` fixes it); clang-format
+// and clang-tidy over wasm/ (scripts/lint-cpp.sh, two checks).
+const lints = async () => [
+  await run('npx', ['eslint', '--max-warnings=0', 'web', 'tests', 'scripts', 'integrations'], { hold: true }),
+  await run('npx', ['prettier', '--check', 'web', 'tests', 'scripts', 'integrations'], { hold: true }),
+  await run('bash', ['scripts/lint-cpp.sh'], { hold: true }),
+];
+const [consumer, [eslint, prettier, cpp]] = await Promise.all([
+  runVitest('tests/consumer/vitest.config.js', 'build/vitest-consumer.json', { hold: true }),
+  lints(),
+]);
+vitest('consumer', 'build/vitest-consumer.json', consumer);
+check('lint (eslint)', eslint);
+check('format (prettier)', prettier);
+counted('lint (C++)', 'lint-cpp', cpp);
+
+// Fuzzers: a short run of each, so a regression in hostile-input handling fails CI. Alone: each
+// target fuzzes for a fixed time, on a core of its own.
+if (existsSync(`${root}scripts/fuzz.sh`)) counted('fuzz', 'fuzz', await run('bash', ['scripts/fuzz.sh', '--ci']));
 
 console.log('');
 // The budget stays visible: the whole run and its five slowest files (or checks).

@@ -525,6 +525,8 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
       const html = await (await fetch(`${wiki.url}/index.php?title=Frames`)).text();
       const seconds = (Date.now() - t0) / 1000;
       console.log(`mediawiki: a page of 24 frames saved and first rendered in ${seconds.toFixed(1)} s`);
+      // The view's jobs are queued after its answer, once its request has ended.
+      await wiki.settled();
       // Nothing was drawn inside the save or the view: 24 cards, 24 poster jobs queued.
       expect(thumbs()).toBe(before);
       expect(html.match(/class="rigscope-card[ "]/g)?.length).toBe(24);

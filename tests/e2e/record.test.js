@@ -18,7 +18,8 @@ const FAMILIES = {
 
 async function openFamily(family) {
   // A small view: the frame test records at the view's size, and SwiftShader draws every pixel on the CPU.
-  const page = await openPage(browser, '/', { viewport: { width: 900, height: 600 } });
+  // No demo: the chosen files replace it at once, and it would be decoded and played for nothing.
+  const page = await openPage(browser, '/?demo=0', { viewport: { width: 900, height: 600 } });
   await chooseFiles(
     page,
     FAMILIES[family].map((f) => filePayload(f.startsWith('/') ? f : `${SAMPLES}${f}`)),

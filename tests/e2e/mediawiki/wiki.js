@@ -111,11 +111,47 @@ function installedTemplate(extensionDir) {
 }
 
 /**
+ * The requests a `php -S` server is running, from the lines it logs on `stderr` ("… Accepted" when
+ * a worker takes a connection, "… Closing" once its script has ended). MediaWiki answers a request
+ * before its post-send work, which queues the jobs the request asked for (JobQueueGroup::lazyPush
+ * defers them under a web server): `settled()` resolves once no request runs, so a job runner
+ * started after it finds every job the answered requests queued.
+ * @param {import('node:stream').Readable} stderr
+ * @param {(line: string) => void} onLine
+ */
+function requestsInFlight(stderr, onLine) {
+  let running = 0;
+  let partial = '';
+  const waiting = [];
+  stderr.setEncoding('utf8').on('data', (chunk) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop();
+    for (const line of lines) {
+      onLine(line);
+      if (/ Accepted$/.test(line)) running++;
+      else if (/ Closing$/.test(line)) running = Math.max(0, running - 1);
+    }
+    if (running === 0) for (const resolve of waiting.splice(0)) resolve();
+  });
+  const settled = (timeout = 300000) =>
+    running === 0
+      ? Promise.resolve()
+      : new Promise((resolve, reject) => {
+          const timer = setTimeout(() => reject(new Error(`the wiki still ran ${running} request(s) after ${timeout / 1000} s`)), timeout);
+          waiting.push(() => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+  return { settled };
+}
+
+/**
  * Installs a wiki in `dir` (a copy of the installed template) and serves it.
  * @param {{ dir: string, settings?: string, extensionDir?: string }} options settings: PHP lines
  *   appended to LocalSettings.php; extensionDir: the extension's folder (the repository's by default),
  *   served under /extensions/Rigscope/ as a link in MediaWiki's extensions/ would be
- * @returns {Promise<{ url: string, dir: string, api: WikiApi, stop: () => void, php: (args: string[], input?: string, env?: object) => string, runJobs: (env?: object) => Promise<string> }>}
+ * @returns {Promise<{ url: string, dir: string, api: WikiApi, stop: () => void, php: (args: string[], input?: string, env?: object) => string, runJobs: (env?: object) => Promise<string>, settled: () => Promise<void> }>}
  */
 export async function makeWiki({ dir, settings = '', extensionDir = EXTENSION_DIR }) {
   const port = await freePort();
@@ -151,7 +187,7 @@ export async function makeWiki({ dir, settings = '', extensionDir = EXTENSION_DI
     }
   };
   let log = '';
-  server.stderr.on('data', (d) => (log = (log + d).slice(-20000)));
+  const { settled } = requestsInFlight(server.stderr, (line) => (log = `${log + line}\n`.slice(-20000)));
   // Wait until index.php answers.
   const end = Date.now() + 30000;
   for (;;) {
@@ -170,9 +206,11 @@ export async function makeWiki({ dir, settings = '', extensionDir = EXTENSION_DI
   // The test wiki runs no job at the end of a request ($wgJobRunRate = 0, as the README advises
   // for posters): a test runs them when it wants posters drawn, as a wiki's job runner would. Not
   // synchronously: a run that draws posters takes minutes on a busy machine, and a test worker's
-  // blocked event loop misses Vitest's calls ("Timeout calling onTaskUpdate").
-  const runJobs = async (extraEnv = {}) =>
-    (
+  // blocked event loop misses Vitest's calls ("Timeout calling onTaskUpdate"). After the requests
+  // before it have ended: the jobs they queued are in the queue.
+  const runJobs = async (extraEnv = {}) => {
+    await settled();
+    return (
       await promisify(execFile)('php', [`${MEDIAWIKI}/maintenance/runJobs.php`], {
         env: { ...env, ...extraEnv },
         encoding: 'utf8',
@@ -180,7 +218,8 @@ export async function makeWiki({ dir, settings = '', extensionDir = EXTENSION_DI
         maxBuffer: 1 << 26,
       })
     ).stdout;
-  return { url, dir, api: new WikiApi(url), php, runJobs, log: () => log, stop };
+  };
+  return { url, dir, api: new WikiApi(url), php, runJobs, settled, log: () => log, stop };
 }
 
 /**
