@@ -66,6 +66,11 @@ export class DecoderClient {
     return this._held.holds(id);
   }
 
+  /** Bytes this client's worker holds (or is being sent) in all. */
+  get heldBytes() {
+    return this._held.bytes;
+  }
+
   /**
    * A call naming a held input: its bytes go along (handed over) the first time this worker is
    * given it, else its id alone. A worker that no longer holds it (ended and started again, its

@@ -133,7 +133,7 @@ export class DecoderPool {
 
   /** Bytes of held inputs this pool's workers hold now, as far as the page knows (held.js). */
   get heldBytes() {
-    return this._slots.reduce((n, s) => n + s.client._held.bytes, 0);
+    return this._slots.reduce((n, s) => n + s.client.heldBytes, 0);
   }
 
   /** What each of this pool's workers says it holds: the ids of its held inputs (tests). */
