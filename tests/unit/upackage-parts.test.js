@@ -4,6 +4,7 @@
 // they were not given: what they lack, they name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { assembleScene, decodeFiles, readsInParts } from '../../web/src/families/index.js';
 import { decodedTexture } from '../../web/src/core/fileset.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
@@ -208,6 +209,23 @@ describe.skipIf(!HAVE_SAMPLES)('links to packages', () => {
     served.length = 0;
     const [small] = await entriesFromUrls([`${site.url}/samples/upackage/Beam.utx`], null, { readsInParts });
     expect([small.size, small.ranged]).toEqual([9262, undefined]);
+  });
+
+  it('refuse a host that names a size past the byte cap, as a whole file past it is refused', async () => {
+    // A hostile host: 100 bytes, said to be the first of 5 GB.
+    const liar = createServer((req, res) => {
+      res.writeHead(206, { 'Content-Range': 'bytes 0-99/5000000000', 'Content-Length': 100 });
+      res.end(Buffer.alloc(100, 1));
+    });
+    await new Promise((ok) => liar.listen(0, '127.0.0.1', ok));
+    const at = `http://127.0.0.1:${liar.address().port}/Big.u`;
+    try {
+      await expect(entriesFromUrls([at], null, { readsInParts })).rejects.toThrow(
+        `Could not fetch ${at}: it is 4.7 GiB, over the 1 GiB limit for files opened from a link`,
+      );
+    } finally {
+      liar.close();
+    }
   });
 
   it('are read whole, once, from a host that ignores ranges', async () => {

@@ -375,6 +375,13 @@ async function entryInParts(url, path, onProgress, limits, first) {
     first.tail ? fetchPart(url, `bytes=-${first.tail}`, { ...LIMITS, ...limits, signal: tailNotNeeded.signal }).catch(() => null) : null,
   ]);
   if (head.whole || head.size <= head.bytes.length) return entryFromBytes(path, head.bytes);
+  // The size the host names is what the decoder lays the parts out in: within the byte cap, as a
+  // whole file's Content-Length is.
+  const cap = limits.maxFetchBytes ?? MAX_FETCH_BYTES;
+  if (head.size > cap) {
+    const what = `it is ${formatBytes(head.size)}, over the ${formatBytes(cap)} limit for files opened from a link`;
+    throw Object.assign(new Error(`Could not fetch ${url}: ${what}`), { what });
+  }
   const read = async (start, end) => {
     const part = await fetchRange(url, start, end, limits);
     return part.whole ? { whole: part.bytes } : { bytes: part.bytes };
