@@ -50,19 +50,31 @@ describe('a shared look', () => {
     expect([copy.side, copy.alphaTest]).toEqual([THREE.FrontSide, 0.5]);
   });
 
-  it('gives masked and opaque, one-sided and two-sided materials one program key, the alpha test as a uniform of its own', () => {
+  it('gives one-sided and two-sided materials one program key, one for the opaque and one for the masked, the alpha test a uniform', () => {
     const plain = new THREE.MeshStandardMaterial();
+    const twoSided = new THREE.MeshStandardMaterial({ side: THREE.DoubleSide });
     const masked = new THREE.MeshStandardMaterial({ alphaTest: 0.5, side: THREE.DoubleSide });
-    sharePrograms([plain, masked]);
-    expect(masked.customProgramCacheKey()).toBe(plain.customProgramCacheKey());
+    const maskedOneSide = new THREE.MeshStandardMaterial({ alphaTest: 0.3 });
+    sharePrograms([plain, twoSided, masked, maskedOneSide]);
+    expect(twoSided.customProgramCacheKey()).toBe(plain.customProgramCacheKey());
+    expect(maskedOneSide.customProgramCacheKey()).toBe(masked.customProgramCacheKey());
+    expect(masked.customProgramCacheKey()).not.toBe(plain.customProgramCacheKey());
+    // The opaque program keeps three's alpha test (off: nothing is discarded, which software GL
+    // pays per fragment); the masked one discards below its own threshold.
     const [p, m] = [compiled(plain), compiled(masked)];
-    expect(m.fragmentShader).toBe(p.fragmentShader);
+    expect(p.fragmentShader).not.toContain('discard');
     expect(m.fragmentShader).toContain('if ( diffuseColor.a < alphaThreshold ) discard;');
     expect(m.fragmentShader).not.toContain('#include <alphatest_fragment>');
-    // 0 discards nothing; the threshold follows the material's alpha test as it changes.
-    expect([p.uniforms.alphaThreshold.value, m.uniforms.alphaThreshold.value]).toEqual([0, 0.5]);
+    expect(compiled(maskedOneSide).fragmentShader).toBe(m.fragmentShader);
+    // The threshold follows the material's alpha test as it changes.
+    expect(m.uniforms.alphaThreshold.value).toBe(0.5);
     masked.alphaTest = 0.25;
     expect(m.uniforms.alphaThreshold.value).toBe(0.25);
+    // No longer alpha-tested: three makes its program again (its version moves), the opaque one.
+    const version = masked.version;
+    masked.alphaTest = 0;
+    expect(masked.version).toBeGreaterThan(version);
+    expect(masked.customProgramCacheKey()).toBe(plain.customProgramCacheKey());
   });
 
   it('keeps its own change to the shader and its key (0 A.D. player colour)', () => {
@@ -75,7 +87,10 @@ describe('a shared look', () => {
     expect(player.customProgramCacheKey()).not.toBe(plain.customProgramCacheKey());
     const shader = compiled(player);
     expect(shader.fragmentShader).toContain('// player');
-    expect(shader.fragmentShader).toContain('alphaThreshold');
+    const masked = new THREE.MeshStandardMaterial({ alphaTest: 0.5 });
+    masked.onBeforeCompile = (s) => (s.fragmentShader = `// player\n${s.fragmentShader}`);
+    sharePrograms([masked]);
+    expect(compiled(masked).fragmentShader).toMatch(/\/\/ player[^]*alphaThreshold/);
   });
 
   it('leaves a translucent material its sides (three draws a two-sided one a side at a time) and other materials alone', () => {

@@ -120,13 +120,15 @@ function shareLook(material) {
   };
   const ownCompile = material.onBeforeCompile;
   const ownKey = material.customProgramCacheKey === OWN_KEY ? () => '' : material.customProgramCacheKey.bind(material);
+  const masked = () => (ALPHA_TEST.get?.call(material) ?? 0) > 0;
   material.onBeforeCompile = (shader, renderer) => {
     ownCompile.call(material, shader, renderer);
+    if (!masked()) return;
     shader.uniforms.alphaThreshold = threshold;
     shader.fragmentShader = `uniform float alphaThreshold;\n${shader.fragmentShader.replace(
       '#include <alphatest_fragment>',
       'if ( diffuseColor.a < alphaThreshold ) discard;',
     )}`;
   };
-  material.customProgramCacheKey = () => `shared look ${ownKey()}`;
+  material.customProgramCacheKey = () => `shared look${masked() ? ' masked' : ''} ${ownKey()}`;
 }
