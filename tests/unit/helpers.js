@@ -1,4 +1,5 @@
 // Shared set-up for unit tests: the WASM decoders in Node, sample and fixture paths.
+import { afterAll, beforeAll } from 'vitest';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadNodeDecoders } from '../../web/src/decoder/node.js';
@@ -6,6 +7,7 @@ import { entryFromBytes } from '../../web/src/core/files.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import { MeshoptDecoder } from 'three/addons/libs/meshopt_decoder.module.js';
 import { Box3, Vector3 } from 'three';
+import { startServer } from '../e2e/server.js';
 
 export const SAMPLES = new URL('../../../shared/samples/', import.meta.url).pathname;
 export const FIXTURES = new URL('../../build/fixtures/', import.meta.url).pathname;
@@ -148,4 +150,18 @@ export function writeUe1Wave(dir, side, frames) {
   writeFileSync(paths[0], new Uint8Array(data.buffer));
   writeFileSync(paths[1], new Uint8Array(anim.buffer));
   return paths;
+}
+
+/**
+ * The test site's server (tests/e2e/server.js: the samples under /samples/, single ranges
+ * answered) for one describe block: `served` collects what it answered, `url(path)` names a file.
+ */
+export function sampleServer() {
+  const served = [];
+  let site = null;
+  beforeAll(async () => {
+    site = await startServer(0, { site: 'build/fixtures/', served });
+  });
+  afterAll(() => site?.server.close());
+  return { served, url: (path) => `${site.url}${path}` };
 }

@@ -1,12 +1,11 @@
 // UPackageLoader (`import { UPackageLoader } from 'rigscope'`) in Node: a UE1 package as a Group of
 // its meshes, one mesh alone with setMesh, its textures from a .utx given beside it, and a texture
 // package alone as textures.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as THREE from 'three';
 import { readFileSync } from 'node:fs';
 import { UPackageLoader } from '../../web/src/index.js';
-import { decoder, HAVE_SAMPLES, SAMPLES } from './helpers.js';
-import { startServer } from '../e2e/server.js';
+import { decoder, HAVE_SAMPLES, SAMPLES, sampleServer } from './helpers.js';
 
 const PKG = `${SAMPLES}upackage/`;
 const bytes = (name) => new Uint8Array(readFileSync(PKG + name));
@@ -64,17 +63,12 @@ describe.skipIf(!HAVE_SAMPLES)('UPackageLoader', () => {
 });
 
 describe.skipIf(!HAVE_SAMPLES)('UPackageLoader.load', () => {
-  let site;
-  const served = [];
-  beforeAll(async () => {
-    site = await startServer(0, { site: 'build/fixtures/', served });
-  });
-  afterAll(() => site.server.close());
+  const { served, url: siteUrl } = sampleServer();
   const mesh = (group) => group.userData.character.vertexAnimations[0].mesh.geometry.attributes;
 
   it('reads a package in parts from a host that answers ranges, and gives what the whole file gives', async () => {
     served.length = 0;
-    const url = `${site.url}/samples/upackage/SiegeIV_0032beta9.u`;
+    const url = `${siteUrl('')}/samples/upackage/SiegeIV_0032beta9.u`;
     const parts = await (await loader()).setMesh('sg_GL1st').loadAsync(url);
     const read = served.reduce((n, s) => n + s.bytes, 0);
     expect(served.length).toBeGreaterThanOrEqual(3);

@@ -2,7 +2,7 @@
 // a link to a package whose host answers ranges reads the file's head and tail, then only the
 // objects shown, and decodes them exactly as the whole file does. The decoders never read a byte
 // they were not given: what they lack, they name.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { assembleScene, decodeFiles, readsInParts } from '../../web/src/families/index.js';
@@ -10,8 +10,7 @@ import { decodedTexture } from '../../web/src/core/fileset.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import { entriesFromUrls } from '../../web/src/core/input.js';
 import { MAX_ROUNDS, RangedFile, entryFromParts } from '../../web/src/core/ranged.js';
-import { startServer } from '../e2e/server.js';
-import { decoder, HAVE_SAMPLES, SAMPLES } from './helpers.js';
+import { decoder, HAVE_SAMPLES, SAMPLES, sampleServer } from './helpers.js';
 
 const PKG = `${SAMPLES}upackage/`;
 const SIEGE = 'SiegeIV_0032beta9.u';
@@ -183,13 +182,8 @@ describe.skipIf(!HAVE_SAMPLES)('a package file read in parts', () => {
 });
 
 describe.skipIf(!HAVE_SAMPLES)('links to packages', () => {
-  let site;
-  const served = [];
-  beforeAll(async () => {
-    site = await startServer(0, { site: 'build/fixtures/', served });
-  });
-  afterAll(() => site.server.close());
-  const url = () => `${site.url}/samples/upackage/${SIEGE}`;
+  const { served, url: siteUrl } = sampleServer();
+  const url = () => `${siteUrl('')}/samples/upackage/${SIEGE}`;
   const bytesServed = () => served.reduce((n, s) => n + s.bytes, 0);
 
   it('read the head and tail side by side where the host answers ranges, then the objects shown', async () => {
@@ -204,10 +198,10 @@ describe.skipIf(!HAVE_SAMPLES)('links to packages', () => {
     expect(bytesServed()).toBeLessThan(4114609 / 5);
     // A file whose name no family reads in parts, or a small one, is read whole as before.
     served.length = 0;
-    const [psk] = await entriesFromUrls([`${site.url}/samples/upackage/sources/C4.psk`], null, { readsInParts });
+    const [psk] = await entriesFromUrls([`${siteUrl('')}/samples/upackage/sources/C4.psk`], null, { readsInParts });
     expect([psk.size, psk.ranged, served.map((s) => s.range)]).toEqual([23392, undefined, [null]]);
     served.length = 0;
-    const [small] = await entriesFromUrls([`${site.url}/samples/upackage/Beam.utx`], null, { readsInParts });
+    const [small] = await entriesFromUrls([`${siteUrl('')}/samples/upackage/Beam.utx`], null, { readsInParts });
     expect([small.size, small.ranged]).toEqual([9262, undefined]);
   });
 
