@@ -200,14 +200,16 @@ export async function screenBench({
   try {
     const page = await elementPage(browser, url);
     // Warm: the pool's workers started and the module compiled, by a viewer that stays (the last
-    // element to go would end the workers).
+    // element to go would end the workers). It shows a texture package (Beam.utx, a board of its
+    // pictures), whose shader programs neither side of a pair draws with: a warm-up with C4.psk
+    // kept the loose C4's programs linked for it all along, while the package's linked each run.
     await page.evaluate((src) => {
       const w = document.createElement('rigscope-viewer');
       w.style.cssText = 'display:block;width:64px;height:64px';
       w.setAttribute('src', src);
       document.getElementById('here').append(w);
       return w.loaded;
-    }, `${url}/samples/upackage/sources/C4.psk`);
+    }, `${url}/samples/upackage/Beam.utx`);
     for (const pair of PAIRS) {
       const pkgSrc = `${url}/samples/upackage/${pair.pkg}`;
       const looseSrc = pair.loose.map((f) => `${url}/samples/upackage/${f}`).join(' ');

@@ -120,6 +120,61 @@ describe.skipIf(!existsSync(PKG))('UE1 packages in the viewer', () => {
     await page.close();
   });
 
+  it('<rigscope-viewer> draws a package mesh read in parts while its skins are still on the way, and puts them on by its load', async () => {
+    const page = await elementHostPage(browser, 'upackage');
+    const src = `${inject('baseUrl')}/samples/upackage/SiegeIV_0032beta9.u`;
+    // The host holds back every read of the skins' pixels (sg_GL1st's skins lie from byte
+    // 2,404,050; the reads beside the mesh take a kilobyte or two of each) until the test lets go.
+    const held = [];
+    let release;
+    const released = new Promise((resolve) => (release = resolve));
+    await page.route(src, async (route) => {
+      const m = /^bytes=(\d+)-(\d+)$/.exec(route.request().headers().range ?? '');
+      if (m && Number(m[1]) >= 2404050 && Number(m[2]) - Number(m[1]) >= 8192) {
+        held.push(route.request().headers().range);
+        await released;
+      }
+      await route.continue();
+    });
+    await page.evaluate((src) => {
+      const v = document.createElement('rigscope-viewer');
+      v.id = 'm';
+      v.style.cssText = 'display:block;width:640px;height:480px';
+      v.setAttribute('mesh', 'sg_GL1st');
+      v.setAttribute('src', src);
+      v.addEventListener('load', () => (v.dataset.loaded = 'yes'));
+      document.getElementById('here').append(v);
+    }, src);
+    await until(page, () => {
+      const v = document.getElementById('m');
+      return v.app.characters.length > 0 && v.stage.framesDrawn > 0;
+    });
+    await expect.poll(() => held.length).toBeGreaterThanOrEqual(2);
+    const state = () =>
+      page.evaluate(() => {
+        const v = document.getElementById('m');
+        return {
+          loaded: v.dataset.loaded ?? 'no',
+          maps: [...new Set(v.app.characters[0].materials.map((m) => m.map?.name ?? null))].sort(),
+          pixels: v.stage.countForegroundPixels().count,
+        };
+      });
+    // On screen, with the skin that came with the mesh (Jsg_GL1st2: 3.6 KB, within what was read
+    // beside it); the other two still on the way, so the load is not done.
+    const early = await state();
+    expect(early.loaded).toBe('no');
+    expect(early.pixels).toBeGreaterThan(2000);
+    expect(early.maps).toContain('Jsg_GL1st2');
+    expect(early.maps).not.toContain('Jsg_GL1st1');
+    release();
+    await until(page, () => document.getElementById('m').dataset.loaded === 'yes');
+    const done = await state();
+    expect(done.loaded).toBe('yes');
+    // Its three skins; its third slot names no texture (drawn untextured in the whole file too).
+    expect(done.maps).toEqual(['Jsg_GL1st1', 'Jsg_GL1st2', 'Jsg_GL1st4', 'untextured']);
+    expect(done.pixels).toBeGreaterThan(2000);
+  });
+
   it('<rigscope-viewer mesh="…">: one mesh of a package, read in parts, drawn as from the whole file', async () => {
     const page = await elementHostPage(browser, 'upackage');
     const src = `${inject('baseUrl')}/samples/upackage/SiegeIV_0032beta9.u`;

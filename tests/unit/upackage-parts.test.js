@@ -77,7 +77,7 @@ describe.skipIf(!HAVE_SAMPLES)('the decoders on a package given in parts', () =>
     expect(M.listPackage(given(bytes, spans), SIEGE)).toEqual(M.listPackage(bytes, SIEGE));
   });
 
-  it("name an object's whole range, then the textures its slots name, then their palettes; then decode as from the whole file", async () => {
+  it("name an object's whole range, then the properties of the textures its slots name; a texture, its palette; then decode as from the whole file", async () => {
     const M = (await decoder()).module;
     const bytes = siege();
     const listing = M.listPackage(bytes, SIEGE);
@@ -90,21 +90,31 @@ describe.skipIf(!HAVE_SAMPLES)('the decoders on a package given in parts', () =>
       rounds.push(answer.missing);
       spans = [...spans, ...answer.missing];
     }
-    // The mesh's data; its three skins (bMasked is read from each); their palette.
+    // The mesh's data; then the first kilobyte of each of its three skins, where their properties
+    // lie (bMasked is read from each), not their pixels: the mesh is drawn without waiting for them.
     expect(rounds[0]).toEqual([mesh.serialOffset, mesh.serialOffset + mesh.serialSize]);
     const skins = listing.textures.filter((e) => /^Jsg_GL1st\d$/.test(e.name));
     expect(skins).toHaveLength(3);
     expect([...rounds[1]].sort((a, b) => a - b)).toEqual(
-      skins.flatMap((e) => [e.serialOffset, e.serialOffset + e.serialSize]).sort((a, b) => a - b),
+      skins.flatMap((e) => [e.serialOffset, e.serialOffset + 1024]).sort((a, b) => a - b),
     );
-    // Each skin's palette, whole.
-    const palettes = listing.textures.filter((e) => e.className === 'Palette');
-    const pairs = rounds[2].filter((_, i) => i % 2 === 0).map((start, i) => [start, rounds[2][2 * i + 1]]);
-    expect(pairs).toHaveLength(3);
-    for (const [start, end] of pairs)
-      expect(palettes.some((p) => p.serialOffset === start && p.serialOffset + p.serialSize === end)).toBe(true);
-    expect(rounds).toHaveLength(3);
+    expect(rounds).toHaveLength(2);
     expect(M.decodePackageObject(given(bytes, spans), SIEGE, mesh.index)).toEqual(M.decodePackageObject(bytes, SIEGE, mesh.index));
+    // A skin asks for its whole range, then for its palette (named by its properties), whole.
+    const skin = skins[0];
+    let texSpans = spans;
+    const texRounds = [];
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const answer = M.decodePackageObject(given(bytes, texSpans), SIEGE, skin.index);
+      if (!answer.missing) break;
+      texRounds.push(answer.missing);
+      texSpans = [...texSpans, ...answer.missing];
+    }
+    expect(texRounds[0]).toEqual([skin.serialOffset, skin.serialOffset + skin.serialSize]);
+    const palette = listing.textures.find((e) => e.className === 'Palette' && e.serialOffset === texRounds[1][0]);
+    expect(texRounds[1]).toEqual([palette.serialOffset, palette.serialOffset + palette.serialSize]);
+    expect(texRounds).toHaveLength(2);
+    expect(M.decodePackageObject(given(bytes, texSpans), SIEGE, skin.index)).toEqual(M.decodePackageObject(bytes, SIEGE, skin.index));
     // Spans outside the file or upside down are left out, never read.
     const wrong = {
       partsOf: bytes.length,
@@ -116,7 +126,7 @@ describe.skipIf(!HAVE_SAMPLES)('the decoders on a package given in parts', () =>
 });
 
 describe.skipIf(!HAVE_SAMPLES)('a package file read in parts', () => {
-  it('shows one mesh from three reads after its head and tail, a fifth of the file, as the whole file shows it', async () => {
+  it('shows one mesh in one call after its head and tail and three reads, its skins read when drawn, as the whole file shows them', async () => {
     const bytes = siege();
     const { reads, file } = rangedSiege(bytes);
     const d = await counting();
@@ -124,28 +134,35 @@ describe.skipIf(!HAVE_SAMPLES)('a package file read in parts', () => {
     const whole = await decodeFiles([entryFromBytes(SIEGE, bytes)], await decoder(), { objects: ['sg_GL1st'] });
     expect(parts.models.map((m) => m.name)).toEqual(['sg_GL1st']);
     expect(parts.models[0]).toEqual(whole.models[0]);
-    // The listing in one call; the mesh's data read before its first call (the listing says
-    // where it lies), then its skins, then their palette.
-    expect(d.calls).toEqual([
-      'listPackage in parts',
-      'decodePackageMesh in parts',
-      'decodePackageMesh in parts',
-      'decodePackageMesh in parts',
-    ]);
+    // The listing in one call; the mesh's data read before its call (the listing says where it
+    // lies), beside the heads of the textures named after it (its skins: Jsg_GL1st1, 2 and 4),
+    // so its one call finds what it needs.
+    expect(d.calls).toEqual(['listPackage in parts', 'decodePackageMesh in parts']);
+    const mesh = parts.models[0];
+    expect(reads).toContainEqual([2314145, 2314145 + 87281]);
     expect(reads).toHaveLength(3);
-    expect(file.bytesRead).toBeLessThan(bytes.length / 5);
-    expect(file.whole).toBeNull();
-    // Its skins came with the mesh's last call: drawn as the whole file draws them, no call more.
+    expect(file.bytesRead).toBeLessThan(bytes.length / 6);
+    // Its skins' pixels and palette are still to be read: their records say so, and a drawing
+    // made while the load goes on does not wait for them (three/scene-objects.js).
     const [a, b] = await Promise.all([assembleScene(parts), assembleScene(whole)]);
     const skins = (scene) => scene.characters[0].materials.map((m) => m.texture).filter(Boolean);
     expect(skins(a).map((t) => t.object)).toEqual(skins(b).map((t) => t.object));
+    // Jsg_GL1st2 (3.6 KB) lies whole within the heads read beside the mesh, its palette too: it
+    // came with the mesh's call.
+    const awaiting = (scene) => Object.fromEntries(skins(scene).map((t) => [t.name, t.awaitsFetch()]));
+    expect(awaiting(a)).toEqual({ Jsg_GL1st1: true, Jsg_GL1st2: false, Jsg_GL1st4: true });
+    expect(Object.values(awaiting(b))).toEqual([false, false, false]);
+    // Drawn, they are read (their data, then their palette) and decoded as the whole file's.
     const pictures = await Promise.all(skins(a).map((t) => decodedTexture(t, d)));
     const expected = await Promise.all(skins(b).map((t) => decodedTexture(t, d)));
     expect(pictures).toEqual(expected);
-    expect(d.calls).toHaveLength(4);
+    expect(Object.values(awaiting(a))).toEqual([false, false, false]);
+    expect(file.bytesRead).toBeLessThan(bytes.length / 5);
+    expect(file.whole).toBeNull();
+    expect(mesh.info.object).toBe('SiegeIV_0032beta9.sg_GL1st');
   });
 
-  it('shows every mesh from under a third of the file, and is read whole when its parts would pass half of it', async () => {
+  it('shows every mesh from under a third of the file, and reads the rest when a round would leave under a quarter unread', async () => {
     const bytes = siege();
     // Every mesh of the package (the viewer's folder of them): its 17 meshes, their skins and
     // palettes, 1.2 MB of 4.1.
@@ -154,13 +171,28 @@ describe.skipIf(!HAVE_SAMPLES)('a package file read in parts', () => {
     expect(all.models).toHaveLength(17);
     expect(many.file.bytesRead).toBeLessThan(bytes.length / 3);
     expect(many.file.whole).toBeNull();
-    // Parts that would pass half of the file: the whole file instead, read once.
-    const half = rangedSiege(bytes);
-    await half.file.readMissing([KB256, KB256 + 1000, 2e6, 3.9e6]);
-    expect(half.reads).toEqual([[0, bytes.length]]);
-    expect(sameBytes(await half.file.whole, bytes)).toBe(true);
-    await half.file.readMissing([KB256, KB256 + 1000]);
-    expect(half.reads).toHaveLength(1);
+    // A round that would leave a quarter of the file unread reads its parts.
+    const most = rangedSiege(bytes);
+    await most.file.readMissing([KB256, KB256 + 1000, 2e6, 3e6]);
+    expect(most.reads).toEqual([
+      [KB256, KB256 + 1000],
+      [2e6, 3e6],
+    ]);
+    // One that would leave less: the rest instead, the gap between the head and the tail read
+    // once (the parts already read are not read again).
+    const rest = rangedSiege(bytes);
+    await rest.file.readMissing([KB256, KB256 + 1000, 1e6, 3.7e6]);
+    expect(rest.reads).toEqual([[KB256, bytes.length - KB256]]);
+    expect(sameBytes(await rest.file.whole, bytes)).toBe(true);
+    await rest.file.readMissing([KB256, KB256 + 1000]);
+    expect(rest.reads).toHaveLength(1);
+    // Parts read since the head and tail are kept as they are: only the gaps between them are read.
+    await most.file.readMissing([1e6, 3.7e6]);
+    expect(most.reads.slice(2)).toEqual([
+      [KB256 + 1000, 2e6],
+      [3e6, bytes.length - KB256],
+    ]);
+    expect(sameBytes(await most.file.whole, bytes)).toBe(true);
     // A host that answers the second part with the whole file.
     const host = rangedSiege(bytes, { wholeFrom: 2 });
     const one = await decodeFiles([entryFromParts(SIEGE, host.file)], await decoder(), { objects: ['sg_GL1st'] });
@@ -194,6 +226,7 @@ describe.skipIf(!HAVE_SAMPLES)('links to packages', () => {
     expect(served.map((s) => s.range).sort()).toEqual(['bytes=-262144', 'bytes=0-262143']);
     const decoded = await decodeFiles([entry], await decoder(), { objects: ['sg_GL1st'] });
     expect(decoded.models.map((m) => m.name)).toEqual(['sg_GL1st']);
+    // The mesh beside its skins' heads: three parts.
     expect(served).toHaveLength(5);
     expect(bytesServed()).toBeLessThan(4114609 / 5);
     // A file whose name no family reads in parts, or a small one, is read whole as before.

@@ -128,7 +128,7 @@ export class App extends Playback {
       }
       const before = this.characters.length;
       const decoded = Object.fromEntries(Object.keys(this.decoded).map((k) => [k, [...this.decoded[k], ...partial[k]]]));
-      early.added.push(...(await this._assemble(decoded)));
+      early.added.push(...(await this._assemble(decoded, { early: true })));
       // The first characters of an empty view are framed at once; later ones make room by gliding.
       if (!before && !early.framed && this.characters.length) {
         this.frameView();
@@ -146,7 +146,7 @@ export class App extends Playback {
    * A new character enters the view once its textures are on and its shaders compiled, so its
    * first frame is whole; characters already drawn glide to their new places.
    */
-  async _assemble(decoded = this.decoded) {
+  async _assemble(decoded = this.decoded, { early = false } = {}) {
     this.scene = await assembleScene(decoded, { manual: this.manual, lod: this.lod });
     const next = new Map();
     const added = [];
@@ -185,7 +185,7 @@ export class App extends Playback {
     // so started after them it took their time twice over (a psg folder: 120 ms of 600).
     const isNew = new Set(added);
     for (const c of this.characters) if (!isNew.has(c)) this.viewer.place?.(c, { glide: true });
-    await this._applyTextures(pause);
+    await this._applyTextures(pause, { early });
     // Linking a program holds the page until the GPU process has linked it, and making the
     // programs takes its time: not in the same task as the builds before (one of 65 ms).
     await nextTask();
@@ -246,9 +246,12 @@ export class App extends Playback {
 
   /**
    * Puts each scene material's texture on its three.js material (decoded once per record). Every
-   * texture is asked for at once, so the decoder pool works on them side by side.
+   * texture is asked for at once, so the decoder pool works on them side by side. An `early`
+   * drawing (made while the drop decodes) asks for a texture whose bytes are still to be fetched
+   * (`awaitsFetch`: a package read in parts) but does not wait for it: the drop's last assembly
+   * puts it on.
    */
-  async _applyTextures(pause = async () => {}) {
+  async _applyTextures(pause = async () => {}, { early = false } = {}) {
     const work = [];
     for (const top of this.characters) {
       if (top.textureBoard) continue;
@@ -257,7 +260,9 @@ export class App extends Playback {
           const material = character.materials.find((m) => m.userData.model === entry.model && m.userData.index === entry.index);
           if (material && entry.texture && material.userData.record !== entry.texture) {
             await pause(); // textures made from decoded pixels are made here, synchronously
-            work.push(this._applyTexture(material, entry));
+            // Fetched and decoded from now on; put on by the last assembly.
+            if (early && entry.texture.awaitsFetch?.()) textureOfRecord(entry.texture, this.decoder).catch(() => {});
+            else work.push(this._applyTexture(material, entry));
           } else if (material && !entry.texture && material.userData.record) {
             // Drawn early from part of the drop with a texture the whole drop does not give it.
             clearMaterialMaps(material);

@@ -6,8 +6,13 @@ import { baseName } from './files.js';
 
 /** Parts closer than this are read as one: a request costs more than the bytes between. */
 const JOIN_GAP = 16 * 1024;
-/** Once the parts would pass this share of the file, the whole file is read instead. */
-const WHOLE_SHARE = 0.5;
+/**
+ * Once a round would leave less than this share of the file unread, the rest is read instead: a
+ * few requests for what is left cost less than the rounds its last objects would take.
+ */
+const REST_SHARE = 0.25;
+/** The rest is read as at most this many ranges (the gaps between the parts); else whole. */
+const REST_RANGES = 4;
 /**
  * Rounds of parts one decoder call may ask for before its file is read whole. A package's mesh
  * needs four (the mesh, the textures its slots name, their palettes); the tables, one or two.
@@ -79,17 +84,32 @@ export class RangedFile {
 
   /**
    * Reads the spans a decoder call said it lacks ([b0, e0, ...]): those not read or being read,
-   * neighbours joined, side by side; the whole file instead when the parts would be most of it.
+   * neighbours joined, side by side; the rest of the file instead when little would be left.
    */
   async readMissing(flat) {
     const wanted = joinedSpans(flat, this.size).filter(([b, e]) => !this.covers(b, e));
     const more = wanted.reduce((n, [b, e]) => n + e - b, 0);
-    if (this.whole || this.bytesRead + more > this.size * WHOLE_SHARE) {
+    if (this.whole || this.size - this.bytesRead - more < this.size * REST_SHARE) {
       await this.readWhole();
       return;
     }
     const started = wanted.map(([start, end]) => this.readPart(start, end));
-    await Promise.all([...started, ...this.reading.map((r) => r.done)]);
+    // Reads begun before (another call's, a guess) are waited for too; one that failed is asked
+    // for again by the next call, which lacks its bytes.
+    await Promise.all([...started, ...this.reading.map((r) => r.done.catch(() => {}))]);
+  }
+
+  /**
+   * Starts reading spans a decoder call is expected to ask for ([b0, e0, ...]), without waiting:
+   * a guess. Only parts: a guess never makes the file read whole. A failed guess is forgotten
+   * (the call asks for what it lacks, and it is read then).
+   */
+  readAhead(flat) {
+    if (this.whole) return;
+    const wanted = joinedSpans(flat, this.size).filter(([b, e]) => !this.covers(b, e));
+    const more = wanted.reduce((n, [b, e]) => n + e - b, 0);
+    if (this.size - this.bytesRead - more < this.size * REST_SHARE) return;
+    for (const [start, end] of wanted) this.readPart(start, end).catch(() => {});
   }
 
   /** One part read and kept; a host that sends the whole file instead makes the file whole. */
@@ -105,16 +125,53 @@ export class RangedFile {
     return entry.done;
   }
 
-  /** The whole file, read once (its parts are let go then). */
+  /** The whole file, read once: the parts and what lies between them (the parts are let go then). */
   readWhole() {
-    this.whole ??= this.read(0, this.size).then((got) => {
-      const bytes = got.whole ?? got.bytes;
-      if (!bytes) throw new Error('rigscope: the host sent nothing for the whole file');
+    this.whole ??= this.readRest().then((bytes) => {
       this.parts = [];
       return bytes;
     });
     return this.whole;
   }
+
+  /**
+   * The file's bytes: the parts read so far, and the gaps between them read side by side (a few
+   * ranges: the middle of a package whose head and tail are read), or the file in one read.
+   */
+  async readRest() {
+    await Promise.all(this.reading.map((r) => r.done.catch(() => {})));
+    const gaps = this.gaps();
+    if (!this.parts.length || gaps.length > REST_RANGES) return wholeOf(await this.read(0, this.size));
+    const got = await Promise.all(gaps.map(([start, end]) => this.read(start, end)));
+    const sent = got.find((g) => g.whole);
+    if (sent) return wholeOf(sent);
+    // A gap the host answered short of what was asked: the file in one read instead.
+    if (got.some((g, i) => g.bytes?.length !== gaps[i][1] - gaps[i][0])) return wholeOf(await this.read(0, this.size));
+    const bytes = new Uint8Array(this.size);
+    for (const p of this.parts) bytes.set(p.bytes.subarray(0, Math.max(0, this.size - p.at)), p.at);
+    gaps.forEach(([start], i) => bytes.set(got[i].bytes, start));
+    return bytes;
+  }
+
+  /** The spans of the file no part holds, neighbours within JOIN_GAP joined. */
+  gaps() {
+    const held = this.parts.map((p) => [p.at, p.at + p.bytes.length]).sort((a, b) => a[0] - b[0]);
+    const flat = [];
+    let at = 0;
+    for (const [b, e] of held) {
+      if (b > at) flat.push(at, b);
+      at = Math.max(at, e);
+    }
+    if (at < this.size) flat.push(at, this.size);
+    return joinedSpans(flat, this.size);
+  }
+}
+
+/** The bytes of a whole-file read (a host that sent the whole file, or a range of all of it). */
+function wholeOf(got) {
+  const bytes = got.whole ?? got.bytes;
+  if (!bytes) throw new Error('rigscope: the host sent nothing for the whole file');
+  return bytes;
 }
 
 /**

@@ -68,6 +68,11 @@ export function slotTextureIndices(model, table) {
  * page waiting for the mesh before it asked for the textures. A texture the decoders refuse is
  * left out (asked for on its own, it says why); a trap in one ends the textures there, and the
  * instance is replaced after this call (`broken`).
+ *
+ * Of a package given in parts, the mesh answers what it lacks itself (its data, and its slot
+ * textures' properties: a masked one is drawn through another program); a slot texture still
+ * lacking bytes (its pixels, its palette) is left out, so the mesh is drawn without waiting for
+ * them. Its texture record reads and decodes it when it is drawn (families/upackage.js).
  */
 function decodePackageMesh(M, [bytes, file, index, table]) {
   if (isPackageParts(bytes))
@@ -75,12 +80,11 @@ function decodePackageMesh(M, [bytes, file, index, table]) {
   return packageMesh(M, (at) => M.decodePackageObject(...toWasmArgs([bytes, file, at])), index, table);
 }
 
-/** decodePackageMesh with `decode(exportIndex)` one export's module call; a package given in parts answers what it lacks. */
+/** decodePackageMesh with `decode(exportIndex)` one export's module call. */
 function packageMesh(M, decode, index, table) {
   const model = decode(index);
   if (!model || typeof model.error === 'string' || model.missing || !table) return model;
   model.slotTextures = [];
-  const missing = [];
   for (const at of slotTextureIndices(model, table)) {
     let decoded;
     try {
@@ -89,11 +93,9 @@ function packageMesh(M, decode, index, table) {
       M[BROKEN] = true;
       break;
     }
-    if (decoded?.missing) missing.push(...decoded.missing);
-    else if (decoded && typeof decoded.error !== 'string') model.slotTextures.push({ index: at, decoded });
+    if (decoded && !decoded.missing && typeof decoded.error !== 'string') model.slotTextures.push({ index: at, decoded });
   }
-  // Every slot texture's missing spans at once: the next round reads them all.
-  return missing.length ? { missing } : model;
+  return model;
 }
 
 /**

@@ -113,7 +113,7 @@ export class Player extends Playback {
     const early = earlyDrawing(async (partial) => {
       if (!current()) return;
       const first = !this.partial;
-      await this._draw(partial, generation);
+      await this._draw(partial, generation, { early: true });
       this.partial = true;
       onDrawn?.(first);
       // The first drawing is framed at once; the camera glides to frame each later one (it adds
@@ -159,14 +159,15 @@ export class Player extends Playback {
    * Assembles and shows `decoded`: characters already shown whose make-up did not change stay
    * (another load's never do), the others are swapped for their new build in one task, after the
    * new ones' textures are on and their shaders compiled, so no frame shows a gap. A load dropped
-   * meanwhile frees what it made and throws.
+   * meanwhile frees what it made and throws. An `early` drawing (made while the load goes on) does
+   * not wait for textures still to be fetched (sceneObjects).
    */
-  async _draw(decoded, generation) {
+  async _draw(decoded, generation, { early = false } = {}) {
     const mine = this.partial ? this.built : new Map();
     const before = texturesOf(this.partial ? this.characters : []);
     let made = null;
     try {
-      made = await sceneObjects(decoded, this.decoder, { built: mine, lod: this.lod });
+      made = await sceneObjects(decoded, this.decoder, { built: mine, lod: this.lod, early });
       if (generation === this._generation) {
         // What is shown and stays starts for its place in this scene now, and glides there while
         // the newcomers' shaders link: a glide lasts as long as its start stood (glides.js).

@@ -69,10 +69,15 @@ async function packageArg(entry, decoder) {
  * answers what it lacks has those read and is made again, at most MAX_ROUNDS times, then on the
  * whole file.
  */
-async function packageCall(call, decoder, entry, op, rest, object = null) {
+async function packageCall(call, decoder, entry, op, rest, object = null, ahead = []) {
   const file = entry.ranged;
-  // The object's own data is read before the first call: the listing says where it lies.
-  if (file && object && !file.whole) await file.readMissing([object.serialOffset, object.serialOffset + object.serialSize]);
+  // The object's own data is read before the first call (the listing says where it lies). Spans
+  // the caller expects the call to ask for (`ahead`, [b0, e0, ...]) are read beside it, not
+  // waited for: a call that asks for them waits for them then.
+  if (file && object && !file.whole) {
+    file.readAhead(ahead);
+    await file.readMissing([object.serialOffset, object.serialOffset + object.serialSize]);
+  }
   for (let round = 0; file && !file.whole && round < MAX_ROUNDS; round++) {
     const answer = await call(op, [file.input(), entry.name, ...rest]);
     if (!answer?.missing) return answer;
@@ -105,11 +110,31 @@ function textureTable(listing, asked) {
   return { name: listing.name, paths: pictures.map((e) => e.path), indices: pictures.map((e) => e.index) };
 }
 
+/**
+ * What the mesh's call of a package read in parts reads of each slot texture: its properties
+ * (whether it is masked), which lead its data. The decoders ask for this much from a texture's
+ * start (formats/upackage/upackage_texture.cpp kPropertiesAsk).
+ */
+const PROPERTIES_HEAD = 1024;
+
+/**
+ * The heads of the textures a mesh's slots likely name, read with the mesh: a round trip fewer
+ * before it is drawn. Skins are named after their mesh in the packages seen (Jsg_GL1st1 for
+ * sg_GL1st, BarrelToxicTex1 for BarrelToxic); a guess that misses costs a kilobyte, and the call
+ * asks for what it lacks as before.
+ */
+function skinHeads(listing, mesh) {
+  const name = mesh.name.toLowerCase();
+  return listing.textures
+    .filter((t) => t.className !== 'Palette' && t.serialSize > 0 && t.name.toLowerCase().includes(name))
+    .flatMap((t) => [t.serialOffset, t.serialOffset + Math.min(t.serialSize, PROPERTIES_HEAD)]);
+}
+
 /** A mesh export with the textures of its package its slots name, in one call; those wait for their records' `load`. */
 async function decodeMesh(decoder, entry, e, listing) {
   const s = slotTexturesOf(entry);
   const args = [e.index, textureTable(listing, s.asked)];
-  const model = await packageCall(decoder.call.bind(decoder), decoder, entry, 'decodePackageMesh', args, e);
+  const model = await packageCall(decoder.call.bind(decoder), decoder, entry, 'decodePackageMesh', args, e, skinHeads(listing, e));
   for (const { index, decoded } of model.slotTextures ?? []) {
     s.asked.add(index);
     s.early.set(index, decoded);
@@ -120,6 +145,7 @@ async function decodeMesh(decoder, entry, e, listing) {
 
 /** A texture record of the drop for a texture export, decoded when first used (`load`). */
 function textureRecord(item, e) {
+  let decoded = false;
   return {
     id: `${item.entry.path}#${e.path}`,
     path: item.entry.path,
@@ -129,12 +155,18 @@ function textureRecord(item, e) {
     object: e.path,
     className: e.className,
     package: packageName(item.entry.path),
+    // Of a package read in parts, a texture its mesh's call did not bring may still have bytes to
+    // be fetched (its pixels, its palette) until it is decoded: a drawing made while the load goes
+    // on does not wait for it.
+    awaitsFetch: () => !!item.entry.ranged && !decoded && !slotTexturesOf(item.entry).early.has(e.index),
     load: async (decoder) => {
       const s = slotTexturesOf(item.entry);
       s.asked.add(e.index);
       const early = s.early.get(e.index);
       s.early.delete(e.index);
-      return (early ?? (await decodeExport(decoder, item.entry, e))).textures[0];
+      const texture = (early ?? (await decodeExport(decoder, item.entry, e))).textures[0];
+      decoded = true;
+      return texture;
     },
   };
 }

@@ -26,9 +26,12 @@ const shownRecord = new WeakMap();
 /**
  * Puts each scene material's texture (and its maps) on the character's three.js material. With
  * `track`, a material that already shows its record is left as it is, and one whose scene now
- * gives it no texture loses the one it had (drawn early from part of a drop).
+ * gives it no texture loses the one it had (drawn early from part of a drop). With `early` (a
+ * drawing made while the load goes on), a texture whose bytes are still to be fetched
+ * (`awaitsFetch`: a package read in parts) is asked for but not waited for: the model is drawn
+ * without it, and the load's last drawing puts it on.
  */
-async function applyTextures(character, decoder, records, track) {
+async function applyTextures(character, decoder, records, { track, early }) {
   const started = new Set();
   const materialOf = (c, entry, same) => c.materials.find((m) => same(m.userData.model, entry.model) && m.userData.index === entry.index);
   for (const c of character.tree()) {
@@ -54,6 +57,7 @@ async function applyTextures(character, decoder, records, track) {
         started.add(c);
         for (const e of c.scene.materials) if (e.texture && !e.maps) textureOf(e.texture).catch(() => {}); // failures: below
       }
+      if (early && entry.texture.awaitsFetch?.()) continue;
       try {
         if (entry.maps) await applyMaterialMaps(material, { ...entry.maps, base: entry.texture }, textureOf, { blend: entry.blend });
         else assignTexture(material, await textureOf(entry.texture));
@@ -84,11 +88,12 @@ function takeScene(character, sc) {
  *   built: characters built from an earlier assembly of the same drop (signature -> Character, as
  *   this returns them); one whose make-up did not change is kept, brought up to date (its scene,
  *   place and textures), not built again.
+ *   early: a drawing made while the load goes on; textures still to be fetched are not waited for.
  *   Other options (lod…) go to assembleScene.
  * @returns {Promise<{ scene: object, characters: Character[], added: Character[], built: Map<string, Character> }>}
  *   added: the characters made by this call; built: every character by signature
  */
-export async function sceneObjects(decoded, decoder, { layout = true, built: before, ...assembly } = {}) {
+export async function sceneObjects(decoded, decoder, { layout = true, built: before, early = false, ...assembly } = {}) {
   const scene = await assembleScene(decoded, { layout, ...assembly });
   const built = new Map();
   const added = [];
@@ -105,7 +110,7 @@ export async function sceneObjects(decoded, decoder, { layout = true, built: bef
   });
   const isNew = new Set(added);
   for (const c of characters) {
-    await applyTextures(c, decoder, scene.records, !!before);
+    await applyTextures(c, decoder, scene.records, { track: !!before, early });
     if (isNew.has(c)) {
       // Vertex-animated meshes (UE1) write their pose before each render, so a plain
       // AnimationMixer plays their clips; without rendering (Node), call character.update().

@@ -48,7 +48,7 @@ Status readNames(Package& pkg, const uint8_t* data, uint32_t count, uint32_t off
   pkg.names.reserve(count);
   for (uint32_t i = 0; i < count && !r.failed(); ++i) {
     const size_t at = r.pos();
-    r.about(format("name table entry %u", i));
+    r.entry(i);
     r.ask(size_t(count - i) * kMaxName);
     if (pkg.version >= 64) {
       const int32_t len = r.index("name length");
@@ -84,7 +84,7 @@ Status readImports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t o
   for (uint32_t i = 0; i < count && !r.failed(); ++i) {
     PackageImport& im = pkg.imports[i];
     im.at = r.pos();
-    r.about(format("import table entry %u", i));
+    r.entry(i);
     r.ask(size_t(count - i) * kMaxImport);
     im.classPackage = r.name("import ClassPackage");
     im.className = r.name("import ClassName");
@@ -101,7 +101,7 @@ Status readExports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t o
   for (uint32_t i = 0; i < count && !r.failed(); ++i) {
     PackageExport& ex = pkg.exports[i];
     ex.at = r.pos();
-    r.about(format("export table entry %u", i));
+    r.entry(i);
     r.ask(size_t(count - i) * kMaxExport);
     ex.classRef = r.index("export Class");
     ex.superRef = r.index("export Super");

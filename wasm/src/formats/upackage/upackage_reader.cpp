@@ -16,8 +16,12 @@ bool Reader::fail(size_t offset, const char* fmt, ...) {
   va_start(args, fmt);
   std::vsnprintf(buf, sizeof buf, fmt, args);
   va_end(args);
-  status_ = rs::fail("UPACKAGE", pkg_.file, offset, "%s: %s", what_.c_str(), buf);
+  status_ = rs::fail("UPACKAGE", pkg_.file, offset, "%s: %s", what().c_str(), buf);
   return false;
+}
+
+std::string Reader::what() const {
+  return entry_ < 0 ? what_ : format("%s entry %lld", what_.c_str(), static_cast<long long>(entry_));
 }
 
 size_t presentEnd(const Package& pkg, size_t at) {
@@ -47,7 +51,7 @@ bool Reader::needMissing(size_t n, const char* field) {
   if (n > end_ - pos_)
     return fail(pos_, "%s needs %zu bytes, %zu remain of the %zu-byte range", field, n, end_ - pos_, end_ - begin_);
   if (ask_)
-    noteMissing(pkg_, pos_, pos_ + std::max(ask_, n));
+    noteMissing(pkg_, pos_, std::min(end_, pos_ + std::max(ask_, n)));
   else
     noteMissing(pkg_, begin_, end_);
   return fail(pos_, "%s: bytes %zu to %zu are not read yet", field, pos_, pos_ + n);

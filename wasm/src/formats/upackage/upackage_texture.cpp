@@ -102,6 +102,10 @@ const char* compFormatOf(int32_t code, const Mip& m0) {
 
 }  // namespace
 
+// What a mesh reads of a slot texture given in parts: its properties only, which lead its data
+// (a 512 x 512 skin's pixels are not needed to know whether it is masked).
+constexpr size_t kPropertiesAsk = 1024;
+
 bool textureMasked(const Package& pkg, const uint8_t* data, int32_t ref) {
   if (ref <= 0) return false;
   const uint32_t i = uint32_t(ref - 1);
@@ -109,16 +113,9 @@ bool textureMasked(const Package& pkg, const uint8_t* data, int32_t ref) {
   if (!isPackageTextureClass(ex.className) || equalsNoCase(ex.className, "Palette")) return false;
   size_t begin = 0, end = 0;
   if (!objectRange(pkg, i, begin, end).ok()) return false;
-  Reader r(pkg, data, begin, end, ex.name);
+  Reader r(pkg, data, begin, end, ex.name, kPropertiesAsk);
   Properties props;
   readProperties(r, ex.flags, props);
-  // Of a package given in parts, the slot's palette is asked for with the mesh (a P8 texture is
-  // drawn through it): its texture then decodes in the mesh's next call, not the one after.
-  size_t paletteBegin = 0, paletteEnd = 0;
-  if (!r.failed() && props.palette > 0 &&
-      objectRange(pkg, uint32_t(props.palette - 1), paletteBegin, paletteEnd).ok() &&
-      presentEnd(pkg, paletteBegin) < paletteEnd)
-    noteMissing(pkg, paletteBegin, paletteEnd);
   return !r.failed() && props.masked;
 }
 
