@@ -19,6 +19,25 @@ import {
 } from './browser.js';
 
 const browser = fileBrowser();
+
+/**
+ * Holds back every read of sg_GL1st's skins' pixels from `src` (they lie from byte 2,404,050; the
+ * reads beside its mesh take a kilobyte or two of each) until `release()`: a slow host.
+ */
+async function holdSkinPixels(page, src) {
+  const held = [];
+  let release;
+  const released = new Promise((resolve) => (release = resolve));
+  await page.route(src, async (route) => {
+    const m = /^bytes=(\d+)-(\d+)$/.exec(route.request().headers().range ?? '');
+    if (m && Number(m[1]) >= 2404050 && Number(m[2]) - Number(m[1]) >= 8192) {
+      held.push(route.request().headers().range);
+      await released;
+    }
+    await route.continue();
+  });
+  return { held, release };
+}
 const PKG = `${SAMPLES}upackage/`;
 
 describe.skipIf(!existsSync(PKG))('UE1 packages in the viewer', () => {
@@ -120,22 +139,37 @@ describe.skipIf(!existsSync(PKG))('UE1 packages in the viewer', () => {
     await page.close();
   });
 
+  it('the viewer page draws a package mesh from a link while its skins are still on the way, and puts them on when the drop is done', async () => {
+    const file = `${inject('baseUrl')}/samples/upackage/SiegeIV_0032beta9.u`;
+    // Opened as openPage does, without waiting for the page to be ready: it is ready once the
+    // link is loaded, skins and all.
+    const page = await browser.newPage({ viewport: { width: 640, height: 480 } });
+    page.errors = [];
+    page.on('pageerror', (e) => page.errors.push(e.message));
+    const hold = await holdSkinPixels(page, file);
+    await page.goto(new URL(`/?file=${encodeURIComponent(file)}&mesh=sg_GL1st`, inject('baseUrl')).href);
+    await until(page, () => window.__rigscope?.app.characters.length > 0 && window.__rigscope.viewer.renderer.info.render.frame > 0);
+    await expect.poll(() => hold.held.length).toBeGreaterThanOrEqual(2);
+    const state = () =>
+      page.evaluate(() => {
+        const { app } = window.__rigscope;
+        return { loads: app.loads ?? 0, maps: [...new Set(app.characters[0].materials.map((m) => m.map?.name ?? null))].sort() };
+      });
+    const early = await state();
+    expect(early.loads).toBe(0);
+    expect(early.maps).toContain('Jsg_GL1st2');
+    expect(early.maps).not.toContain('Jsg_GL1st1');
+    hold.release();
+    await until(page, () => window.__rigscope.app.loads > 0);
+    expect((await state()).maps).toEqual(['Jsg_GL1st1', 'Jsg_GL1st2', 'Jsg_GL1st4', 'untextured']);
+    expect(page.errors).toEqual([]);
+    await page.close();
+  });
+
   it('<rigscope-viewer> draws a package mesh read in parts while its skins are still on the way, and puts them on by its load', async () => {
     const page = await elementHostPage(browser, 'upackage');
     const src = `${inject('baseUrl')}/samples/upackage/SiegeIV_0032beta9.u`;
-    // The host holds back every read of the skins' pixels (sg_GL1st's skins lie from byte
-    // 2,404,050; the reads beside the mesh take a kilobyte or two of each) until the test lets go.
-    const held = [];
-    let release;
-    const released = new Promise((resolve) => (release = resolve));
-    await page.route(src, async (route) => {
-      const m = /^bytes=(\d+)-(\d+)$/.exec(route.request().headers().range ?? '');
-      if (m && Number(m[1]) >= 2404050 && Number(m[2]) - Number(m[1]) >= 8192) {
-        held.push(route.request().headers().range);
-        await released;
-      }
-      await route.continue();
-    });
+    const { held, release } = await holdSkinPixels(page, src);
     await page.evaluate((src) => {
       const v = document.createElement('rigscope-viewer');
       v.id = 'm';
