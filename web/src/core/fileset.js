@@ -186,7 +186,7 @@ const FIRST_LOOK_HOLD_MS = 1500;
 async function classify(entries, decoder, records, isCancelled, families, onFirstLook) {
   const { kinds, unread, small } = claimedKinds(entries, families, records);
   const heads = new Map(); // entry -> its whole bytes, when the head read was the whole file
-  for (const pointer of await pointersAmongClaimed(small, heads, records)) kinds.delete(pointer);
+  if (small.length) for (const pointer of await pointersAmongClaimed(small, heads, records)) kinds.delete(pointer);
   // One item per file, shared by the first look and the whole plan: a kept head is given once.
   const items = new Map();
   const itemOf = (entry) => {
@@ -219,7 +219,8 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
     }
   });
   detect.send();
-  await Promise.all(detect.calls);
+  // Files whose tags JavaScript knows leave no call to wait for.
+  if (detect.calls.length) await Promise.all(detect.calls);
   if (detect.failed) throw detect.failed;
   const out = [];
   for (const entry of entries) {
@@ -404,8 +405,13 @@ export async function decodeFiles(
   // when first used (`load(decoder)`), and what each container holds (`containers`).
   const plan = async (items, told, found = null) => {
     const byKind = (k) => items.filter((i) => i.kind === k);
+    const kinds = new Set(items.map((i) => i.kind));
     const jobs = [];
     for (const family of families) {
+      // A family plans from files of its own kinds (reading another's only beside one of its own:
+      // UE1 a .psk its .uc imports): without any it has nothing to plan, and is not asked (a
+      // loader's one file was planned by all seven, each an async call).
+      if (!family.kinds.some((k) => kinds.has(k))) continue;
       const planned = await family.plan(byKind, { text, call, objects, decoder });
       told.push(...planned.records);
       jobs.push(...planned.jobs.map((job) => ({ ...job, family })));
