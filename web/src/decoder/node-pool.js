@@ -9,6 +9,7 @@ import { holdInput } from './held.js';
 import { compiledDecoders, decoderHost, wasmUrlOf } from './node.js';
 
 const syncHosts = new Map(); // wasm href → Promise of the shared synchronous host
+const readySyncHosts = new Map(); // wasm href → that host, once made
 
 function sharedSyncHost(decoderPath) {
   const { href } = wasmUrlOf(decoderPath);
@@ -16,10 +17,16 @@ function sharedSyncHost(decoderPath) {
   if (!host) {
     host = compiledDecoders(decoderPath).then(decoderHost);
     syncHosts.set(href, host);
-    host.catch(() => syncHosts.delete(href));
+    host.then(
+      (made) => readySyncHosts.set(href, made),
+      () => syncHosts.delete(href),
+    );
   }
   return host;
 }
+
+/** The shared synchronous host when it is made: a call then need not wait a turn for it. */
+const readySyncHost = (decoderPath) => readySyncHosts.get(wasmUrlOf(decoderPath).href);
 
 /**
  * A worker_threads Worker with the Web Worker surface DecoderClient uses (onmessage, onerror,
@@ -104,7 +111,7 @@ export function createDecoderHost({ workerLimit, decoderPath } = {}) {
     },
     async call(op, args) {
       refuseIfDisposed();
-      const host = limit === undefined ? await sharedSyncHost(path) : await threads();
+      const host = limit === undefined ? (readySyncHost(path) ?? (await sharedSyncHost(path))) : await threads();
       refuseIfDisposed();
       return host.call(op, args);
     },
