@@ -7,7 +7,7 @@
 // are records { id, path, key, guid?, decoded?, entry? }; texts are { path, entry } (actor XML and
 // other text a family reads later); records are { kind, files, via?, reason, needs? }.
 import { baseName, readText, textureKey } from './files.js';
-import { claimByName, detectByHead, familyOfKind, requireFamilies } from './registry.js';
+import { claimByName, detectByHead, familyOfKind, requireFamilies, textKindsOf } from './registry.js';
 import { slicer } from './tasks.js';
 import { LFS_POINTER_MAX, lfsPointer } from './lfs.js';
 import { formatBytes } from './limits.js';
@@ -120,7 +120,7 @@ async function inOrder(items, width, work, done) {
     if (next >= items.length) return;
     const i = next++;
     running[i] = pause().then(() => work(items[i]));
-    running[i].finally(launch);
+    running[i].then(launch, launch); // `work` never throws; as finally(), without its two extra promises
   };
   for (let k = 0; k < width; k++) launch();
   for (let i = 0; i < items.length; i++) {
@@ -360,7 +360,7 @@ function collect(items, drop, families) {
       });
   }
   // Text a family reads when the scene is assembled (actor XML, material sidecars).
-  for (const kind of families.flatMap((f) => f.textKinds ?? [])) {
+  for (const kind of textKindsOf(families)) {
     for (const item of items)
       if (item.kind === kind) out.texts.push({ path: item.entry.path, name: item.entry.name, entry: item.entry, kind });
   }
