@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { decodeFiles } from '../../web/src/families/index.js';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { FAMILIES, decodeFiles } from '../../web/src/families/index.js';
 import { FIRST_LOOK } from '../../web/src/core/fileset.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
-import { decoder, fixture } from './helpers.js';
+import { detectByHead } from '../../web/src/core/registry.js';
+import { FIXTURES, SAMPLES, decoder, fixture } from './helpers.js';
 
 const text = (s) => new TextEncoder().encode(s);
 
@@ -232,13 +235,14 @@ describe('file sets', () => {
     let calls = 0;
     const failing = {
       call: (op, args) => {
-        if (op === 'detectFormats' && ++calls === 1) return Promise.reject(new Error('rigscope: a.psk: the decoder was restarted'));
+        if (op === 'detectFormats' && ++calls === 1) return Promise.reject(new Error('rigscope: flag_d.3d: the decoder was restarted'));
         return d.call(op, args);
       },
     };
     // More files than one first-look call: the second call is made and ends before the drop fails.
-    const entries = Array.from({ length: FIRST_LOOK + 6 }, (_, i) => entryFromBytes(`m${i}/a.psk`, fixture('two_bone.psk')));
-    await expect(decodeFiles(entries, failing, { onDecoded: () => {} })).rejects.toThrow('a.psk: the decoder was restarted');
+    // (UE1 data files: no tag JavaScript knows, so the decoders detect them.)
+    const entries = Array.from({ length: FIRST_LOOK + 6 }, (_, i) => entryFromBytes(`m${i}/flag_d.3d`, fixture('flag_d.3d')));
+    await expect(decodeFiles(entries, failing, { onDecoded: () => {} })).rejects.toThrow('flag_d.3d: the decoder was restarted');
     expect(calls).toBe(2);
   });
 });
@@ -271,5 +275,43 @@ describe('a drop of thousands of files', () => {
     expect(set.records.every((r) => r.kind === 'unused')).toBe(true);
     // 120 ms of reads (at least: a slower machine spins as long) cut every 12 ms: about ten tasks.
     expect(starts.length).toBeGreaterThan(6);
+  });
+});
+
+describe('kinds known by their tag in JavaScript', () => {
+  const models = /\.(psk|pskx|psa|pmd|psg|3d|uc|u|utx|config)$/i;
+  // The project's fixtures, and the real samples when ../shared is there.
+  const files = [FIXTURES, SAMPLES]
+    .filter((dir) => existsSync(dir))
+    .flatMap((dir) =>
+      readdirSync(dir, { recursive: true })
+        .map((f) => join(dir, String(f)))
+        .filter((f) => models.test(f) && statSync(f).isFile()),
+    );
+
+  it("are the kinds the decoders' detectFormat finds, in every fixture and sample", async () => {
+    const d = await decoder();
+    const found = new Set();
+    for (const path of files) {
+      const bytes = readFileSync(path);
+      const head = new Uint8Array(bytes.subarray(0, 65536));
+      const name = basename(path);
+      const js = detectByHead(FAMILIES, head, { name, path, size: bytes.length });
+      const cpp = await d.call('detectFormat', [head.slice().buffer, bytes.length, name]);
+      // A file without a tag is left to the decoders; a tagged one is the kind they say.
+      if (js) expect(js, path).toBe(cpp);
+      else expect(['psk', 'psa', 'pmd', 'pssa', 'psg', 'upackage'], path).not.toContain(cpp);
+      found.add(js);
+    }
+    expect([...found].filter(Boolean).sort()).toEqual(['pmd', 'psa', 'psg', 'psk', 'pssa', 'upackage']);
+  });
+
+  it('need no detection call: a PSK alone is decoded in one call', async () => {
+    const d = await decoder();
+    const ops = [];
+    const recording = { transfersInput: false, call: (op, args) => (ops.push(op), d.call(op, args)) };
+    const set = await decodeFiles([entryFromBytes('looks_like_a.pmd', fixture('two_bone.psk'))], recording);
+    expect(set.models.map((m) => [m.file, m.format, m.family])).toEqual([['looks_like_a.pmd', 'psk', 'unreal']]);
+    expect(ops).toEqual(['decodePsk']);
   });
 });

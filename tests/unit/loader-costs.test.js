@@ -191,36 +191,49 @@ describe('a loader in Node decodes the bytes it is given where they lie', () => 
           ],
         ]
       : []),
-  ])(
-    '%s: a host that never transfers is given the caller’s own buffer to detect and decode, one that transfers copies',
-    async (_, read, name) => {
-      const bytes = read();
-      const inPlace = await recording(false);
-      const group = await new PSKLoader().setDecoder(inPlace.host).parseAsync(bytes, name);
-      expect(group.userData.character.name).toBe(name);
-      expect(decodeInput(inPlace.given)).toBe(bytes.buffer);
-      // Its format is found from its head: a view of the caller's buffer, no longer than a head
-      // read (the whole file copied into the decoder was 5 MB for a 5 MB mesh).
-      const [heads, lengths] = detectInput(inPlace.given);
-      expect(lengths).toEqual([Math.min(bytes.byteLength, 65536)]);
-      expect(heads.buffer).toBe(bytes.buffer);
-      expect([heads.byteOffset, heads.byteLength]).toEqual([0, Math.min(bytes.byteLength, 65536)]);
+  ])('%s: a host that never transfers is given the caller’s own buffer to decode, one that transfers copies', async (_, read, name) => {
+    const bytes = read();
+    const inPlace = await recording(false);
+    const group = await new PSKLoader().setDecoder(inPlace.host).parseAsync(bytes, name);
+    expect(group.userData.character.name).toBe(name);
+    expect(decodeInput(inPlace.given)).toBe(bytes.buffer);
+    // Its ACTRHEAD tag says what it is in JavaScript: no detection call at all.
+    expect(inPlace.given.map((c) => c.op)).toEqual(['decodePsk']);
 
-      // A worker's host detaches what it is given: that gets a copy, and the caller's bytes stay whole.
-      const transferring = await recording(undefined);
-      await new PSKLoader().setDecoder(transferring.host).parseAsync(bytes, name);
-      expect(decodeInput(transferring.given)).not.toBe(bytes.buffer);
-      expect(decodeInput(transferring.given).byteLength).toBe(bytes.byteLength);
-      expect(detectInput(transferring.given)[0]).not.toBe(bytes.buffer);
-      expect(detectInput(transferring.given)[0].byteLength).toBe(Math.min(bytes.byteLength, 65536));
-      // A view of part of a buffer is copied whatever the host: read() gives a buffer of the file alone.
-      const framed = new Uint8Array(bytes.byteLength + 16);
-      framed.set(bytes, 8);
-      inPlace.given.length = 0;
-      await new PSKLoader().setDecoder(inPlace.host).parseAsync(framed.subarray(8, 8 + bytes.byteLength), name);
-      expect(decodeInput(inPlace.given)).not.toBe(framed.buffer);
-    },
-  );
+    // A worker's host detaches what it is given: that gets a copy, and the caller's bytes stay whole.
+    const transferring = await recording(undefined);
+    await new PSKLoader().setDecoder(transferring.host).parseAsync(bytes, name);
+    expect(decodeInput(transferring.given)).not.toBe(bytes.buffer);
+    expect(decodeInput(transferring.given).byteLength).toBe(bytes.byteLength);
+    // A view of part of a buffer is copied whatever the host: read() gives a buffer of the file alone.
+    const framed = new Uint8Array(bytes.byteLength + 16);
+    framed.set(bytes, 8);
+    inPlace.given.length = 0;
+    await new PSKLoader().setDecoder(inPlace.host).parseAsync(framed.subarray(8, 8 + bytes.byteLength), name);
+    expect(decodeInput(inPlace.given)).not.toBe(framed.buffer);
+  });
+
+  it.each([
+    ['read whole by its head read', 1000],
+    ['past the head read', 300000],
+  ])('a file the decoders detect (no tag JavaScript knows), %s, is detected from a view of the caller’s buffer', async (_, size) => {
+    // Bytes of no format: the decoders' detection is asked, and finds nothing.
+    const bytes = new Uint8Array(size).fill(7);
+    const inPlace = await recording(false);
+    await expect(new PSKLoader().setDecoder(inPlace.host).parseAsync(bytes, 'junk.psk')).rejects.toThrow(
+      'PSKLoader: junk.psk: not used — not a format Rigscope reads',
+    );
+    // No longer than a head read: the whole file copied into the decoder was 5 MB for a 5 MB file.
+    const [heads, lengths] = detectInput(inPlace.given);
+    expect(lengths).toEqual([Math.min(size, 65536)]);
+    expect(heads.buffer).toBe(bytes.buffer);
+    expect([heads.byteOffset, heads.byteLength]).toEqual([0, Math.min(size, 65536)]);
+
+    const transferring = await recording(undefined);
+    await expect(new PSKLoader().setDecoder(transferring.host).parseAsync(bytes, 'junk.psk')).rejects.toThrow();
+    expect(detectInput(transferring.given)[0]).not.toBe(bytes.buffer);
+    expect(detectInput(transferring.given)[0].byteLength).toBe(Math.min(size, 65536));
+  });
 
   it("Node's hosts say they never transfer; its threads do", async () => {
     const { createDecoderHost } = await import('../../web/src/decoder/node-pool.js');

@@ -103,6 +103,20 @@ export function displayName(name) {
   return String(name).replace(INVISIBLE, (c) => `⟪U+${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}⟫`);
 }
 
+/**
+ * Whether a file's head opens with `tag` (one byte a character). A family knows its tagged kinds
+ * in JavaScript by this, as the decoders' detectFormat reads the same tags first: a loader's one
+ * file then needs no detection call (its copy of the head into the decoder and back, 40-60 us of
+ * a 0.1 MB mesh's load).
+ * @param {Uint8Array} head
+ * @param {string} tag
+ */
+export function opensWith(head, tag) {
+  if (head.length < tag.length) return false;
+  for (let i = 0; i < tag.length; i++) if (head[i] !== tag.charCodeAt(i)) return false;
+  return true;
+}
+
 export function baseName(path) {
   return path.split(/[\\/]/).pop();
 }

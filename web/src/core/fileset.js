@@ -7,7 +7,7 @@
 // are records { id, path, key, guid?, decoded?, entry? }; texts are { path, entry } (actor XML and
 // other text a family reads later); records are { kind, files, via?, reason, needs? }.
 import { baseName, readText, textureKey } from './files.js';
-import { claimByName, detectByHead, familyOfKind, requireFamilies } from './registry.js';
+import { claimByName, detectByHead, familyOfKind, requireFamilies, textKindsOf } from './registry.js';
 import { slicer } from './tasks.js';
 import { LFS_POINTER_MAX, lfsPointer } from './lfs.js';
 import { formatBytes } from './limits.js';
@@ -120,7 +120,7 @@ async function inOrder(items, width, work, done) {
     if (next >= items.length) return;
     const i = next++;
     running[i] = pause().then(() => work(items[i]));
-    running[i].finally(launch);
+    running[i].then(launch, launch); // `work` never throws; as finally(), without its two extra promises
   };
   for (let k = 0; k < width; k++) launch();
   for (let i = 0; i < items.length; i++) {
@@ -186,7 +186,7 @@ const FIRST_LOOK_HOLD_MS = 1500;
 async function classify(entries, decoder, records, isCancelled, families, onFirstLook) {
   const { kinds, unread, small } = claimedKinds(entries, families, records);
   const heads = new Map(); // entry -> its whole bytes, when the head read was the whole file
-  for (const pointer of await pointersAmongClaimed(small, heads, records)) kinds.delete(pointer);
+  if (small.length) for (const pointer of await pointersAmongClaimed(small, heads, records)) kinds.delete(pointer);
   // One item per file, shared by the first look and the whole plan: a kept head is given once.
   const items = new Map();
   const itemOf = (entry) => {
@@ -219,7 +219,8 @@ async function classify(entries, decoder, records, isCancelled, families, onFirs
     }
   });
   detect.send();
-  await Promise.all(detect.calls);
+  // Files whose tags JavaScript knows leave no call to wait for.
+  if (detect.calls.length) await Promise.all(detect.calls);
   if (detect.failed) throw detect.failed;
   const out = [];
   for (const entry of entries) {
@@ -359,7 +360,7 @@ function collect(items, drop, families) {
       });
   }
   // Text a family reads when the scene is assembled (actor XML, material sidecars).
-  for (const kind of families.flatMap((f) => f.textKinds ?? [])) {
+  for (const kind of textKindsOf(families)) {
     for (const item of items)
       if (item.kind === kind) out.texts.push({ path: item.entry.path, name: item.entry.name, entry: item.entry, kind });
   }
@@ -404,8 +405,13 @@ export async function decodeFiles(
   // when first used (`load(decoder)`), and what each container holds (`containers`).
   const plan = async (items, told, found = null) => {
     const byKind = (k) => items.filter((i) => i.kind === k);
+    const kinds = new Set(items.map((i) => i.kind));
     const jobs = [];
     for (const family of families) {
+      // A family plans from files of its own kinds (reading another's only beside one of its own:
+      // UE1 a .psk its .uc imports): without any it has nothing to plan, and is not asked (a
+      // loader's one file was planned by all seven, each an async call).
+      if (!family.kinds.some((k) => kinds.has(k))) continue;
       const planned = await family.plan(byKind, { text, call, objects, decoder });
       told.push(...planned.records);
       jobs.push(...planned.jobs.map((job) => ({ ...job, family })));

@@ -9,6 +9,7 @@ function index(families) {
     ix = {
       byKind: new Map(families.flatMap((f) => f.kinds.map((k) => [k, f]))),
       byId: new Map(families.map((f) => [f.id, f])),
+      textKinds: families.flatMap((f) => f.textKinds ?? []),
     };
     cache.set(families, ix);
   }
@@ -20,6 +21,9 @@ export const familyOfKind = (families, kind) => index(families).byKind.get(kind)
 
 /** The family with this id, or undefined. */
 export const familyById = (families, id) => index(families).byId.get(id);
+
+/** Kinds read as text and kept for assembly (every family's `textKinds`, in the registry's order). */
+export const textKindsOf = (families) => index(families).textKinds;
 
 /** A kind claimed by file name (images, XML, text sidecars), before any content detection. */
 export function claimByName(families, name) {

@@ -333,7 +333,7 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
     state: {},
   };
   const familyCharacters = [];
-  for (const f of families) if (f.assemble) familyCharacters.push(...(await f.assemble(ctx)));
+  for (const f of families) if (f.assemble && hasOwn(f, decoded)) familyCharacters.push(...(await f.assemble(ctx)));
 
   const free = decoded.models.filter((m) => !usedModels.has(m));
   const hosts = await characterHosts(free, { families, lod, records, pause });
@@ -355,6 +355,14 @@ export async function assembleScene(decoded, { families, manual = new Map(), lod
   }
   return scene;
 }
+
+/**
+ * Whether a family has anything of its own to assemble: a model it decoded, or a text of its
+ * textKinds (0 A.D. actors, Unreal material sidecars). Its `assemble` reads nothing else, so it is
+ * not asked without one (a loader's one mesh was assembled by four families, each an async call).
+ */
+const hasOwn = (family, decoded) =>
+  decoded.models.some((m) => m.family === family.id) || decoded.texts.some((t) => family.textKinds?.includes(t.kind));
 
 /** findTexture(name, near): the library's texture of that name, of `near`'s drop first. */
 function textureFinder(library) {

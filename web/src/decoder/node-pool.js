@@ -9,6 +9,7 @@ import { holdInput } from './held.js';
 import { compiledDecoders, decoderHost, wasmUrlOf } from './node.js';
 
 const syncHosts = new Map(); // wasm href → Promise of the shared synchronous host
+const readySyncHosts = new Map(); // wasm href → that host, once made
 
 function sharedSyncHost(decoderPath) {
   const { href } = wasmUrlOf(decoderPath);
@@ -16,10 +17,16 @@ function sharedSyncHost(decoderPath) {
   if (!host) {
     host = compiledDecoders(decoderPath).then(decoderHost);
     syncHosts.set(href, host);
-    host.catch(() => syncHosts.delete(href));
+    host.then(
+      (made) => readySyncHosts.set(href, made),
+      () => syncHosts.delete(href),
+    );
   }
   return host;
 }
+
+/** The shared synchronous host when it is made: a call then need not wait a turn for it. */
+const readySyncHost = (decoderPath) => readySyncHosts.get(wasmUrlOf(decoderPath).href);
 
 /**
  * A worker_threads Worker with the Web Worker surface DecoderClient uses (onmessage, onerror,
@@ -64,68 +71,96 @@ export class ThreadWorker {
 }
 
 /**
+ * A loader's host: a class, so that a new loader's host is one small object (made per loader, it
+ * was a dozen closures and an object literal with getters, the slowest kind to make).
+ */
+class NodeDecoderHost {
+  /** @type {number | undefined} */
+  #limit;
+  /** @type {string | URL | undefined} */
+  #path;
+  #pool = null; // Promise of this host's DecoderPool of threads, once a worker limit is set
+  #started = null; // that pool, once made
+  #disposed = false;
+
+  constructor({ workerLimit, decoderPath } = {}) {
+    this.#limit = workerLimit === undefined ? undefined : Math.max(1, workerLimit | 0);
+    this.#path = decoderPath || undefined;
+  }
+
+  /**
+   * Whether a call detaches the ArrayBuffers it is given: threads take them by transfer; the
+   * synchronous host copies them into the module and leaves them as they were.
+   */
+  get transfersInput() {
+    return this.#limit !== undefined;
+  }
+
+  /** A call may name a HeldInput in place of bytes (held.js): both the instance and the threads keep it. */
+  get holdsInputs() {
+    return true;
+  }
+
+  /** The input a call takes for a file: held when large enough (held.js holdInput), else null. */
+  holdInput(entry, read) {
+    return holdInput(entry, read);
+  }
+
+  /** worker_threads started so far (0 while decoding synchronously). */
+  get workerCount() {
+    return this.#started?.workerCount ?? 0;
+  }
+
+  #refuseIfDisposed() {
+    if (this.#disposed) throw new Error('Decoder pool disposed');
+  }
+
+  #threads() {
+    this.#pool ??= compiledDecoders(this.#path).then((wasmModule) => {
+      const pool = new DecoderPool({ workerLimit: this.#limit, createWorker: () => new ThreadWorker(wasmModule), workersCompile: false });
+      this.#started = pool;
+      return pool;
+    });
+    return this.#pool;
+  }
+
+  async call(op, args) {
+    this.#refuseIfDisposed();
+    const path = this.#path;
+    const host = this.#limit === undefined ? (readySyncHost(path) ?? (await sharedSyncHost(path))) : await this.#threads();
+    this.#refuseIfDisposed();
+    return host.call(op, args);
+  }
+
+  cancel(reason) {
+    this.#started?.cancel(reason);
+  }
+
+  dispose() {
+    this.#disposed = true;
+    this.#started?.dispose();
+  }
+
+  setWorkerLimit(n) {
+    this.#limit = Math.max(1, n | 0);
+    this.#started?.setWorkerLimit(this.#limit);
+    return this;
+  }
+
+  setDecoderPath(p) {
+    this.#path = p || undefined;
+    // Threads already started end; the next call starts threads on the new path's module.
+    this.#started?.dispose();
+    this.#pool = this.#started = null;
+    return this;
+  }
+}
+
+/**
  * @param {{ workerLimit?: number, decoderPath?: string | URL }} [options]
  *   workerLimit: decode in that many worker_threads (none: synchronously in this thread);
  *   decoderPath: another decoders.wasm, or a folder holding one.
  */
-export function createDecoderHost({ workerLimit, decoderPath } = {}) {
-  let limit = workerLimit === undefined ? undefined : Math.max(1, workerLimit | 0);
-  let path = decoderPath || undefined;
-  let pool = null; // Promise of this host's DecoderPool of threads, once a worker limit is set
-  let started = null; // that pool, once made
-  let disposed = false;
-  const refuseIfDisposed = () => {
-    if (disposed) throw new Error('Decoder pool disposed');
-  };
-
-  function threads() {
-    pool ??= compiledDecoders(path).then((wasmModule) => {
-      started = new DecoderPool({ workerLimit: limit, createWorker: () => new ThreadWorker(wasmModule), workersCompile: false });
-      return started;
-    });
-    return pool;
-  }
-
-  return {
-    /**
-     * Whether a call detaches the ArrayBuffers it is given: threads take them by transfer; the
-     * synchronous host copies them into the module and leaves them as they were.
-     */
-    get transfersInput() {
-      return limit !== undefined;
-    },
-    /** A call may name a HeldInput in place of bytes (held.js): both the instance and the threads keep it. */
-    holdsInputs: true,
-    /** The input a call takes for a file: held when large enough (held.js holdInput), else null. */
-    holdInput,
-    /** worker_threads started so far (0 while decoding synchronously). */
-    get workerCount() {
-      return started?.workerCount ?? 0;
-    },
-    async call(op, args) {
-      refuseIfDisposed();
-      const host = limit === undefined ? await sharedSyncHost(path) : await threads();
-      refuseIfDisposed();
-      return host.call(op, args);
-    },
-    cancel(reason) {
-      started?.cancel(reason);
-    },
-    dispose() {
-      disposed = true;
-      started?.dispose();
-    },
-    setWorkerLimit(n) {
-      limit = Math.max(1, n | 0);
-      started?.setWorkerLimit(limit);
-      return this;
-    },
-    setDecoderPath(p) {
-      path = p || undefined;
-      // Threads already started end; the next call starts threads on the new path's module.
-      started?.dispose();
-      pool = started = null;
-      return this;
-    },
-  };
+export function createDecoderHost(options = {}) {
+  return new NodeDecoderHost(options);
 }

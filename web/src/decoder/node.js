@@ -211,8 +211,11 @@ export async function decoderHost(wasmModule) {
     holds: (id) => ledger.holds(id),
     sent: sentCounts,
     async call(op, args) {
-      const bytes = await readBlobArgs(args);
-      await ready();
+      // Awaited only when there is something to wait for (a Blob to read, an instance to start):
+      // each await of a settled value was a turn of every call.
+      let bytes = readBlobArgs(args);
+      if (bytes instanceof Promise) bytes = await bytes;
+      if (!instance.current) await ready();
       return bytes.some(isHeldInput) ? callHeld(op, bytes) : run(op, bytes);
     },
     cancel() {},

@@ -24,12 +24,14 @@ const MAX_NAME = 256; // characters in a texture or material name
 const MAX_CHAIN = 16; // materials in a parent chain, the material itself included
 
 const SUFFIX_OF_KIND = { props: '.props.txt', mat: '.mat', json: '.json' };
+/** Listed once: every file of a drop is asked about (its name is claimed before its content is read). */
+const SUFFIXES = Object.entries(SUFFIX_OF_KIND);
 
 /** 'mat' | 'props' | 'json' | null, by file name. */
 export function isMaterialSidecar(path) {
   if (typeof path !== 'string') return null;
   const name = path.split(/[\\/]/).pop().toLowerCase();
-  for (const [kind, suffix] of Object.entries(SUFFIX_OF_KIND)) {
+  for (const [kind, suffix] of SUFFIXES) {
     if (name.length > suffix.length && name.endsWith(suffix)) return kind;
   }
   return null;

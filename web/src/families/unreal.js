@@ -1,6 +1,6 @@
 // Unreal ActorX: .psk/.pskx meshes, .psa animations with UE Viewer's .config sidecar. Animations
 // bind to meshes by bone name (the decoders say so: bindBy "name").
-import { decoderInput, readText, stem } from '../core/files.js';
+import { decoderInput, opensWith, readText, stem } from '../core/files.js';
 import { addMaterialSidecar, isMaterialSidecar, readMaterialSidecar, resolveUnrealMaterial } from './unreal-materials.js';
 import { scriptedModels } from './ue1.js';
 
@@ -34,6 +34,8 @@ export default {
   kinds: ['psk', 'psa', 'config', 'material-sidecar'],
   // Names worth fetching from a repository folder (core/repo.js); the kind is still found by content.
   fileNames: /\.(pskx?|psa|config)$/i,
+  /** ActorX files open with a chunk header whose id names the kind (wasm/src/formats/detect.cpp). */
+  detect: (head) => (opensWith(head, 'ACTRHEAD') ? 'psk' : opensWith(head, 'ANIMHEAD') ? 'psa' : null),
   // UE Viewer's X.mat and X.props.txt, FModel's X.json: read when the scene is assembled.
   claims: (name) => (isMaterialSidecar(name) ? 'material-sidecar' : null),
   textKinds: ['material-sidecar'],

@@ -1,6 +1,6 @@
 // 0 A.D.: .pmd models, PSSA .psa animations (bound by bone index and count), actor .xml files
 // that assemble a unit, and the release archives' cache names.
-import { baseName, decoderInput, readText, stem } from '../core/files.js';
+import { baseName, decoderInput, opensWith, readText, stem } from '../core/files.js';
 import { fileKey, readActor, usesPlayerColor } from './zeroad-actor.js';
 
 /**
@@ -25,6 +25,8 @@ export default {
   kinds: ['pmd', 'pssa', 'xml'],
   fileNames: /\.(pmd|psa)$/i, // worth fetching from a repository folder (core/repo.js)
   claims: (name) => (/\.xml$/i.test(name) ? 'xml' : null),
+  /** Their magic at offset 0, as wasm/src/formats/detect.cpp reads it. */
+  detect: (head) => (opensWith(head, 'PSMD') ? 'pmd' : opensWith(head, 'PSSA') ? 'pssa' : null),
   textKinds: ['xml'],
   plainName,
 

@@ -359,8 +359,8 @@ export function buildMesh(mesh, materials, skeleton) {
   } else {
     object = new THREE.Mesh(geometry, mats);
   }
+  // (Its morph targets were listed by three's Mesh constructor, from the geometry's morph attributes.)
   object.name = mesh.name;
-  if (mesh.morphs?.length) object.updateMorphTargets();
   return object;
 }
 
