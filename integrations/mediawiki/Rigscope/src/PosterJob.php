@@ -113,6 +113,10 @@ class PosterJob extends Job {
 		$stash = ServerCommand::stash();
 		$taken = [];
 		$left = 0;
+		if ( !$stash->get( self::pendingKey( $file, $with ) ) ) {
+			// Nothing waits: no write (a job looks through up to MAX_SETS sets).
+			return [ $taken, $left ];
+		}
 		$stash->merge( self::pendingKey( $file, $with ), static function ( $cache, $key, $pending ) use ( $n, &$taken, &$left ) {
 			$pending = is_array( $pending ) ? $pending : [];
 			$taken = array_slice( $pending, 0, max( 0, $n ) );
