@@ -97,8 +97,9 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     // The file page's OpenGraph image is asked for at its first view; then the job runner draws
     // every poster the pages and that view asked for, and purges the pages that show them.
     await fetch(`${wiki.url}/index.php?title=File:SkSpiderLargeMesh.psa`);
-    // Two runners, as a wiki may have (the extension's slots allow two posters at once): seven
-    // sets of files, each a browser run, share two cores better than one after another.
+    // Two runners, as a wiki may have (the extension's slots allow two posters at once), racing
+    // for the views waiting: the first job's run takes every set of files it has room for (one
+    // browser), a job the other runner took meanwhile draws its own.
     await Promise.all([wiki.runJobs(), wiki.runJobs()]);
     browser = await launch();
   }, 900000);

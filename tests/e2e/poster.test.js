@@ -158,6 +158,39 @@ describe.skipIf(!have)('rigscope poster', () => {
     expect(Buffer.compare(again.png, drawn.png)).toBe(0);
   }, 180000);
 
+  it("--more draws other files' posters in the same run, the bytes a page gives them; a set it cannot use is named, the others written (exit 1)", async () => {
+    const out = (name) => join(dir, `more-${name}.png`);
+    const list = join(dir, 'more.json');
+    writeFileSync(
+      list,
+      JSON.stringify([
+        { out: out('zeroad'), files: samples('zeroad'), width: 240, height: 320 },
+        { out: out('spider'), clip: 'walk', frame: 5 },
+        { out: out('ue1'), files: samples('ue1'), width: 400, height: 300 },
+        { out: out('missing'), files: [join(dir, 'nothing-here.pmd')] },
+      ]),
+    );
+    const args = [CLI, 'poster', ...SPIDER, '-o', out('first'), '--size', '320x240', `--more=${list}`];
+    const err = await run(process.execPath, args).catch((e) => e);
+    expect(err.code).toBe(1);
+    expect(err.stderr).toContain(`${out('missing')}: ${join(dir, 'nothing-here.pmd')}: no such file`);
+    expect(existsSync(out('missing'))).toBe(false);
+    // Each as the page draws those files alone: the set before changes nothing in the next.
+    const expected = {
+      first: await draw(SPIDER, { width: 320, height: 240 }),
+      zeroad: await draw(samples('zeroad'), { width: 240, height: 320 }),
+      spider: await draw(SPIDER, { width: 320, height: 240, clip: 'walk', frame: 5 }),
+      ue1: await draw(samples('ue1'), { width: 400, height: 300 }),
+    };
+    for (const [name, drawn] of Object.entries(expected)) expect(Buffer.compare(readFileSync(out(name)), drawn.png), name).toBe(0);
+    // A list entry whose files are not a list of paths is refused before Chromium starts.
+    writeFileSync(list, JSON.stringify([{ out: out('bad'), files: 'Skeleton.pmd' }]));
+    const bad = await poster(SPIDER, { out: out('bad'), more: list }).catch((e) => e);
+    expect(bad).toBeInstanceOf(UsageError);
+    expect(bad.message).toBe(`--more ${list}: poster 0: "files" is a list of 1 to 64 paths`);
+    expect(existsSync(out('bad'))).toBe(false);
+  }, 300000);
+
   it('without a Chromium: a sentence saying what to install, exit 1', async () => {
     const missing = join(dir, 'no-chromium-here');
     const err = await run(process.execPath, [CLI, 'poster', ...SPIDER, '-o', join(dir, 'x.png')], {

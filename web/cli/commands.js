@@ -155,7 +155,7 @@ export const COMMANDS = {
       more: {
         type: 'string',
         value: 'LIST.json',
-        help: 'more posters of the same files in the same browser: a JSON list of { out, clip, frame, width, height, mesh }',
+        help: 'more posters in the same browser: a JSON list of { out, clip, frame, width, height, mesh, files } (files: other files to draw)',
       },
       mesh: PACKAGE_MESH,
     },

@@ -207,11 +207,14 @@ export function characterFiles(scene, character, entries) {
 
 /** At most this many posters in one `--more` list (a wiki's page of frames is far fewer). */
 const MAX_MORE = 1000;
+/** At most this many files in one `--more` poster's own `files` (a wiki tag names at most 64). */
+const MAX_MORE_FILES = 64;
 
 /**
- * Reads a `--more` list: more posters of the same files, each { out, clip?, frame?, width?,
- * height?, mesh? } (mesh: of a UE1 package, as `--mesh`), the rest of the view as the command's own options. A bad entry is a UsageError
- * naming it.
+ * Reads a `--more` list: more posters, each { out, clip?, frame?, width?, height?, mesh?, files? }
+ * (mesh: of a UE1 package, as `--mesh`; files: paths of other files to draw instead of the
+ * command's, so posters of several sets of files share one browser), the rest of the view as the
+ * command's own options. A bad entry is a UsageError naming it.
  * @param {string} path
  * @param {object} shared the command's options (size, camera, background, transparent, up)
  */
@@ -228,6 +231,12 @@ export async function readMore(path, shared) {
     if (!p || typeof p !== 'object' || typeof p.out !== 'string') throw new UsageError(`${where}: an object with "out", the PNG to write`);
     if (p.clip !== undefined && typeof p.clip !== 'string') throw new UsageError(`${where}: "clip" is a name`);
     if (p.mesh !== undefined && (typeof p.mesh !== 'string' || !p.mesh)) throw new UsageError(`${where}: "mesh" is a name`);
+    const files = p.files;
+    if (
+      files !== undefined &&
+      !(Array.isArray(files) && files.length && files.length <= MAX_MORE_FILES && files.every((f) => typeof f === 'string' && f))
+    )
+      throw new UsageError(`${where}: "files" is a list of 1 to ${MAX_MORE_FILES} paths`);
     const whole = (v, name) => {
       if (v !== undefined && !Number.isInteger(v)) throw new UsageError(`${where}: "${name}" is a whole number`);
       return v;
@@ -240,16 +249,16 @@ export async function readMore(path, shared) {
       frame: whole(p.frame, 'frame'),
       time: undefined,
     });
-    return { ...options, out: p.out, clip: p.clip, mesh: p.mesh };
+    return { ...options, out: p.out, clip: p.clip, mesh: p.mesh, files };
   });
 }
 
 /**
  * Writes the poster (and those of `--more`, drawn by the same browser: Chromium starts once).
- * Returns the exit status: 0, or 1 when some files given could not be used (named on stderr; the
- * poster of what could be used is still written) or some of the `--more` posters could not be
- * drawn (named on stderr; the others are written). A bad option, a missing path or a clip no file
- * has (for `--clip`) is a UsageError (exit 2).
+ * Returns the exit status: 0, or 1 when some files given (or named by a `--more` poster's files)
+ * could not be used (named on stderr; the poster of what could be used is still written) or some
+ * of the `--more` posters could not be drawn (named on stderr; the others are written). A bad
+ * option, a missing path or a clip no file has (for `--clip`) is a UsageError (exit 2).
  * @param {string[]} paths
  * @param {{ out: string, width?: number, height?: number, clip?: string, frame?: number, time?: number,
  *   lod?: number | 'all', camera?: string, background?: string, transparent?: boolean, up?: string, more?: string }} options
@@ -264,11 +273,18 @@ export async function poster(paths, { out, width, height, clip, mesh, frame, tim
   if (!paths.length) throw new UsageError('poster needs files or folders to draw');
   chromiumPath(); // no Chromium: said before any file is read
   const packed = await sceneToPack(paths, { clip, lod, mesh });
-  // A `--more` poster of another mesh of a package is packed once per mesh.
-  const packs = new Map([[mesh, packed]]);
-  const packOf = async (m) => {
-    if (!packs.has(m)) packs.set(m, await sceneToPack(paths, { lod, mesh: m }));
-    return packs.get(m);
+  // A `--more` poster of other files, or of another mesh of a package, is packed once per set of
+  // files and mesh; files some set could not use make the exit status 1, as the command's own do.
+  const key = (files, m) => JSON.stringify([files, m ?? null]);
+  const packs = new Map([[key(paths, mesh), packed]]);
+  let unused = packed.problems.length;
+  const packOf = async (files, m) => {
+    if (!packs.has(key(files, m))) {
+      const pack = await sceneToPack(files, { lod, mesh: m });
+      unused += pack.problems.length;
+      packs.set(key(files, m), pack);
+    }
+    return packs.get(key(files, m));
   };
   const browser = await PosterBrowser.open(asked);
   let failed = 0;
@@ -278,14 +294,16 @@ export async function poster(paths, { out, width, height, clip, mesh, frame, tim
     said(out, asked, drawn, packed, lod);
     for (const other of others) {
       try {
-        const own = other.mesh === undefined ? packed : await packOf(other.mesh);
+        // Another set of files takes no mesh from the command; the command's files keep its own.
+        const m = other.files ? other.mesh : (other.mesh ?? mesh);
+        const own = await packOf(other.files ?? paths, m);
         const shown = other.clip === undefined ? own.state.clip : await own.clip(other.clip);
         if (shown === null) {
           process.stderr.write(`rigscope: ${other.out}: no clip named ${other.clip}: not drawn\n`);
           failed++;
           continue;
         }
-        const d = await browser.render(own.files, { ...other, clip: shown, lod, mesh: other.mesh ?? mesh });
+        const d = await browser.render(own.files, { ...other, clip: shown, lod, mesh: m });
         await writeFile(other.out, d.png);
         said(other.out, other, d, own, lod);
       } catch (err) {
@@ -296,7 +314,7 @@ export async function poster(paths, { out, width, height, clip, mesh, frame, tim
   } finally {
     await browser.close();
   }
-  return packed.problems.length || failed ? 1 : 0;
+  return unused || failed ? 1 : 0;
 }
 
 /** The lines a poster written prints: a frame the player clamped (stderr), then what was drawn. */

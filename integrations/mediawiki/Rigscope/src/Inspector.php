@@ -341,33 +341,47 @@ class Inspector {
 	private static $together = [];
 
 	/**
-	 * Draws posters of the same files in one run of `rigscope poster` (Chromium starts once): the
-	 * first with `-o`, the others through `--more`. A poster drawn without some of the files (an
-	 * animation that fits no mesh: exit 1) is kept; what was left out is logged.
+	 * Draws posters of one or more sets of files in one run of `rigscope poster` (Chromium starts
+	 * once): the first set's first poster with `-o`, the others through `--more` (another set's
+	 * with its own files, copied into a folder of their own: the command line pairs files by
+	 * name). A poster drawn without some of the files (an animation that fits no mesh: exit 1) is
+	 * kept; what was left out is logged.
 	 *
-	 * @param string[] $paths the model's files: the wiki's name => a local path
-	 * @param array[] $posters each [ out, width, height, clip (or null), frame (the file's own
-	 *   frame number, or null), mesh (of a package, or null) ]; out is a path in $dir
+	 * @param array[] $sets each [ 'paths' => the files (the wiki's name => a local path),
+	 *   'posters' => each [ out, width, height, clip (or null), frame (the file's own frame
+	 *   number, or null), mesh (of a package, or null) ]; out is a path in $dir ]
 	 * @param string $dir a folder of ours (tempDir) for the copies and the list
 	 * @return string[] the outs drawn; what was not is logged
 	 */
-	public static function posters( array $paths, array $posters, string $dir ): array {
+	public static function posters( array $sets, string $dir ): array {
 		$command = self::posterCommand();
-		if ( !$command || !$posters ) {
+		$sets = array_values( array_filter( $sets, static function ( array $set ) {
+			return $set['paths'] && $set['posters'];
+		} ) );
+		if ( !$command || !$sets ) {
 			return [];
 		}
-		// The command line pairs files by name: each is seen under its name on the wiki.
-		$copies = [];
-		foreach ( $paths as $name => $path ) {
-			$copy = self::copyInto( $dir, (string)$name, $path );
-			if ( $copy === null ) {
-				wfDebugLog( 'rigscope', "posters not drawn: cannot copy $name" );
+		$all = [];
+		$names = [];
+		$own = [];
+		foreach ( $sets as $i => $set ) {
+			$into = $i === 0 ? $dir : "$dir/set-$i";
+			if ( $i > 0 && !@mkdir( $into, 0700 ) ) {
+				wfDebugLog( 'rigscope', "posters not drawn: cannot make $into" );
 				return [];
 			}
-			$copies[] = $copy;
+			$copies = self::copySet( $into, $set['paths'] );
+			if ( $copies === null ) {
+				return [];
+			}
+			foreach ( $set['posters'] as $p ) {
+				$all[] = $i === 0 ? $p : $p + [ 'files' => $copies ];
+			}
+			$names = array_merge( $names, array_keys( $set['paths'] ), [ '' ] );
+			$own = $own ?: $copies;
 		}
-		$first = array_shift( $posters );
-		$args = array_merge( $command, $copies, [ '-o', $first['out'], '--size', "{$first['width']}x{$first['height']}" ] );
+		$first = array_shift( $all );
+		$args = array_merge( $command, $own, [ '-o', $first['out'], '--size', "{$first['width']}x{$first['height']}" ] );
 		// One word each, value joined: a clip name that starts with a dash stays a value.
 		if ( $first['clip'] !== null && $first['clip'] !== '' ) {
 			$args[] = '--clip=' . $first['clip'];
@@ -378,24 +392,23 @@ class Inspector {
 		if ( ( $first['mesh'] ?? null ) !== null ) {
 			$args[] = '--mesh=' . $first['mesh'];
 		}
-		if ( $posters ) {
+		if ( $all ) {
 			$more = "$dir/more.json";
 			$list = array_map( static function ( array $p ) {
 				return array_filter( [ 'out' => $p['out'], 'width' => (int)$p['width'], 'height' => (int)$p['height'],
 					'clip' => $p['clip'], 'frame' => $p['frame'] === null ? null : (int)$p['frame'],
-					'mesh' => $p['mesh'] ?? null ], static function ( $v ) {
+					'mesh' => $p['mesh'] ?? null, 'files' => $p['files'] ?? null ], static function ( $v ) {
 						return $v !== null && $v !== '';
 					} );
-			}, $posters );
+			}, $all );
 			if ( file_put_contents( $more, json_encode( $list ) ) === false ) {
 				return [];
 			}
 			$args[] = "--more=$more";
 		}
-		$result = ServerCommand::run( ServerCommand::POSTER, 'poster:' . implode( '|', array_keys( $paths ) ), $args,
-			1 + count( $posters ) );
+		$result = ServerCommand::run( ServerCommand::POSTER, 'poster:' . implode( '|', $names ), $args, 1 + count( $all ) );
 		$drawn = [];
-		foreach ( array_merge( [ $first ], $posters ) as $p ) {
+		foreach ( array_merge( [ $first ], $all ) as $p ) {
 			if ( is_file( $p['out'] ) && filesize( $p['out'] ) > 0 ) {
 				$drawn[] = $p['out'];
 			}
@@ -409,6 +422,26 @@ class Inspector {
 				: "posters not drawn (exit {$result['exit']}): " ) . $said );
 		}
 		return $drawn;
+	}
+
+	/**
+	 * Copies one set of a poster run's files into a folder of ours.
+	 *
+	 * @param string $dir
+	 * @param string[] $paths the wiki's name => a local path
+	 * @return string[]|null the copies, or null when one could not be made (logged)
+	 */
+	private static function copySet( string $dir, array $paths ): ?array {
+		$copies = [];
+		foreach ( $paths as $name => $path ) {
+			$copy = self::copyInto( $dir, (string)$name, $path );
+			if ( $copy === null ) {
+				wfDebugLog( 'rigscope', "posters not drawn: cannot copy $name" );
+				return null;
+			}
+			$copies[] = $copy;
+		}
+		return $copies;
 	}
 
 	/**
@@ -478,10 +511,15 @@ class Inspector {
 		return $ok ? $copy : null;
 	}
 
-	/** Removes our temporary folder and the copies in it. */
+	/** Removes our temporary folder and the copies in it (a poster run's other sets in folders of their own). */
 	public static function removeDir( string $dir ): void {
 		foreach ( @scandir( $dir ) ?: [] as $f ) {
-			if ( $f !== '.' && $f !== '..' ) {
+			if ( $f === '.' || $f === '..' ) {
+				continue;
+			}
+			if ( is_dir( "$dir/$f" ) && !is_link( "$dir/$f" ) ) {
+				self::removeDir( "$dir/$f" );
+			} else {
 				@unlink( "$dir/$f" );
 			}
 		}

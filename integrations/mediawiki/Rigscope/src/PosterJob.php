@@ -5,7 +5,9 @@
  * missing poster; identical jobs are merged. The first job of a file to run draws every view of
  * that file asked for meanwhile (remembered in the object stash) in one run of the command line,
  * so a page of 40 frames of one model starts a browser once, not 40 times; the jobs after find
- * their poster drawn.
+ * their poster drawn. Room left in its batch goes to views of other files waiting (a page of
+ * seven models starts a browser once, not seven times); a view of theirs the run did not draw is
+ * left to its own job.
  *
  * @file
  */
@@ -16,11 +18,15 @@ use HTMLCacheUpdateJob;
 use Job;
 use MediaWiki\FileRepo\File\File;
 use MediaWiki\MediaWikiServices;
+use MediaWiki\Title\Title;
 
 class PosterJob extends Job {
 
 	/** Views of one file remembered for batches at most (each still has its own job). */
 	private const MAX_PENDING = 400;
+
+	/** Sets of files (a file and the tag's other files) with views remembered, listed at most. */
+	private const MAX_SETS = 100;
 
 	/**
 	 * @param \MediaWiki\Title\Title $title the file's title
@@ -47,6 +53,19 @@ class PosterJob extends Job {
 			}
 			return $pending;
 		}, $stash::TTL_DAY );
+		$set = [ $file->getName(), array_values( $with ) ];
+		$stash->merge( self::setsKey(), static function ( $cache, $key, $sets ) use ( $set ) {
+			$sets = is_array( $sets ) ? $sets : [];
+			if ( count( $sets ) < self::MAX_SETS && !in_array( $set, $sets, true ) ) {
+				$sets[] = $set;
+			}
+			return $sets;
+		}, $stash::TTL_DAY );
+	}
+
+	/** The stash key of the list of sets of files with views waiting ([ file name, with ] each). */
+	private static function setsKey(): string {
+		return ServerCommand::stash()->makeKey( 'rigscope-poster-pending-sets' );
 	}
 
 	/** The stash key of a file's views waiting for a poster (per set of files drawn with it). */
@@ -67,22 +86,94 @@ class PosterJob extends Job {
 		// This job's view and a batch of the others waiting; the rest wait for the next job. A view
 		// that two jobs race for is drawn once (the second finds it), one lost from the list is
 		// drawn by its own job.
-		$stash = ServerCommand::stash();
-		$taken = [];
-		$stash->merge( self::pendingKey( $file, $with ), static function ( $cache, $key, $pending ) use ( &$taken ) {
-			$pending = is_array( $pending ) ? $pending : [];
-			$taken = array_slice( $pending, 0, RigscopeHandler::BATCH );
-			return array_slice( $pending, RigscopeHandler::BATCH );
-		}, $stash::TTL_DAY );
+		[ $taken, $left ] = self::take( $file, $with, RigscopeHandler::BATCH );
 		$views = array_merge( isset( $own['width'] ) ? [ $own ] : [], $taken );
-		if ( RigscopeHandler::drawNow( $file, $views, $with ) > 0 ) {
+		$sets = array_merge( [ [ 'file' => $file, 'views' => $views, 'with' => $with ] ],
+			self::others( $file, $with, $left, RigscopeHandler::BATCH - count( $taken ) ) );
+		foreach ( RigscopeHandler::drawNow( $sets ) as $drawn ) {
 			// Pages that use the file (thumbnails, tags: all registered as file links) and the file
 			// page are rendered again at their next view, with the posters.
 			$services->getJobQueueGroup()->lazyPush(
-				HTMLCacheUpdateJob::newForBacklinks( $file->getTitle(), 'imagelinks', [ 'causeAction' => 'rigscope-poster' ] )
+				HTMLCacheUpdateJob::newForBacklinks( $drawn->getTitle(), 'imagelinks', [ 'causeAction' => 'rigscope-poster' ] )
 			);
-			$file->getTitle()->invalidateCache();
+			$drawn->getTitle()->invalidateCache();
 		}
 		return true;
+	}
+
+	/**
+	 * Takes up to $n views of a set of files from those waiting.
+	 *
+	 * @param File $file
+	 * @param string[] $with
+	 * @param int $n
+	 * @return array [ the views taken, how many still wait ]
+	 */
+	private static function take( File $file, array $with, int $n ): array {
+		$stash = ServerCommand::stash();
+		$taken = [];
+		$left = 0;
+		if ( !$stash->get( self::pendingKey( $file, $with ) ) ) {
+			// Nothing waits: no write (a job looks through up to MAX_SETS sets).
+			return [ $taken, $left ];
+		}
+		$stash->merge( self::pendingKey( $file, $with ), static function ( $cache, $key, $pending ) use ( $n, &$taken, &$left ) {
+			$pending = is_array( $pending ) ? $pending : [];
+			$taken = array_slice( $pending, 0, max( 0, $n ) );
+			$rest = array_slice( $pending, max( 0, $n ) );
+			$left = count( $rest );
+			return $rest;
+		}, $stash::TTL_DAY );
+		return [ $taken, $left ];
+	}
+
+	/**
+	 * Views of other sets of files waiting, up to $room of them, for the same run; sets with none
+	 * left (and this job's own, when it has none left) leave the list.
+	 *
+	 * @param File $file this job's file
+	 * @param string[] $with this job's other files
+	 * @param int $ownLeft how many of this job's own set still wait
+	 * @param int $room
+	 * @return array[] each [ 'file' => File, 'views' => array[], 'with' => string[] ]
+	 */
+	private static function others( File $file, array $with, int $ownLeft, int $room ): array {
+		$stash = ServerCommand::stash();
+		$ownSet = [ $file->getName(), array_values( $with ) ];
+		$listed = $stash->get( self::setsKey() );
+		$done = $ownLeft === 0 ? [ $ownSet ] : [];
+		$others = [];
+		$repo = MediaWikiServices::getInstance()->getRepoGroup()->getLocalRepo();
+		foreach ( is_array( $listed ) ? $listed : [] as $set ) {
+			if ( $room <= 0 ) {
+				break;
+			}
+			if ( !is_array( $set ) || !is_string( $set[0] ?? null ) || !is_array( $set[1] ?? null ) || $set === $ownSet ) {
+				continue;
+			}
+			$title = Title::makeTitleSafe( NS_FILE, $set[0] );
+			$other = $title ? $repo->newFile( $title ) : null;
+			if ( !$other || !$other->exists() || !RigscopeHandler::isModel( $other ) ) {
+				$done[] = $set;
+				continue;
+			}
+			$setWith = array_values( array_filter( $set[1], 'is_string' ) );
+			[ $views, $left ] = self::take( $other, $setWith, $room );
+			if ( $views ) {
+				$others[] = [ 'file' => $other, 'views' => $views, 'with' => $setWith ];
+				$room -= count( $views );
+			}
+			if ( $left === 0 ) {
+				$done[] = $set;
+			}
+		}
+		if ( $done ) {
+			$stash->merge( self::setsKey(), static function ( $cache, $key, $sets ) use ( $done ) {
+				return array_values( array_filter( is_array( $sets ) ? $sets : [], static function ( $set ) use ( $done ) {
+					return !in_array( $set, $done, true );
+				} ) );
+			}, $stash::TTL_DAY );
+		}
+		return $others;
 	}
 }

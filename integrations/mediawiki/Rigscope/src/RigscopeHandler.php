@@ -100,65 +100,121 @@ class RigscopeHandler extends ImageHandler {
 	private static $predrawn = [];
 
 	/**
-	 * Draws the posters of several views of one file now, in one run of the command line, and
-	 * stores each as MediaWiki stores a thumbnail. Called by PosterJob only. Views whose poster
-	 * exists, failed lately or is not wanted (a clip the files do not have) are skipped.
+	 * Draws the posters of several views of one or more sets of files now, in one run of the
+	 * command line (one browser), and stores each as MediaWiki stores a thumbnail. Called by
+	 * PosterJob only. Views whose poster exists, failed lately or is not wanted (a clip the files
+	 * do not have) are skipped; at most BATCH + 1 are drawn, the job's own set's first.
 	 *
-	 * @param File $file
-	 * @param array[] $views thumbnail parameters (width, clip, frame): the job's own and a batch
-	 * @param string[] $with the tag's other files
-	 * @return int how many posters were drawn
+	 * A view of the job's own set that was not drawn is remembered as failed (its card stands in,
+	 * and it is not tried again for a while); one of another set is left to that view's own job,
+	 * which tries it in a run of its own: a set that breaks a run costs other sets nothing.
+	 *
+	 * @param array[] $sets each [ 'file' => File, 'views' => thumbnail parameters (width, clip,
+	 *   frame), 'with' => the tag's other files ]: the job's own set first
+	 * @return File[] the files of which a poster was stored
 	 */
-	public static function drawNow( File $file, array $views, array $with ): int {
+	public static function drawNow( array $sets ): array {
 		$before = self::$with;
-		self::$with = array_slice( array_values( array_filter( $with, 'is_string' ) ), 0, ModelTag::MAX_FILES );
 		$dir = null;
 		try {
-			$companions = self::drawnWith( $file );
-			if ( !Inspector::posterCommand() || ( !self::drawsAlone( $file ) && !$companions ) ) {
-				return 0;
-			}
-			$todo = self::toDraw( $file, $companions, array_slice( $views, 0, self::BATCH + 1 ) );
-			$dir = $todo ? Inspector::tempDir() : null;
+			$batch = Inspector::posterCommand() ? self::toDrawAll( $sets ) : [];
+			$dir = $batch ? Inspector::tempDir() : null;
 			if ( $dir === null ) {
-				return 0;
+				return [];
 			}
-			$posters = [];
-			foreach ( $todo as $name => [ , $checked, $normal ] ) {
-				$posters[$name] = [ 'out' => "$dir/poster-" . count( $posters ) . '.png', 'width' => $normal['physicalWidth'],
-					'height' => $normal['physicalHeight'], 'clip' => $checked['clip'], 'frame' => $checked['fileFrame'],
-				'mesh' => $checked['mesh'] ];
-			}
-			$files = [ $file->getName() => $file->getLocalRefPath() ];
-			foreach ( $companions as $companion ) {
-				$files[$companion->getName()] ??= $companion->getLocalRefPath();
+			$runs = [];
+			$n = 0;
+			foreach ( $batch as $i => $set ) {
+				$posters = [];
+				foreach ( $set['todo'] as $name => [ , $checked, $normal ] ) {
+					$posters[$name] = [ 'out' => "$dir/poster-" . $n++ . '.png', 'width' => $normal['physicalWidth'],
+						'height' => $normal['physicalHeight'], 'clip' => $checked['clip'], 'frame' => $checked['fileFrame'],
+						'mesh' => $checked['mesh'] ];
+				}
+				$files = [ $set['file']->getName() => $set['file']->getLocalRefPath() ];
+				foreach ( $set['companions'] as $companion ) {
+					$files[$companion->getName()] ??= $companion->getLocalRefPath();
+				}
+				$runs[$i] = [ 'paths' => array_filter( $files ), 'posters' => $posters ];
 			}
 			$started = microtime( true );
-			$drawn = Inspector::posters( array_filter( $files ), array_values( $posters ), $dir );
-			wfDebugLog( 'rigscope', sprintf( 'drew %d of %d poster(s) of %s in one run (%.1f s)', count( $drawn ),
-				count( $posters ), $file->getName(), microtime( true ) - $started ) );
-			foreach ( $posters as $name => $p ) {
-				if ( in_array( $p['out'], $drawn, true ) ) {
-					self::$predrawn[$name] = $p['out'];
-				}
-			}
-			self::$drawing = true;
-			$stored = 0;
-			foreach ( $todo as [ $params ] ) {
-				$thumb = $file->transform( $params, File::RENDER_NOW );
-				if ( $thumb && !$thumb->isError() && $thumb->getUrl() ) {
-					$stored++;
+			$drawn = Inspector::posters( array_values( $runs ), $dir );
+			$stored = [];
+			$shared = count( $batch ) > 1 ? ', ' . count( $batch ) . ' sets of files' : '';
+			foreach ( $batch as $i => $set ) {
+				$outs = array_column( $runs[$i]['posters'], 'out' );
+				wfDebugLog( 'rigscope', sprintf( 'drew %d of %d poster(s) of %s in one run (%.1f s%s)', count( array_intersect( $outs, $drawn ) ),
+					count( $outs ), $set['file']->getName(), microtime( true ) - $started, $shared ) );
+				if ( self::store( $set, $runs[$i]['posters'], $drawn ) ) {
+					$stored[] = $set['file'];
 				}
 			}
 			return $stored;
 		} finally {
 			self::$with = $before;
-			self::$drawing = false;
-			self::$predrawn = [];
 			if ( $dir !== null ) {
 				Inspector::removeDir( $dir );
 			}
 		}
+	}
+
+	/**
+	 * The sets of a batch with views still to draw, each [ file, with, own, companions, todo ]
+	 * (todo as toDraw's), BATCH + 1 views at most in all.
+	 *
+	 * @param array[] $sets as drawNow's
+	 * @return array[]
+	 */
+	private static function toDrawAll( array $sets ): array {
+		$batch = [];
+		$room = self::BATCH + 1;
+		foreach ( $sets as $i => $set ) {
+			self::$with = array_slice( array_values( array_filter( $set['with'], 'is_string' ) ), 0, ModelTag::MAX_FILES );
+			$file = $set['file'];
+			$companions = self::drawnWith( $file );
+			if ( $room <= 0 || ( !self::drawsAlone( $file ) && !$companions ) ) {
+				continue;
+			}
+			$todo = self::toDraw( $file, $companions, array_slice( $set['views'], 0, $room ) );
+			if ( $todo ) {
+				$batch[] = [ 'file' => $file, 'with' => self::$with, 'own' => $i === 0, 'companions' => $companions, 'todo' => $todo ];
+				$room -= count( $todo );
+			}
+		}
+		return $batch;
+	}
+
+	/**
+	 * Stores the posters of one set of a batch where MediaWiki keeps thumbnails (doTransform,
+	 * while drawing, takes them from $predrawn).
+	 *
+	 * @param array $set of toDrawAll's
+	 * @param array[] $posters by thumbnail name, with their outs
+	 * @param string[] $drawn the outs the run drew
+	 * @return bool whether one was stored
+	 */
+	private static function store( array $set, array $posters, array $drawn ): bool {
+		self::$with = $set['with'];
+		self::$drawing = true;
+		$stored = 0;
+		try {
+			foreach ( $set['todo'] as $name => [ $params ] ) {
+				$out = $posters[$name]['out'];
+				if ( !in_array( $out, $drawn, true ) && !$set['own'] ) {
+					// Another set's view: its own job tries it again.
+					continue;
+				}
+				self::$predrawn = in_array( $out, $drawn, true ) ? [ $name => $out ] : [];
+				$thumb = $set['file']->transform( $params, File::RENDER_NOW );
+				if ( $thumb && !$thumb->isError() && $thumb->getUrl() ) {
+					$stored++;
+				}
+			}
+		} finally {
+			self::$drawing = false;
+			self::$predrawn = [];
+		}
+		return $stored > 0;
 	}
 
 	/**
