@@ -162,11 +162,15 @@ describe('moving an element keeps it', () => {
     // whose pose makes the shadow again in the next frame. `loaded` is asked once the load has
     // begun (when the element is first seen: before, it resolves at once).
     await until(page, drawn, ['moved']);
-    await page.evaluate(async () => {
+    // A frame drawn after the load (its shadow made): waited for until it is drawn, however long
+    // that takes (stage.shown() gives up after a second, which a busy machine can pass).
+    const framesLoaded = await page.evaluate(async () => {
       const v = document.getElementById('moved');
       await v.loaded;
-      await v.stage.shown();
+      v.stage.invalidate();
+      return v.stage.framesDrawn;
     });
+    await until(page, (n) => document.getElementById('moved').stage.framesDrawn > n, framesLoaded);
     const fetched = page.samples.length;
     expect(fetched).toBe(FAMILIES.psk.length);
     const before = await page.evaluate(() => {
