@@ -398,6 +398,8 @@ export async function decodeFiles(
       // A family that reads its files in JavaScript (glTF) gives `decode` instead of a worker op.
       return { decoded: job.decode ? await job.decode(decoder) : await decoder.call(job.op, await job.args()) };
     } catch (err) {
+      // The decoder was disposed (a loader's dispose()): the load ends, no file is at fault.
+      if (err?.name === 'DecoderDisposedError') throw err;
       return { reason: refusal(err, job.inputs[0].entry) };
     }
   };

@@ -112,7 +112,7 @@ class NodeDecoderHost {
   }
 
   #refuseIfDisposed() {
-    if (this.#disposed) throw new Error('Decoder pool disposed');
+    if (this.#disposed) throw Object.assign(new Error('Decoder pool disposed'), { name: 'DecoderDisposedError' });
   }
 
   #threads() {

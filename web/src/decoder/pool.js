@@ -149,7 +149,7 @@ export class DecoderPool {
   }
 
   call(op, args) {
-    if (this.disposed) return Promise.reject(new Error('Decoder pool disposed'));
+    if (this.disposed) return Promise.reject(Object.assign(new Error('Decoder pool disposed'), { name: 'DecoderDisposedError' }));
     const held = heldIdOf(args);
     const direct = this._direct();
     if (direct && held === undefined) {

@@ -168,6 +168,8 @@ function keep(userData, key, value) {
 
 class RigscopeLoader extends Loader {
   /** The registry family this loader reads (families/index.js). */
+  /** The loader's name in messages: a minifier renames classes (a bundled PSKLoader's `name` was "ke"). */
+  static loaderName = 'RigscopeLoader';
   static family = '';
   /** 'mesh' resolves to a Group, 'animation' to AnimationClip[]. */
   static output = 'mesh';
@@ -363,7 +365,7 @@ class RigscopeLoader extends Loader {
         : problem
           ? describeRecord(problem)
           : `${primary} is not ${bundle ? `a bundle holding ${wanted}` : wanted}`;
-      throw new Error(`${ctor.name}: ${reason}`);
+      throw new Error(`${ctor.loaderName}: ${reason}`);
     }
     return this._result(decoded, found, decoder);
   }
@@ -401,7 +403,10 @@ class MeshLoader extends RigscopeLoader {
    * @param {number | 'all'} lod
    */
   setLod(lod) {
-    if (!isLod(lod)) throw new RangeError(`${this.constructor.name}.setLod(${JSON.stringify(lod)}): a level number from 0, or 'all'`);
+    if (!isLod(lod))
+      throw new RangeError(
+        `${/** @type {typeof RigscopeLoader} */ (this.constructor).loaderName}.setLod(${JSON.stringify(lod)}): a level number from 0, or 'all'`,
+      );
     this.lod = lod;
     return this;
   }
@@ -469,28 +474,34 @@ class AnimationLoader extends RigscopeLoader {
 
 /** Unreal ActorX meshes (.psk, .pskx); given with the .uc script that imports it, placed and textured by it. */
 export class PSKLoader extends MeshLoader {
+  static loaderName = 'PSKLoader';
   static family = 'unreal';
   /** A .psk a script places is planned by the UE1 family: still a .psk. */
   static fits = (model) => model.format === 'psk' && !model.container;
 }
 /** Unreal ActorX animations (.psa, with UE Viewer's .config passed beside it). */
 export class PSALoader extends AnimationLoader {
+  static loaderName = 'PSALoader';
   static family = 'unreal';
 }
 /** 0 A.D. models (.pmd). */
 export class PMDLoader extends MeshLoader {
+  static loaderName = 'PMDLoader';
   static family = 'zeroad';
 }
 /** 0 A.D. animations (PSSA .psa), bound by bone index and count. */
 export class PSSALoader extends AnimationLoader {
+  static loaderName = 'PSSALoader';
   static family = 'zeroad';
 }
 /** Unreal Engine 1 vertex meshes: the _d.3d file; load() fetches the _a.3d beside it. */
 export class UE1Loader extends MeshLoader {
+  static loaderName = 'UE1Loader';
   static family = 'ue1';
 }
 /** Skate 3 PSG arenas: model arenas resolve with their meshes; texture arenas with an empty Group and their textures in the records. */
 export class PSGLoader extends MeshLoader {
+  static loaderName = 'PSGLoader';
   static family = 'psg';
 }
 /**
@@ -500,6 +511,7 @@ export class PSGLoader extends MeshLoader {
  * gives an empty Group with its textures in `userData.textures`.
  */
 export class UPackageLoader extends MeshLoader {
+  static loaderName = 'UPackageLoader';
   static family = 'upackage';
 
   /** @param {import('three').LoadingManager} [manager] */
