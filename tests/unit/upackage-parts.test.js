@@ -31,6 +31,21 @@ const given = (bytes, spans) => ({
   chunks: spans.filter((_, i) => i % 2 === 0).map((start, i) => bytes.slice(start, spans[2 * i + 1])),
 });
 
+/**
+ * Export `index` decoded from the parts `spans` of `bytes`, each call's missing spans given to the
+ * next: what each round asked for, and the spans given at the end.
+ */
+function roundsOf(M, bytes, spans, index) {
+  const rounds = [];
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const answer = M.decodePackageObject(given(bytes, spans), SIEGE, index);
+    if (!answer.missing) break;
+    rounds.push(answer.missing);
+    spans = [...spans, ...answer.missing];
+  }
+  return { rounds, spans };
+}
+
 /** A package file read in parts from `bytes`, its reads counted (as a host answering ranges would). */
 function rangedSiege(bytes, { wholeFrom = Infinity } = {}) {
   const reads = [];
@@ -82,14 +97,7 @@ describe.skipIf(!HAVE_SAMPLES)('the decoders on a package given in parts', () =>
     const bytes = siege();
     const listing = M.listPackage(bytes, SIEGE);
     const mesh = listing.meshes.find((e) => e.name === 'sg_GL1st');
-    let spans = [0, KB256, bytes.length - KB256, bytes.length];
-    const rounds = [];
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      const answer = M.decodePackageObject(given(bytes, spans), SIEGE, mesh.index);
-      if (!answer.missing) break;
-      rounds.push(answer.missing);
-      spans = [...spans, ...answer.missing];
-    }
+    const { rounds, spans } = roundsOf(M, bytes, [0, KB256, bytes.length - KB256, bytes.length], mesh.index);
     // The mesh's data; then the first kilobyte of each of its three skins, where their properties
     // lie (bMasked is read from each), not their pixels: the mesh is drawn without waiting for them.
     expect(rounds[0]).toEqual([mesh.serialOffset, mesh.serialOffset + mesh.serialSize]);
@@ -102,14 +110,7 @@ describe.skipIf(!HAVE_SAMPLES)('the decoders on a package given in parts', () =>
     expect(M.decodePackageObject(given(bytes, spans), SIEGE, mesh.index)).toEqual(M.decodePackageObject(bytes, SIEGE, mesh.index));
     // A skin asks for its whole range, then for its palette (named by its properties), whole.
     const skin = skins[0];
-    let texSpans = spans;
-    const texRounds = [];
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      const answer = M.decodePackageObject(given(bytes, texSpans), SIEGE, skin.index);
-      if (!answer.missing) break;
-      texRounds.push(answer.missing);
-      texSpans = [...texSpans, ...answer.missing];
-    }
+    const { rounds: texRounds, spans: texSpans } = roundsOf(M, bytes, spans, skin.index);
     expect(texRounds[0]).toEqual([skin.serialOffset, skin.serialOffset + skin.serialSize]);
     const palette = listing.textures.find((e) => e.className === 'Palette' && e.serialOffset === texRounds[1][0]);
     expect(texRounds[1]).toEqual([palette.serialOffset, palette.serialOffset + palette.serialSize]);

@@ -87,9 +87,8 @@ export class RangedFile {
    * neighbours joined, side by side; the rest of the file instead when little would be left.
    */
   async readMissing(flat) {
-    const wanted = joinedSpans(flat, this.size).filter(([b, e]) => !this.covers(b, e));
-    const more = wanted.reduce((n, [b, e]) => n + e - b, 0);
-    if (this.whole || this.size - this.bytesRead - more < this.size * REST_SHARE) {
+    const { wanted, leavesLittle } = this.plan(flat);
+    if (this.whole || leavesLittle) {
       await this.readWhole();
       return;
     }
@@ -105,11 +104,19 @@ export class RangedFile {
    * (the call asks for what it lacks, and it is read then).
    */
   readAhead(flat) {
-    if (this.whole) return;
+    const { wanted, leavesLittle } = this.plan(flat);
+    if (this.whole || leavesLittle) return;
+    for (const [start, end] of wanted) this.readPart(start, end).catch(() => {});
+  }
+
+  /**
+   * Of spans asked for ([b0, e0, ...]): those not read or being read, neighbours joined, and
+   * whether reading them would leave less than REST_SHARE of the file unread.
+   */
+  plan(flat) {
     const wanted = joinedSpans(flat, this.size).filter(([b, e]) => !this.covers(b, e));
     const more = wanted.reduce((n, [b, e]) => n + e - b, 0);
-    if (this.size - this.bytesRead - more < this.size * REST_SHARE) return;
-    for (const [start, end] of wanted) this.readPart(start, end).catch(() => {});
+    return { wanted, leavesLittle: this.size - this.bytesRead - more < this.size * REST_SHARE };
   }
 
   /** One part read and kept; a host that sends the whole file instead makes the file whole. */
