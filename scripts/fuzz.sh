@@ -10,6 +10,8 @@
 #   --only "fuzz_psk fuzz_psa"   just these targets;  --build DIR  another build directory
 #   --keep-corpus                continue from the previous run's corpus instead of the seeds alone
 #   --jobs N                     targets fuzzed side by side (one core each; the machine's cores by default)
+#   --build-only                 build the targets and the seed writers, fuzz nothing (npm test builds
+#                                them with everything else, so its fuzz step only fuzzes)
 # A crash, hang or leak is copied to tests/fuzz-regressions/<target>/ to be committed as a
 # regression input (and fixed).
 set -uo pipefail
@@ -18,10 +20,12 @@ seconds=600
 only=""
 build=build/fuzz
 keep=0
+build_only=0
 jobs=$(nproc)
 while [ $# -gt 0 ]; do
   case "$1" in
-    --ci) seconds=${FUZZ_SECONDS:-15} ;;
+    --ci) seconds=${FUZZ_SECONDS:-10} ;;
+    --build-only) build_only=1 ;;
     --seconds) seconds="$2"; shift ;;
     --only) only="$2"; shift ;;
     --build) build="$2"; shift ;;
@@ -58,6 +62,10 @@ if ! (
 ) 9>build/.build.lock; then
   echo "fuzz: 0 passed, 1 failed (seed writers)"
   exit 1
+fi
+if [ $build_only -eq 1 ]; then
+  echo "fuzz: ${#fuzz_names[@]} targets and their seed writers built"
+  exit 0
 fi
 seeds=$build/seeds
 rm -rf "$seeds" "$build/fixtures"
