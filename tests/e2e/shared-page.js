@@ -7,9 +7,9 @@ import { openPage } from './browser.js';
 
 /**
  * A function that resolves to the file's one page at `path`, opened at the first call (openPage)
- * and closed after the file's tests; each later call empties it as the Clear button does (unless
- * `keep`: a page whose demo the tests look at), sets the drop mode back to adding, sets `viewport`
- * and starts its error list anew.
+ * and closed after the file's tests; each later call closes any dialog left open, empties the
+ * page as the Clear button does (unless `keep`: a page whose demo the tests look at), sets the
+ * drop mode back to adding, sets `viewport` and starts its error list anew.
  * @param {object} owner a browser or context (fileBrowser's), or a function returning one (made in a beforeAll)
  */
 export function sharedViewerPage(owner, path = '/?demo=0') {
@@ -23,6 +23,8 @@ export function sharedViewerPage(owner, path = '/?demo=0') {
       page = await openPage(get(), path, { viewport });
       return page;
     }
+    // A dialog a test left open (a page it closed took it along) would stand over the next test's clicks.
+    await page.evaluate(() => document.querySelectorAll('dialog[open]').forEach((d) => d.close()));
     await page.setViewportSize(viewport);
     await page.selectOption('#drop-mode', 'add');
     if (!keep)
