@@ -146,6 +146,8 @@ describe('compressed GLBs in the viewer', () => {
       expect(json.images.every((i) => i.mimeType === 'image/webp')).toBe(true);
     }
     expect(page.errors).toEqual([]);
+    // The page stays open for the last test: it plays nothing while the pages between load.
+    await page.evaluate(() => window.__rigscope.pause());
   });
 
   it('rigscope page --compress carries one compressed GLB that opens from disk, offline, and plays', async () => {

@@ -110,6 +110,8 @@ describe('the first look at a mixed drop', () => {
     expect(prop.bounds.max[2]).toBeLessThan(hero.bounds.min[2]);
     await expectStepping(page, 'flag_d.3d');
     expect(page.errors).toEqual([]);
+    // The page stays open for the tests after: it plays nothing while the embed page loads.
+    await page.evaluate(() => window.__rigscope.pause());
   });
 
   it('the embed page (<rigscope-viewer>) starts on the hero; PgDn and PgUp on its view frame each model in turn', async () => {
