@@ -137,6 +137,8 @@ describe('the scene of a folder', () => {
     await page.waitForFunction((t) => window.__rigscope.app.playing && window.__rigscope.app.time !== t, before, { timeout: 30000 });
     expect(await page.textContent('#status')).toMatch(/Exported/);
     expect(downloads).toBe(1);
+    // The page stays open for later tests: it plays nothing while the tests between run.
+    await page.evaluate(() => window.__rigscope.pause());
   });
 
   it.skipIf(!HAVE_SAMPLES)('shows a texture arena and the sky dome without GL errors; the dome is unlit and seen from inside', async () => {

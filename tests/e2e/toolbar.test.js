@@ -107,6 +107,8 @@ describe('the toolbar at desktop width', () => {
       expect(a.items.length, button).toBeGreaterThanOrEqual(3);
     }
     expect(page.errors).toEqual([]);
+    // The page stays open for later tests: it plays nothing while the tests between run.
+    await page.evaluate(() => window.__rigscope.pause());
   });
 
   it('each menu opens below its button, on screen, and axe-core finds no violations with it open', async () => {
