@@ -17,17 +17,24 @@ import {
   frameAt,
   frameWithColours,
   maskDifference,
-  openPage,
   SAMPLES,
   clickMenuItem,
   openMenuOf,
 } from './browser.js';
+import { sharedViewerPage } from './shared-page.js';
 
 const CLI = new URL('../../web/cli/rigscope.js', import.meta.url).pathname;
 const FLAG = ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => FIXTURES + n);
 
-/** `rigscope convert --compress` of the files, as a file payload named `name`. */
+/** `rigscope convert --compress` of the files, as a file payload named `name`; made once per name. */
 function compressed(files, name) {
+  const key = [name, ...files].join('\n');
+  if (!made.has(key)) made.set(key, compress(files, name));
+  return made.get(key);
+}
+const made = new Map();
+
+function compress(files, name) {
   const out = join(mkdtempSync(join(tmpdir(), 'rigscope-e2e-compressed-')), name);
   const run = spawnSync(process.execPath, [CLI, 'convert', ...files, '-o', out, '--compress'], { encoding: 'utf8' });
   expect(run.status, run.stderr).toBe(0);
@@ -38,10 +45,12 @@ const glbJson = (bytes) =>
   JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(12, true))));
 
 const browser = fileBrowser();
+// The drops into the page's empty view share one page, emptied by Clear between them.
+const viewerPage = sharedViewerPage(browser);
 
 describe('compressed GLBs in the viewer', () => {
   it('a UE1 flag compressed draws textured and plays Wave', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     await chooseFiles(page, [compressed(FLAG, 'flag.glb')]);
     expect(await page.evaluate(() => window.__rigscope.app.characters.map((c) => c.models[0].family))).toEqual(['gltf']);
     expect(await page.evaluate(() => window.__rigscope.clipNames())).toEqual(['Still', 'Wave']);
@@ -54,11 +63,10 @@ describe('compressed GLBs in the viewer', () => {
     const b = await frameAt(page, 4 / 12);
     expect(maskDifference(a, b)).toBeGreaterThan(40);
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 
   it('a skinned GLB beside its game files is a character of its own, and its clip moves it', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     const game = [`${FIXTURES}two_bone.psk`, `${FIXTURES}two_bone.psa`];
     await chooseFiles(page, [...game.map((f) => filePayload(f)), compressed(game, 'two_bone_compressed.glb')]);
     const characters = await page.evaluate(() =>
@@ -85,11 +93,10 @@ describe('compressed GLBs in the viewer', () => {
     });
     expect(Math.hypot(...moved[0].map((v, i) => v - moved[1][i]))).toBeGreaterThan(0.01);
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 
   it('a GLB of several characters opens as several, laid out side by side, each playing its own clip', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     const files = [`${FIXTURES}two_bone.psk`, `${FIXTURES}two_bone.psa`, `${FIXTURES}arm.pmd`, `${FIXTURES}arm_wave.psa`, ...FLAG];
     await chooseFiles(page, [compressed(files, 'three.glb')]);
     const characters = await page.evaluate(() =>
@@ -109,11 +116,10 @@ describe('compressed GLBs in the viewer', () => {
     // Laid out as game files are: each at a place of its own.
     expect(new Set(characters.map((c) => c.at.map((x) => x.toFixed(3)).join())).size).toBe(3);
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 
   it('Export GLB with Compressed ticked writes a valid meshopt GLB with WebP textures', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     // The UE1 marine's skin is large enough for WebP to beat PNG (the flag's tiny PCX is not: the
     // smaller one goes in).
     const marine = `${SAMPLES}vertex3d/assimp-mar_rifle`;
@@ -140,7 +146,8 @@ describe('compressed GLBs in the viewer', () => {
       expect(json.images.every((i) => i.mimeType === 'image/webp')).toBe(true);
     }
     expect(page.errors).toEqual([]);
-    await page.close();
+    // The page stays open for the last test: it plays nothing while the pages between load.
+    await page.evaluate(() => window.__rigscope.pause());
   });
 
   it('rigscope page --compress carries one compressed GLB that opens from disk, offline, and plays', async () => {
@@ -203,7 +210,7 @@ describe('a compressed UE1 mesh of many frames in the viewer', () => {
   it('1,498 frames (frames kept, clips sparse, lattice positions) pose as its game files do at sampled frames', async () => {
     const { writeUe1Wave } = await import('../unit/helpers.js');
     const game = writeUe1Wave(mkdtempSync(join(tmpdir(), 'rigscope-e2e-wave-')), 20, 1498);
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     await chooseFiles(page, [...game.map((f) => filePayload(f)), compressed(game, 'wave.glb')]);
     const poses = await page.evaluate(() => {
       const { app } = window.__rigscope;
@@ -240,6 +247,5 @@ describe('a compressed UE1 mesh of many frames in the viewer', () => {
       expect(worst / diagonal(files.frames[k])).toBeLessThan(1e-5);
     }
     expect(page.errors).toEqual([]);
-    await page.close();
   }, 180_000);
 });

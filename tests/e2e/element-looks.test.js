@@ -12,12 +12,10 @@ const IDS = Object.keys(FAMILIES);
 
 const browser = fileBrowser(['--disable-features=LocalNetworkAccessChecks']);
 
-/** One element per family (`sources` replaces a family's src), 360 × 300, each loaded and drawn with its shadow. */
-async function elementsPage(sources = {}) {
+/** One element per family, 360 × 300, each loaded and drawn with its shadow. */
+async function elementsPage() {
   const base = inject('baseUrl');
-  const viewers = IDS.map(
-    (f) => `<rigscope-viewer id="${f}" style="width:360px;height:300px" src="${sources[f] ?? srcOf(f)}"></rigscope-viewer>`,
-  );
+  const viewers = IDS.map((f) => `<rigscope-viewer id="${f}" style="width:360px;height:300px" src="${srcOf(f)}"></rigscope-viewer>`);
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Looks</title>
 <script type="module" src="${base}/rigscope-viewer.js"></script></head><body>${viewers.join('\n')}</body></html>`;
   const page = await browser.newPage({ viewport: { width: 1500, height: 700 } });
@@ -25,17 +23,24 @@ async function elementsPage(sources = {}) {
   page.on('pageerror', (e) => page.errors.push(e.message));
   await page.route(`${base}/looks.html`, (route) => route.fulfill({ contentType: 'text/html', body: html }));
   await page.goto(`${base}/looks.html`);
-  await until(
-    page,
-    (ids) =>
-      ids.every((id) => {
-        const v = document.getElementById(id);
-        return v?.app?.characters.length > 0 && v.stage.shadow?.renders > 0 && v.shadowRoot.querySelector('.status').textContent === '';
-      }),
-    IDS,
-  );
+  await until(page, loadedWithShadow, IDS);
   return page;
 }
+
+// One page of four viewers serves the environment and exposure tests and then the contact
+// shadow's (its looks set back, the PSG viewer given the skinned box): four elements loaded once.
+let looks = null;
+const looksPage = async () => (looks ??= await elementsPage());
+afterAll(async () => {
+  await looks?.close();
+});
+
+/** Whether each of `ids` is loaded (its status empty) and drawn with its shadow made. */
+const loadedWithShadow = (ids) =>
+  ids.every((id) => {
+    const v = document.getElementById(id);
+    return v?.app?.characters.length > 0 && v.stage.shadow?.renders > 0 && v.shadowRoot.querySelector('.status').textContent === '';
+  });
 
 /**
  * Draws every viewer now (no pose change) and keeps its picture in the page as `key`; returns the
@@ -94,12 +99,9 @@ const differenceInside = (page, a, b) =>
 describe('environment and exposure', () => {
   let page;
   beforeAll(async () => {
-    page = await elementsPage();
+    page = await looksPage();
     // The model's pixels alone: no shadow on the ground around them.
     await page.evaluate(() => document.querySelectorAll('rigscope-viewer').forEach((v) => v.setAttribute('shadow', 'false')));
-  });
-  afterAll(async () => {
-    await page?.close();
   });
 
   it('metal with normal maps reflects the neutral room; environment="none" and an image change it', async () => {
@@ -191,7 +193,19 @@ describe('contact shadow', () => {
   it('darkens the ground under each family’s character, and is made only when the pose changes', async () => {
     // The PSG sample is one flat quad standing edge-on to the ground: seen from below it has no
     // area, so it casts no shadow. The project's skinned box (its PSG writer's fixture) does.
-    const page = await elementsPage({ psg: `${inject('baseUrl')}/fixtures/skinned_box.psg` });
+    const page = await looksPage();
+    // The looks of the tests before set back (the room, exposure 1, the shadow shown; their metal
+    // is drawn in the shadow's depth pass as any material), and the box in the PSG viewer.
+    await page.evaluate(
+      (box) => {
+        for (const v of document.querySelectorAll('rigscope-viewer'))
+          for (const a of ['environment', 'exposure', 'shadow']) v.removeAttribute(a);
+        document.getElementById('psg').setAttribute('src', box);
+      },
+      `${inject('baseUrl')}/fixtures/skinned_box.psg`,
+    );
+    await until(page, () => document.getElementById('psg').app.characters[0]?.name === 'skinned_box.psg');
+    await until(page, loadedWithShadow, IDS);
     // The ground where the character stands, seen without the character: the shadow is what is left.
     const ground = await page.evaluate((ids) => {
       const out = {};
@@ -258,7 +272,6 @@ describe('contact shadow', () => {
     await frames(page, 30);
     expect(await counts()).toEqual(after);
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 });
 

@@ -14,6 +14,11 @@ const root = new URL('../../', import.meta.url).pathname;
 
 const browser = fileBrowser();
 
+// The element's page for the last two tests, opened by the first of them that runs: the room is
+// made once in it, then lost with the context and made again.
+let hostPage = null;
+const elementPage = async () => (hostPage ??= await elementHostPage(browser, 'neutral-room'));
+
 describe('the neutral room', () => {
   it('is what the installed three.js prefilters, level by level, to RGBE precision', async () => {
     expect(NEUTRAL_ROOM.three, 'made with another three.js: run node scripts/neutral-room.mjs').toBe(REVISION);
@@ -75,7 +80,7 @@ describe('the neutral room', () => {
   });
 
   it('a page makes it without drawing: uploaded as it comes, one cube of six levels', async () => {
-    const page = await elementHostPage(browser, 'neutral-room');
+    const page = await elementPage();
     const made = await page.evaluate(() => {
       const shared = customElements.get('rigscope-viewer').renderer;
       const three = shared.renderer;
@@ -97,11 +102,10 @@ describe('the neutral room', () => {
     });
     expect(made).toEqual({ targets: 0, pmrem: true, size: 256, levels: [6, 6, 6, 6, 6, 6], textures: 1, again: true });
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 
   it('is made again after a lost WebGL context, and the viewer draws lit by it', async () => {
-    const page = await elementHostPage(browser, 'neutral-room-lost');
+    const page = await elementPage();
     await page.evaluate((src) => {
       const v = document.createElement('rigscope-viewer');
       v.id = 'v';

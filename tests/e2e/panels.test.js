@@ -3,7 +3,8 @@
 // selection marked in 3D) and bone-name labels that never overlap.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync } from 'node:fs';
-import { chooseFiles, fileBrowser, filePayload, FIXTURES, openPage, png, SAMPLES } from './browser.js';
+import { chooseFiles, fileBrowser, filePayload, FIXTURES, png, SAMPLES } from './browser.js';
+import { sharedViewerPage } from './shared-page.js';
 
 const SHOTS = new URL('../../build/screenshots/', import.meta.url).pathname;
 
@@ -12,13 +13,19 @@ beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
 });
 
-/** A page that also collects WebGL errors, which Chromium reports as console warnings. */
+// Every test here drops files into an empty view: one page, emptied by Clear between them.
+const viewerPage = sharedViewerPage(browser);
+
+/** The page, empty, that also collects WebGL errors (Chromium reports them as console warnings), from now on. */
 async function open(options) {
-  const page = await openPage(browser, '/?demo=0', options);
-  page.glErrors = [];
-  page.on('console', (m) => {
-    if (/GL_INVALID|WebGL: INVALID|GL ERROR/i.test(m.text())) page.glErrors.push(m.text());
-  });
+  const page = await viewerPage(options);
+  if (!page.glErrors) {
+    page.glErrors = [];
+    page.on('console', (m) => {
+      if (/GL_INVALID|WebGL: INVALID|GL ERROR/i.test(m.text())) page.glErrors.push(m.text());
+    });
+  }
+  page.glErrors.length = 0;
   return page;
 }
 
@@ -136,7 +143,6 @@ describe('texture viewer', () => {
     ]);
     await page.keyboard.press('Escape');
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 
   it('shows colour, alpha and zoom of a texture opened from its texture button', async () => {
@@ -192,7 +198,6 @@ describe('texture viewer', () => {
     expect((await viewerState(page, [[0.5 + 0.15, 0.5]])).pixels[0]).not.toEqual([255, 255, 255, 255]);
     await page.keyboard.press('Escape');
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 
   it('opens a PSG texture arena and a cube map from the texture buttons', async () => {
@@ -245,7 +250,6 @@ describe('texture viewer', () => {
     await page.keyboard.press('Escape');
     expect(page.errors).toEqual([]);
     expect(page.glErrors).toEqual([]);
-    await page.close();
   });
 });
 
@@ -293,7 +297,6 @@ describe.skipIf(!existsSync(SAMPLES))('texture viewer on real files', () => {
     await closeViewer(page);
     expect(page.errors).toEqual([]);
     expect(page.glErrors).toEqual([]);
-    await page.close();
   });
 
   it('fits the viewer to a phone screen', async () => {
@@ -308,7 +311,6 @@ describe.skipIf(!existsSync(SAMPLES))('texture viewer on real files', () => {
     expect(fits).toBe(true);
     expect((await canvasColours(page)).colours).toBeGreaterThan(20);
     await page.screenshot({ path: `${SHOTS}panels-texture-sky-phone.png` });
-    await page.close();
   });
 });
 
@@ -387,7 +389,6 @@ describe.skipIf(!existsSync(SAMPLES))('a long bone tree (Grunt, 136 bones)', () 
     await page.click('.bone-tools button:text("Expand all")');
     expect((await treeState(page)).visible.length).toBe(136);
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 });
 
@@ -397,6 +398,7 @@ describe.skipIf(!existsSync(SAMPLES))('bones of the Harry Potter spider', () => 
     await chooseFiles(page, [filePayload(`${SAMPLES}psk/skSpiderLargeMesh.psk`), filePayload(`${SAMPLES}psk/skSpiderLargeAnims.psa`)]);
     await page.evaluate(() => window.__rigscope.pause());
     await openSide(page);
+    await page.fill('.bone-search', ''); // as a page opened for it: no search from a test before
     return page;
   }
 
@@ -438,7 +440,6 @@ describe.skipIf(!existsSync(SAMPLES))('bones of the Harry Potter spider', () => 
     );
     await page.click('.bone-tools button:text("Expand all")');
     expect((await treeState(page)).visible.length).toBe(71);
-    await page.close();
   });
 
   it('marks the selected bone in 3D and keeps its local transform', async () => {
@@ -459,7 +460,6 @@ describe.skipIf(!existsSync(SAMPLES))('bones of the Harry Potter spider', () => 
     expect((await treeState(page)).pressed).toEqual([]);
     expect(await markerPixels(page)).toBeLessThan(10);
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 
   it('thins bone-name labels out so that none overlap', async () => {
@@ -502,7 +502,6 @@ describe.skipIf(!existsSync(SAMPLES))('bones of the Harry Potter spider', () => 
     }
     await page.screenshot({ path: `${SHOTS}panels-labels-desktop.png` });
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 
   it('lays the bone panel out on a phone', async () => {
@@ -514,6 +513,5 @@ describe.skipIf(!existsSync(SAMPLES))('bones of the Harry Potter spider', () => 
     const fits = await page.evaluate(() => document.querySelector('.bone-search').getBoundingClientRect().right <= innerWidth);
     expect(fits).toBe(true);
     await page.screenshot({ path: `${SHOTS}panels-bones-phone.png` });
-    await page.close();
   });
 });

@@ -4,6 +4,7 @@
 // unsliced path draws (every triangle of it), for every family, and nothing may be left unfilled.
 import { describe, expect, it } from 'vitest';
 import { chooseFiles, fileBrowser, filePayload, FIXTURES, openPage } from './browser.js';
+import { sharedViewerPage } from './shared-page.js';
 
 const FAMILIES = {
   psk: ['knight_body.psk', 'knight_armour.psk', 'knight_head.psk', 'knight.psa'],
@@ -13,6 +14,33 @@ const FAMILIES = {
 };
 
 const browser = fileBrowser();
+const VIEW = { viewport: { width: 320, height: 240 } };
+// Two pages for the pictures compared (the unsliced one and the sliced one), each emptied between
+// tests: both have the same history of drops and Clears, so a picture can differ only by its path.
+const wholePage = sharedViewerPage(browser);
+const slicedPage = sharedViewerPage(browser);
+
+/**
+ * `shared`'s page, emptied, its uploader's settings, adaptive sizes and counts back where the page
+ * began (kept at its first use) and then `settings` over them: as a page just opened and set so.
+ */
+async function uploadsPage(shared, settings = {}) {
+  const page = await shared(VIEW);
+  await setUploads(page, settings);
+  return page;
+}
+
+/** The page's uploader as it began (its settings, adaptive sizes and counts), with `settings` over that. */
+function setUploads(page, settings) {
+  return page.evaluate((s) => {
+    const { uploads } = window.__rigscope.viewer;
+    uploads.__began ??= {
+      ...Object.fromEntries(Object.entries(uploads).filter(([, v]) => typeof v === 'number' || typeof v === 'boolean')),
+      stats: { ...uploads.stats },
+    };
+    Object.assign(uploads, uploads.__began, { stats: { ...uploads.__began.stats } }, s);
+  }, settings);
+}
 
 /** The page's picture once every upload is done, paused at `t` of the current clip, as base64 RGBA, and the triangles drawn. */
 async function picture(page, t) {
@@ -36,24 +64,20 @@ describe('sliced upload of large meshes', () => {
   for (const [family, files] of Object.entries(FAMILIES)) {
     it(`${family}: the picture and triangles equal the unsliced ones, and every array three allocated is filled`, async () => {
       const payload = files.map((f) => filePayload(`${FIXTURES}${f}`));
-      const whole = await openPage(browser, '/?demo=0', { viewport: { width: 320, height: 240 } });
+      const whole = await uploadsPage(wholePage);
       await chooseFiles(whole, payload);
       const plain = await whole.evaluate(() => window.__rigscope.viewer.uploads.stats);
       const expected = await picture(whole, 0.3);
-      await whole.close();
+      expect(whole.errors).toEqual([]);
       // The default threshold keeps these small fixtures on three's own path.
       expect(plain.arrays).toBe(0);
       expect(plain.slices).toBe(0);
 
-      const sliced = await openPage(browser, '/?demo=0', { viewport: { width: 320, height: 240 } });
-      await sliced.evaluate(() =>
-        Object.assign(window.__rigscope.viewer.uploads, { threshold: 0, minSliceBytes: 16, maxSliceBytes: 16, frameBytes: 16 }),
-      );
+      const sliced = await uploadsPage(slicedPage, { threshold: 0, minSliceBytes: 16, maxSliceBytes: 16, frameBytes: 16 });
       await chooseFiles(sliced, payload);
       const actual = await picture(sliced, 0.3);
       const stats = await sliced.evaluate(() => window.__rigscope.viewer.uploads.stats);
       expect(sliced.errors).toEqual([]);
-      await sliced.close();
       // three's own buffers filled in many slices, every one of them to its end.
       expect(stats.arrays).toBeGreaterThan(1);
       expect(stats.filled).toBe(stats.arrays);
@@ -74,7 +98,7 @@ describe('sliced upload of large meshes', () => {
   }
 
   it('a mesh cleared while it uploads leaves no buffer behind and draws nothing', async () => {
-    const page = await openPage(browser, '/?demo=0', { viewport: { width: 320, height: 240 } });
+    const page = await uploadsPage(slicedPage);
     // A first drop drawn and cleared: what three keeps for the page (its lookup table for standard
     // materials, compiled shaders) is made before the count.
     await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`)]);
@@ -82,15 +106,7 @@ describe('sliced upload of large meshes', () => {
     await page.evaluate(() => document.getElementById('clear-button').click());
     const empty = await page.evaluate(() => ({ ...window.__rigscope.viewer.renderer.info.memory }));
     // One slice of 16 bytes a frame: still uploading when Clear comes.
-    await page.evaluate(() =>
-      Object.assign(window.__rigscope.viewer.uploads, {
-        threshold: 0,
-        minSliceBytes: 16,
-        maxSliceBytes: 16,
-        frameBytes: 16,
-        maxFrameBytes: 16,
-      }),
-    );
+    await setUploads(page, { threshold: 0, minSliceBytes: 16, maxSliceBytes: 16, frameBytes: 16, maxFrameBytes: 16 });
     await chooseFiles(
       page,
       FAMILIES.psk.map((f) => filePayload(`${FIXTURES}${f}`)),
@@ -110,14 +126,10 @@ describe('sliced upload of large meshes', () => {
     expect(after.stats.dropped).toBeGreaterThan(0);
     expect(after.stats.filled + after.stats.dropped).toBe(after.stats.arrays);
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 
   it('several slices go in one frame, and a frame carries more while frames stay cheap', async () => {
-    const page = await openPage(browser, '/?demo=0', { viewport: { width: 320, height: 240 } });
-    await page.evaluate(() =>
-      Object.assign(window.__rigscope.viewer.uploads, { threshold: 0, minSliceBytes: 16, maxSliceBytes: 16, frameBytes: 16 }),
-    );
+    const page = await uploadsPage(slicedPage, { threshold: 0, minSliceBytes: 16, maxSliceBytes: 16, frameBytes: 16 });
     await chooseFiles(
       page,
       FAMILIES.psk.map((f) => filePayload(`${FIXTURES}${f}`)),
@@ -129,7 +141,6 @@ describe('sliced upload of large meshes', () => {
     expect(stats.slices).toBeGreaterThan(2 * stats.frames);
     expect(stats.peakFrameBytes).toBeGreaterThanOrEqual(4 * 16);
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 
   // Every family's fixtures in one drop, their meshes let in one a frame: each render makes at
@@ -140,13 +151,13 @@ describe('sliced upload of large meshes', () => {
       .flat()
       .map((f) => filePayload(`${FIXTURES}${f}`));
     const open = async (firstDraws) => {
-      const page = await openPage(browser, '/?demo=0', { viewport: { width: 320, height: 240 } });
-      await page.evaluate((n) => {
+      const page = await uploadsPage(firstDraws ? slicedPage : wholePage, firstDraws ? { firstDraws } : {});
+      await page.evaluate(() => {
         const { viewer } = window.__rigscope;
-        if (n) viewer.uploads.firstDraws = n;
         // The most geometries one render made, and the most meshes waiting at one render.
         const seen = (window.__firstDraws = { most: 0, waiting: 0 });
-        const render = viewer.render.bind(viewer);
+        // The page's own render, wrapped once here (the page serves other tests before and after).
+        const render = (viewer.__unwrappedRender ??= viewer.render.bind(viewer));
         viewer.render = (...args) => {
           const before = viewer.renderer.info.memory.geometries;
           // The attachment markers' one geometry, made anew as sockets come, is no mesh let in.
@@ -156,21 +167,28 @@ describe('sliced upload of large meshes', () => {
           const made = viewer.renderer.info.memory.geometries - before - (viewer.markers.object.geometry !== markers ? 1 : 0);
           seen.most = Math.max(seen.most, made);
         };
-      }, firstDraws);
+      });
       await chooseFiles(page, payload);
       return page;
     };
     const whole = await open(0);
     const expected = await picture(whole, 0.3);
-    const unlimited = await whole.evaluate(() => window.__firstDraws);
-    await whole.close();
+    const unlimited = await whole.evaluate(() => {
+      const { viewer } = window.__rigscope;
+      viewer.render = viewer.__unwrappedRender;
+      return window.__firstDraws;
+    });
+    expect(whole.errors).toEqual([]);
     expect(unlimited.most).toBeGreaterThan(2); // the fixtures' meshes drawn first in one frame
 
     const page = await open(1);
     const actual = await picture(page, 0.3);
-    const limited = await page.evaluate(() => window.__firstDraws);
+    const limited = await page.evaluate(() => {
+      const { viewer } = window.__rigscope;
+      viewer.render = viewer.__unwrappedRender;
+      return window.__firstDraws;
+    });
     expect(page.errors).toEqual([]);
-    await page.close();
     expect(limited.most).toBe(1);
     expect(limited.waiting).toBeGreaterThan(0);
     expect(actual.triangles).toBe(expected.triangles);
@@ -183,6 +201,7 @@ describe('sliced upload of large meshes', () => {
 
   // three asks WebGL for an extension the first time it needs one (the first DXT texture), and
   // asking waits for the GPU process to finish everything queued: the viewer asks them at start.
+  // A page of its own: one that drew DXT textures before has asked already, whoever asked.
   it('a drop with DXT textures asks WebGL for no extension', async () => {
     const page = await openPage(browser, '/?demo=0', { viewport: { width: 320, height: 240 } });
     await page.evaluate(() => {

@@ -5,9 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { animationFrames, chooseFiles, fileBrowser, FIXTURES, openFolder, openPage, pixels, SAMPLES, clickMenuItem } from './browser.js';
+import { sharedViewerPage } from './shared-page.js';
 
 const HAVE_SAMPLES = existsSync(SAMPLES);
 const browser = fileBrowser();
+// Tests of drops into an empty view share one page, emptied by Clear between them; tests of the
+// demo share another (looked at and played, never replaced). The first drop onto a page's demo
+// and a share link opened have pages of their own.
+const viewerPage = sharedViewerPage(browser);
+const demoPage = sharedViewerPage(browser, '/');
 
 const openFiles = (page, paths) => chooseFiles(page, paths, 120000);
 
@@ -34,7 +40,7 @@ describe('the scene of a folder', () => {
   });
 
   it.skipIf(!HAVE_SAMPLES)('lays a UE1 mod folder out with no two visible models overlapping, textured, calm', async () => {
-    const page = await openPage(browser, '/?demo=0', { viewport: { width: 1280, height: 800 } });
+    const page = await viewerPage({ viewport: { width: 1280, height: 800 } });
     await openFolder(page, `${SAMPLES}vertex3d/partystuff`);
     const s = await snapshot(page);
     expect(s.characters.map((c) => c.name)).toEqual(['kebab_d.3d', 'redbull_d.3d', 'sandwich_d.3d']);
@@ -44,11 +50,10 @@ describe('the scene of a folder', () => {
     expect(s.messages).toEqual([]);
     expect(await page.locator('#outliner').innerText()).toMatch(/BLTTex1\.bmp: not used/);
     expect((await pixels(page)).count).toBeGreaterThan(5000);
-    await page.close();
   });
 
   it.skipIf(!HAVE_SAMPLES)('isolates one model, and shows them all again', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     await openFolder(page, `${SAMPLES}vertex3d/firetrucks`);
     const names = (await snapshot(page)).characters.map((c) => c.name);
     expect(names).toEqual(['FlatSheet_d.3d', 'bottle_d.3d', 'key_d.3d', 'tankard_d.3d']);
@@ -62,11 +67,10 @@ describe('the scene of a folder', () => {
     expect((await snapshot(page)).characters.every((c) => c.visible)).toBe(true);
     await page.locator('#outliner li', { hasText: 'bottle_d.3d' }).locator('input[type=checkbox]').uncheck();
     expect((await snapshot(page)).characters.find((c) => c.name === 'bottle_d.3d').visible).toBe(false);
-    await page.close();
   });
 
   it('frames the whole clip: the figure stays in view at every frame of a clip that moves it', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     await openFiles(page, [
       `${FIXTURES}knight_head.psk`,
       `${FIXTURES}knight_body.psk`,
@@ -94,11 +98,10 @@ describe('the scene of a folder', () => {
       return worst;
     });
     expect(outside).toBeLessThanOrEqual(1);
-    await page.close();
   });
 
   it('turns the scene a quarter about X and keeps the turn in a share link', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     await openFiles(page, [`${FIXTURES}two_bone.psk`]);
     const upright = (await snapshot(page)).characters[0].bounds;
     expect(upright.max[1] - upright.min[1]).toBeCloseTo(20, 3);
@@ -108,7 +111,7 @@ describe('the scene of a folder', () => {
     expect(lying.max[2] - lying.min[2]).toBeCloseTo(20, 3);
     const query = await page.evaluate(() => window.__rigscope.shareQuery());
     expect(query).toMatch(/up=-90%2C0%2C0/);
-    await page.close();
+    await page.click('#turn-reset'); // the page serves the next tests upright
     // The link reopens with the same turn (files from this computer are not in it: use a hosted one).
     const again = await openPage(browser, `/?file=${encodeURIComponent('./demo/rigscope-demo.psk')}&${query}`);
     expect(await again.evaluate(() => window.__rigscope.viewer.up)).toEqual([-90, 0, 0]);
@@ -116,7 +119,7 @@ describe('the scene of a folder', () => {
   });
 
   it('Space after clicking Export plays or pauses and never exports again; export keeps playback', async () => {
-    const page = await openPage(browser, '/');
+    const page = await demoPage({ keep: true });
     let downloads = 0;
     page.on('download', () => downloads++);
     await page.evaluate(() => {
@@ -134,11 +137,12 @@ describe('the scene of a folder', () => {
     await page.waitForFunction((t) => window.__rigscope.app.playing && window.__rigscope.app.time !== t, before, { timeout: 30000 });
     expect(await page.textContent('#status')).toMatch(/Exported/);
     expect(downloads).toBe(1);
-    await page.close();
+    // The page stays open for later tests: it plays nothing while the tests between run.
+    await page.evaluate(() => window.__rigscope.pause());
   });
 
   it.skipIf(!HAVE_SAMPLES)('shows a texture arena and the sky dome without GL errors; the dome is unlit and seen from inside', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     const gl = [];
     page.on('console', (m) => {
       if (/GL_INVALID|WebGL: INVALID/i.test(m.text())) gl.push(m.text());
@@ -167,11 +171,10 @@ describe('the scene of a folder', () => {
     expect(inside.count).toBeGreaterThan(inside.total * 0.9);
     expect(inside.lit).toBeGreaterThan(inside.total * 0.9);
     expect(gl).toEqual([]);
-    await page.close();
   });
 
   it("marks a UE1 sequence's notify on the timeline", async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     await openFiles(
       page,
       ['flag_d.3d', 'flag_a.3d', 'flag.uc', 'flag.pcx'].map((n) => FIXTURES + n),
@@ -183,11 +186,10 @@ describe('the scene of a folder', () => {
     });
     const marks = await page.locator('#notify-marks span').evaluateAll((spans) => spans.map((s) => [s.title, s.style.left]));
     expect(marks).toEqual([[expect.stringMatching(/^Flap at 0\.958 s$/), expect.stringMatching(/^\d+(\.\d+)?%$/)]]);
-    await page.close();
   });
 
   it('opens an actor that props itself at three points at once, with one message', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     const actor =
       '<actor version="1"><group><variant><mesh>arm.dae</mesh><props><prop actor="self.xml" attachpoint="hand"/><prop actor="self.xml" attachpoint="head"/><prop actor="self.xml" attachpoint="prop_hand"/></props></variant></group></actor>';
     const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
@@ -208,11 +210,10 @@ describe('the scene of a folder', () => {
     const s = await snapshot(page);
     expect(s.characters.map((c) => c.name)).toEqual(['self.xml']);
     expect(s.messages).toEqual([{ file: 'self.xml', text: 'self.xml: props itself through self.xml: the cycle is cut' }]);
-    await page.close();
   });
 
   it('draws no frame while paused and idle', async () => {
-    const page = await openPage(browser, '/');
+    const page = await demoPage({ keep: true });
     await page.evaluate(() => window.__rigscope.pause());
     // Counted in the page's own animation frames, so a busy machine cannot make it pass by drawing slowly.
     await animationFrames(page, 5);
@@ -223,11 +224,11 @@ describe('the scene of a folder', () => {
     // A change draws again.
     await page.click('#show-skeleton');
     await page.waitForFunction((n) => window.__rigscope.viewer.frames > n, b, { timeout: 30000 });
-    await page.close();
+    await page.click('#show-skeleton'); // hidden again for the next test
   });
 
   it('gives the 3D view at least 60 % of a phone screen', async () => {
-    const page = await openPage(browser, '/', { viewport: { width: 390, height: 844 } });
+    const page = await demoPage({ viewport: { width: 390, height: 844 }, keep: true });
     const m = await page.evaluate(() => {
       const r = document.getElementById('stage').getBoundingClientRect();
       return { h: r.height, w: r.width, scrollW: document.documentElement.scrollWidth, side: document.getElementById('side').scrollWidth };
@@ -235,13 +236,12 @@ describe('the scene of a folder', () => {
     expect(m.h).toBeGreaterThanOrEqual(0.6 * 844);
     expect(m.scrollW).toBeLessThanOrEqual(390);
     expect((await pixels(page)).count).toBeGreaterThan(300);
-    await page.close();
   });
 });
 
 describe('an Unreal export folder, textured as exported', () => {
   it("puts the sidecars' maps on the materials; the normal map visibly changes the shading", async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     await openFolder(page, `${FIXTURES}unreal_export/ueviewer_props`);
     const slots = await page.evaluate(() =>
       window.__rigscope.app.characters[0].materials.map((m) => [m.name, m.map?.name, !!m.normalMap, !!m.roughnessMap]),
@@ -274,6 +274,5 @@ describe('an Unreal export folder, textured as exported', () => {
     await page.uncheck('#base-colour-only');
     expect((await shade()).change).toBeGreaterThan(6);
     expect((await shade()).change).toBe(0);
-    await page.close();
   });
 });

@@ -4,7 +4,8 @@
 // axe-core finding nothing with each menu open.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
-import { clickMenuItem, filePayload, FIXTURES, launch, openFolder, openPage, SAMPLES, chooseFiles, TOOLBAR_CONTROLS } from './browser.js';
+import { clickMenuItem, filePayload, FIXTURES, launch, openFolder, SAMPLES, chooseFiles, TOOLBAR_CONTROLS } from './browser.js';
+import { sharedViewerPage } from './shared-page.js';
 
 const AXE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
 const FOLDER = `${SAMPLES}psk`;
@@ -19,6 +20,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+// Two pages serve every test: the page as it opens, with its demo (looked at, never changed but
+// for its size), and an empty one (demo=0) that tests drop into, emptied by Clear between them.
+const DESKTOP = { width: 1280, height: 800 };
+const demoPage = (viewport = DESKTOP) => sharedDemo({ viewport, keep: true });
+const sharedDemo = sharedViewerPage(() => context, '/');
+const emptyPage = sharedViewerPage(() => context, '/?demo=0');
 
 /**
  * The toolbar's controls a person sees (not the items of its closed menus), each with its box and
@@ -79,7 +87,7 @@ async function axeViolations(page) {
 
 describe('the toolbar at desktop width', () => {
   it('has six controls in one row: Open, the drop mode, Clear, Export, Share and Help', async () => {
-    const page = await openPage(context, '/', { viewport: { width: 1280, height: 800 } });
+    const page = await demoPage();
     const layout = await toolbarLayout(page);
     expect(layout.controls.map((c) => c.id)).toEqual(TOOLBAR_CONTROLS);
     expect(new Set(layout.controls.map((c) => Math.round(c.top / 10))).size).toBe(1);
@@ -99,11 +107,12 @@ describe('the toolbar at desktop width', () => {
       expect(a.items.length, button).toBeGreaterThanOrEqual(3);
     }
     expect(page.errors).toEqual([]);
-    await page.close();
+    // The page stays open for later tests: it plays nothing while the tests between run.
+    await page.evaluate(() => window.__rigscope.pause());
   });
 
   it('each menu opens below its button, on screen, and axe-core finds no violations with it open', async () => {
-    const page = await openPage(context, '/?demo=0', { viewport: { width: 1280, height: 800 } });
+    const page = await emptyPage({ viewport: DESKTOP });
     await chooseFiles(page, [filePayload(`${SAMPLES}zeroad/skeleton.pmd`), filePayload(`${SAMPLES}zeroad/skeleton_idle.psa`)]);
     for (const button of Object.keys(MENUS)) {
       await page.click(`#${button}`);
@@ -118,7 +127,6 @@ describe('the toolbar at desktop width', () => {
       expect(await axeViolations(page), button).toEqual([]);
       await page.keyboard.press('Escape');
     }
-    await page.close();
   });
 });
 
@@ -131,7 +139,7 @@ const showLoadControls = (page, shown) =>
 
 describe('a load never changes the bar’s height', () => {
   it.each([1280, 800])('at %i px: one row, with Cancel and the progress shown or not', async (width) => {
-    const page = await openPage(context, '/', { viewport: { width, height: 700 } });
+    const page = await demoPage({ width, height: 700 });
     const before = await toolbarLayout(page);
     await showLoadControls(page, true);
     const during = await toolbarLayout(page);
@@ -139,17 +147,16 @@ describe('a load never changes the bar’s height', () => {
     expect(new Set(during.controls.map((c) => Math.round(c.top / 10))).size).toBe(1);
     expect(during.controls.map((c) => c.id)).toContain('cancel-button');
     expectAllOnScreen(during);
-    await page.close();
+    await showLoadControls(page, false);
   });
 });
 
 describe('the menus from the keyboard', () => {
   let page;
   beforeAll(async () => {
-    page = await openPage(context, '/', { viewport: { width: 1280, height: 800 } });
+    page = await demoPage();
     await page.evaluate(() => window.__rigscope.pause());
   });
-  afterAll(() => page?.close());
 
   it('arrows, Home, End and letters move through the items; Escape gives the focus back to the button', async () => {
     const before = await page.evaluate(() => ({
@@ -255,7 +262,7 @@ describe('the menus from the keyboard', () => {
 
 describe('disabled while there is nothing to act on', () => {
   it('Export and the saves are disabled with nothing loaded, enabled by a drop, disabled again by Clear', async () => {
-    const page = await openPage(context, '/?demo=0', { viewport: { width: 1280, height: 800 } });
+    const page = await emptyPage({ viewport: DESKTOP });
     const states = () =>
       page.evaluate(() =>
         Object.fromEntries(
@@ -302,17 +309,17 @@ describe('disabled while there is nothing to act on', () => {
     await page.click('#clear-button');
     expect(await states()).toEqual(none);
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 });
 
 describe.skipIf(!existsSync(FOLDER))('a 390 × 844 phone', () => {
   let page;
   beforeAll(async () => {
-    page = await openPage(context, '/?demo=0', { viewport: { width: 390, height: 844 } });
+    page = await emptyPage({ viewport: { width: 390, height: 844 } });
     await openFolder(page, FOLDER);
+    // The folder (400k triangles: some 250 ms of CPU a frame in SwiftShader) need not play for its layout.
+    await page.evaluate(() => window.__rigscope.pause());
   });
-  afterAll(() => page?.close());
 
   it('shows every toolbar control on screen with a sample folder open: nothing to scroll sideways to', async () => {
     const layout = await toolbarLayout(page);
