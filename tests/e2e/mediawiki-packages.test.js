@@ -122,50 +122,9 @@ describe.skipIf(!ready)('MediaWiki extension: UE1 packages', () => {
     });
   });
 
-  describe("a package's file page", () => {
-    it('lists its meshes with their counts, its textures, and the package it takes textures from', async () => {
-      const html = await page('File:Endemia.u');
-      expect(factsRow(html, 'Format').text).toBe('Unreal Engine 1 package (.u, .utx)');
-      expect(factsRow(html, 'Holds').text).toBe('53 meshes, 161 textures');
-      const meshes = factsRow(html, 'Meshes');
-      expect(meshes.items).toHaveLength(53);
-      // Deus Ex's packed 8-byte vertices, as §14 of the spec counts them: one frame, All and Still.
-      expect(meshes.items.find((i) => i.startsWith('Barrel2 '))).toMatch(
-        /^Barrel2 LodMesh, \d+ vertices, \d+ triangles, 1 frame, 2 clips$/,
-      );
-      const textures = factsRow(html, 'Textures');
-      // 100 listed, the rest counted.
-      expect(textures.items).toHaveLength(101);
-      expect(textures.items.at(-1)).toBe('and 61 more');
-      expect(textures.items[0]).toMatch(/^\S+ (\(group \S+\) )?\S+, \d+ × \d+$/);
-      expect(factsRow(html, 'Textures from').items).toEqual(['Effects (not on this wiki: upload Effects.utx or Effects.u)']);
-      // Its missing package is said in that row, not again as a warning.
-      expect(factsRow(html, 'Warnings')?.text ?? '').not.toMatch(/Effects/);
-      // The file page's player shows the package (every mesh, laid out, as the viewer does).
-      const [view] = views(html);
-      expect(view.src.map((s) => s.split('/').pop())).toEqual(['Endemia.u']);
-      expect(view.mesh).toBeUndefined();
-    });
-
-    it('a texture package lists its textures, grouped, and shows no empty player', async () => {
-      const html = await page('File:JetpackTex.utx');
-      expect(factsRow(html, 'Holds').text).toBe('8 textures');
-      expect(factsRow(html, 'Meshes')).toBeNull();
-      expect(factsRow(html, 'Textures').items).toContain('JetMetal P8, 256 × 256');
-      expect(views(html)).toEqual([]);
-    });
-
-    it('finds the package a mesh takes textures from by its name, and plays them together', async () => {
-      // A stand-in for Deus Ex's Effects.utx (the sample texture package under that name): found by
-      // the name the slots give, linked from the row, and handed to the player.
-      await uploaded(`${PACKAGES}JetpackTex.utx`, 'Effects.utx');
-      await wiki.api.request({ action: 'purge', titles: 'File:Endemia.u' }, {});
-      const html = await page('File:Endemia.u');
-      expect(factsRow(html, 'Textures from').links).toEqual(['Effects.utx']);
-      expect(views(html)[0].src.map((s) => s.split('/').pop())).toEqual(['Endemia.u', 'Effects.utx']);
-    });
-  });
-
+  // The meshes' posters are drawn before any file page of the package is read: each file page
+  // view asks for the whole package's poster (53 meshes, 161 textures) for its OpenGraph image,
+  // which no check here needs and the job runner would draw beside the meshes'.
   describe('mesh= shows one mesh of a package', () => {
     it('in a thumbnail and the tag, by name in any case or by its path; an unknown name says which there are', async () => {
       await wiki.api.edit(
@@ -228,6 +187,50 @@ describe.skipIf(!ready)('MediaWiki extension: UE1 packages', () => {
       const html = await page('Posters');
       expect(views(html).map((v) => v.mesh)).toEqual(['CoffeeCup', 'Barrel2']);
       expect(html).toMatch(/mesh-CoffeeCup-\d+px-Endemia\.u\.png/);
+    });
+  });
+
+  describe("a package's file page", () => {
+    it('lists its meshes with their counts, its textures, and the package it takes textures from', async () => {
+      const html = await page('File:Endemia.u');
+      expect(factsRow(html, 'Format').text).toBe('Unreal Engine 1 package (.u, .utx)');
+      expect(factsRow(html, 'Holds').text).toBe('53 meshes, 161 textures');
+      const meshes = factsRow(html, 'Meshes');
+      expect(meshes.items).toHaveLength(53);
+      // Deus Ex's packed 8-byte vertices, as §14 of the spec counts them: one frame, All and Still.
+      expect(meshes.items.find((i) => i.startsWith('Barrel2 '))).toMatch(
+        /^Barrel2 LodMesh, \d+ vertices, \d+ triangles, 1 frame, 2 clips$/,
+      );
+      const textures = factsRow(html, 'Textures');
+      // 100 listed, the rest counted.
+      expect(textures.items).toHaveLength(101);
+      expect(textures.items.at(-1)).toBe('and 61 more');
+      expect(textures.items[0]).toMatch(/^\S+ (\(group \S+\) )?\S+, \d+ × \d+$/);
+      expect(factsRow(html, 'Textures from').items).toEqual(['Effects (not on this wiki: upload Effects.utx or Effects.u)']);
+      // Its missing package is said in that row, not again as a warning.
+      expect(factsRow(html, 'Warnings')?.text ?? '').not.toMatch(/Effects/);
+      // The file page's player shows the package (every mesh, laid out, as the viewer does).
+      const [view] = views(html);
+      expect(view.src.map((s) => s.split('/').pop())).toEqual(['Endemia.u']);
+      expect(view.mesh).toBeUndefined();
+    });
+
+    it('a texture package lists its textures, grouped, and shows no empty player', async () => {
+      const html = await page('File:JetpackTex.utx');
+      expect(factsRow(html, 'Holds').text).toBe('8 textures');
+      expect(factsRow(html, 'Meshes')).toBeNull();
+      expect(factsRow(html, 'Textures').items).toContain('JetMetal P8, 256 × 256');
+      expect(views(html)).toEqual([]);
+    });
+
+    it('finds the package a mesh takes textures from by its name, and plays them together', async () => {
+      // A stand-in for Deus Ex's Effects.utx (the sample texture package under that name): found by
+      // the name the slots give, linked from the row, and handed to the player.
+      await uploaded(`${PACKAGES}JetpackTex.utx`, 'Effects.utx');
+      await wiki.api.request({ action: 'purge', titles: 'File:Endemia.u' }, {});
+      const html = await page('File:Endemia.u');
+      expect(factsRow(html, 'Textures from').links).toEqual(['Effects.utx']);
+      expect(views(html)[0].src.map((s) => s.split('/').pop())).toEqual(['Endemia.u', 'Effects.utx']);
     });
   });
 });

@@ -42,7 +42,7 @@ const HOSTILE = `<span class="rigscope-thumb" id="h1" data-rigscope-player="data
 [[File:SkSpiderLargeMesh.psk|200px]]`;
 
 describe.skipIf(!ready)('MediaWiki extension', () => {
-  let wiki, browser, dir, thumbsBeforeJobs;
+  let wiki, browser, dir, thumbsBeforeJobs, models;
   const uploads = {};
 
   beforeAll(async () => {
@@ -290,11 +290,14 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     console.log(`mediawiki: ext.rigscope is ${js.length} bytes of JS before a click (minified, uncompressed)`);
     expect(js.length).toBeLessThan(4096);
     if (SHOTS) await shoot(page, 'wiki-vector-1280x800.png');
-    await page.close();
+    // The next test clicks on this page (nothing has been clicked yet): one load of it less.
+    models = page;
   });
 
   it('a click on a thumbnail plays the clip in place (pixels drawn, time going on), Enter on a tag opens it, and every player on the page shares one WebGL context', async () => {
-    const page = await open('/index.php?title=Models');
+    // The page the test before read, nothing clicked yet (a page of its own when that test failed).
+    const page = models ?? (await open('/index.php?title=Models'));
+    models = null;
     await page.click('.thumb .rigscope-thumb');
     await loaded(page, 1);
     const v = () => document.querySelector('.thumb rigscope-viewer');
@@ -497,17 +500,19 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
   });
 
   it(
-    'a page of 24 frames saves and renders with cards and draws nothing in the parse; the job runner draws the posters under a bound',
+    'a page of 22 frames saves and renders with cards and draws nothing in the parse; the job runner draws the posters under a bound',
     { timeout: 600000 },
     async () => {
-      // Clips no other test poses, so every poster is new.
+      // Clips no other test poses, so every poster is new. 22 views: one more than a run draws at
+      // most (its own and 20 waiting, RigscopeHandler::BATCH), so the runner needs two runs.
+      const perClip = 11;
       const clips = [
         ['webattack', 72],
         ['flippedOver', 55],
       ];
       const text = clips
         .flatMap(([clip, n], c) =>
-          Array.from({ length: 12 }, (_, i) =>
+          Array.from({ length: perClip }, (_, i) =>
             c === 0
               ? `[[File:SkSpiderLargeMesh.psk|120px|clip=${clip}|frame=${i}]]`
               : `<rigscope clip="${clip}" frame="${i}" width="160" height="120">SkSpiderLargeMesh.psk</rigscope>`,
@@ -525,17 +530,17 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
       await wiki.api.edit('Frames', text);
       const html = await (await fetch(`${wiki.url}/index.php?title=Frames`)).text();
       const seconds = (Date.now() - t0) / 1000;
-      console.log(`mediawiki: a page of 24 frames saved and first rendered in ${seconds.toFixed(1)} s`);
+      console.log(`mediawiki: a page of 22 frames saved and first rendered in ${seconds.toFixed(1)} s`);
       // The view's jobs are queued after its answer, once its request has ended.
       await wiki.settled();
-      // Nothing was drawn inside the save or the view: 24 cards, 24 poster jobs queued.
+      // Nothing was drawn inside the save or the view: 22 cards, 22 poster jobs queued.
       expect(thumbs()).toBe(before);
-      expect(html.match(/class="rigscope-card[ "]/g)?.length).toBe(24);
-      expect(queued() - jobsBefore).toBe(24);
+      expect(html.match(/class="rigscope-card[ "]/g)?.length).toBe(22);
+      expect(queued() - jobsBefore).toBe(22);
       // Each counts as an expensive parser function.
       const parsed = await wiki.api.request({ action: 'parse', page: 'Frames', prop: 'limitreportdata' });
       const expensive = parsed.parse.limitreportdata.find((d) => d.name === 'limitreport-expensivefunctioncount');
-      expect(expensive[0]).toBe(24);
+      expect(expensive[0]).toBe(22);
       // A thumb.php request's own parameters choose no files: with[] is dropped before the job.
       await fetch(`${wiki.url}/thumb.php?f=SkSpiderLargeMesh.psk&width=100&with[]=Skeleton.pmd&with[]=Mar_rifle_d.3d`);
       // (Only this file's jobs: an earlier page's own poster of Skeleton.pmd may still be queued.)
@@ -545,24 +550,27 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
         .filter((line) => line.includes('SkSpiderLargeMesh'));
       expect(spiderJobs.length).toBeGreaterThan(0);
       expect(spiderJobs.join('\n')).not.toMatch(/Skeleton|Mar_rifle/);
-      // The runner draws them in batches of one browser each (its own view and up to 20 waiting: 24
+      // The runner draws them in batches of one browser each (its own view and up to 20 waiting: 22
       // is more than one batch), each where its card stood at the next view.
       const log = () => (existsSync(`${dir}/rigscope.log`) ? readFileSync(`${dir}/rigscope.log`, 'utf8') : '');
       const runsBefore = log().match(/drew \d+ of \d+ poster\(s\) of SkSpiderLargeMesh\.psk/g)?.length ?? 0;
       const t1 = Date.now();
       await wiki.runJobs();
-      console.log(`mediawiki: the job runner drew 24 posters in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+      console.log(`mediawiki: the job runner drew 22 posters in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
       // Jobs are taken in any order: each run draws its own view and up to 20 waiting ones.
       const runs = log()
         .match(/drew \d+ of \d+ poster\(s\) of SkSpiderLargeMesh\.psk/g)
         .slice(runsBefore)
         .map((line) => line.match(/\d+/g).map(Number));
+      expect(runs.length).toBeGreaterThanOrEqual(2);
       expect(runs.length).toBeLessThanOrEqual(3);
       for (const [drawn, asked] of runs) expect(drawn).toBe(asked);
-      expect(runs.reduce((n, [drawn]) => n + drawn, 0)).toBe(24);
-      expect(thumbs() - before).toBe(24);
+      // The bound: no run draws more than its own view and 20 waiting.
+      expect(Math.max(...runs.map(([, asked]) => asked))).toBeLessThanOrEqual(21);
+      expect(runs.reduce((n, [drawn]) => n + drawn, 0)).toBe(22);
+      expect(thumbs() - before).toBe(22);
       const later = await (await fetch(`${wiki.url}/index.php?title=Frames`)).text();
-      expect(later.match(/clip-(webattack|flippedOver)-frame\d+-\d+px-SkSpiderLargeMesh\.psk\.png/g)).toHaveLength(24);
+      expect(later.match(/clip-(webattack|flippedOver)-frame\d+-\d+px-SkSpiderLargeMesh\.psk\.png/g)).toHaveLength(22);
       expect(later).not.toMatch(/class="rigscope-card[ "]/);
     },
   );
@@ -575,7 +583,10 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     await wiki.runJobs();
     const html = await (await fetch(`${wiki.url}/index.php?title=Partial`)).text();
     expect(html).toMatch(/<img[^>]+class="rigscope-poster"/);
-    expect(readFileSync(`${dir}/rigscope.log`, 'utf8')).toMatch(/poster drawn without some files/);
+    // Its run said what was left out: the tag's animation (its set's, not another set's of the batch).
+    expect(readFileSync(`${dir}/rigscope.log`, 'utf8')).toMatch(
+      /poster drawn without some files.*\/Skeleton_idle\.psa: not played on any model/,
+    );
   });
 
   it(
