@@ -116,11 +116,22 @@ describe('layout and keyboard', () => {
         .filter((e) => e.offsetParent !== null || e.closest('details'))
         .map((e) => e.id || e.textContent.trim().slice(0, 20)),
     );
-    const reached = new Set();
-    for (let i = 0; i < 160; i++) {
-      await page.keyboard.press('Tab');
-      reached.add(await page.evaluate(() => document.activeElement.id || document.activeElement.textContent.trim().slice(0, 20)));
-    }
+    // What has the focus after each Tab, noted in the page as it moves (one round trip per key, not two).
+    await page.evaluate(() => {
+      window.__reached = [];
+      window.__noteFocus = () => {
+        const e = document.activeElement;
+        window.__reached.push(e.id || e.textContent.trim().slice(0, 20));
+      };
+      document.addEventListener('keyup', window.__noteFocus);
+    });
+    for (let i = 0; i < 160; i++) await page.keyboard.press('Tab');
+    const reached = new Set(
+      await page.evaluate(() => {
+        document.removeEventListener('keyup', window.__noteFocus);
+        return window.__reached;
+      }),
+    );
     // The menus' items are reached through their menu buttons (toolbar.test.js walks them).
     for (const id of [
       ...TOOLBAR_CONTROLS,
