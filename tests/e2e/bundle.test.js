@@ -11,13 +11,30 @@ import { FAMILY_SAMPLES, SAMPLES, chooseFiles, dropFolder, filePayload, launch, 
 import { packScene } from '../../web/src/core/pack.js';
 import { bundleBytes, isBundle, readBundle } from '../../web/src/core/bundle.js';
 
-let browser, host;
+let browser, host, viewerShared;
 beforeAll(async () => {
   browser = await launch();
 });
 afterAll(async () => {
+  await viewerShared?.close();
   await browser?.close();
 });
+
+/**
+ * The viewer page files and bundles are chosen or dropped on, one for the file (a fresh page
+ * costs about 3 CPU-seconds): cleared first (Clear, as a person does; memory.test.js tests it),
+ * at `viewport`, its errors new. `shown` pauses what it reads, so it draws nothing between tests.
+ * Pages opened from a link (the embed page, file=) stay fresh.
+ */
+async function viewerPage(viewport = { width: 640, height: 480 }) {
+  if (!viewerShared) viewerShared = await openPage(browser, '/?demo=0', { viewport });
+  else {
+    await viewerShared.evaluate(() => document.getElementById('clear-button').click());
+    await viewerShared.setViewportSize(viewport);
+  }
+  viewerShared.errors = [];
+  return viewerShared;
+}
 
 /**
  * A page of another site that holds one <rigscope-viewer> at a time, shared by the families: a
@@ -96,13 +113,12 @@ const EXPECTED = {
 describe.each(Object.keys(FAMILY_SAMPLES))('a bundle of %s samples', (family) => {
   let want;
   beforeAll(async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     await chooseFiles(
       page,
       paths(family).map((p) => filePayload(p)),
     );
     want = await shown(page, { first: true });
-    await page.close();
   }, 120000);
 
   it('dropped on the viewer shows what its files show, its files named as inside it', async () => {
@@ -110,13 +126,12 @@ describe.each(Object.keys(FAMILY_SAMPLES))('a bundle of %s samples', (family) =>
     expect(want.characters[0].clip).toBe(EXPECTED[family].clip);
     expect(want.clips).toHaveLength(EXPECTED[family].clips);
     expect(want.vertices).toBe(EXPECTED[family].vertices);
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     await dropFolder(page, 'uploads', [writeBundle(family)]);
     const got = await shown(page, { first: true });
     expectSame(got, want);
     expect(got.files).toEqual(paths(family).map((p) => basename(p)));
     expect(page.errors).toEqual([]);
-    await page.close();
   }, 120000);
 
   it('in <rigscope-viewer src> and the embed page’s file=, with its view', async () => {
@@ -171,7 +186,7 @@ describe.each(Object.keys(FAMILY_SAMPLES))('a bundle of %s samples', (family) =>
 
 describe('Save bundle and the view a bundle carries', () => {
   it('Save bundle downloads <character>.rigscope holding the files and the view; it opens again as it was', async () => {
-    const source = await openPage(browser, '/?demo=0', { viewport: { width: 800, height: 600 } });
+    const source = await viewerPage({ width: 800, height: 600 });
     await chooseFiles(
       source,
       paths('psk').map((p) => filePayload(p)),
@@ -198,7 +213,6 @@ describe('Save bundle and the view a bundle carries', () => {
     expect(download.suggestedFilename()).toBe('skSpiderLargeMesh.rigscope');
     const saved = join(dir, 'saved.rigscope');
     await download.saveAs(saved);
-    await source.close();
 
     const bytes = readFileSync(saved);
     expect(isBundle(bytes)).toBe(true);
@@ -206,14 +220,13 @@ describe('Save bundle and the view a bundle carries', () => {
     expect(files.map((f) => [f.name, f.bytes.length])).toEqual(paths('psk').map((p) => [basename(p), readFileSync(p).length]));
     expect(state).toMatchObject({ clip: 'webattack', frame: '30', autoplay: '0' });
 
-    const page = await openPage(browser, '/?demo=0', { viewport: { width: 800, height: 600 } });
+    const page = await viewerPage({ width: 800, height: 600 });
     await chooseFiles(page, [filePayload(saved, 'skSpiderLargeMesh.rigscope')]);
     await until(page, () => window.__rigscope.app.current?.clip.name === 'webattack');
     const got = await shown(page);
     expectSame(got, want);
     expect(got.playing).toBe(false);
     expect(page.errors).toEqual([]);
-    await page.close();
   }, 240000);
 
   it('the viewer’s file= opens a bundle from the web at its view, and Copy link names the bundle', async () => {
@@ -254,7 +267,7 @@ describe('Save bundle and the view a bundle carries', () => {
   }, 120000);
 
   it('a bad bundle ends in a message naming it and what it found; what was loaded stays', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     await chooseFiles(
       page,
       paths('zeroad').map((p) => filePayload(p)),
@@ -267,6 +280,5 @@ describe('Save bundle and the view a bundle carries', () => {
       'Grunt.rigscope: it is not a Rigscope bundle: its first bytes (offset 0) are 3C 21 44 4F 43 54 59 50 ("<!DOCTYP")',
     );
     expect(await page.evaluate(() => window.__rigscope.app.characters.map((c) => c.name))).toEqual(['skeleton.pmd']);
-    await page.close();
   }, 120000);
 });

@@ -2,7 +2,7 @@
 // own writer): one character showing LOD0, named after its body; the Scene panel's level control
 // swaps every part to that level (the clip goes on) or shows all levels; the materials panel names
 // the rule that put a texture named after a model plus `_` on it.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,10 +23,38 @@ const drawn = (page) =>
     })),
   );
 
+/**
+ * The viewer page files and folders are opened in, one for the file (a fresh page costs about 3
+ * CPU-seconds): cleared first (Clear, as a person does; memory.test.js tests it), at `viewport`,
+ * its errors new. Pages a link opens stay fresh: their start is the subject.
+ */
+let viewerShared;
+afterAll(async () => {
+  await viewerShared?.close();
+});
+async function viewerPage(viewport = { width: 640, height: 480 }) {
+  if (!viewerShared) viewerShared = await openPage(browser, '/?demo=0', { viewport });
+  else {
+    await viewerShared.evaluate(() => document.getElementById('clear-button').click());
+    await viewerShared.setViewportSize(viewport);
+  }
+  viewerShared.errors = [];
+  return viewerShared;
+}
+
+/** The viewer with the body folder just opened (LOD 0, its clip playing). */
+async function bodiesPage() {
+  const page = await viewerPage({ width: 1280, height: 800 });
+  await openFolder(page, BODIES);
+  return page;
+}
+
+/** Clears the viewer once a test is done with it: its playing clip would draw beside the pages the next ones open. */
+const doneWith = (page) => page.evaluate(() => document.getElementById('clear-button').click());
+
 describe('levels of detail in the viewer', () => {
   it('shows LOD0 of each part, and the level control swaps every part to the level chosen', async () => {
-    const page = await openPage(browser, '/?demo=0', { viewport: { width: 1280, height: 800 } });
-    await openFolder(page, BODIES);
+    const page = await bodiesPage();
     let [c] = await drawn(page);
     expect(c.name).toBe('SK_MaleBase_01_Body.psk');
     expect(c.clip).toBe('Idle');
@@ -54,19 +82,20 @@ describe('levels of detail in the viewer', () => {
     expect(c.meshes).toHaveLength(13);
     expect(c.meshes.map(([name]) => name)).toContain('SK_MaleBase_01_Body LOD3');
     expect(page.errors).toEqual([]);
-    await page.close();
+    await doneWith(page);
   });
 
   it('hides the level control when no part has levels; the phone layout shows it in the Scene panel', async () => {
-    const page = await openPage(browser, '/?demo=0', { viewport: { width: 390, height: 844 } });
+    const page = await viewerPage({ width: 390, height: 844 });
+    const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
     await page.setInputFiles('#file-input', [`${FIXTURES}two_bone.psk`]);
-    await page.waitForFunction(() => (window.__rigscope.app.loads ?? 0) > 0);
+    await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before);
     expect(await page.isVisible('#lod')).toBe(false);
     await openFolder(page, BODIES);
     expect(await page.isVisible('#lod-row')).toBe(true);
     await page.locator('#lod-row').scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(tmpdir(), 'rigscope-lod-phone.png') });
-    await page.close();
+    await doneWith(page);
   });
 });
 
@@ -76,12 +105,12 @@ describe('a texture named after its model plus _ in the viewer', () => {
     copyFileSync(`${FIXTURES}arm.pmd`, join(dir, 'horse.pmd'));
     copyFileSync(`${FIXTURES}image_dxt1_mips.dds`, join(dir, 'horse_celt_stripe_a.dds'));
     copyFileSync(`${FIXTURES}image_rgb24.tga`, join(dir, 'banner.tga'));
-    const page = await openPage(browser, '/?demo=0');
+    const page = await viewerPage();
     await openFolder(page, dir);
     await page.click('summary:has-text("Materials")');
     await expect.poll(() => page.textContent('#materials')).toContain('name prefix');
     expect(await page.textContent('#materials')).toContain('horse_celt_stripe_a.dds');
-    await page.close();
+    await doneWith(page);
   });
 });
 
@@ -154,10 +183,12 @@ async function chooseLod(page, value) {
   await page.waitForFunction((v) => String(window.__rigscope.app.lod) === v && !document.getElementById('lod').disabled, value);
 }
 
+/** What the viewer draws of the file= link at lod=2, as its test read it. */
+let fileLinkAtLod2;
+
 describe('the level of detail travels with every way of showing a model', () => {
   it('Copy link and Embed code of files from disk carry LOD 2 and All levels: the link opens at that level', async () => {
-    const source = await openPage(browser, '/?demo=0', { viewport: { width: 1280, height: 800 } });
-    await openFolder(source, BODIES);
+    const source = await bodiesPage();
     const offered = [];
     for (const [lod, vertices] of [
       ['2', [10, 8, 14, 6]],
@@ -171,8 +202,8 @@ describe('the level of detail travels with every way of showing a model', () => 
       expect(link).toMatch(/\/index\.html#pack=/);
       offered.push({ lod, want, link, iframe: await shareText(source, 'embed') });
     }
-    // Closed before the link and the embed open: its playing clip would draw beside them.
-    await source.close();
+    // Cleared before the link and the embed open: its playing clip would draw beside them.
+    await doneWith(source);
     for (const { lod, want, link, iframe } of offered) {
       const page = await openRecorded(link);
       expect((await drawn(page))[0]).toEqual(want);
@@ -191,12 +222,11 @@ describe('the level of detail travels with every way of showing a model', () => 
   }, 240000);
 
   it('a packed link at All levels pasted into a tab showing the demo opens at All levels', async () => {
-    const source = await openPage(browser, '/?demo=0', { viewport: { width: 800, height: 600 } });
-    await openFolder(source, BODIES);
+    const source = await bodiesPage();
     await chooseLod(source, 'all');
     const [want] = await drawn(source);
     const link = await shareText(source, 'link');
-    await source.close();
+    await doneWith(source);
     const page = await openPage(browser, '/');
     expect(await page.evaluate(() => window.__rigscope.app.demo)).toBe(true);
     // Only the fragment changes: the page opens the pack as a drop, which replaces the demo (and
@@ -212,14 +242,13 @@ describe('the level of detail travels with every way of showing a model', () => 
   }, 240000);
 
   it('Save page at LOD 2 writes a page that opens from disk at LOD 2', async () => {
-    const source = await openPage(browser, '/?demo=0', { viewport: { width: 800, height: 600 } });
-    await openFolder(source, BODIES);
+    const source = await bodiesPage();
     await chooseLod(source, '2');
     const [want] = await drawn(source);
     const [download] = await Promise.all([source.waitForEvent('download', { timeout: 120000 }), clickMenuItem(source, 'save-page-button')]);
     const path = join(mkdtempSync(join(tmpdir(), 'rigscope-e2e-lod-page-')), 'body.html');
     await download.saveAs(path);
-    await source.close();
+    await doneWith(source);
     const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
     await page.goto(pathToFileURL(path).href);
     await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 120000 });
@@ -231,6 +260,7 @@ describe('the level of detail travels with every way of showing a model', () => 
   it('a link with file= URLs and lod=2 draws level 2 from its first drawing; Copy link keeps lod=2', async () => {
     const page = await openRecorded(`/?${fileQuery()}&lod=2`);
     const [c] = await drawn(page);
+    fileLinkAtLod2 = c;
     expect(c.name).toBe('SK_MaleBase_01_Body.psk');
     expect(c.meshes.map(([, n]) => n)).toEqual([10, 8, 14, 6]);
     expect(await page.evaluate(() => window.__lods)).not.toHaveLength(0);
@@ -246,9 +276,15 @@ describe('the level of detail travels with every way of showing a model', () => 
   }, 180000);
 
   it('the embed page with lod=2 and <rigscope-viewer lod="2"> show what the page shows at LOD 2; a new lod assembles again', async () => {
-    const page = await openRecorded(`/?${fileQuery()}&lod=2`);
-    const [want] = await drawn(page);
-    await page.close();
+    // What the page shows of that link, as the test before read it (read again when only this test runs).
+    const want =
+      fileLinkAtLod2 ??
+      (await (async () => {
+        const page = await openRecorded(`/?${fileQuery()}&lod=2`);
+        const [c] = await drawn(page);
+        await page.close();
+        return c;
+      })());
 
     const embed = await openPage(browser, `/embed.html?${fileQuery()}&lod=2`, { viewport: { width: 1280, height: 800 } });
     expect(await elementDrawn(embed)).toEqual([{ name: want.name, meshes: want.meshes }]);

@@ -1,6 +1,6 @@
 // The viewer as a product: zip drop, folders, multi-part characters, frame stepping, manual
 // texture assignment, GLB export, share links, the embed page, sub-path hosting, CORS failures.
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,15 +42,40 @@ async function dropFiles(page, files) {
 
 const fixture = fixtureBytes;
 
+// A fresh page costs about 3 CPU-seconds before any file is dropped: tests that only drop files
+// and read what they show share one empty page (Clear between them, as a person does; Clear is
+// tested in memory.test.js), and tests of the demo's controls share one page showing the demo.
+// Pages whose start is the subject (links, the embed page, a sub-path, CORS) stay fresh.
+let emptyShared, demoShared;
+afterAll(async () => {
+  await emptyShared?.close();
+  await demoShared?.close();
+});
+
+/** The shared '/?demo=0' page, cleared (files, scene, messages, status) and with no errors yet. */
+async function emptyPage() {
+  if (!emptyShared) emptyShared = await openPage(browser, '/?demo=0');
+  else await emptyShared.evaluate(() => document.getElementById('clear-button').click());
+  emptyShared.errors = [];
+  return emptyShared;
+}
+
+/** The shared '/' page showing the demo, at `viewport`, with no errors yet. */
+async function demoPage(viewport = { width: 640, height: 480 }) {
+  if (!demoShared) demoShared = await openPage(browser, '/', { viewport });
+  else await demoShared.setViewportSize(viewport);
+  demoShared.errors = [];
+  return demoShared;
+}
+
 describe('input', () => {
   it('opens a dropped zip with a mesh and its animation in a folder', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await emptyPage();
     const zip = zipSync({ 'MyMod/Meshes/two_bone.psk': fixture('two_bone.psk'), 'MyMod/Anims/two_bone.psa': fixture('two_bone.psa') });
     await dropFiles(page, [['mymod.zip', zip]]);
     expect(await page.evaluate(() => window.__rigscope.clipNames())).toEqual(['Bend']);
     expect(await page.locator('#files-report').textContent()).toContain('two_bone.psa → two_bone.psk');
     expect((await pixels(page)).count).toBeGreaterThan(100);
-    await page.close();
   });
 
   it('opens a whole folder from the folder button', async () => {
@@ -59,19 +84,18 @@ describe('input', () => {
     writeFileSync(join(dir, 'two_bone.psk'), fixture('two_bone.psk'));
     writeFileSync(join(dir, 'sub', 'two_bone.psa'), fixture('two_bone.psa'));
     writeFileSync(join(dir, 'notes.txt'), 'not a model');
-    const page = await openPage(browser, '/?demo=0');
+    const page = await emptyPage();
     const before = await page.evaluate(() => window.__rigscope.app.reports.length);
     await page.setInputFiles('#folder-input', dir);
     await page.waitForFunction((n) => window.__rigscope.app.reports.length > n, before);
     expect(await page.evaluate(() => window.__rigscope.clipNames())).toEqual(['Bend']);
     expect(await page.locator('#files-report').textContent()).toMatch(/notes\.txt: not used — not a format Rigscope reads/);
-    await page.close();
   });
 });
 
 describe('layout and keyboard', () => {
   it('fits a phone screen: no sideways scrolling, the view and the timeline visible', async () => {
-    const page = await openPage(browser, '/', { viewport: { width: 390, height: 844 } });
+    const page = await demoPage({ width: 390, height: 844 });
     const m = await page.evaluate(() => {
       const box = (id) => document.getElementById(id).getBoundingClientRect();
       return { scrollW: document.documentElement.scrollWidth, stage: box('stage'), timeline: box('timeline'), side: box('side') };
@@ -83,21 +107,31 @@ describe('layout and keyboard', () => {
     expect(m.side.top).toBeGreaterThanOrEqual(m.stage.bottom - 1);
     expect((await pixels(page)).count).toBeGreaterThan(300);
     expect(page.errors).toEqual([]);
-    await page.close();
   });
 
   it('reaches every control with the keyboard', async () => {
-    const page = await openPage(browser, '/');
+    const page = await demoPage();
     const controls = await page.evaluate(() =>
       [...document.querySelectorAll('button, select, input:not([hidden]), label.button, summary, #clip-list li[role=option]')]
         .filter((e) => e.offsetParent !== null || e.closest('details'))
         .map((e) => e.id || e.textContent.trim().slice(0, 20)),
     );
-    const reached = new Set();
-    for (let i = 0; i < 160; i++) {
-      await page.keyboard.press('Tab');
-      reached.add(await page.evaluate(() => document.activeElement.id || document.activeElement.textContent.trim().slice(0, 20)));
-    }
+    // What has the focus after each Tab, noted in the page as it moves (one round trip per key, not two).
+    await page.evaluate(() => {
+      window.__reached = [];
+      window.__noteFocus = () => {
+        const e = document.activeElement;
+        window.__reached.push(e.id || e.textContent.trim().slice(0, 20));
+      };
+      document.addEventListener('keyup', window.__noteFocus);
+    });
+    for (let i = 0; i < 160; i++) await page.keyboard.press('Tab');
+    const reached = new Set(
+      await page.evaluate(() => {
+        document.removeEventListener('keyup', window.__noteFocus);
+        return window.__reached;
+      }),
+    );
     // The menus' items are reached through their menu buttons (toolbar.test.js walks them).
     for (const id of [
       ...TOOLBAR_CONTROLS,
@@ -130,24 +164,22 @@ describe('layout and keyboard', () => {
     expect(await page.locator('#open-menu-items').isHidden()).toBe(true);
     await page.keyboard.press('Escape');
     expect(await page.evaluate(() => document.activeElement.id)).toBe('open-menu');
-    await page.close();
   });
 
   it('opens files from URLs typed into the Open URL dialog', async () => {
     const base = inject('baseUrl');
-    const page = await openPage(browser, '/?demo=0');
+    const page = await emptyPage();
     await clickMenuItem(page, 'url-button');
     await page.fill('#url-text', `${base}/fixtures/two_bone.psk\n${base}/fixtures/two_bone.psa`);
     await page.click('#url-form button[value=open]');
     await page.waitForFunction(() => window.__rigscope.app.reports.length > 0);
     expect(await page.evaluate(() => window.__rigscope.clipNames())).toEqual(['Bend']);
-    await page.close();
   });
 });
 
 describe('characters and timeline', () => {
   it('plays a second mesh part on the first one’s skeleton', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await emptyPage();
     await chooseFiles(page, [
       filePayload(`${FIXTURES}two_bone.psk`),
       filePayload(`${FIXTURES}two_bone_cap.psk`),
@@ -176,11 +208,10 @@ describe('characters and timeline', () => {
     expect(r).toMatchObject({ characters: 1, meshes: 2, sameSkeleton: true });
     expect(r.moved).toBeGreaterThan(0.5);
     expect(await page.locator('#files-report').textContent()).toContain('two_bone_cap.psk → shares the skeleton of two_bone.psk');
-    await page.close();
   });
 
   it('steps frame by frame in the file’s own frames, with the keyboard too', async () => {
-    const page = await openPage(browser, '/');
+    const page = await demoPage();
     await page.evaluate(() => {
       const { app } = window.__rigscope;
       const w = app.allClips.find((c) => c.clip.name === 'Walk');
@@ -200,11 +231,11 @@ describe('characters and timeline', () => {
     expect(await page.locator('#frame-label').innerText()).toBe('frame 0 / 29');
     await page.keyboard.press('?');
     expect(await page.locator('#help-dialog').isVisible()).toBe(true);
-    await page.close();
+    await page.keyboard.press('Escape');
   });
 
   it('assigns a texture by hand when nothing matched', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await emptyPage();
     // A pure red PNG whose name matches no material.
     const red = png(8, 8, () => [255, 0, 0, 255]);
     await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`), { name: 'unrelated.png', mimeType: 'image/png', buffer: red }]);
@@ -226,13 +257,12 @@ describe('characters and timeline', () => {
       return n;
     });
     expect(redPixels).toBeGreaterThan(100);
-    await page.close();
   });
 });
 
 describe('export, links, embedding, hosting', () => {
   it('exports a GLB that validates and re-imports with the same bones and clips', async () => {
-    const page = await openPage(browser, '/');
+    const page = await demoPage();
     const [download] = await Promise.all([page.waitForEvent('download'), clickMenuItem(page, 'export-button')]);
     const bytes = readFileSync(await download.path());
     const report = await validateBytes(new Uint8Array(bytes));
@@ -246,7 +276,6 @@ describe('export, links, embedding, hosting', () => {
     });
     expect(joints).toBe(19);
     expect(gltf.animations.map((a) => a.name).sort()).toEqual(['Idle', 'Walk', 'Wave']);
-    await page.close();
   });
 
   it('restores clip, frame and camera from a share link', async () => {
@@ -277,7 +306,7 @@ describe('export, links, embedding, hosting', () => {
   });
 
   it('packs files from this computer into the link and the embed code', async () => {
-    const page = await openPage(browser, '/?demo=0');
+    const page = await emptyPage();
     await chooseFiles(page, [filePayload(`${FIXTURES}two_bone.psk`)]);
     await clickMenuItem(page, 'link-button');
     await page.waitForFunction(() => !document.getElementById('share-copy').disabled);
@@ -287,7 +316,7 @@ describe('export, links, embedding, hosting', () => {
     await clickMenuItem(page, 'embed-button');
     await page.waitForFunction(() => !document.getElementById('share-copy').disabled);
     expect(await page.locator('#share-text').inputValue()).toMatch(/^<iframe src="http:\/\/[^"#]*embed\.html[^"#]*#pack=[A-Za-z0-9_-]+"/);
-    await page.close();
+    await page.keyboard.press('Escape');
   });
 
   it('embed page autoplays the clip its parameters name', async () => {
@@ -361,7 +390,7 @@ describe('textures from every image format', () => {
     ['SKIN.png', (w, h, c) => png(w, h, () => [...c, 255]), [20, 200, 20], (R, G, B) => G > 130 && R < 80 && B < 80],
   ]) {
     it(`matches ${name} to the material "Skin" by name and shows it`, async () => {
-      const page = await openPage(browser, '/?demo=0');
+      const page = await emptyPage();
       await chooseFiles(page, [
         filePayload(`${FIXTURES}two_bone.psk`),
         { name, mimeType: 'application/octet-stream', buffer: make(16, 16, colour) },
@@ -370,7 +399,6 @@ describe('textures from every image format', () => {
       const f = await frameAt(page);
       expect(countColour(f, test)).toBeGreaterThan(50);
       expect(page.errors).toEqual([]);
-      await page.close();
     });
   }
 });

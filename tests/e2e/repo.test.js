@@ -59,6 +59,8 @@ beforeAll(async () => {
   browser = await launch();
 });
 afterAll(async () => {
+  await dropShared?.context.close();
+  await pskRepo?.context.close();
   await browser?.close();
   await fake?.close();
 });
@@ -75,6 +77,31 @@ async function pageWithHosts(path) {
   return page;
 }
 
+/**
+ * The '/?demo=0' page folders are dropped on and Open URL… is used in, one for the file (a fresh
+ * page costs about 3 CPU-seconds): cleared first (Clear, as a person does; memory.test.js tests
+ * it), its errors new. Pages opened from a repo= link stay fresh: their start is the subject.
+ */
+let dropShared;
+async function dropPage() {
+  if (!dropShared) dropShared = await pageWithHosts('/?demo=0');
+  else await dropShared.evaluate(() => document.getElementById('clear-button').click());
+  dropShared.errors = [];
+  return dropShared;
+}
+
+/**
+ * The page of the psk folder's repo= link, kept for the tests of Copy link on such a page (one
+ * load of the folder over the fake API instead of three): paused while other tests run, as its
+ * playing clip would draw beside their pages; each Copy link test plays it again first.
+ */
+let pskRepo;
+async function pskRepoPage() {
+  pskRepo ??= await pageWithHosts(`/?repo=${encodeURIComponent(repoLink('psk'))}`);
+  return pskRepo;
+}
+const pause = (page) => page.evaluate(() => window.__rigscope.pause());
+
 const scene = (page) =>
   page.evaluate(() => ({
     characters: window.__rigscope.app.characters.map((c) => c.name).sort(),
@@ -89,25 +116,29 @@ const repoLink = (family) =>
 describe('repo= on the page', () => {
   for (const family of Object.keys(FOLDERS)) {
     it(`opens the ${family} folder and shows the same scene as dropping it`, async () => {
-      const page = await pageWithHosts(`/?repo=${encodeURIComponent(repoLink(family))}`);
+      const page = family === 'psk' ? await pskRepoPage() : await pageWithHosts(`/?repo=${encodeURIComponent(repoLink(family))}`);
       const opened = await scene(page);
       expect(opened.characters.length).toBeGreaterThan(0);
       expect(page.errors).toEqual([]);
-      // Closed before the drop's page opens: its playing clip would draw beside that load.
-      await page.context.close();
-      const dropped = await pageWithHosts('/?demo=0');
+      // Closed (or paused, psk's, kept for Copy link) before the drop's page opens: its playing
+      // clip would draw beside that load.
+      if (page === pskRepo) await pause(page);
+      else await page.context.close();
+      const dropped = await dropPage();
       await dropFolder(
         dropped,
         family,
         FOLDERS[family].files.map((f) => join(SAMPLES, f)),
       );
       expect(await scene(dropped)).toEqual(opened);
-      await dropped.context.close();
+      // Paused: it would draw beside the next test's page load.
+      await pause(dropped);
     });
   }
 
   it('Copy link writes the folder at its commit with the view, under 300 characters, and the link opens it', async () => {
-    const page = await pageWithHosts(`/?repo=${encodeURIComponent(repoLink('psk'))}`);
+    const page = await pskRepoPage();
+    await page.evaluate(() => window.__rigscope.app.play());
     expect(await page.locator('#status').textContent()).toMatch(/GitHub API calls left/);
     await clickMenuItem(page, 'link-button');
     await until(page, () => document.getElementById('share-text').value !== '');
@@ -117,7 +148,8 @@ describe('repo= on the page', () => {
     expect(link.length).toBeLessThan(300);
     expect(await page.locator('#share-note').textContent()).toContain(`at commit ${fake.sha.slice(0, 12)}`);
     const before = await scene(page);
-    await page.context.close();
+    await page.keyboard.press('Escape');
+    await pause(page);
     const again = await pageWithHosts(link);
     expect(await scene(again)).toEqual(before);
     await again.context.close();
@@ -140,7 +172,7 @@ describe('repo= on the page', () => {
 
 describe('Open URL…', () => {
   it('takes a folder address as the browser shows it', async () => {
-    const page = await pageWithHosts('/?demo=0');
+    const page = await dropPage();
     const before = await page.evaluate(() => window.__rigscope.app.loads ?? 0);
     await clickMenuItem(page, 'url-button');
     await page.fill('#url-text', repoLink('psg'));
@@ -148,7 +180,7 @@ describe('Open URL…', () => {
     await page.waitForFunction((n) => (window.__rigscope.app.loads ?? 0) > n, before, { timeout: 60000 });
     expect((await scene(page)).characters.length).toBeGreaterThan(0);
     expect(await page.locator('#status').textContent()).toMatch(/2 files read/);
-    await page.context.close();
+    await pause(page);
   });
 });
 
@@ -209,7 +241,7 @@ describe('Git LFS pointers on the page', () => {
 
   it('from a repository folder and from a drop: named, not bound as a texture, and the mesh shows', async () => {
     const page = await pageWithHosts(`/?repo=${encodeURIComponent(`${GH}/lfs`)}`);
-    const dropped = await pageWithHosts('/?demo=0');
+    const dropped = await dropPage();
     await dropFolder(
       dropped,
       'lfs',
@@ -223,8 +255,9 @@ describe('Git LFS pointers on the page', () => {
       expect(await p.evaluate(() => window.__rigscope.app.scene.characters[0].materials.map((m) => m.texture?.path ?? null))).toEqual([
         null,
       ]);
-      await p.context.close();
     }
+    await page.context.close();
+    await pause(dropped);
   });
 });
 
@@ -268,7 +301,8 @@ describe('the element (embed page) and a folder in part', () => {
 describe('Copy link while a clip plays', () => {
   it('names the frame on screen, which holds while the dialog is open, and plays on after', async () => {
     reset();
-    const page = await pageWithHosts(`/?repo=${encodeURIComponent(repoLink('psk'))}`);
+    const page = await pskRepoPage();
+    await page.evaluate(() => window.__rigscope.app.play());
     await page.waitForFunction(() => window.__rigscope.app.playing);
     await clickMenuItem(page, 'link-button');
     await until(page, () => document.getElementById('share-text').value !== '');
@@ -286,5 +320,6 @@ describe('Copy link while a clip plays', () => {
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => window.__rigscope.app.playing);
     await page.context.close();
+    pskRepo = null;
   });
 });

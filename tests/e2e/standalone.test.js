@@ -71,16 +71,36 @@ const SETS = {
   psg: { files: ['psg/synthetic/skinned_quad_f32.psg'], held: ['skinned_quad_f32.psg'], clips: [], moves: false },
 };
 
-let browser, dir;
+let browser, dir, viewerShared;
 beforeAll(async () => {
   if (!existsSync(TEMPLATE)) execFileSync('node', [`${ROOT}scripts/build-standalone.mjs`], { cwd: ROOT });
   dir = mkdtempSync(join(tmpdir(), 'rigscope-standalone-'));
   browser = await launch();
 }, 120000);
 afterAll(async () => {
+  await viewerShared?.close();
+  await offlineTab?.close();
   await browser?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * The viewer page the sets are chosen in and saved from, one for the file (a fresh page costs
+ * about 3 CPU-seconds): cleared (Clear, as a person does; memory.test.js tests it) and sized for
+ * each use. The written pages it saves are what the tests are about, and each opens fresh.
+ */
+async function viewerPage(viewport = { width: 800, height: 600 }) {
+  if (!viewerShared) viewerShared = await openPage(browser, '/?demo=0', { viewport });
+  else {
+    await viewerShared.evaluate(() => document.getElementById('clear-button').click());
+    await viewerShared.setViewportSize(viewport);
+  }
+  viewerShared.errors = [];
+  return viewerShared;
+}
+
+/** Clears the viewer page once its files are saved: its playing clip would draw beside the written page. */
+const doneWith = (viewer) => viewer.evaluate(() => document.getElementById('clear-button').click());
 
 /** The files a written page holds (its pack, unpacked as the page does) and the pack's state. */
 async function packOf(path) {
@@ -105,27 +125,36 @@ function craftedPack(files, body = new Uint8Array(0)) {
 }
 
 /**
- * Opens a page with every request refused but `allow` (file: URLs by default). Resolves once the
- * player has loaded (or failed, with its message).
+ * Opens a written page in the file's one offline tab, where every request but a file: URL is
+ * refused (and counted). Each opening is a new document read from the file; the tab is kept, as a
+ * new tab costs its own renderer start. Resolves once the player has loaded (or failed, with its
+ * message), the tab's errors and refused requests counted from this opening on.
  */
-async function openOffline(url, { allow = (u) => u.startsWith('file:'), viewport = { width: 800, height: 600 } } = {}) {
-  const page = await browser.newPage({ viewport });
-  page.errors = [];
-  page.blocked = [];
-  page.on('pageerror', (e) => page.errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !/GPU stall|ReadPixels/.test(m.text())) page.errors.push(m.text());
-  });
-  await page.route('**/*', (route) => {
-    const u = route.request().url();
-    if (allow(u)) return route.fallback();
-    page.blocked.push(u);
-    return route.abort();
-  });
-  await page.goto(url);
-  await page.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 120000 });
-  return page;
+let offlineTab;
+async function openOffline(url) {
+  if (!offlineTab) {
+    const page = await browser.newPage({ viewport: { width: 800, height: 600 } });
+    page.on('pageerror', (e) => page.errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/GPU stall|ReadPixels/.test(m.text())) page.errors.push(m.text());
+    });
+    await page.route('**/*', (route) => {
+      const u = route.request().url();
+      if (u.startsWith('file:')) return route.fallback();
+      page.blocked.push(u);
+      return route.abort();
+    });
+    offlineTab = page;
+  }
+  offlineTab.errors = [];
+  offlineTab.blocked = [];
+  await offlineTab.goto(url);
+  await offlineTab.waitForFunction(() => window.__rigscope?.ready === true, null, { timeout: 120000 });
+  return offlineTab;
 }
+
+/** Done with the written page: paused, so that it draws nothing while the next one is made. */
+const leave = (page) => page.evaluate(() => window.__rigscope.element?.pause());
 
 /** Draws the player at `t` seconds into the current clip (paused); keeps the picture as `key`. */
 const pictureAt = (page, t, key) =>
@@ -214,7 +243,7 @@ describe.each(Object.keys(SETS))('a standalone page of %s samples', (family) => 
   const set = SETS[family];
 
   it('written by the viewer (Save page) opens from disk with no network: draws, plays, lists the clips', async () => {
-    const viewer = await openPage(browser, '/?demo=0', { viewport: { width: 800, height: 600 } });
+    const viewer = await viewerPage();
     await chooseFiles(
       viewer,
       set.files.map((p) => filePayload(`${set.base ?? SAMPLES}${p}`)),
@@ -227,14 +256,14 @@ describe.each(Object.keys(SETS))('a standalone page of %s samples', (family) => 
       clips: window.__rigscope.app.allClips.map((c) => c.clip.name),
       clip: window.__rigscope.app.current?.clip.name,
     }));
-    await viewer.close();
+    await doneWith(viewer);
     expect(shown.clips).toEqual(set.clips);
     const { names, state } = await packOf(path);
     expect(names).toEqual(set.held);
     expect(state.clip).toBe(shown.clip);
     const page = await openOffline(pathToFileURL(path).href);
     await expectPlayerWorks(page, set);
-    await page.close();
+    await leave(page);
   }, 240000);
 
   it('written by `rigscope page` opens from disk with no network: draws, plays, lists the clips', async () => {
@@ -258,7 +287,7 @@ describe.each(Object.keys(SETS))('a standalone page of %s samples', (family) => 
     const page = await openOffline(pathToFileURL(path).href);
     if (set.cliClip) expect(await page.evaluate(() => window.__rigscope.element.currentClip)).toBe(set.cliClip[1]);
     await expectPlayerWorks(page, set);
-    await page.close();
+    await leave(page);
   }, 240000);
 });
 
@@ -270,7 +299,7 @@ describe('the standalone page', () => {
       'psk/grunt_hh_grabplayer_crouch_SEQ0.psa',
       ...SETS.psk.files,
     ];
-    const viewer = await openPage(browser, '/?demo=0', { viewport: { width: 1280, height: 800 } });
+    const viewer = await viewerPage({ width: 1280, height: 800 });
     await chooseFiles(
       viewer,
       files.map((p) => filePayload(`${SAMPLES}${p}`)),
@@ -284,7 +313,7 @@ describe('the standalone page', () => {
     await download.saveAs(path);
     const want = await viewer.evaluate(() => window.rigscope.snapshot().characters.map((c) => c.name));
     expect(await viewer.evaluate(() => document.getElementById('share-dialog').open)).toBe(false);
-    await viewer.close();
+    await doneWith(viewer);
     expect((await packOf(path)).names).toEqual(files.map((p) => p.split('/').pop()));
     const page = await openOffline(pathToFileURL(path).href);
     const got = await page.evaluate(() => ({
@@ -295,7 +324,7 @@ describe('the standalone page', () => {
     expect(got.names).toEqual(want);
     expect((await pictureAt(page, 0, 'big')).count).toBeGreaterThan(1000);
     expect(page.blocked).toEqual([]);
-    await page.close();
+    await leave(page);
   }, 300000);
 
   it('works from a web host too (the same file, served over http)', async () => {
@@ -356,7 +385,7 @@ describe('the standalone page', () => {
         await page.evaluate(() => new Promise((ok) => setTimeout(() => ok(window.__rigscope.element.snapshot().characters.length), 0))),
       ).toBe(0);
       expect(page.blocked).toEqual([]);
-      await page.close();
+      await leave(page);
     }
   }, 240000);
 });
