@@ -4,7 +4,6 @@
 // assembly waited 180-390 ms for an early drawing of two characters).
 import { describe, expect, it } from 'vitest';
 import { App } from '../../web/src/app/app.js';
-import { Player } from '../../web/src/element/player.js';
 import { decodeFiles } from '../../web/src/families/index.js';
 import { entryFromBytes } from '../../web/src/core/files.js';
 import { decoder, fakeViewer, fixture } from './helpers.js';
@@ -110,61 +109,5 @@ describe('an early drawing still waiting when its drop is decoded', () => {
     // Both built early go: the one shown leaves the view, the one never shown is freed the same way.
     expect(viewer.removed.map((c) => c.name).sort()).toEqual(['static.pskx', 'two_bone.psk']);
     expect(app.characters.map((c) => c.name)).toEqual(['knight_body.psk']);
-  });
-});
-
-/**
- * A <rigscope-viewer> stage that records what enters and leaves it; the shader links of its
- * drawings after the first (stage.prepare) wait until the drawing is stopped.
- */
-function recordingStage() {
-  const stage = {
-    characters: [],
-    added: [],
-    prepares: 0,
-    stopped: 0,
-    add(c) {
-      stage.added.push(c);
-      stage.characters.push(c);
-    },
-    remove(c) {
-      stage.characters = stage.characters.filter((x) => x !== c);
-    },
-    clear() {
-      stage.characters = [];
-    },
-    prepare(roots, { signal } = {}) {
-      if (++stage.prepares === 1 || !signal) return Promise.resolve();
-      return new Promise((resolve) => {
-        const stop = () => {
-          stage.stopped++;
-          resolve();
-        };
-        if (signal.aborted) stop();
-        else signal.addEventListener('abort', stop);
-      });
-    },
-    frameAll() {},
-    invalidate() {},
-    poseChanged() {},
-    glideTo() {},
-    shown: async () => {},
-  };
-  return stage;
-}
-
-describe('<rigscope-viewer>: a drawing still waiting when its load is decoded', () => {
-  it('stops, and the last drawing puts every character on the stage once', async () => {
-    host ??= await decoder();
-    const stage = recordingStage();
-    const player = new Player(stage, host);
-    const names = ['two_bone.psk', 'static.pskx', 'arm.pmd', 'knight_body.psk'];
-    // Unstopped, the drawing after the first look would wait for its links for ever.
-    await player.loadFiles(names.map((name) => entryFromBytes(`mod/${name}`, fixture(name))));
-    expect(stage.stopped).toBe(1);
-    expect(stage.characters.map((c) => c.name).sort()).toEqual([...names].sort());
-    expect(new Set(stage.added).size).toBe(stage.added.length);
-    expect(stage.added.length).toBe(names.length);
-    expect(new Set(stage.characters)).toEqual(new Set(player.characters));
   });
 });

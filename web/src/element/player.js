@@ -43,8 +43,6 @@ export class Player extends Playback {
     this.partial = false;
     /** The characters shown, by signature (three/scene-objects.js): a later drawing keeps them. */
     this.built = new Map();
-    /** Built by an early drawing cut short (its load decoded meanwhile) and not yet on the stage: the next drawing puts them there. */
-    this._entering = new Set();
     /**
      * The level of detail assembled of parts that have levels (0 the finest, or 'all'): the
      * element's lod attribute.
@@ -112,13 +110,11 @@ export class Player extends Playback {
     const generation = ++this._generation;
     this._decoding = generation;
     const current = () => generation === this._generation;
-    const stopping = new AbortController();
     const early = earlyDrawing(async (partial) => {
       if (!current()) return;
       const first = !this.partial;
-      const cutShort = await this._draw(partial, generation, { early: true, signal: stopping.signal });
+      await this._draw(partial, generation, { early: true });
       this.partial = true;
-      if (cutShort) return;
       onDrawn?.(first);
       // The first drawing is framed at once; the camera glides to frame each later one (it adds
       // characters beside those drawn), and frames the final scene when it is whole.
@@ -134,9 +130,6 @@ export class Player extends Playback {
         // Of containers (a UE1 package), only the objects asked for (the element's mesh attribute).
         ...(objects ? { objects } : {}),
       });
-      // A drawing of part of the load still waiting for its shaders' links stops: the last
-      // drawing puts what it built on the stage (as the page does: App.loadFiles).
-      stopping.abort();
       await early.settled();
       if (!current()) throw droppedLoad();
       await this._draw(decoded, generation);
@@ -167,11 +160,9 @@ export class Player extends Playback {
    * (another load's never do), the others are swapped for their new build in one task, after the
    * new ones' textures are on and their shaders compiled, so no frame shows a gap. A load dropped
    * meanwhile frees what it made and throws. An `early` drawing (made while the load goes on) does
-   * not wait for textures still to be fetched (sceneObjects); one cut short by `signal` (its load
-   * decoded while it waited for its shaders' links) leaves its newcomers to the next drawing and
-   * resolves to true.
+   * not wait for textures still to be fetched (sceneObjects).
    */
-  async _draw(decoded, generation, { early = false, signal = undefined } = {}) {
+  async _draw(decoded, generation, { early = false } = {}) {
     const mine = this.partial ? this.built : new Map();
     const before = texturesOf(this.partial ? this.characters : []);
     let made = null;
@@ -180,13 +171,10 @@ export class Player extends Playback {
       if (generation === this._generation) {
         // What is shown and stays starts for its place in this scene now, and glides there while
         // the newcomers' shaders link: a glide lasts as long as its start stood (glides.js).
-        const shown = new Set(this.partial ? this.characters.filter((c) => !this._entering.has(c)) : []);
+        const shown = new Set(this.partial ? this.characters : []);
         for (const c of made.characters)
           if (shown.has(c)) this.stage.glideTo(c, c.root.position.clone().fromArray(c.scene.offset ?? [0, 0, 0]));
-        await this.stage.prepare(
-          made.characters.map((c) => c.root),
-          { signal },
-        );
+        await this.stage.prepare(made.characters.map((c) => c.root));
       }
     } finally {
       if (generation !== this._generation) {
@@ -205,26 +193,17 @@ export class Player extends Playback {
     for (const c of this.characters) if (!stays.has(c)) this.stage.remove(c, inUse);
     // Textures a kept character showed from part of the drop and no longer shows.
     for (const t of before) if (!inUse.has(t)) t.dispose();
-    // Left to this drawing by one cut short: never shown, so put at its place, not glided there.
-    const entering = [...this._entering].filter((c) => stays.has(c));
-    for (const c of entering) c.root.position.fromArray(c.scene.offset ?? [0, 0, 0]);
-    const isNew = new Set([...added, ...entering]);
-    this._entering.clear();
-    const cutShort = signal?.aborted;
+    const isNew = new Set(added);
     for (const c of characters) {
       c.root.visible = !c.scene.hidden;
-      // Kept: on its way to its place in this scene already. Cut short, this drawing leaves its
-      // newcomers, their shaders maybe still linking, to the next.
-      if (!isNew.has(c)) continue;
-      if (cutShort) this._entering.add(c);
-      else this.stage.add(c);
+      // Kept: on its way to its place in this scene already.
+      if (isNew.has(c)) this.stage.add(c);
     }
     this.scene = scene;
     this.characters = characters;
     this.built = built;
     this.stage.poseChanged();
     this.stage.invalidate();
-    return cutShort;
   }
 
   /**
@@ -275,8 +254,6 @@ export class Player extends Playback {
 
   clear() {
     this.selected = null;
-    for (const c of this._entering) this.stage.remove(c);
-    this._entering.clear();
     this.stage.clear();
     this.scene = null;
     this.characters = [];

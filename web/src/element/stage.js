@@ -359,7 +359,7 @@ export class ElementStage {
    * materials share programs where the picture is the same, as on the viewer page.
    * @param {THREE.Object3D[]} [roots]
    */
-  async prepare(roots, { signal } = {}) {
+  async prepare(roots) {
     const { renderer } = sharedRenderer;
     const drawn = roots ?? this.characters.map((c) => c.root);
     for (const root of drawn) sharePrograms(materialsOf(root));
@@ -374,7 +374,6 @@ export class ElementStage {
     await linkPrograms(
       renderer,
       renderer.info.programs.filter((p) => !before.has(p)),
-      { signal },
     );
   }
 
