@@ -13,7 +13,7 @@ import { assignTexture, removeTexture, textureOfRecord } from '../three/textures
 import { buildTextureBoard } from '../three/board.js';
 import { applyMaterialMaps, clearMaterialMaps } from '../three/material-maps.js';
 import { describeRecord, isProblem } from '../core/report.js';
-import { nextTask, slicer, SLICE_MS, whenAborted } from '../core/tasks.js';
+import { nextTask, slicer, SLICE_MS } from '../core/tasks.js';
 import { earlyDrawing } from '../core/early-drawing.js';
 import { signature } from '../three/scene-objects.js';
 import { releaseHeldInputs } from '../decoder/held.js';
@@ -45,11 +45,6 @@ export class App extends Playback {
     this.scene = null;
     this.characters = []; // built from this.scene, in its order (texture boards last); playable (Playback)
     this.built = new Map(); // signature -> Character
-    // What an early drawing cut short (the drop decoded meanwhile) built and did not bring into the
-    // view, and what it took out of the scene and left in the view: the next assembly does both.
-    this._entering = new Set();
-    this._leaving = new Set();
-    this._applying = new WeakMap(); // material -> { record, done }: the texture being put on it
     this.reports = []; // one per drop: { files, records }
     this.files = new Map(); // path -> FileEntry of every file given (bytes stay readable: links and pages pack them)
     this.demo = false;
@@ -77,10 +72,6 @@ export class App extends Playback {
     const set = await decodeFiles(entries, this.decoder, { onProgress, drop, isCancelled, onDecoded: early.decoded, ...objects });
     this.lastDecodeMs = performance.now() - started;
     performance.mark('rigscope:decoded');
-    // A drawing of part of the drop that still waits (for textures, or shader links) stops: the
-    // last assembly brings in what it built (issue #41: the vertex3d folder's last assembly began
-    // 180-390 ms after its decode, behind an early drawing of two characters).
-    early.stop();
     await early.settled();
     // The demo gives way to the first drop that brings anything to show; a drop of only broken
     // files leaves it (and any scene) as it was.
@@ -129,8 +120,7 @@ export class App extends Playback {
    * every character drawn here whose make-up did not change.
    */
   _drawEarly({ replace, demo }) {
-    const stopping = new AbortController();
-    const early = { cleared: false, framed: false, added: [], stop: () => stopping.abort() };
+    const early = { cleared: false, framed: false, added: [] };
     const draw = async (partial) => {
       if (!early.cleared && (replace || (this.demo && !demo))) {
         this.clear();
@@ -138,9 +128,9 @@ export class App extends Playback {
       }
       const before = this.characters.length;
       const decoded = Object.fromEntries(Object.keys(this.decoded).map((k) => [k, [...this.decoded[k], ...partial[k]]]));
-      early.added.push(...(await this._assemble(decoded, { early: true, signal: stopping.signal })));
+      early.added.push(...(await this._assemble(decoded, { early: true })));
       // The first characters of an empty view are framed at once; later ones make room by gliding.
-      if (!before && !early.framed && this.characters.length && !stopping.signal.aborted) {
+      if (!before && !early.framed && this.characters.length) {
         this.frameView();
         early.framed = true;
         // The next drawings link shaders, which holds the GPU process: the first frame goes first.
@@ -156,7 +146,7 @@ export class App extends Playback {
    * A new character enters the view once its textures are on and its shaders compiled, so its
    * first frame is whole; characters already drawn glide to their new places.
    */
-  async _assemble(decoded = this.decoded, { early = false, signal = undefined } = {}) {
+  async _assemble(decoded = this.decoded, { early = false } = {}) {
     this.scene = await assembleScene(decoded, { manual: this.manual, lod: this.lod });
     const next = new Map();
     const added = [];
@@ -184,43 +174,27 @@ export class App extends Playback {
     const gone = [...this.built].filter(([sig]) => !next.has(sig)).map(([, character]) => character);
     this.built = next;
     this.characters = [...next.values()];
-    // Cut short from here on, what this drawing built and took out waits for the next assembly.
-    const cutShort = () => {
-      if (!signal?.aborted) return false;
-      for (const c of added) this._entering.add(c);
-      for (const c of gone) this._leaving.add(c);
-      return true;
-    };
     // The newcomers' programs link while the drop is laid out and its textures are made.
     await this.viewer.sendLinks?.(
       added.map((c) => c.root),
       this._mappedMaterials(added),
     );
-    if (cutShort()) return added;
     await this._layoutInMotion(pause);
     // What is drawn already starts for its new place now, and glides there while the newcomers'
     // textures and shaders are made ready: a glide lasts as long as its start stood (glides.js),
     // so started after them it took their time twice over (a psg folder: 120 ms of 600).
-    const now = new Set(this.characters);
-    const entering = new Set([...added, ...[...this._entering].filter((c) => now.has(c))]);
-    for (const c of this.characters) if (!entering.has(c)) this.viewer.place?.(c, { glide: true });
-    await this._applyTextures(pause, { early, signal });
-    if (cutShort()) return added;
+    const isNew = new Set(added);
+    for (const c of this.characters) if (!isNew.has(c)) this.viewer.place?.(c, { glide: true });
+    await this._applyTextures(pause, { early });
     // Linking a program holds the page until the GPU process has linked it, and making the
     // programs takes its time: not in the same task as the builds before (one of 65 ms).
     await nextTask();
     // Every character: one drawn before may have just got its texture (another program).
-    await this.viewer.compileFor?.(
-      this.characters.map((c) => c.root),
-      { signal },
-    );
-    if (cutShort()) return added;
+    await this.viewer.compileFor?.(this.characters.map((c) => c.root));
     // What was rebuilt is swapped for its new build in the same task when the drop is small; a
     // large one enters the view in slices.
-    for (const c of [...gone, ...this._leaving]) if (!now.has(c)) this.viewer.remove(c);
-    this._leaving.clear();
-    this._entering.clear();
-    for (const c of entering) {
+    for (const c of gone) this.viewer.remove(c);
+    for (const c of added) {
       await pause();
       this.viewer.add(c);
     }
@@ -277,7 +251,7 @@ export class App extends Playback {
    * (`awaitsFetch`: a package read in parts) but does not wait for it: the drop's last assembly
    * puts it on.
    */
-  async _applyTextures(pause = async () => {}, { early = false, signal = undefined } = {}) {
+  async _applyTextures(pause = async () => {}, { early = false } = {}) {
     const work = [];
     for (const top of this.characters) {
       if (top.textureBoard) continue;
@@ -288,7 +262,7 @@ export class App extends Playback {
             await pause(); // textures made from decoded pixels are made here, synchronously
             // Fetched and decoded from now on; put on by the last assembly.
             if (early && entry.texture.awaitsFetch?.()) textureOfRecord(entry.texture, this.decoder).catch(() => {});
-            else work.push(this._applyTextureOnce(material, entry));
+            else work.push(this._applyTexture(material, entry));
           } else if (material && !entry.texture && material.userData.record) {
             // Drawn early from part of the drop with a texture the whole drop does not give it.
             clearMaterialMaps(material);
@@ -298,20 +272,8 @@ export class App extends Playback {
         }
       }
     }
-    // A drawing cut short waits no longer; the next one waits for what is still on its way.
-    await Promise.race([Promise.all(work), whenAborted(signal)]);
+    await Promise.all(work);
     this.viewer.setWireframe(this.viewer.wireframe);
-  }
-
-  /** Puts a texture on a material once: a drawing that asks while an earlier one is putting it on waits for that one. */
-  _applyTextureOnce(material, entry) {
-    const going = this._applying.get(material);
-    if (going?.record === entry.texture) return going.done;
-    const done = this._applyTexture(material, entry).finally(() => {
-      if (this._applying.get(material)?.done === done) this._applying.delete(material);
-    });
-    this._applying.set(material, { record: entry.texture, done });
-    return done;
   }
 
   async _applyTexture(material, entry) {
@@ -507,10 +469,6 @@ export class App extends Playback {
     this.manual.clear();
     this.lod = 0;
     this.scene = null;
-    // Built by an early drawing cut short and never shown: freed here, as the view frees its own.
-    for (const c of this._entering) c.dispose();
-    this._entering.clear();
-    this._leaving.clear();
     this.built = new Map();
     this.characters = [];
     this._selected = null;

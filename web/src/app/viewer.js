@@ -292,9 +292,8 @@ export class Viewer {
    * of material (its program cache); each new program is linked before the characters enter the
    * view, without holding the page (three/programs.js).
    * @param {import('three').Object3D[]} roots
-   * @param {{ signal?: AbortSignal }} [options] `signal` ends the wait for links (a drawing cut short)
    */
-  async compileFor(roots, { signal } = {}) {
+  async compileFor(roots) {
     // Only roots with a material not compiled as it is now (new, or given a texture since), a few
     // at a time: preparing a thousand characters' materials in one call held the page 250 ms.
     // Materials that can share a program are made to first (three/shared-programs.js).
@@ -323,8 +322,7 @@ export class Viewer {
       this.holds++;
       return () => this.holds--;
     };
-    await linkPrograms(this.renderer, linking, { hold, signal });
-    if (signal?.aborted) return; // not all first used: the next compile waits for them again
+    await linkPrograms(this.renderer, linking, { hold });
     for (const program of linking) this._linked.add(program);
   }
 

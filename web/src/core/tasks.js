@@ -26,10 +26,3 @@ export function slicer(onBreak) {
 }
 
 const SETTLED = Promise.resolve();
-
-/** Resolves when `signal` aborts (at once if it has); never without one. */
-export function whenAborted(signal) {
-  if (!signal) return new Promise(() => {});
-  if (signal.aborted) return SETTLED;
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-}

@@ -22,14 +22,14 @@ const CAUGHT_UP_MS = 20000;
  * tasks: the page draws and answers input meanwhile.
  * @param {import('three').WebGLRenderer} renderer
  */
-export async function gpuCaughtUp(renderer, maxMs = CAUGHT_UP_MS, signal = undefined) {
+export async function gpuCaughtUp(renderer, maxMs = CAUGHT_UP_MS) {
   const gl = /** @type {WebGL2RenderingContext} */ (renderer.getContext());
   if (!gl.fenceSync) return;
   const fence = gl.fenceSync(gl.SYNC_GPU_COMMANDS_COMPLETE, 0);
   gl.flush();
   const start = performance.now();
   // A fence's status changes only between tasks (WebGL): polled with a zero timeout.
-  while (gl.clientWaitSync(fence, 0, 0) === gl.TIMEOUT_EXPIRED && performance.now() - start < maxMs && !signal?.aborted)
+  while (gl.clientWaitSync(fence, 0, 0) === gl.TIMEOUT_EXPIRED && performance.now() - start < maxMs)
     await new Promise((resolve) => setTimeout(resolve, 5));
   gl.deleteSync(fence);
 }
@@ -48,12 +48,12 @@ const QUIET_TRIES = 4;
  * @param {import('three').WebGLRenderer} renderer
  * @param {(() => () => void) | null} [hold]
  */
-async function gpuQuiet(renderer, hold = null, signal = undefined) {
-  for (let i = 0; i < QUIET_TRIES && !signal?.aborted; i++) {
+async function gpuQuiet(renderer, hold = null) {
+  for (let i = 0; i < QUIET_TRIES; i++) {
     const frame = renderer.info.render.frame;
     const release = i > 0 ? hold?.() : null;
     try {
-      await gpuCaughtUp(renderer, CAUGHT_UP_MS, signal);
+      await gpuCaughtUp(renderer);
     } finally {
       release?.();
     }
@@ -70,16 +70,14 @@ async function gpuQuiet(renderer, hold = null, signal = undefined) {
  * busy machine (issue #41).
  * @param {import('three').WebGLRenderer} renderer
  * @param {object[]} programs three's WebGLProgram objects
- * @param {{ hold?: (() => () => void) | null, signal?: AbortSignal }} [options] `hold` stops the view
- *   drawing for a fence (gpuQuiet); `signal` ends the wait, leaving the programs not used yet to their next use
+ * @param {{ hold?: (() => () => void) | null }} [options] `hold` stops the view drawing for a fence (gpuQuiet)
  */
-export async function linkPrograms(renderer, programs, { hold = null, signal = undefined } = {}) {
+export async function linkPrograms(renderer, programs, { hold = null } = {}) {
   const parallel = renderer.extensions.has('KHR_parallel_shader_compile');
   let next = 0;
   while (next < programs.length) {
-    if (parallel) while (!programs.every((p) => p.isReady()) && !signal?.aborted) await new Promise((resolve) => setTimeout(resolve, 10));
-    else await gpuQuiet(renderer, hold, signal);
-    if (signal?.aborted) return;
+    if (parallel) while (!programs.every((p) => p.isReady())) await new Promise((resolve) => setTimeout(resolve, 10));
+    else await gpuQuiet(renderer, hold);
     const start = performance.now();
     // The link is done and nothing waits ahead: each use finds its uniforms at once.
     do firstUse(renderer, programs[next++]);
