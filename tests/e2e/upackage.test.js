@@ -308,6 +308,8 @@ describe('a Deus Ex character package in the viewer', () => {
   it('is selected over the larger prop, framed alone, textured, and plays its first sequence', async () => {
     const page = await openPage(browser, '/?demo=0');
     await chooseFiles(page, [filePayload(`${FIXTURES}dx_character.u`)]);
+    // The clip list is built in slices after the load (panels/slices.js): read once it is whole.
+    await until(page, () => !document.querySelector('#clip-list[aria-busy]'));
     const state = await page.evaluate(() => {
       const { app } = window.__rigscope;
       return {
