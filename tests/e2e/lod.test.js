@@ -2,13 +2,14 @@
 // own writer): one character showing LOD0, named after its body; the Scene panel's level control
 // swaps every part to that level (the clip goes on) or shows all levels; the materials panel names
 // the rule that put a texture named after a model plus `_` on it.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { copyFileSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fileBrowser, FIXTURES, openFolder, openPage, until, clickMenuItem } from './browser.js';
+import { sharedViewerPage } from './shared-page.js';
 
 const BODIES = `${FIXTURES}lod_export/ueviewer/Characters/Male/Bodies`;
 const browser = fileBrowser();
@@ -28,19 +29,8 @@ const drawn = (page) =>
  * CPU-seconds): cleared first (Clear, as a person does; memory.test.js tests it), at `viewport`,
  * its errors new. Pages a link opens stay fresh: their start is the subject.
  */
-let viewerShared;
-afterAll(async () => {
-  await viewerShared?.close();
-});
-async function viewerPage(viewport = { width: 640, height: 480 }) {
-  if (!viewerShared) viewerShared = await openPage(browser, '/?demo=0', { viewport });
-  else {
-    await viewerShared.evaluate(() => document.getElementById('clear-button').click());
-    await viewerShared.setViewportSize(viewport);
-  }
-  viewerShared.errors = [];
-  return viewerShared;
-}
+const sharedPage = sharedViewerPage(browser);
+const viewerPage = (viewport = { width: 640, height: 480 }) => sharedPage({ viewport });
 
 /** The viewer with the body folder just opened (LOD 0, its clip playing). */
 async function bodiesPage() {

@@ -3,10 +3,11 @@
 // page that can reach nothing but the site itself (no samples, no fixtures, no other host): it
 // must show the same scene, in the viewer and in the embed page, and in <rigscope-viewer>.
 // Hostile links end in a message while the page keeps drawing and keeps what it had.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { deflateSync } from 'fflate';
 import { chooseFiles, fileBrowser, filePayload, fixtureBytes, longestTaskDuring, openPage, SAMPLES, clickMenuItem } from './browser.js';
+import { sharedViewerPage } from './shared-page.js';
 import { packScene, toBase64Url } from '../../web/src/core/pack.js';
 
 const browser = fileBrowser(['--disable-features=LocalNetworkAccessChecks']);
@@ -74,19 +75,8 @@ async function openLink(page, url) {
  * cleared first (Clear, as a person does; memory.test.js tests it), at `viewport`, its errors
  * new. Pages a link opens stay fresh: their start is the subject.
  */
-let viewerShared;
-afterAll(async () => {
-  await viewerShared?.close();
-});
-async function viewerPage(viewport = { width: 640, height: 480 }) {
-  if (!viewerShared) viewerShared = await openPage(browser, '/?demo=0', { viewport });
-  else {
-    await viewerShared.evaluate(() => document.getElementById('clear-button').click());
-    await viewerShared.setViewportSize(viewport);
-  }
-  viewerShared.errors = [];
-  return viewerShared;
-}
+const sharedPage = sharedViewerPage(browser);
+const viewerPage = (viewport = { width: 640, height: 480 }) => sharedPage({ viewport });
 
 /** Opens a family's set in the viewer, picks a clip that is not the first, a frame and a camera. */
 async function sourcePage(family) {
