@@ -114,6 +114,41 @@ describe.skipIf(!have)('rigscope poster', () => {
     }
   }, 180000);
 
+  it('a poster of the scene shown, at another clip or frame, reads no file again and gives the bytes a fresh load gives (every family)', async () => {
+    // A scene of other files in between makes the page load the next poster's files afresh.
+    const other = [`${FIXTURES}static.pskx`];
+    const views = {
+      psk: [
+        { clip: 'Walk', frame: 3 },
+        { clip: 'Walk', frame: 12 },
+        { clip: 'webattack', frame: 2 },
+        { clip: 'Walk', frame: 9 },
+      ],
+      zeroad: [{ frame: 0 }, { frame: 25 }],
+      ue1: [{ frame: 0 }, { frame: 17 }],
+      psg: [{}, {}, { camera: '0.4,0.3,1.2,0,0,0' }],
+    };
+    for (const [family, [first, ...later]] of Object.entries(views)) {
+      const paths = samples(family);
+      const size = { width: 200, height: 150 };
+      expect((await draw(paths, { ...size, ...first })).loaded, family).toBe(true);
+      const again = [];
+      for (const view of later) again.push(await draw(paths, { ...size, ...view }));
+      // A view that changes more than the clip and the pose (psg's camera) loads again.
+      const kept = later.map((view) => !view.camera);
+      expect(
+        again.map((d) => !d.loaded),
+        family,
+      ).toEqual(kept);
+      for (const [i, view] of later.entries()) {
+        await draw(other, size);
+        const fresh = await draw(paths, { ...size, ...view });
+        expect(fresh.loaded, family).toBe(true);
+        expect(Buffer.compare(again[i].png, fresh.png), `${family} ${JSON.stringify(view)}`).toBe(0);
+      }
+    }
+  }, 240000);
+
   it('without --camera, frames and plays the hero of a mixed folder (core/layout.js chooseHero), not the prop that sorts first', async () => {
     // The writer-made flag with 100 sequences, shrunk to a tenth of a crate named to sort first.
     const folder = mkdtempSync(join(dir, 'mixed-'));

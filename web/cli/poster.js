@@ -84,6 +84,42 @@ async function showAndDraw({ packed, attributes, names, still, timeout }) {
   const el = document.getElementById('player');
   const deadline = (what) =>
     new Promise((_, reject) => setTimeout(() => reject(new Error(`the player did not ${what} within ${timeout / 1000} s`)), timeout));
+  // What the player shows, drawn as the poster (`loaded`: its files were read for it).
+  async function drawStill(loaded) {
+    const messages = el.messages.map((m) => m.text);
+    if (!el.app.characters.length) return { messages };
+    const png = await el.renderStill(still);
+    let binary = '';
+    for (let i = 0; i < png.length; i += 0x8000) binary += String.fromCharCode(...png.subarray(i, i + 0x8000));
+    const cur = el.app.current;
+    const frames = cur ? [cur.clip.firstFrame, cur.clip.firstFrame + cur.clip.frameCount - 1] : null;
+    return {
+      png: btoa(binary),
+      messages,
+      clip: el.currentClip,
+      frame: cur ? frames[0] + el.app.frame : null,
+      frames,
+      time: el.currentTime,
+      loaded,
+    };
+  }
+  // The scene shown already, at this size and with this view but for its clip (a wiki page of
+  // frames of one model): only the clip changes, and the still is posed; nothing is read again.
+  const again =
+    el.app.characters.length > 0 &&
+    el.getAttribute('packed') === packed &&
+    el.stage.width === still.width &&
+    el.stage.height === still.height &&
+    names.every((name) => el.getAttribute(name) === (attributes[name] ?? null) || (name === 'clip' && attributes.clip !== undefined));
+  if (again) {
+    if (attributes.clip !== undefined) el.setAttribute('clip', attributes.clip);
+    // Framed from the clip's start, as a load frames it (the last still's pose goes first), over
+    // the clip now shown, then the camera asked for: a load's last view step (the element's
+    // `up`, applied after `clip`).
+    el.app.pauseAt(0);
+    el._applyView('up');
+    return drawStill(false);
+  }
   // The last poster's scene and view go (a load with no files clears what is shown at once).
   el.removeAttribute('packed');
   for (const name of names) el.removeAttribute(name);
@@ -104,14 +140,7 @@ async function showAndDraw({ packed, attributes, names, still, timeout }) {
   el.setAttribute('packed', packed);
   await Promise.race([ended, deadline('load the files')]);
   await el.loaded;
-  const messages = el.messages.map((m) => m.text);
-  if (!el.app.characters.length) return { messages };
-  const png = await el.renderStill(still);
-  let binary = '';
-  for (let i = 0; i < png.length; i += 0x8000) binary += String.fromCharCode(...png.subarray(i, i + 0x8000));
-  const cur = el.app.current;
-  const frames = cur ? [cur.clip.firstFrame, cur.clip.firstFrame + cur.clip.frameCount - 1] : null;
-  return { png: btoa(binary), messages, clip: el.currentClip, frame: cur ? frames[0] + el.app.frame : null, frames, time: el.currentTime };
+  return drawStill(true);
 }
 
 /** One headless Chromium page holding the standalone player, drawing posters one after another. */
@@ -150,7 +179,9 @@ export class PosterBrowser {
   /**
    * Draws one poster of `files` ({ name, bytes }[], as packed). `options` as posterOptions
    * returns them, with `clip` (a name the files have) and `lod`. Resolves to { png: Buffer, clip,
-   * frame, time, messages }; throws when nothing could be shown.
+   * frame, time, messages, loaded }; throws when nothing could be shown. The scene shown already
+   * is drawn again at another clip or pose without reading its files (`loaded` false) when the
+   * files, the size and the rest of the view are the poster's.
    */
   async render(files, { width, height, frame, time, transparent, attributes = {}, clip, lod = 0, mesh }) {
     if (this.size.width !== width || this.size.height !== height) {
