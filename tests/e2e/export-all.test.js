@@ -39,10 +39,12 @@ describe.skipIf(!HAVE_SAMPLES)('Export all in the page', () => {
   beforeAll(async () => {
     browser = await launch();
     page = await openPage(browser, '/?demo=0', { viewport: { width: 1280, height: 800 } });
-    for (const [name, dir] of FOLDERS) await dropFolder(page, name, filesOf(dir));
     // Nothing here needs frames: the psk folder playing (400k triangles, some 250 ms of CPU a
-    // frame in SwiftShader) would hold a core through the exports.
-    await page.evaluate(() => window.__rigscope.pause());
+    // frame in SwiftShader) would hold a core through the next drops and the exports.
+    for (const [name, dir] of FOLDERS) {
+      await dropFolder(page, name, filesOf(dir));
+      await page.evaluate(() => window.__rigscope.pause());
+    }
   }, 180000);
   afterAll(async () => {
     await browser?.close();
