@@ -7,34 +7,27 @@ import { inject } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { FAMILY_SAMPLES, SAMPLES, chooseFiles, dropFolder, filePayload, launch, openPage, until, clickMenuItem } from './browser.js';
+import { FAMILY_SAMPLES, SAMPLES, chooseFiles, dropFolder, filePayload, launch, until, clickMenuItem } from './browser.js';
+import { sharedViewerPage } from './shared-page.js';
 import { packScene } from '../../web/src/core/pack.js';
 import { bundleBytes, isBundle, readBundle } from '../../web/src/core/bundle.js';
 
-let browser, host, viewerShared;
+let browser, host;
 beforeAll(async () => {
   browser = await launch();
 });
 afterAll(async () => {
-  await viewerShared?.close();
   await browser?.close();
 });
 
 /**
- * The viewer page files and bundles are chosen or dropped on, one for the file (a fresh page
- * costs about 3 CPU-seconds): cleared first (Clear, as a person does; memory.test.js tests it),
- * at `viewport`, its errors new. `shown` pauses what it reads, so it draws nothing between tests.
- * Pages opened from a link (the embed page, file=) stay fresh.
+ * The viewer page files and bundles are chosen or dropped on, one for the file (shared-page.js):
+ * emptied as Clear does, at `viewport`, its errors new. `shown` pauses what it reads, so it draws
+ * nothing between tests. Pages opened from a link (the embed page, file=) stay fresh. Its page
+ * closes before the browser does (afterAll hooks run last registered first).
  */
-async function viewerPage(viewport = { width: 640, height: 480 }) {
-  if (!viewerShared) viewerShared = await openPage(browser, '/?demo=0', { viewport });
-  else {
-    await viewerShared.evaluate(() => document.getElementById('clear-button').click());
-    await viewerShared.setViewportSize(viewport);
-  }
-  viewerShared.errors = [];
-  return viewerShared;
-}
+const sharedPage = sharedViewerPage(() => browser);
+const viewerPage = (viewport = { width: 640, height: 480 }) => sharedPage({ viewport });
 
 /**
  * A page of another site that holds one <rigscope-viewer> at a time, shared by the families: a

@@ -9,8 +9,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FIXTURES, SAMPLES, chooseFiles, filePayload, launch, openPage, clickMenuItem } from './browser.js';
+import { FIXTURES, SAMPLES, chooseFiles, filePayload, launch, clickMenuItem } from './browser.js';
 import { deflateSync } from 'fflate';
+import { sharedViewerPage } from './shared-page.js';
 import { fromBase64Url, unpackScene } from '../../web/src/core/pack.js';
 import { PACK_TAG, standalonePage } from '../../web/src/core/page.js';
 
@@ -71,33 +72,26 @@ const SETS = {
   psg: { files: ['psg/synthetic/skinned_quad_f32.psg'], held: ['skinned_quad_f32.psg'], clips: [], moves: false },
 };
 
-let browser, dir, viewerShared;
+let browser, dir;
 beforeAll(async () => {
   if (!existsSync(TEMPLATE)) execFileSync('node', [`${ROOT}scripts/build-standalone.mjs`], { cwd: ROOT });
   dir = mkdtempSync(join(tmpdir(), 'rigscope-standalone-'));
   browser = await launch();
 }, 120000);
 afterAll(async () => {
-  await viewerShared?.close();
   await offlineTab?.close();
   await browser?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 /**
- * The viewer page the sets are chosen in and saved from, one for the file (a fresh page costs
- * about 3 CPU-seconds): cleared (Clear, as a person does; memory.test.js tests it) and sized for
- * each use. The written pages it saves are what the tests are about, and each opens fresh.
+ * The viewer page the sets are chosen in and saved from, one for the file (shared-page.js):
+ * emptied as Clear does and sized for each use. The written pages it saves are what the tests are
+ * about, and each opens fresh. Its page closes before the browser does (afterAll hooks run last
+ * registered first).
  */
-async function viewerPage(viewport = { width: 800, height: 600 }) {
-  if (!viewerShared) viewerShared = await openPage(browser, '/?demo=0', { viewport });
-  else {
-    await viewerShared.evaluate(() => document.getElementById('clear-button').click());
-    await viewerShared.setViewportSize(viewport);
-  }
-  viewerShared.errors = [];
-  return viewerShared;
-}
+const sharedPage = sharedViewerPage(() => browser);
+const viewerPage = (viewport = { width: 800, height: 600 }) => sharedPage({ viewport });
 
 /** Clears the viewer page once its files are saved: its playing clip would draw beside the written page. */
 const doneWith = (viewer) => viewer.evaluate(() => document.getElementById('clear-button').click());
