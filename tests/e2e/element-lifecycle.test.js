@@ -61,6 +61,10 @@ async function measure(page, cdp) {
     const { geometries, textures } = Viewer.renderer.renderer.info.memory;
     return { geometries, textures, workers: Viewer.decoderPool.workerCount, stages: Viewer.renderer._stages.size };
   });
+  // A worker the page ended leaves Playwright's list when its close event comes, some time after
+  // (longer on a busy machine): waited for, up to a bound, before it is counted.
+  const end = Date.now() + 30000;
+  while (page.workers().length !== inPage.workers && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
   return { ...inPage, pageWorkers: page.workers().length, heap: usedSize };
 }
 

@@ -42,7 +42,7 @@ const HOSTILE = `<span class="rigscope-thumb" id="h1" data-rigscope-player="data
 [[File:SkSpiderLargeMesh.psk|200px]]`;
 
 describe.skipIf(!ready)('MediaWiki extension', () => {
-  let wiki, browser, dir, thumbsBeforeJobs, models;
+  let wiki, browser, dir, thumbsBeforeJobs, models, jobsRun;
   const uploads = {};
 
   beforeAll(async () => {
@@ -100,7 +100,7 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     // Two runners, as a wiki may have (the extension's slots allow two posters at once), racing
     // for the views waiting: the first job's run takes every set of files it has room for (one
     // browser), a job the other runner took meanwhile draws its own.
-    await Promise.all([wiki.runJobs(), wiki.runJobs()]);
+    jobsRun = (await Promise.all([wiki.runJobs(), wiki.runJobs()])).join('\n');
     browser = await launch();
   }, 900000);
 
@@ -271,7 +271,7 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
     expect(before.bold).toBe(0);
     expect(before.errors[2]).toContain('“Nope{{SITENAME}}[[Main_Page]].psk”');
     // Posters from `rigscope poster`, kept as thumbnails (PNG files of the wiki's thumb store).
-    expect(before.posters.length).toBeGreaterThanOrEqual(4);
+    expect(before.posters.length, `the job runs:\n${jobsRun}\nthe extension's log:\n${wiki.rigscopeLog()}`).toBeGreaterThanOrEqual(4);
     for (const p of before.posters) expect(p.src).toMatch(/^\/images\/thumb\/.*\.png$/);
     // The parser function's poster is drawn with all its files: its clip is in Skeleton_idle.psa,
     // which is no companion of Skeleton.pmd by name (it was a card: no clip of that name).
@@ -590,7 +590,7 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
   });
 
   it(
-    'a poster command that hangs is ended at its time limit with every process it started, and the thumbnail stays a card',
+    'a poster command that hangs is ended at its time limit with every process it started, holds no lock on the wiki meanwhile, and the thumbnail stays a card',
     { timeout: 120000 },
     async () => {
       // A stand-in for node leaving a browser behind: a child in a session of its own (as
@@ -598,7 +598,26 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
       // firejail they live in a PID namespace of their own, so their own PIDs mean nothing here).
       const tag = `60${Date.now() % 100000}`;
       const hang = `${dir}/hang.sh`;
-      writeFileSync(hang, `#!/bin/bash\nsetsid sleep ${tag}.1 &\nsleep ${tag}.2\n`);
+      // First, while the job runs it, a write to the wiki's database, as another job runner or a
+      // page save makes: a job that held a transaction open over its poster run would lock every
+      // writer out for the run's length (SQLite: "database is locked" after the busy timeout).
+      const wrote = `${dir}/wrote.txt`;
+      writeFileSync(
+        `${dir}/write.php`,
+        `<?php
+$db = new PDO( 'sqlite:${dir}/data/wiki.sqlite', null, null, [ PDO::ATTR_ERRMODE => PDO::ERRMODE_EXCEPTION ] );
+$db->exec( 'PRAGMA busy_timeout = 300' );
+try {
+	$db->exec( 'BEGIN IMMEDIATE' );
+	$db->exec( 'UPDATE page SET page_touched = page_touched' );
+	$db->exec( 'COMMIT' );
+	file_put_contents( '${wrote}', 'written' );
+} catch ( Exception $e ) {
+	file_put_contents( '${wrote}', $e->getMessage() );
+}
+`,
+      );
+      writeFileSync(hang, `#!/bin/bash\nphp ${dir}/write.php\nsetsid sleep ${tag}.1 &\nsleep ${tag}.2\n`);
       const left = () => execSync(`pgrep -f 'slee[p] ${tag}' || true`, { encoding: 'utf8' }).trim();
       await wiki.api.upload(spider('skSpiderLargeMesh.psk'), 'Hang.psk');
       const ask = () => wiki.api.request({ action: 'query', titles: 'File:Hang.psk', prop: 'imageinfo', iiprop: 'url', iiurlwidth: '300' });
@@ -607,6 +626,7 @@ $wgCSPHeader = [ 'useNonces' => true, 'unsafeFallback' => false, 'default-src' =
       await wiki.runJobs({ RIGSCOPE_TEST_POSTER: JSON.stringify(['/bin/bash', hang]) });
       console.log(`mediawiki: the hanging poster command was ended after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
       expect(existsSync(hang)).toBe(true);
+      expect(readFileSync(wrote, 'utf8')).toBe('written');
       expect(left()).toBe('');
       expect((await ask()).query.pages[0].imageinfo[0].thumburl ?? '').not.toMatch(/\.png$/);
       const log = readFileSync(`${dir}/rigscope.log`, 'utf8');

@@ -46,6 +46,38 @@ describe('the decoder pool', () => {
     await Promise.all(more);
     pool.dispose();
   });
+
+  it("ends idle workers at once and busy ones when their last call ends, unless a call comes first (the page's last element gone)", async () => {
+    const workers = [];
+    const ended = [];
+    const pool = new DecoderPool({
+      createWorker: () => {
+        const w = new HeldWorker();
+        w.terminate = () => ended.push(w);
+        return workers[workers.push(w) - 1];
+      },
+    });
+    // A decode still running when the last element goes (its result is dropped): whether it ends
+    // before or after the element does depends on the machine; its worker ends either way.
+    const dropped = pool.call('decodePsk', []);
+    pool.endIdleWorkers();
+    expect(pool.workerCount).toBe(1);
+    workers[0].answerAll();
+    await dropped;
+    expect(pool.workerCount).toBe(0);
+    expect(ended).toEqual([workers[0]]);
+    // A call after the last element went (a new element): the worker that answers it stays.
+    const busy = pool.call('decodePmd', []);
+    pool.endIdleWorkers();
+    const next = pool.call('decodePmd', []);
+    workers[1].answerAll();
+    await Promise.all([busy, next]);
+    expect(pool.workerCount).toBe(1);
+    expect(ended).toEqual([workers[0]]);
+    pool.endIdleWorkers();
+    expect(pool.workerCount).toBe(0);
+    expect(ended).toEqual([workers[0], workers[1]]);
+  });
 });
 
 /**

@@ -151,7 +151,7 @@ function requestsInFlight(stderr, onLine) {
  * @param {{ dir: string, settings?: string, extensionDir?: string }} options settings: PHP lines
  *   appended to LocalSettings.php; extensionDir: the extension's folder (the repository's by default),
  *   served under /extensions/Rigscope/ as a link in MediaWiki's extensions/ would be
- * @returns {Promise<{ url: string, dir: string, api: WikiApi, stop: () => void, php: (args: string[], input?: string, env?: object) => string, runJobs: (env?: object) => Promise<string>, settled: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, dir: string, api: WikiApi, stop: () => void, php: (args: string[], input?: string, env?: object) => string, runJobs: (env?: object) => Promise<string>, settled: () => Promise<void>, rigscopeLog: () => string }>}
  */
 export async function makeWiki({ dir, settings = '', extensionDir = EXTENSION_DIR }) {
   const port = await freePort();
@@ -219,7 +219,9 @@ export async function makeWiki({ dir, settings = '', extensionDir = EXTENSION_DI
       })
     ).stdout;
   };
-  return { url, dir, api: new WikiApi(url), php, runJobs, settled, log: () => log, stop };
+  // The extension's debug log ($wgDebugLogGroups['rigscope']), for a failing test's message.
+  const rigscopeLog = () => (existsSync(`${dir}/rigscope.log`) ? readFileSync(`${dir}/rigscope.log`, 'utf8').slice(-20000) : '(none)');
+  return { url, dir, api: new WikiApi(url), php, runJobs, settled, log: () => log, rigscopeLog, stop };
 }
 
 /**

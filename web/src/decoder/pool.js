@@ -94,6 +94,7 @@ export class DecoderPool {
     this._createWorker = createWorker;
     this._slots = []; // { client, key: its worker script (_spareKey), bytes, calls, started: answered a call }
     this.disposed = false;
+    this._ending = false; // endIdleWorkers asked for: busy workers end as they finish
   }
 
   setWorkerLimit(n) {
@@ -157,6 +158,7 @@ export class DecoderPool {
       const answered = args.some(isBlob) ? null : direct.answer(op, args, bytesOf(args));
       if (answered) return answered;
     }
+    this._ending = false;
     const slot = this._pick(held);
     // What crosses to the worker: a held input's bytes only when that worker does not hold it yet.
     const cost = held !== undefined && slot.client.holds(held) ? bytesOf(args.filter((a) => !isHeldInput(a))) : bytesOf(args);
@@ -167,7 +169,9 @@ export class DecoderPool {
       slot.calls--;
       slot.started = true;
       if (direct) this._offerModule(direct);
-      if (this.lendIdle && slot.calls === 0 && slot.key) this._release(slot);
+      if (slot.calls > 0) return;
+      if (this._ending) this._end(slot);
+      else if (this.lendIdle && slot.key) this._release(slot);
     };
     // A loader's caller keeps its buffers (transfersInput): the worker is given copies, moved (of
     // a view, its bytes alone: posted as it is, a view takes its whole buffer along).
@@ -215,8 +219,15 @@ export class DecoderPool {
    * the next call starts one again. Workers still decoding keep going.
    */
   endIdleWorkers() {
-    for (const s of this._slots.filter((x) => x.calls === 0)) s.client.dispose();
-    this._slots = this._slots.filter((x) => x.calls > 0);
+    for (const s of this._slots.filter((x) => x.calls === 0)) this._end(s);
+    // A worker still decoding ends when its last call does, unless a call comes first: whether a
+    // dropped decode ends before or after the element that asked for it depends on the machine.
+    this._ending = this._slots.length > 0;
+  }
+
+  _end(slot) {
+    this._slots = this._slots.filter((s) => s !== slot);
+    slot.client.dispose();
   }
 
   /** Ends the workers still decoding; idle ones wait for the next pool of their script (see `spare`). */

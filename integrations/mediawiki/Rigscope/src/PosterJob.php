@@ -35,6 +35,10 @@ class PosterJob extends Job {
 	public function __construct( $title, array $params ) {
 		parent::__construct( 'rigscopePoster', $title, $params );
 		$this->removeDuplicates = true;
+		// No transaction round around run(): a poster run takes a browser seconds to minutes, and a
+		// transaction held open over it (a read starts one) would hold its locks that long (on
+		// SQLite, every other writer is locked out). Each write here commits on its own.
+		$this->executionFlags |= self::JOB_NO_EXPLICIT_TRX_ROUND;
 	}
 
 	/**
