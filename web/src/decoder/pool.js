@@ -216,15 +216,17 @@ export class DecoderPool {
 
   /**
    * Ends the workers that have nothing to decode (the page's last <rigscope-viewer> went away);
-   * the next call starts one again. Workers still decoding keep going.
+   * the next call starts one again. Workers still decoding end when their last call does, unless
+   * a call comes first.
    */
   endIdleWorkers() {
     for (const s of this._slots.filter((x) => x.calls === 0)) this._end(s);
-    // A worker still decoding ends when its last call does, unless a call comes first: whether a
-    // dropped decode ends before or after the element that asked for it depends on the machine.
+    // Whether a dropped decode ends before or after the element that asked for it depends on the
+    // machine: its worker ends either way.
     this._ending = this._slots.length > 0;
   }
 
+  /** Takes a worker out of this pool and ends it. */
   _end(slot) {
     this._slots = this._slots.filter((s) => s !== slot);
     slot.client.dispose();
