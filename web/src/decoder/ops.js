@@ -72,7 +72,8 @@ export function slotTextureIndices(model, table) {
  * Of a package given in parts, the mesh answers what it lacks itself (its data, and its slot
  * textures' properties: a masked one is drawn through another program); a slot texture still
  * lacking bytes (its pixels, its palette) is left out, so the mesh is drawn without waiting for
- * them. Its texture record reads and decodes it when it is drawn (families/upackage.js).
+ * them: what it lacks is on the mesh as `slotMissing` ([b0, e0, ...]), read from then on, and its
+ * texture record decodes it when it is drawn (families/upackage.js).
  */
 function decodePackageMesh(M, [bytes, file, index, table]) {
   if (isPackageParts(bytes))
@@ -85,6 +86,7 @@ function packageMesh(M, decode, index, table) {
   const model = decode(index);
   if (!model || typeof model.error === 'string' || model.missing || !table) return model;
   model.slotTextures = [];
+  model.slotMissing = [];
   for (const at of slotTextureIndices(model, table)) {
     let decoded;
     try {
@@ -93,7 +95,8 @@ function packageMesh(M, decode, index, table) {
       M[BROKEN] = true;
       break;
     }
-    if (decoded && !decoded.missing && typeof decoded.error !== 'string') model.slotTextures.push({ index: at, decoded });
+    if (decoded?.missing) model.slotMissing.push(...decoded.missing);
+    else if (decoded && typeof decoded.error !== 'string') model.slotTextures.push({ index: at, decoded });
   }
   return model;
 }

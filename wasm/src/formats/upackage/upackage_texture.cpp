@@ -141,6 +141,20 @@ struct TextureData {
   uint32_t sparks = 0;
 };
 
+// Of a package given in parts, a texture whose data is not read yet asks for its Palette export
+// with it when its properties (read with its mesh, which needs them for bMasked) name one: one
+// round brings both, where the palette took a round of its own once the pixels had come.
+void askPaletteWithData(const Package& pkg, const uint8_t* data, uint32_t exportIndex, size_t begin, size_t end) {
+  if (presentEnd(pkg, begin) <= begin) return;
+  Reader head(pkg, data, begin, end, describeExport(pkg, exportIndex), kPropertiesAsk);
+  Properties props;
+  readProperties(head, pkg.exports[exportIndex].flags, props);
+  if (head.failed() || props.palette <= 0) return;
+  size_t paletteBegin = 0, paletteEnd = 0;
+  if (!objectRange(pkg, uint32_t(props.palette - 1), paletteBegin, paletteEnd).ok()) return;
+  if (presentEnd(pkg, paletteBegin) < paletteEnd) noteMissing(pkg, paletteBegin, paletteEnd);
+}
+
 // Properties, Mips, CompMips (when bHasComp), a FireTexture's sparks (§10), to the object's end.
 Status readTextureObject(const Package& pkg, const uint8_t* data, uint32_t exportIndex, const std::string& what,
                          TextureData& t, Model& out) {
@@ -148,6 +162,7 @@ Status readTextureObject(const Package& pkg, const uint8_t* data, uint32_t expor
   Status st = objectRange(pkg, exportIndex, begin, end);
   if (!st.ok()) return st;
   const PackageExport& ex = pkg.exports[exportIndex];
+  if (presentEnd(pkg, begin) < end) askPaletteWithData(pkg, data, exportIndex, begin, end);
   Reader r(pkg, data, begin, end, what);
   readProperties(r, ex.flags, t.props);
   readMips(r, "Mips", t.mips);
