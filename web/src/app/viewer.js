@@ -43,6 +43,17 @@ export class Viewer {
   constructor(container, { background = 0x23262e } = {}) {
     this.container = container;
     this.background = new THREE.Color(background);
+    this._makeRenderer(container);
+    this._makeStage();
+    this._makeFloor();
+    this._startState();
+    new ResizeObserver(() => this.resize()).observe(container);
+    this.resize();
+    this.requestRender();
+  }
+
+  /** The WebGL renderer (one program per look: shareLooks) and the label layer over its canvas. */
+  _makeRenderer(container) {
     this.renderer = new THREE.WebGLRenderer({ antialias: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     this.renderer.outputColorSpace = THREE.SRGBColorSpace;
@@ -55,7 +66,10 @@ export class Viewer {
     this._compiled = new WeakMap();
     this.labels.domElement.style.cssText = 'position:absolute;inset:0;pointer-events:none';
     container.append(this.labels.domElement);
+  }
 
+  /** The scene, the group everything loaded hangs under, the two cameras, their controls and the lights. */
+  _makeStage() {
     this.scene = new THREE.Scene();
     this.scene.background = this.background;
     // Everything loaded hangs under one group, so the up-axis control turns the whole scene.
@@ -77,7 +91,10 @@ export class Viewer {
     this.keyLight.position.set(1, 2, 3);
     this.camera.add(this.keyLight);
     this.scene.add(this.perspective, this.orthographic);
+  }
 
+  /** The grid, the ground disc under the model, and the axes at attachment sockets. */
+  _makeFloor() {
     this.grid = new THREE.GridHelper(10, 20, 0x555b66, 0x353a44);
     this.scene.add(this.grid);
     // A ground disc under the model, sized and placed with the grid.
@@ -91,7 +108,10 @@ export class Viewer {
     this.markers = new SocketMarkers(this.scene);
     this.scene.add(this.markers.object);
     this.scene.onBeforeRender = () => this.markers.update();
+  }
 
+  /** What is shown and how (nothing loaded yet), the clock, and the render loop's state. */
+  _startState() {
     this.characters = [];
     /** Each character's skeleton overlays, made when the skeleton is first shown. */
     this.overlays = new Map();
@@ -120,9 +140,6 @@ export class Viewer {
     this.uploads = new SlicedUploads(this.renderer);
     /** Characters and the camera moving to where a new layout or framing puts them. */
     this.glides = new Glides();
-    new ResizeObserver(() => this.resize()).observe(container);
-    this.resize();
-    this.requestRender();
   }
 
   /** Playback speed (the playback model's, 1 before one is attached). */

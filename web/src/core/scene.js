@@ -538,91 +538,133 @@ async function bindAnimations(scene, animations, records, pause) {
   }
 }
 
+/**
+ * A texture for every material of the scene's characters and props, by the first rule that finds
+ * one (chooseMaterialTextures), then, per drop, among the textures nothing chose (dropFallbacks).
+ * Each choice is recorded; `pause` yields between characters.
+ */
 async function assignTextures(scene, library, { families, manual, findTexture, usedTextures, records, ctx, pause }) {
-  const byId = new Map(library.map((r) => [r.id, r]));
-  const byGuid = new Map(library.filter((r) => r.guid).map((r) => [r.guid, r]));
-  const set = (c, entry, texture, rule, extra = {}) => {
+  const set = textureSetter(usedTextures, records);
+  const all = charactersWithProps(scene);
+  const rules = {
+    families,
+    manual,
+    findTexture,
+    ctx,
+    set,
+    byId: new Map(library.map((r) => [r.id, r])),
+    byGuid: new Map(library.filter((r) => r.guid).map((r) => [r.guid, r])),
+    // Without textures no rule can find one: each material gets its entry and nothing is looked up
+    // (Unreal's suffix convention tries many names a material). A sidecar is still read for the
+    // texts it uses.
+    none: !library.length,
+  };
+  for (const c of all) {
+    await pause();
+    chooseMaterialTextures(c, rules);
+  }
+  if (rules.none) return;
+  for (const [drop, characters] of byDrop(all)) {
+    const pool = () => library.filter((r) => r.drop === drop && !r.guid && !usedTextures.has(r));
+    dropFallbacks(characters, pool, { families, set });
+  }
+}
+
+/** Records `texture` as chosen for material `entry` of character `c` by `rule` (`extra`: its maps, its blend). */
+function textureSetter(usedTextures, records) {
+  return (c, entry, texture, rule, extra = {}) => {
     Object.assign(entry, { texture, rule, ...extra });
     usedTextures.add(texture);
     for (const m of Object.values(extra.maps ?? {})) if (m) usedTextures.add(m);
     records.push({ kind: 'texture', files: [texture.path, entry.model.file], via: rule, reason: `material ${entry.name} of ${c.name}` });
   };
+}
+
+/** Every character of the scene, each followed by the props on it (depth first). */
+function charactersWithProps(scene) {
   const all = [];
-  for (const c of scene.characters) {
-    const walk = (ch) => {
-      all.push(ch);
-      for (const p of ch.props) walk(p.character);
-    };
-    walk(c);
+  const walk = (ch) => {
+    all.push(ch);
+    for (const p of ch.props) walk(p.character);
+  };
+  for (const c of scene.characters) walk(c);
+  return all;
+}
+
+/**
+ * Character `c`'s material entries, each textured by the first rule that finds one: the person's
+ * pick, the material's GUID, its family's sidecar, the actor's hints, the material's texture names.
+ */
+function chooseMaterialTextures(c, { families, manual, findTexture, ctx, set, byId, byGuid, none }) {
+  for (const model of c.models) {
+    const family = familyById(families, model.family);
+    const hints = c.textureHints.get(model);
+    model.materials.forEach((material, index) => {
+      const entry = { model, index, name: material.name, texture: null, rule: null };
+      c.materials.push(entry);
+      if (material.hidden || (none && !ctx.texts.length)) return;
+      const chosen = manual.get(`${model.file}#${index}`);
+      if (chosen && byId.has(chosen)) return set(c, entry, byId.get(chosen), 'manual');
+      if (material.guid && byGuid.has(material.guid)) return set(c, entry, byGuid.get(material.guid), 'GUID');
+      const sidecar = family?.resolveMaterial?.(material, ctx, model);
+      if (sidecar) return set(c, entry, sidecar.texture, sidecar.rule, { maps: sidecar.maps, blend: sidecar.blend });
+      if (hints?.length) {
+        const hit = hints.map((n) => findTexture(n, model)).find(Boolean);
+        if (hit) return set(c, entry, hit, 'actor');
+        return;
+      }
+      const hit = material.textureNames.map((n) => findTexture(n, model)).find(Boolean);
+      if (hit) set(c, entry, hit, family?.textureNamesRule ?? 'name');
+    });
   }
-  // Without textures no rule can find one: each material gets its entry and nothing is looked up
-  // (Unreal's suffix convention tries many names a material). A sidecar is still read for the
-  // texts it uses.
-  const none = !library.length;
-  for (const c of all) {
-    await pause();
-    for (const model of c.models) {
-      const family = familyById(families, model.family);
-      const hints = c.textureHints.get(model);
-      model.materials.forEach((material, index) => {
-        const entry = { model, index, name: material.name, texture: null, rule: null };
-        c.materials.push(entry);
-        if (material.hidden || (none && !ctx.texts.length)) return;
-        const chosen = manual.get(`${model.file}#${index}`);
-        if (chosen && byId.has(chosen)) return set(c, entry, byId.get(chosen), 'manual');
-        if (material.guid && byGuid.has(material.guid)) return set(c, entry, byGuid.get(material.guid), 'GUID');
-        const sidecar = family?.resolveMaterial?.(material, ctx, model);
-        if (sidecar) return set(c, entry, sidecar.texture, sidecar.rule, { maps: sidecar.maps, blend: sidecar.blend });
-        if (hints?.length) {
-          const hit = hints.map((n) => findTexture(n, model)).find(Boolean);
-          if (hit) return set(c, entry, hit, 'actor');
-          return;
-        }
-        const hit = material.textureNames.map((n) => findTexture(n, model)).find(Boolean);
-        if (hit) set(c, entry, hit, family?.textureNamesRule ?? 'name');
-      });
-    }
-  }
-  if (none) return;
-  // Family fallbacks (UE1 meshes without a script: texture numbers in file-name order), among the
-  // textures of the same drop that nothing chose.
+}
+
+/** Characters by the drop they came in, in their order. */
+function byDrop(characters) {
   const drops = new Map();
-  for (const c of all) {
+  for (const c of characters) {
     if (!drops.has(c.drop)) drops.set(c.drop, []);
     drops.get(c.drop).push(c);
   }
-  for (const [drop, characters] of drops) {
-    const pool = () => library.filter((r) => r.drop === drop && !r.guid && !usedTextures.has(r));
-    const alone =
-      characters.filter((x) => familyById(families, x.host.family)?.fallbackTextures && x.materials.every((m) => !m.texture)).length === 1;
-    for (const c of characters) {
-      const family = familyById(families, c.host.family);
-      if (!family?.fallbackTextures) continue;
-      const picks = family.fallbackTextures(c.host, pool(), { alone });
-      for (const [index, texture] of picks) {
-        const entry = c.materials.find((m) => m.model === c.host && m.index === index);
-        if (entry && !entry.texture) set(c, entry, texture, family.fallbackRule);
-      }
+  return drops;
+}
+
+/**
+ * The textures of one drop that nothing chose (`pool()`, as it is at each step), given to its
+ * characters' untextured materials: the families' fallbacks, then names that lead with a
+ * material's or model's name, then the only texture left to the only bare material.
+ */
+function dropFallbacks(characters, pool, { families, set }) {
+  // Family fallbacks (UE1 meshes without a script: texture numbers in file-name order).
+  const alone =
+    characters.filter((x) => familyById(families, x.host.family)?.fallbackTextures && x.materials.every((m) => !m.texture)).length === 1;
+  for (const c of characters) {
+    const family = familyById(families, c.host.family);
+    if (!family?.fallbackTextures) continue;
+    const picks = family.fallbackTextures(c.host, pool(), { alone });
+    for (const [index, texture] of picks) {
+      const entry = c.materials.find((m) => m.model === c.host && m.index === index);
+      if (entry && !entry.texture) set(c, entry, texture, family.fallbackRule);
     }
-    // A texture whose name is a material's or its model's name plus `_` (0 A.D.'s
-    // horse_celt_stripe_a.dds beside horse.pmd): several materials may share it.
-    const unclaimed = byKeyOrder(pool());
-    if (unclaimed.length) {
-      for (const c of characters) {
-        for (const entry of c.materials) {
-          if (entry.texture || entry.model.materials[entry.index].hidden) continue;
-          const family = familyById(families, entry.model.family);
-          const model = stem(family?.plainName?.(entry.model.file ?? '') ?? baseName(entry.model.file ?? entry.model.name ?? ''));
-          const hit = prefixed(unclaimed, entry.name) ?? prefixed(unclaimed, model);
-          if (hit) set(c, entry, hit, 'name prefix');
-        }
-      }
-    }
-    // The only texture dropped with the only untextured material: surely its texture.
-    const left = pool();
-    const bare = characters.flatMap((c) => c.materials.filter((m) => !m.texture && !m.model.materials[m.index].hidden).map((m) => [c, m]));
-    if (left.length === 1 && bare.length === 1) set(bare[0][0], bare[0][1], left[0], 'only texture');
   }
+  // A texture whose name is a material's or its model's name plus `_` (0 A.D.'s
+  // horse_celt_stripe_a.dds beside horse.pmd): several materials may share it.
+  const unclaimed = byKeyOrder(pool());
+  if (unclaimed.length) {
+    for (const c of characters) {
+      for (const entry of c.materials) {
+        if (entry.texture || entry.model.materials[entry.index].hidden) continue;
+        const family = familyById(families, entry.model.family);
+        const model = stem(family?.plainName?.(entry.model.file ?? '') ?? baseName(entry.model.file ?? entry.model.name ?? ''));
+        const hit = prefixed(unclaimed, entry.name) ?? prefixed(unclaimed, model);
+        if (hit) set(c, entry, hit, 'name prefix');
+      }
+    }
+  }
+  // The only texture dropped with the only untextured material: surely its texture.
+  const left = pool();
+  const bare = characters.flatMap((c) => c.materials.filter((m) => !m.texture && !m.model.materials[m.index].hidden).map((m) => [c, m]));
+  if (left.length === 1 && bare.length === 1) set(bare[0][0], bare[0][1], left[0], 'only texture');
 }
 
 /** Map textures by their usual suffixes: a base colour is preferred over them. */

@@ -76,6 +76,39 @@ export async function openPackedLink({ app, $, messages, loader }, text) {
   return view;
 }
 
+/** The share dialog opened for a link or embed code (`kind`), empty, saying it is packing. */
+function openShareDialog($, kind) {
+  $('share-title').textContent = kind === 'embed' ? 'Embed code' : 'Link to this view';
+  $('share-text').value = '';
+  $('share-files').replaceChildren();
+  $('share-too-long').hidden = true;
+  $('share-copy').disabled = true;
+  $('share-text').hidden = false;
+  $('share-copy').hidden = false;
+  $('share-note').textContent = 'Packing…';
+  $('share-dialog').showModal();
+}
+
+/** What makeShare gave, in the dialog: the text to copy, what it carries, or the offer of the standalone page. */
+function showShare($, result) {
+  $('share-text').value = result.text;
+  $('share-note').textContent = describeShare(result);
+  $('share-files').replaceChildren(
+    ...result.files.map((f) => el('li', {}, `${f.name} — ${formatBytes(f.size)}`)),
+    ...result.left.map((p) => el('li', { class: 'muted' }, `${p} — left out (the scene does not use it)`)),
+  );
+  $('share-too-long').hidden = !result.tooLong;
+  // Nothing to copy when it does not fit: the offer of the standalone page stands alone.
+  $('share-copy').disabled = result.tooLong;
+  $('share-copy').hidden = result.tooLong;
+  $('share-text').hidden = result.tooLong;
+  // The standalone page (Save page) carries files of any size; point at it where it exists.
+  const save = document.getElementById('save-page-button');
+  $('share-save-page').hidden = !save;
+  $('share-save-readme').hidden = !!save;
+  if (!result.tooLong) $('share-text').select();
+}
+
 export function sharePanel(page) {
   const { app, viewer, $ } = page;
   let busy = false;
@@ -94,15 +127,7 @@ export function sharePanel(page) {
       app.goToFileFrame(state.frame);
       resume = true;
     }
-    $('share-title').textContent = kind === 'embed' ? 'Embed code' : 'Link to this view';
-    $('share-text').value = '';
-    $('share-files').replaceChildren();
-    $('share-too-long').hidden = true;
-    $('share-copy').disabled = true;
-    $('share-text').hidden = false;
-    $('share-copy').hidden = false;
-    $('share-note').textContent = 'Packing…';
-    $('share-dialog').showModal();
+    openShareDialog($, kind);
     try {
       const result = await makeShare({
         kind,
@@ -116,22 +141,7 @@ export function sharePanel(page) {
         },
       });
       page.lastShare = result;
-      $('share-text').value = result.text;
-      $('share-note').textContent = describeShare(result);
-      $('share-files').replaceChildren(
-        ...result.files.map((f) => el('li', {}, `${f.name} — ${formatBytes(f.size)}`)),
-        ...result.left.map((p) => el('li', { class: 'muted' }, `${p} — left out (the scene does not use it)`)),
-      );
-      $('share-too-long').hidden = !result.tooLong;
-      // Nothing to copy when it does not fit: the offer of the standalone page stands alone.
-      $('share-copy').disabled = result.tooLong;
-      $('share-copy').hidden = result.tooLong;
-      $('share-text').hidden = result.tooLong;
-      // The standalone page (Save page) carries files of any size; point at it where it exists.
-      const save = document.getElementById('save-page-button');
-      $('share-save-page').hidden = !save;
-      $('share-save-readme').hidden = !!save;
-      if (!result.tooLong) $('share-text').select();
+      showShare($, result);
     } catch (err) {
       $('share-note').textContent = err.message;
     } finally {
