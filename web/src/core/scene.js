@@ -581,7 +581,7 @@ function textureSetter(usedTextures, records) {
 }
 
 /** Every character of the scene, each followed by the props on it (depth first). */
-function charactersWithProps(scene) {
+export function charactersWithProps(scene) {
   const all = [];
   const walk = (ch) => {
     all.push(ch);

@@ -141,7 +141,7 @@ async function decodeMesh(decoder, entry, e, listing) {
   }
   // The slot textures it left out are drawn next: their pixels and palettes are read from now
   // on, in one round, so each texture's own call finds them (or waits for them) and is its last.
-  if (model.slotMissing?.length && entry.ranged && !entry.ranged.whole) entry.ranged.readAhead(model.slotMissing);
+  if (model.slotMissing?.length) entry.ranged.readAhead(model.slotMissing);
   delete model.slotTextures;
   delete model.slotMissing;
   return model;

@@ -106,6 +106,19 @@ const char* compFormatOf(int32_t code, const Mip& m0) {
 // (a 512 x 512 skin's pixels are not needed to know whether it is masked).
 constexpr size_t kPropertiesAsk = 1024;
 
+namespace {
+
+// A texture's properties from the head of its range [begin, end): all a mesh needs of it.
+bool headProperties(const Package& pkg, const uint8_t* data, uint32_t exportIndex, size_t begin, size_t end,
+                    Properties& props) {
+  const PackageExport& ex = pkg.exports[exportIndex];
+  Reader r(pkg, data, begin, end, ex.name, kPropertiesAsk);
+  readProperties(r, ex.flags, props);
+  return !r.failed();
+}
+
+}  // namespace
+
 bool textureMasked(const Package& pkg, const uint8_t* data, int32_t ref) {
   if (ref <= 0) return false;
   const uint32_t i = uint32_t(ref - 1);
@@ -113,10 +126,8 @@ bool textureMasked(const Package& pkg, const uint8_t* data, int32_t ref) {
   if (!isPackageTextureClass(ex.className) || equalsNoCase(ex.className, "Palette")) return false;
   size_t begin = 0, end = 0;
   if (!objectRange(pkg, i, begin, end).ok()) return false;
-  Reader r(pkg, data, begin, end, ex.name, kPropertiesAsk);
   Properties props;
-  readProperties(r, ex.flags, props);
-  return !r.failed() && props.masked;
+  return headProperties(pkg, data, i, begin, end, props) && props.masked;
 }
 
 Status decodePalette(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out) {
@@ -145,11 +156,9 @@ struct TextureData {
 // with it when its properties (read with its mesh, which needs them for bMasked) name one: one
 // round brings both, where the palette took a round of its own once the pixels had come.
 void askPaletteWithData(const Package& pkg, const uint8_t* data, uint32_t exportIndex, size_t begin, size_t end) {
-  if (presentEnd(pkg, begin) <= begin) return;
-  Reader head(pkg, data, begin, end, describeExport(pkg, exportIndex), kPropertiesAsk);
   Properties props;
-  readProperties(head, pkg.exports[exportIndex].flags, props);
-  if (head.failed() || props.palette <= 0) return;
+  if (presentEnd(pkg, begin) <= begin || !headProperties(pkg, data, exportIndex, begin, end, props)) return;
+  if (props.palette <= 0) return;
   size_t paletteBegin = 0, paletteEnd = 0;
   if (!objectRange(pkg, uint32_t(props.palette - 1), paletteBegin, paletteEnd).ok()) return;
   if (presentEnd(pkg, paletteBegin) < paletteEnd) noteMissing(pkg, paletteBegin, paletteEnd);

@@ -1,16 +1,14 @@
 // The level-of-detail control in the Scene panel: shown only when a part of the scene has levels
 // (UE Viewer's X, X_Lod1, X_Lod2…). LOD 0, the finest, is shown by default; "All levels" shows every
 // level as a part of its own, as `rigscope --lod all` exports them.
+import { charactersWithProps } from '../../core/scene.js';
 import { el } from '../dom.js';
 
 /** The highest level any part of the scene has, or -1 when no part has levels. */
 function deepestLevel(scene) {
   let deepest = -1;
-  const walk = (c) => {
+  for (const c of scene ? charactersWithProps(scene) : [])
     for (const p of c.parts) for (const l of p.lod?.levels ?? []) deepest = Math.max(deepest, l.level);
-    for (const p of c.props) walk(p.character);
-  };
-  for (const c of scene?.characters ?? []) walk(c);
   return deepest;
 }
 
