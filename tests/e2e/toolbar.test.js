@@ -130,11 +130,12 @@ describe('the toolbar at desktop width', () => {
   });
 });
 
-/** Shows or hides a load's Cancel and progress bar, as loading.js does during a load. */
+/** Shows or hides a load's Cancel, progress bar and status, as loading.js does during a load. */
 const showLoadControls = (page, shown) =>
   page.evaluate((on) => {
     document.getElementById('cancel-button').hidden = !on;
     document.getElementById('progress').hidden = !on;
+    document.getElementById('status').textContent = on ? 'Decoding 12/94: a_long_mesh_name_of_a_mod_d.3d' : '2 files read';
   }, shown);
 
 describe('a load never changes the bar’s height', () => {
@@ -146,6 +147,21 @@ describe('a load never changes the bar’s height', () => {
     expect(during.bar.height).toBe(before.bar.height);
     expect(new Set(during.controls.map((c) => Math.round(c.top / 10))).size).toBe(1);
     expect(during.controls.map((c) => c.id)).toContain('cancel-button');
+    expectAllOnScreen(during);
+    await showLoadControls(page, false);
+  });
+
+  // Between a phone and 800 px the bar has two rows whether a load runs or not: a Cancel that
+  // took room only while it showed wrapped a one-row bar at these widths, and the 3D view under
+  // it shrank and grew again with every load.
+  it.each([560, 640, 700, 760])('at %i px: the same two rows, with Cancel and the progress shown or not', async (width) => {
+    const page = await demoPage({ width, height: 700 });
+    await showLoadControls(page, false);
+    const before = await toolbarLayout(page);
+    await showLoadControls(page, true);
+    const during = await toolbarLayout(page);
+    expect(during.bar.height).toBe(before.bar.height);
+    expect(new Set(during.controls.map((c) => Math.round(c.top / 10))).size).toBe(2);
     expectAllOnScreen(during);
     await showLoadControls(page, false);
   });
