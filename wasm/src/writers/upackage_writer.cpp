@@ -524,93 +524,109 @@ void writeSkeletalData(Builder& b, const UpkWriteSkeletalMesh& m, UpkLayout::Obj
   w.pad(48);           // WeaponAdjust
 }
 
-}  // namespace
+/** What an export holds, so its data is written by the right writer once every export is declared. */
+enum class ExportKind { Palette, Texture, VertexMesh, SkeletalMesh, Animation };
 
-std::vector<uint8_t> writeUpackage(const UpkWritePackage& p, UpkLayout* layout) {
-  Builder b(p.version);
-  ByteWriter& w = b.w;
-  const size_t headerBytes = p.version >= 68 ? 64 : 36;
-  w.pad(headerBytes);
-  UpkLayout lay;
+struct PendingExport {
+  int32_t ref;
+  ExportKind kind;
+  size_t item;  // index into the package's list of that kind
+};
 
-  // Declare every export first (references need indices), then write their data in that order.
-  struct Pending {
-    int32_t ref;
-    int kind;  // 0 palette, 1 texture, 2 vertex mesh, 3 skeletal mesh, 4 animation
-    size_t item;
-  };
-  std::vector<Pending> pending;
-  std::vector<int32_t> paletteOf(p.textures.size(), 0);
+/**
+ * Declares every export (references between objects need their indices before any data is
+ * written), in the order their data follows: each texture after its palette, then the meshes,
+ * skeletal meshes and animations. `paletteOf` gets each texture's palette reference (0: none).
+ */
+std::vector<PendingExport> declareExports(Builder& b, const UpkWritePackage& p, std::vector<int32_t>& paletteOf) {
+  std::vector<PendingExport> pending;
+  paletteOf.assign(p.textures.size(), 0);
   for (size_t i = 0; i < p.textures.size(); ++i) {
     const UpkWriteTexture& t = p.textures[i];
     const int32_t g = b.group(t.group);
     if (!t.palette.empty()) {
       paletteOf[i] = b.exportRef(t.name + "Pal", "Palette", g, kPaletteFlags);
-      pending.push_back({paletteOf[i], 0, i});
+      pending.push_back({paletteOf[i], ExportKind::Palette, i});
     }
-    pending.push_back({b.exportRef(t.name, t.className, g, kObjectFlags), 1, i});
+    pending.push_back({b.exportRef(t.name, t.className, g, kObjectFlags), ExportKind::Texture, i});
   }
   for (size_t i = 0; i < p.meshes.size(); ++i) {
     const UpkWriteVertexMesh& m = p.meshes[i];
-    const int32_t g = b.group(m.group);
-    pending.push_back({b.exportRef(m.name, m.lod ? "LodMesh" : "Mesh", g, kObjectFlags), 2, i});
+    pending.push_back(
+        {b.exportRef(m.name, m.lod ? "LodMesh" : "Mesh", b.group(m.group), kObjectFlags), ExportKind::VertexMesh, i});
   }
   for (size_t i = 0; i < p.skeletalMeshes.size(); ++i) {
     const UpkWriteSkeletalMesh& m = p.skeletalMeshes[i];
-    const int32_t g = b.group(m.group);
-    pending.push_back({b.exportRef(m.name, "SkeletalMesh", g, kObjectFlags), 3, i});
+    pending.push_back(
+        {b.exportRef(m.name, "SkeletalMesh", b.group(m.group), kObjectFlags), ExportKind::SkeletalMesh, i});
   }
   for (size_t i = 0; i < p.animations.size(); ++i) {
     const UpkWriteAnimation& a = p.animations[i];
-    const int32_t g = b.group(a.group);
-    pending.push_back({b.exportRef(a.name, "Animation", g, kObjectFlags), 4, i});
+    pending.push_back({b.exportRef(a.name, "Animation", b.group(a.group), kObjectFlags), ExportKind::Animation, i});
   }
-  for (const Pending& pe : pending) {
-    Export& ex = b.exports_[size_t(pe.ref - 1)];
-    UpkLayout::Object lo;
-    lo.exportIndex = uint32_t(pe.ref - 1);
-    lo.name = ex.name;
-    ex.offset = w.size();
-    if (pe.kind == 0) {
+  return pending;
+}
+
+/** A Mesh or LodMesh: its properties (none), the Mesh fields, and a LodMesh's own fields after them. */
+void writeVertexMeshData(Builder& b, const UpkWriteVertexMesh& m, UpkLayout::Object& lo) {
+  b.nameRef("None");
+  MeshFields f;
+  f.xyz = m.xyz.data();
+  f.frameVerts = m.frameVerts;
+  f.frames = m.frameVerts ? uint32_t(m.xyz.size() / 3 / m.frameVerts) : 0;
+  f.dx16 = m.dx16;
+  f.tris = m.lod ? nullptr : &m.triangles;
+  f.sequences = m.sequences;
+  for (const std::string& t : m.textures) f.textures.push_back(b.textureRef(t));
+  std::copy(m.scale, m.scale + 3, f.scale);
+  std::copy(m.origin, m.origin + 3, f.origin);
+  std::copy(m.rotOrigin, m.rotOrigin + 3, f.rot);
+  writeMeshFields(b, f, lo);
+  if (m.lod) writeLodFields(b, lodOf(m));
+}
+
+/** One export's data at the writer's end; its offset and size go into the export and the layout. */
+UpkLayout::Object writeExportData(Builder& b, const UpkWritePackage& p, const PendingExport& pe,
+                                  const std::vector<int32_t>& paletteOf) {
+  Export& ex = b.exports_[size_t(pe.ref - 1)];
+  UpkLayout::Object lo;
+  lo.exportIndex = uint32_t(pe.ref - 1);
+  lo.name = ex.name;
+  ex.offset = b.w.size();
+  switch (pe.kind) {
+    case ExportKind::Palette:
       lo.className = "Palette";
       writePaletteData(b, p.textures[pe.item].palette);
-    } else if (pe.kind == 1) {
+      break;
+    case ExportKind::Texture:
       lo.className = p.textures[pe.item].className;
       writeTextureData(b, p.textures[pe.item], paletteOf[pe.item]);
-    } else if (pe.kind == 2) {
-      const UpkWriteVertexMesh& m = p.meshes[pe.item];
-      lo.className = m.lod ? "LodMesh" : "Mesh";
-      b.nameRef("None");
-      MeshFields f;
-      f.xyz = m.xyz.data();
-      f.frameVerts = m.frameVerts;
-      f.frames = m.frameVerts ? uint32_t(m.xyz.size() / 3 / m.frameVerts) : 0;
-      f.dx16 = m.dx16;
-      f.tris = m.lod ? nullptr : &m.triangles;
-      f.sequences = m.sequences;
-      for (const std::string& t : m.textures) f.textures.push_back(b.textureRef(t));
-      std::copy(m.scale, m.scale + 3, f.scale);
-      std::copy(m.origin, m.origin + 3, f.origin);
-      std::copy(m.rotOrigin, m.rotOrigin + 3, f.rot);
-      writeMeshFields(b, f, lo);
-      if (m.lod) writeLodFields(b, lodOf(m));
-    } else if (pe.kind == 4) {
-      lo.className = "Animation";
-      writeAnimationData(b, p.animations[pe.item]);
-    } else {
+      break;
+    case ExportKind::VertexMesh:
+      lo.className = p.meshes[pe.item].lod ? "LodMesh" : "Mesh";
+      writeVertexMeshData(b, p.meshes[pe.item], lo);
+      break;
+    case ExportKind::SkeletalMesh:
       lo.className = "SkeletalMesh";
       writeSkeletalData(b, p.skeletalMeshes[pe.item], lo);
-    }
-    ex.size = w.size() - ex.offset;
-    lo.offset = ex.offset;
-    lo.size = ex.size;
-    lay.objects.push_back(lo);
+      break;
+    case ExportKind::Animation:
+      lo.className = "Animation";
+      writeAnimationData(b, p.animations[pe.item]);
+      break;
   }
+  ex.size = b.w.size() - ex.offset;
+  lo.offset = ex.offset;
+  lo.size = ex.size;
+  return lo;
+}
 
-  // Tables at the end, as the engine writes them.
+/** The name, import and export tables after the objects' data, as the engine writes them. */
+void writeTables(Builder& b, uint16_t version, UpkLayout& lay) {
+  ByteWriter& w = b.w;
   lay.nameOffset = w.size();
   for (const std::string& n : b.names_) {
-    if (p.version >= 64) compactIndex(w, int32_t(n.size() + 1));  // before v64: NUL-terminated only
+    if (version >= 64) compactIndex(w, int32_t(n.size() + 1));  // before v64: NUL-terminated only
     w.raw(n.data(), n.size());
     w.u8(0);
     w.u32(0x00070010u);
@@ -636,10 +652,14 @@ std::vector<uint8_t> writeUpackage(const UpkWritePackage& p, UpkLayout* layout) 
     compactIndex(w, int32_t(ex.size));
     if (ex.size) compactIndex(w, int32_t(ex.offset));
   }
+}
 
+/** The package header over the space kept for it at the start: tables' counts and offsets, and from v68 the GUID and
+ * generation. */
+void writeHeader(Builder& b, uint16_t version, const UpkLayout& lay) {
   ByteWriter h;
   h.u32(0x9E2A83C1u);
-  h.u16(p.version);
+  h.u16(version);
   h.u16(0);
   h.u32(1);
   h.u32(uint32_t(b.names_.size()));
@@ -648,15 +668,28 @@ std::vector<uint8_t> writeUpackage(const UpkWritePackage& p, UpkLayout* layout) 
   h.u32(uint32_t(lay.exportOffset));
   h.u32(uint32_t(b.imports_.size()));
   h.u32(uint32_t(lay.importOffset));
-  if (p.version >= 68) {
+  if (version >= 68) {
     for (int k = 0; k < 16; ++k) h.u8(uint8_t(0x11 * k));
     h.u32(1);
     h.u32(uint32_t(b.exports_.size()));
     h.u32(uint32_t(b.names_.size()));
   }
-  std::copy(h.bytes.begin(), h.bytes.end(), w.bytes.begin());
+  std::copy(h.bytes.begin(), h.bytes.end(), b.w.bytes.begin());
+}
+
+}  // namespace
+
+std::vector<uint8_t> writeUpackage(const UpkWritePackage& p, UpkLayout* layout) {
+  Builder b(p.version);
+  b.w.pad(p.version >= 68 ? 64 : 36);  // the header, written last
+  UpkLayout lay;
+  std::vector<int32_t> paletteOf;
+  for (const PendingExport& pe : declareExports(b, p, paletteOf))
+    lay.objects.push_back(writeExportData(b, p, pe, paletteOf));
+  writeTables(b, p.version, lay);
+  writeHeader(b, p.version, lay);
   if (layout) *layout = std::move(lay);
-  return std::move(w.bytes);
+  return std::move(b.w.bytes);
 }
 
 }  // namespace rs
