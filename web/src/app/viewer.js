@@ -646,8 +646,21 @@ export class Viewer {
     return camera;
   }
 
-  /** Renders and counts the pixels that differ from the background (tests, and "is anything drawn"). */
+  /** Takes the container's size now if the view still has another (a resize is observed a frame late). */
+  fitContainer() {
+    const canvas = this.renderer.domElement;
+    const ratio = this.renderer.getPixelRatio();
+    const size = (css) => Math.floor(Math.max(1, css) * ratio);
+    if (canvas.width !== size(this.container.clientWidth) || canvas.height !== size(this.container.clientHeight)) this.resize();
+  }
+
+  /**
+   * Renders and counts the pixels that differ from the background (tests, and "is anything
+   * drawn"), at the container's size now: read before its resize was observed, the picture was
+   * drawn at the old size (a loaded CI machine, a load that changed the layout).
+   */
   countForegroundPixels() {
+    this.fitContainer();
     this.render();
     const gl = this.renderer.getContext();
     const w = gl.drawingBufferWidth;
