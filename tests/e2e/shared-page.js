@@ -3,7 +3,7 @@
 // giving back an empty view is itself tested (memory.test.js); tests about a fresh page (startup,
 // the demo, links, what a page asks of WebGL once) keep opening their own.
 import { afterAll } from 'vitest';
-import { openPage, until } from './browser.js';
+import { openPage } from './browser.js';
 
 /**
  * A function that resolves to the file's one page at `path`, opened at the first call (openPage)
@@ -28,15 +28,7 @@ export function sharedViewerPage(owner, path = '/?demo=0') {
     await page.setViewportSize(viewport);
     // The view takes its new size when its container's resize is observed, a task later: a test
     // that reads the canvas (a screenshot) before that read the size the test before left.
-    await until(page, () => {
-      const { renderer, container } = window.__rigscope.viewer;
-      const ratio = renderer.getPixelRatio();
-      const canvas = renderer.domElement;
-      return (
-        canvas.width === Math.floor(Math.max(1, container.clientWidth) * ratio) &&
-        canvas.height === Math.floor(Math.max(1, container.clientHeight) * ratio)
-      );
-    });
+    await page.evaluate(() => window.__rigscope.viewer.fitContainer());
     await page.selectOption('#drop-mode', 'add');
     if (!keep)
       await page.evaluate(() => {
