@@ -329,7 +329,7 @@ bool viewsOwnHeap(const val& u8) {
   return u8["buffer"].strictlyEquals(heap);
 }
 
-Bytes bytesIn(const val& v) {
+RS_STEP Bytes bytesIn(const val& v) {
   Bytes b;
   if (v.isNull() || v.isUndefined()) return b;
   if (v.isString()) {
@@ -406,7 +406,7 @@ void writeBounds(Shape& j, const Bounds& b) {
 }
 
 // Bounds computed here, in one tight pass, spare the main thread two JS passes over every vertex.
-Bounds restBounds(const std::vector<float>& p) {
+RS_STEP Bounds restBounds(const std::vector<float>& p) {
   float lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
   const size_t n = p.size() / 3;
   if (n) {
@@ -432,7 +432,7 @@ Bounds restBounds(const std::vector<float>& p) {
 }
 
 // The box of an xyz array, as three's Box3.setFromBufferAttribute takes it.
-void boxOf(const std::vector<float>& p, double* lo, double* hi) {
+RS_STEP void boxOf(const std::vector<float>& p, double* lo, double* hi) {
   for (int k = 0; k < 3; ++k) {
     lo[k] = INFINITY;
     hi[k] = -INFINITY;
@@ -451,7 +451,7 @@ void boxOf(const std::vector<float>& p, double* lo, double* hi) {
 // at full weight. Measured here, they spare the main thread a JS pass over every target (50-100
 // us of a 0.1 MB PSK's load). False where three would find a NaN or a target of another length:
 // the page then lets three measure.
-bool morphedBounds(const rs::Mesh& m, Bounds& out) {
+RS_STEP bool morphedBounds(const rs::Mesh& m, Bounds& out) {
   const std::vector<float>& p = m.positions;
   for (const rs::Morph& mo : m.morphs)
     if (mo.positions.size() != p.size()) return false;
@@ -492,7 +492,7 @@ bool morphedBounds(const rs::Mesh& m, Bounds& out) {
   return !nan;
 }
 
-void writeMesh(Shape& j, const rs::Mesh& m, Arena& arena) {
+RS_STEP void writeMesh(Shape& j, const rs::Mesh& m, Arena& arena) {
   j.beginObject();
   j.key("name").string(m.name);
   j.key("bounds");
@@ -531,7 +531,7 @@ void writeMesh(Shape& j, const rs::Mesh& m, Arena& arena) {
   j.endObject();
 }
 
-void writeMaterial(Shape& j, const rs::Material& m) {
+RS_STEP void writeMaterial(Shape& j, const rs::Material& m) {
   j.beginObject();
   j.key("name").string(m.name);
   j.key("textureNames").strings(m.textureNames);
@@ -545,7 +545,7 @@ void writeMaterial(Shape& j, const rs::Material& m) {
   j.endObject();
 }
 
-void writeNotifies(Shape& j, const std::vector<rs::Notify>& v) {
+RS_STEP void writeNotifies(Shape& j, const std::vector<rs::Notify>& v) {
   j.beginArray();
   for (const rs::Notify& n : v) {
     j.beginObject();
@@ -559,7 +559,7 @@ void writeNotifies(Shape& j, const std::vector<rs::Notify>& v) {
 // counts and info: words of the decoders as keys (a PSG part's name in an info key, a package's
 // class names: text of the file, which may be any bytes).
 template <typename Value>
-void writeFacts(Shape& j, const std::vector<std::pair<std::string, Value>>& facts) {
+RS_STEP void writeFacts(Shape& j, const std::vector<std::pair<std::string, Value>>& facts) {
   j.beginObject();
   for (const auto& f : facts) {
     j.key(f.first);
@@ -577,7 +577,7 @@ void writeFacts(Shape& j, const std::vector<std::pair<std::string, Value>>& fact
 // the module than one by one into JS) and each track's own arrays are freed at once, so the pool
 // takes their place in memory. unpackClips() in web/src/decoder/ops.js turns it back into the
 // contract's tracks (views, no copies).
-void writePackedTracks(Shape& j, std::vector<rs::Track>& tracks, Arena& arena) {
+RS_STEP void writePackedTracks(Shape& j, std::vector<rs::Track>& tracks, Arena& arena) {
   size_t floats = 0;  // at most: shared key times are stored once
   for (const rs::Track& t : tracks)
     floats += t.times.size() + t.translation.size() + t.rotation.size() + t.scale.size();
@@ -611,7 +611,7 @@ void writePackedTracks(Shape& j, std::vector<rs::Track>& tracks, Arena& arena) {
   j.endObject();
 }
 
-void writeClip(Shape& j, rs::Clip& c, Arena& arena) {
+RS_STEP void writeClip(Shape& j, rs::Clip& c, Arena& arena) {
   j.beginObject();
   j.key("name").string(c.name);
   j.key("fps").number(c.fps);
@@ -625,7 +625,7 @@ void writeClip(Shape& j, rs::Clip& c, Arena& arena) {
   j.endObject();
 }
 
-void writeTexture(Shape& j, const rs::Texture& t, Arena& arena) {
+RS_STEP void writeTexture(Shape& j, const rs::Texture& t, Arena& arena) {
   j.beginObject();
   j.key("name").string(t.name);
   if (!t.guid.empty()) j.key("guid").string(t.guid);
@@ -639,7 +639,7 @@ void writeTexture(Shape& j, const rs::Texture& t, Arena& arena) {
   j.endObject();
 }
 
-void writeSkeleton(Shape& j, const rs::Skeleton& s, Arena& arena) {
+RS_STEP void writeSkeleton(Shape& j, const rs::Skeleton& s, Arena& arena) {
   j.beginObject();
   j.key("names").strings(s.names);
   arena.put(j.key("parents"), s.parents);
@@ -651,7 +651,7 @@ void writeSkeleton(Shape& j, const rs::Skeleton& s, Arena& arena) {
   j.endObject();
 }
 
-void writeVertexAnimation(Shape& j, const rs::VertexAnimation& va, Arena& arena) {
+RS_STEP void writeVertexAnimation(Shape& j, const rs::VertexAnimation& va, Arena& arena) {
   j.beginObject();
   j.key("frameCount").number(va.frameCount);
   j.key("vertexCount").number(va.vertexCount);
@@ -673,7 +673,7 @@ void writeVertexAnimation(Shape& j, const rs::VertexAnimation& va, Arena& arena)
   j.endObject();
 }
 
-void writeAttachment(Shape& j, const rs::Attachment& a) {
+RS_STEP void writeAttachment(Shape& j, const rs::Attachment& a) {
   j.beginObject();
   j.key("name").string(a.name);
   j.key("bone").number(a.bone);
@@ -686,7 +686,7 @@ void writeAttachment(Shape& j, const rs::Attachment& a) {
   j.endObject();
 }
 
-val modelToVal(rs::Model& m) {
+RS_STEP val modelToVal(rs::Model& m) {
   Arena arena;
   Shape j;
   j.beginObject();
@@ -828,7 +828,7 @@ val decodeImage(const val& bytes, const std::string& file) {
 }
 
 // A UE1 package's tables: what it holds (shape in formats/upackage/upackage.h).
-void writePackageEntries(Shape& j, const std::vector<rs::PackageEntry>& entries) {
+RS_STEP void writePackageEntries(Shape& j, const std::vector<rs::PackageEntry>& entries) {
   j.beginArray();
   for (const rs::PackageEntry& e : entries) {
     j.beginObject();
@@ -844,7 +844,7 @@ void writePackageEntries(Shape& j, const std::vector<rs::PackageEntry>& entries)
   j.endArray();
 }
 
-val listingToVal(const rs::PackageListing& l) {
+RS_STEP val listingToVal(const rs::PackageListing& l) {
   Arena arena;
   Shape j;
   const rs::Package& p = l.package;

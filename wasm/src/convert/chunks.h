@@ -11,6 +11,15 @@
 #include <algorithm>
 #include <cstddef>
 
+// A decoder's step (one chunk kind read, one table built): a function of its own in the module,
+// never inlined into the decoder that calls it. For the same reason as the chunks: V8 optimises a
+// WebAssembly function as a whole once it has run enough. With its steps inlined, a decoder was
+// one 20-30 KB function whose optimising compile took 150-260 ms of a core while a folder of small
+// files was dropped (decodePsk, decodePsa and the result's writer: 720 ms in the `psk` folder);
+// apart, only the steps that ran enough are optimised, in a few ms each. The build also keeps
+// Binaryen from inlining them back (CMakeLists.txt).
+#define RS_STEP __attribute__((noinline))
+
 namespace rs {
 
 constexpr size_t kChunkElements = 16384;

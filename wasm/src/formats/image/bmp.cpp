@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "convert/chunks.h"
 #include "formats/image/image.h"
 #include "formats/image/image_internal.h"
 #include "formats/image/pixel_cap.h"
@@ -45,7 +46,7 @@ struct Info {
   uint32_t paletteEntryBytes = 4;    // 3 in BITMAPCOREHEADER files
 };
 
-Status readInfo(const uint8_t* d, size_t size, const std::string& file, Info& in) {
+RS_STEP Status readInfo(const uint8_t* d, size_t size, const std::string& file, Info& in) {
   in.headerSize = load_u32le(d + 14);
   const uint32_t hs = in.headerSize;
   if (hs != 12 && hs != 40 && hs != 52 && hs != 56 && hs != 108 && hs != 124)
@@ -104,8 +105,8 @@ Status checkPixelFormat(const Info& in, const std::string& file) {
 
 // The palette of a 1/4/8-bit image as RGBA8 (entries are B, G, R[, reserved]). It ends where the
 // pixels start: BITMAPCOREHEADER files have no count, and writers often store fewer entries.
-Status readPalette(const uint8_t* d, size_t size, const std::string& file, const Info& in, uint32_t pixelsAt,
-                   std::vector<uint8_t>& rgba) {
+RS_STEP Status readPalette(const uint8_t* d, size_t size, const std::string& file, const Info& in, uint32_t pixelsAt,
+                           std::vector<uint8_t>& rgba) {
   const uint32_t most = 1u << in.bitCount;
   uint32_t count = in.colorsUsed && in.colorsUsed < most ? in.colorsUsed : most;
   if (pixelsAt >= in.paletteAt) count = std::min<uint64_t>(count, (pixelsAt - in.paletteAt) / in.paletteEntryBytes);
@@ -152,7 +153,7 @@ void convertRow(const Info& in, const uint8_t* row, const std::vector<uint8_t>& 
 
 }  // namespace
 
-Status decodeBmp(const uint8_t* data, size_t size, const std::string& file, Model& out) {
+RS_STEP Status decodeBmp(const uint8_t* data, size_t size, const std::string& file, Model& out) {
   out.format = "bmp";
   if (!data || size < kFileHeaderBytes + 4)
     return BMP_FAIL(0, "file is %zu bytes, shorter than the file header and DIB header size", size);

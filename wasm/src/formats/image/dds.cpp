@@ -5,6 +5,7 @@
 // w = max(1, width >> level) and h likewise.
 #include <cstring>
 
+#include "convert/chunks.h"
 #include "formats/image/image.h"
 #include "formats/image/image_internal.h"
 #include "formats/image/pixel_cap.h"
@@ -41,7 +42,7 @@ int maskByte(uint32_t mask) {
   return -1;
 }
 
-Status readLayout(const uint8_t* d, const std::string& file, Layout& out) {
+RS_STEP Status readLayout(const uint8_t* d, const std::string& file, Layout& out) {
   const uint32_t pfFlags = load_u32le(d + 80);
   if (pfFlags & kDdpfFourCC) {
     char cc[5] = {0, 0, 0, 0, 0};
@@ -92,7 +93,7 @@ void expandLevel(const Layout& layout, const uint8_t* src, uint64_t pixels, uint
 
 }  // namespace
 
-Status decodeDds(const uint8_t* data, size_t size, const std::string& file, Model& out) {
+RS_STEP Status decodeDds(const uint8_t* data, size_t size, const std::string& file, Model& out) {
   out.format = "dds";
   if (!data || size < kDataAt) return DDS_FAIL(0, "file is %zu bytes, shorter than the 128-byte header", size);
   if (std::memcmp(data, "DDS ", 4) != 0) return DDS_FAIL(0, "magic is not \"DDS \"");

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "convert/chunks.h"
 #include "formats/image/image.h"
 #include "formats/image/image_internal.h"
 #include "formats/image/pixel_cap.h"
@@ -85,7 +86,7 @@ Status checkHeader(const Header& h, const std::string& file) {
 }
 
 // The colour map as RGBA8 entries.
-std::vector<uint8_t> readColourMap(const Header& h, const uint8_t* p) {
+RS_STEP std::vector<uint8_t> readColourMap(const Header& h, const uint8_t* p) {
   const PixelFormat entry{Kind::TrueColour, h.mapBits, h.alphaBits() > 0};
   const uint32_t stride = (h.mapBits + 7) / 8;
   std::vector<uint8_t> rgba(size_t(h.mapLength) * 4);
@@ -116,8 +117,8 @@ struct Converter {
 };
 
 // Run-length packets until every pixel is filled or the data ends; returns pixels filled.
-size_t decodeRle(const uint8_t* p, const uint8_t* end, uint32_t bpp, Converter& convert, std::vector<uint8_t>& rgba,
-                 bool& overrun) {
+RS_STEP size_t decodeRle(const uint8_t* p, const uint8_t* end, uint32_t bpp, Converter& convert,
+                         std::vector<uint8_t>& rgba, bool& overrun) {
   const size_t total = rgba.size() / 4;
   size_t px = 0;
   while (px < total && p < end) {
@@ -155,7 +156,7 @@ const char* kindName(Kind k) { return k == Kind::Mapped ? "colour-mapped" : k ==
 
 }  // namespace
 
-Status decodeTga(const uint8_t* data, size_t size, const std::string& file, Model& out) {
+RS_STEP Status decodeTga(const uint8_t* data, size_t size, const std::string& file, Model& out) {
   out.format = "tga";
   if (!data || size < kHeaderBytes)
     return TGA_FAIL(0, "file is %zu bytes, shorter than the %zu-byte header", size, kHeaderBytes);

@@ -201,7 +201,7 @@ struct Channels {
 };
 
 // A material's 32-byte channels: a vector (flags & 2) or a texture GUID with a stream name.
-Channels readChannels(const Object& md, uint32_t pChannels, uint32_t numChannels) {
+RS_STEP Channels readChannels(const Object& md, uint32_t pChannels, uint32_t numChannels) {
   Channels ch;
   uint64_t fallback = 0;
   std::string fallbackName;
@@ -307,7 +307,7 @@ struct OptiMesh {
   uint32_t numIslands = 0, pDraw = 0, numRemap = 0, pRemap = 0;
 };
 
-Status readOptiMeshHeader(Context& ctx, uint32_t row, const MeshJob& job, OptiMesh& m) {
+RS_STEP Status readOptiMeshHeader(Context& ctx, uint32_t row, const MeshJob& job, OptiMesh& m) {
   const Arena& a = ctx.arena;
   const Object& o = m.o = object(a, row);
   if (!o.has(0, 0x60))
@@ -404,7 +404,7 @@ void assignSlot(Layout& l, const Element& e, uint32_t i) {
   }
 }
 
-Status readVertexDescriptor(Context& ctx, const Ref& ref, const MeshJob& job, Layout& l) {
+RS_STEP Status readVertexDescriptor(Context& ctx, const Ref& ref, const MeshJob& job, Layout& l) {
   const Object vd = object(ctx.arena, ref.row);
   if (!vd.has(0, 16))
     return PSG_FAIL(vd.offset, "VertexDescriptor (row %u) is %u bytes, its header needs 16", ref.row, vd.size);
@@ -447,7 +447,7 @@ struct Buffers {
   uint32_t vbBytes = 0, vertexCount = 0, numIndices = 0, indexSize = 0;
 };
 
-Status readBuffers(Context& ctx, const OptiMesh& m, const Layout& l, const MeshJob& job, Buffers& b) {
+RS_STEP Status readBuffers(Context& ctx, const OptiMesh& m, const Layout& l, const MeshJob& job, Buffers& b) {
   const Arena& a = ctx.arena;
   const Object vbo = object(a, m.vertexBuffer.row), ibo = object(a, m.indexBuffer.row);
   if (!vbo.has(0, 16))
@@ -485,7 +485,8 @@ Status readBuffers(Context& ctx, const OptiMesh& m, const Layout& l, const MeshJ
 
 // Islands (draw params, §7.9): triangle lists inside the index buffer. Returns the indices they
 // draw in `islandIndices`.
-Status checkIslands(Context& ctx, const OptiMesh& m, const Buffers& b, const MeshJob& job, uint64_t& islandIndices) {
+RS_STEP Status checkIslands(Context& ctx, const OptiMesh& m, const Buffers& b, const MeshJob& job,
+                            uint64_t& islandIndices) {
   const Object& o = m.o;
   islandIndices = 0;
   for (uint32_t i = 0; i < m.numIslands; ++i) {
@@ -515,7 +516,7 @@ struct Palette {
   uint32_t size = 0;
 };
 
-Palette readPalette(Context& ctx, const OptiMesh& m, const MeshJob& job) {
+RS_STEP Palette readPalette(Context& ctx, const OptiMesh& m, const MeshJob& job) {
   Palette pal;
   pal.size = m.numRemap < 256 ? m.numRemap : 256;
   uint32_t bad = 0;
@@ -594,8 +595,8 @@ struct RawBounds {
 };
 
 // Every vertex of the buffer: positions (raw), normals, UVs, colours and influences.
-uint32_t readVertices(const Layout& l, const Buffers& b, const Palette& pal, bool skinned, Mesh& mesh,
-                      SkinBuilder& skin, RawBounds& raw) {
+RS_STEP uint32_t readVertices(const Layout& l, const Buffers& b, const Palette& pal, bool skinned, Mesh& mesh,
+                              SkinBuilder& skin, RawBounds& raw) {
   const Element& ep = l.el[l.pos];
   const bool intPositions = ep.type == kS1 || ep.type == kS32K;
   uint32_t droppedInfluences = 0;
@@ -631,8 +632,8 @@ uint32_t readVertices(const Layout& l, const Buffers& b, const Palette& pal, boo
 
 // 16-bit positions: scale from the optimesh AABB (spec §8.2), snapped to a power of two; then no
 // non-finite component survives.
-void scalePositions(Context& ctx, const OptiMesh& m, const MeshJob& job, bool intPositions, const RawBounds& raw,
-                    Mesh& mesh) {
+RS_STEP void scalePositions(Context& ctx, const OptiMesh& m, const MeshJob& job, bool intPositions,
+                            const RawBounds& raw, Mesh& mesh) {
   if (intPositions && !mesh.positions.empty()) {
     double best = 0, ratio = 0;
     for (int k = 0; k < 3; ++k) {
@@ -666,8 +667,8 @@ void scalePositions(Context& ctx, const OptiMesh& m, const MeshJob& job, bool in
 }
 
 // Four strongest influences per vertex; unweighted vertices go to the palette's first bone.
-void finishSkin(Context& ctx, const MeshJob& job, const Palette& pal, uint32_t numRemap, uint32_t droppedInfluences,
-                SkinBuilder& skin, Mesh& mesh) {
+RS_STEP void finishSkin(Context& ctx, const MeshJob& job, const Palette& pal, uint32_t numRemap,
+                        uint32_t droppedInfluences, SkinBuilder& skin, Mesh& mesh) {
   const uint16_t fallback = uint16_t(pal.size > 0 && pal.bone[0] >= 0 ? pal.bone[0] : int32_t(job.boneBase));
   const SkinStats st = skin.finish(fallback);
   Model& out = ctx.out;
@@ -687,8 +688,8 @@ void finishSkin(Context& ctx, const MeshJob& job, const Palette& pal, uint32_t n
 // Indices: islands are triangle lists, counter-clockwise front faces like three (verified on the
 // sky-dome: its triangles face the inside of the dome), so they are copied as they are; one group
 // per island, triangles naming a vertex past the buffer dropped.
-void readIslands(Context& ctx, const OptiMesh& m, const Buffers& b, const MeshJob& job, uint32_t material,
-                 uint64_t islandIndices, Mesh& mesh) {
+RS_STEP void readIslands(Context& ctx, const OptiMesh& m, const Buffers& b, const MeshJob& job, uint32_t material,
+                         uint64_t islandIndices, Mesh& mesh) {
   mesh.indices.reserve(size_t(m.numIslands ? islandIndices : b.numIndices));
   uint32_t dropped = 0;
   auto emit = [&](uint32_t start, uint32_t count) {
@@ -727,7 +728,7 @@ void readIslands(Context& ctx, const OptiMesh& m, const Buffers& b, const MeshJo
 }
 
 // The arrays a mesh's layout calls for, sized for its vertices.
-void allocateMesh(const Layout& l, size_t n, Mesh& mesh) {
+RS_STEP void allocateMesh(const Layout& l, size_t n, Mesh& mesh) {
   mesh.positions.resize(n * 3);
   if (l.nrm >= 0) mesh.normals.resize(n * 3);
   mesh.uvs.resize(size_t(l.numUv));
@@ -735,7 +736,7 @@ void allocateMesh(const Layout& l, size_t n, Mesh& mesh) {
   if (l.col >= 0) mesh.colors.resize(n * 4);
 }
 
-Status decodeOptiMesh(Context& ctx, uint32_t row, const MeshJob& job) {
+RS_STEP Status decodeOptiMesh(Context& ctx, uint32_t row, const MeshJob& job) {
   OptiMesh m;
   Status s = readOptiMeshHeader(ctx, row, job, m);
   if (!s.ok()) return s;
@@ -780,7 +781,7 @@ struct ModelHeader {
   uint32_t pIBP = 0, pMeshTable = 0, pNameTable = 0, numMeshes = 0, numBones = 0;
 };
 
-Status readModelHeader(Context& ctx, uint32_t row, ModelHeader& h) {
+RS_STEP Status readModelHeader(Context& ctx, uint32_t row, ModelHeader& h) {
   const Object& m = h.o = object(ctx.arena, row);
   if (!m.has(0, 0x40))
     return PSG_FAIL(m.offset, "RenderModelData (row %u) is %u bytes, its header needs 64", row, m.size);
@@ -817,7 +818,7 @@ std::string modelNameOf(Context& ctx, uint32_t row, const ModelHeader& h) {
   return name;
 }
 
-Status readBoneNames(Context& ctx, const ModelHeader& h, std::vector<std::string>& names) {
+RS_STEP Status readBoneNames(Context& ctx, const ModelHeader& h, std::vector<std::string>& names) {
   const Object& m = h.o;
   names.resize(h.numBones);
   for (uint32_t b = 0; b < h.numBones; ++b) {
@@ -831,7 +832,8 @@ Status readBoneNames(Context& ctx, const ModelHeader& h, std::vector<std::string
 }
 
 // The arena stores no hierarchy: parents come from the skater rig table (§7.4).
-std::vector<int32_t> rigParents(Context& ctx, const std::string& modelName, const std::vector<std::string>& names) {
+RS_STEP std::vector<int32_t> rigParents(Context& ctx, const std::string& modelName,
+                                        const std::vector<std::string>& names) {
   std::vector<int32_t> parents;
   std::vector<std::string> unmatched;
   const size_t found = skaterParents(names, parents, unmatched);
@@ -851,8 +853,8 @@ std::vector<int32_t> rigParents(Context& ctx, const std::string& modelName, cons
 }
 
 // Rest pose from the inverse bind matrices: world = IBP⁻¹, local = IBP(parent) · world.
-void readBindPose(Context& ctx, const ModelHeader& h, const std::string& modelName,
-                  const std::vector<std::string>& names, const std::vector<int32_t>& parents) {
+RS_STEP void readBindPose(Context& ctx, const ModelHeader& h, const std::string& modelName,
+                          const std::vector<std::string>& names, const std::vector<int32_t>& parents) {
   Skeleton& sk = ctx.out.skeleton;
   const uint32_t numBones = h.numBones, boneBase = uint32_t(sk.names.size());
   std::vector<Affine> ibp(numBones);
@@ -888,7 +890,7 @@ void readBindPose(Context& ctx, const ModelHeader& h, const std::string& modelNa
 }
 
 // The mesh table: one RenderOptiMeshData per entry.
-Status readMeshTable(Context& ctx, const ModelHeader& h, const std::string& modelName, uint32_t boneBase) {
+RS_STEP Status readMeshTable(Context& ctx, const ModelHeader& h, const std::string& modelName, uint32_t boneBase) {
   for (uint32_t k = 0; k < h.numMeshes; ++k) {
     const uint32_t at = h.pMeshTable + 8 * k;
     Ref opti;

@@ -117,7 +117,7 @@ void recordChunk(Context& cx, Chunks& c, const ChunkHeader& h, size_t pos) {
   }
 }
 
-Status scanChunks(Context& cx, Chunks& c) {
+RS_STEP Status scanChunks(Context& cx, Chunks& c) {
   size_t pos = 0;
   while (pos < cx.size) {
     if (cx.size - pos < actorx::kHeaderSize)
@@ -145,7 +145,7 @@ Status needStride(Context& cx, const Span& s, uint32_t need, const char* what) {
   return Status();
 }
 
-Status checkChunks(Context& cx, const Chunks& c) {
+RS_STEP Status checkChunks(Context& cx, const Chunks& c) {
   if (!c.bones.present) return fail("PSA", cx.file, cx.size, "no BONENAMES chunk");
   if (!c.infos.present) return fail("PSA", cx.file, cx.size, "no ANIMINFO chunk");
   Status s = needStride(cx, c.bones, 120, "BONENAMES");
@@ -162,7 +162,7 @@ Status checkChunks(Context& cx, const Chunks& c) {
 // ---- records ----------------------------------------------------------------------------------
 
 // BONENAMES: names are what matters (tracks follow them); parents and pose carried for completeness.
-void readBoneNames(Context& cx, const Span& bones) {
+RS_STEP void readBoneNames(Context& cx, const Span& bones) {
   const size_t B = bones.count;
   cx.out.hasSkeleton = true;
   Skeleton& sk = cx.out.skeleton;
@@ -191,7 +191,7 @@ struct Sequences {
   uint64_t totalFrames = 0;
 };
 
-Status readSequenceInfo(Context& cx, const Span& infos, size_t B, Sequences& seq) {
+RS_STEP Status readSequenceInfo(Context& cx, const Span& infos, size_t B, Sequences& seq) {
   const size_t S = infos.count;
   seq.firstFrame.resize(S);
   size_t bonesMismatch = 0;
@@ -217,7 +217,7 @@ Status readSequenceInfo(Context& cx, const Span& infos, size_t B, Sequences& seq
 
 // ANIMKEYS must hold frames x bones keys; SCALEKEYS are used only when they line up one-to-one
 // with them (ActorX writes them per ScaleInclude sequence). Sets `haveScale`.
-Status checkKeys(Context& cx, const Chunks& c, const Sequences& seq, bool& haveScale) {
+RS_STEP Status checkKeys(Context& cx, const Chunks& c, const Sequences& seq, bool& haveScale) {
   const size_t B = c.bones.count, S = c.infos.count;
   const size_t K = c.keys.present ? c.keys.count : 0;
   const uint64_t needKeys = seq.totalFrames * uint64_t(B);
@@ -248,7 +248,7 @@ struct TrackMask {
 
 // bAnimRotationOnly, UseTranslationBoneNames and ForceMeshTranslationBoneNames. Names meet through
 // hash keys, each name marking its bones once: long lists against thousands of bones stay linear.
-void configTranslation(Context& cx, const PsaConfig& cfg, TrackMask& mask) {
+RS_STEP void configTranslation(Context& cx, const PsaConfig& cfg, TrackMask& mask) {
   const std::vector<std::string>& names = cx.out.skeleton.names;
   const size_t B = names.size();
   std::vector<uint8_t> useT(B, 0), forceM(B, 0);
@@ -292,7 +292,7 @@ void configTranslation(Context& cx, const PsaConfig& cfg, TrackMask& mask) {
 // RemoveTracks. Lines are merged per (sequence, bone) before they touch a sequence, and only
 // sequences with frames get a removal table: the work is bounded by the keys those sequences hold,
 // however many lines the .config repeats.
-void configRemovals(Context& cx, const PsaConfig& cfg, const Span& infos, TrackMask& mask) {
+RS_STEP void configRemovals(Context& cx, const PsaConfig& cfg, const Span& infos, TrackMask& mask) {
   const size_t S = infos.count, B = cx.out.skeleton.names.size();
   std::unordered_map<std::string, std::vector<size_t>> sequencesNamed;  // name key -> sequences with frames
   std::unordered_set<std::string> namesWithoutFrames;
@@ -327,7 +327,7 @@ void configRemovals(Context& cx, const PsaConfig& cfg, const Span& infos, TrackM
                  unknown ? format(", %zu name an unknown sequence or bone", unknown).c_str() : ""));
 }
 
-TrackMask readConfig(Context& cx, const std::string& config, const Span& infos) {
+RS_STEP TrackMask readConfig(Context& cx, const std::string& config, const Span& infos) {
   TrackMask mask;
   mask.dropTranslation.assign(cx.out.skeleton.names.size(), 0);
   mask.removed.resize(infos.count);
@@ -357,8 +357,8 @@ std::vector<float> keyTimes(size_t N, double fps) {
 }
 
 // One track per bone that keeps a component, every array sized once.
-TrackTargets allocateTracks(Clip& clip, size_t B, size_t N, double fps, const TrackMask& mask,
-                            const std::vector<uint8_t>* rem, bool haveScale) {
+RS_STEP TrackTargets allocateTracks(Clip& clip, size_t B, size_t N, double fps, const TrackMask& mask,
+                                    const std::vector<uint8_t>* rem, bool haveScale) {
   const std::vector<float> times = keyTimes(N, fps);
   TrackTargets tt;
   tt.t.assign(B, nullptr);
@@ -383,7 +383,7 @@ TrackTargets allocateTracks(Clip& clip, size_t B, size_t N, double fps, const Tr
 
 // ANIMKEYS (and SCALEKEYS) of one sequence: frame-major, every bone per frame; about
 // kChunkElements keys per chunk.
-void scatterKeys(const Chunks& c, uint64_t firstFrame, size_t N, bool haveScale, const TrackTargets& tt) {
+RS_STEP void scatterKeys(const Chunks& c, uint64_t firstFrame, size_t N, bool haveScale, const TrackTargets& tt) {
   const size_t B = c.bones.count;
   const uint64_t base = firstFrame * B;
   forChunks(
@@ -415,8 +415,8 @@ struct ClipStats {
 };
 
 // One ANIMINFO sequence as a looping clip: key k at k / AnimRate.
-void readClip(const Chunks& c, size_t i, const Sequences& seq, const TrackMask& mask, bool haveScale, Clip& clip,
-              ClipStats& st) {
+RS_STEP void readClip(const Chunks& c, size_t i, const Sequences& seq, const TrackMask& mask, bool haveScale,
+                      Clip& clip, ClipStats& st) {
   const uint8_t* p = c.infos.p + i * c.infos.stride;
   clip.name = fixedName(p, 64);
   const float rate = load_f32le(p + 152);  // AnimRate (TrackTime at 148 is frames or seconds: unused)
@@ -441,7 +441,7 @@ void readClip(const Chunks& c, size_t i, const Sequences& seq, const TrackMask& 
     if (!t.rotation.empty()) makeHemisphereConsistent(t.rotation.data(), N);
 }
 
-void recordCounts(Context& cx, const Chunks& c, const Sequences& seq) {
+RS_STEP void recordCounts(Context& cx, const Chunks& c, const Sequences& seq) {
   Model& out = cx.out;
   out.count("bones", double(c.bones.count));
   out.count("sequences", double(c.infos.count));

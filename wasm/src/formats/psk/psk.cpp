@@ -188,7 +188,7 @@ void recordChunk(Context& cx, Chunks& c, const ChunkHeader& h, size_t pos, uint6
 }
 
 // One pass over the chunk headers (spec §1).
-Status scanChunks(Context& cx, Chunks& c) {
+RS_STEP Status scanChunks(Context& cx, Chunks& c) {
   size_t pos = 0;
   while (pos < cx.size) {
     if (cx.size - pos < actorx::kHeaderSize) {
@@ -237,7 +237,7 @@ bool optionalStride(Context& cx, Span& s, uint32_t need, const char* what) {
 }
 
 // Every record size the decoder relies on (spec §2), and the three chunks a mesh cannot lack.
-Status checkChunks(Context& cx, Chunks& c) {
+RS_STEP Status checkChunks(Context& cx, Chunks& c) {
   Status s = needStride(cx, c.points, 12, "PNTS0000");
   if (!s.ok()) return s;
   s = needStride(cx, c.wedges, 16, "VTXW0000");
@@ -260,7 +260,7 @@ Status checkChunks(Context& cx, Chunks& c) {
 // ---- geometry ---------------------------------------------------------------------------------
 
 // PNTS0000: point positions, already in three.js space.
-std::vector<float> readPoints(const Span& points) {
+RS_STEP std::vector<float> readPoints(const Span& points) {
   const size_t P = points.count;
   std::vector<float> pos(P * 3);
   forChunks(P, [&](size_t begin, size_t end) {
@@ -277,7 +277,8 @@ std::vector<float> readPoints(const Span& points) {
 
 // VTXW0000: one render vertex per wedge, its point's position and its UV. The point index is a u32
 // masked to 16 bits when the point count fits (ActorX left junk in the pad). Returns wedge -> point.
-std::vector<uint32_t> readWedges(Context& cx, const Span& wedges, const std::vector<float>& pointPos, Mesh& mesh) {
+RS_STEP std::vector<uint32_t> readWedges(Context& cx, const Span& wedges, const std::vector<float>& pointPos,
+                                         Mesh& mesh) {
   const size_t P = pointPos.size() / 3;
   const size_t W = wedges.count;
   std::vector<uint32_t> wedgePoint(W);
@@ -308,7 +309,7 @@ std::vector<uint32_t> readWedges(Context& cx, const Span& wedges, const std::vec
 }
 
 // MATT0000: name and polyFlags (low nibble = triangle type, then unlit, flat, environment bits).
-void readMaterials(Context& cx, const Span& materials, size_t M) {
+RS_STEP void readMaterials(Context& cx, const Span& materials, size_t M) {
   cx.out.materials.reserve(M + 1);
   for (size_t i = 0; i < M; ++i) {
     const uint8_t* p = materials.p + i * materials.stride;
@@ -333,7 +334,7 @@ void readMaterials(Context& cx, const Span& materials, size_t M) {
 
 // FACE0000 / FACE3200: drops faces with out-of-range wedges and sends out-of-range materials to a
 // placeholder (appended to the materials). Winding (w0, w1, w2) -> (w0, w2, w1).
-Faces readFaces(Context& cx, const Span& span, bool face32, size_t W, size_t M) {
+RS_STEP Faces readFaces(Context& cx, const Span& span, bool face32, size_t W, size_t M) {
   const size_t F = span.count;
   Faces faces;
   faces.list.resize(F);
@@ -388,7 +389,7 @@ Faces readFaces(Context& cx, const Span& span, bool face32, size_t W, size_t M) 
 }
 
 // Index buffer sorted by material with a counting sort: one contiguous group per material.
-void groupByMaterial(const Faces& faces, Mesh& mesh) {
+RS_STEP void groupByMaterial(const Faces& faces, Mesh& mesh) {
   uint32_t start[257];
   uint32_t run = 0;
   for (int m = 0; m < 257; ++m) {
@@ -412,7 +413,7 @@ void groupByMaterial(const Faces& faces, Mesh& mesh) {
 // ---- normals (spec §6) --------------------------------------------------------------------------
 
 // VTXNORMS: one normal per point, in the file frame.
-void readVertexNormals(const Span& normals, const std::vector<uint32_t>& wedgePoint, Mesh& mesh) {
+RS_STEP void readVertexNormals(const Span& normals, const std::vector<uint32_t>& wedgePoint, Mesh& mesh) {
   forChunks(wedgePoint.size(), [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
       const uint8_t* p = normals.p + size_t(wedgePoint[i]) * normals.stride;
@@ -445,7 +446,7 @@ struct Surface {
 
 // Every face in one smoothing group (UE Viewer, CUE4Parse write 1): a plain per-point average,
 // accumulated straight from the faces (no per-face array), normalised once per point.
-void pointAverageNormals(const Surface& s, Mesh& mesh) {
+RS_STEP void pointAverageNormals(const Surface& s, Mesh& mesh) {
   const size_t P = s.pointPos.size() / 3;
   std::vector<float> pn(P * 3, 0.0f);
   forChunks(s.faces.size(), [&](size_t begin, size_t end) {
@@ -467,7 +468,7 @@ void pointAverageNormals(const Surface& s, Mesh& mesh) {
 }
 
 // Sum of the face normals around each point (the fallback for wedges past the work budget).
-std::vector<float> pointNormalSums(const Surface& s) {
+RS_STEP std::vector<float> pointNormalSums(const Surface& s) {
   std::vector<float> sum(s.pointPos.size(), 0.0f);
   for (size_t f = 0; f < s.faces.size(); ++f) {
     float fn[3];
@@ -524,7 +525,7 @@ PointWedgeRows resolvedWedges(const Surface& s, std::vector<uint32_t>& wedgeMask
 // added, in face order, to the wedges of its corners' points whose groups it shares: the same sums
 // in the same order as walking the faces around each wedge's point, without a face list per point
 // or an array of face normals (a face's normal is computed where it is added).
-void smoothingGroupNormals(Context& cx, const Surface& s, Mesh& mesh) {
+RS_STEP void smoothingGroupNormals(Context& cx, const Surface& s, Mesh& mesh) {
   const size_t F = s.faces.size();
   const size_t W = s.wedgePoint.size();
   const size_t P = s.pointPos.size() / 3;
@@ -585,7 +586,7 @@ void smoothingGroupNormals(Context& cx, const Surface& s, Mesh& mesh) {
 
 // VTXNORMS per point when present (and matching), else normals from the smoothing groups.
 // Returns whether the file's own normals were used.
-bool buildNormals(Context& cx, const Span& normals, const Surface& s, Mesh& mesh) {
+RS_STEP bool buildNormals(Context& cx, const Span& normals, const Surface& s, Mesh& mesh) {
   const size_t P = s.pointPos.size() / 3;
   mesh.normals.assign(s.wedgePoint.size() * 3, 0.0f);
   if (normals.present && normals.count != P) {
@@ -609,7 +610,7 @@ bool buildNormals(Context& cx, const Span& normals, const Surface& s, Mesh& mesh
 // ---- per-wedge extras -----------------------------------------------------------------------------
 
 // EXTRAUV*: extra UV sets, appended in file order.
-void readExtraUvs(Context& cx, std::vector<Span>& extraUvs, size_t W, Mesh& mesh) {
+RS_STEP void readExtraUvs(Context& cx, std::vector<Span>& extraUvs, size_t W, Mesh& mesh) {
   for (Span& sp : extraUvs) {
     if (!optionalStride(cx, sp, 8, "EXTRAUV")) continue;
     if (sp.count != W) {
@@ -627,7 +628,7 @@ void readExtraUvs(Context& cx, std::vector<Span>& extraUvs, size_t W, Mesh& mesh
 }
 
 // VERTEXCOLOR: Epic ActorX 2.x-3.0 wrote BGRA, everything else RGBA (told by the ACTRHEAD TypeFlag).
-void readVertexColors(Context& cx, const Span& colors, uint32_t typeFlag, size_t W, Mesh& mesh) {
+RS_STEP void readVertexColors(Context& cx, const Span& colors, uint32_t typeFlag, size_t W, Mesh& mesh) {
   if (!colors.present) return;
   if (colors.count != W) {
     cx.warn(format("VERTEXCOLOR has %u records for %zu wedges; ignored", colors.count, W));
@@ -652,7 +653,7 @@ void readVertexColors(Context& cx, const Span& colors, uint32_t typeFlag, size_t
 struct PointWedges {
   std::vector<uint32_t> first, list;
 };
-PointWedges wedgesOfPoints(const std::vector<uint32_t>& wedgePoint, size_t P) {
+RS_STEP PointWedges wedgesOfPoints(const std::vector<uint32_t>& wedgePoint, size_t P) {
   const size_t W = wedgePoint.size();
   PointWedges pw;
   pw.first.assign(P + 1, 0);
@@ -707,7 +708,8 @@ Morph readMorph(const Span& info, const Span& data, size_t m, const PointWedges&
 }
 
 // MRPHINFO + MRPHDATA: one morph target per MRPHINFO record, within a memory budget.
-void readMorphTargets(Context& cx, const Chunks& c, const std::vector<uint32_t>& wedgePoint, size_t P, Mesh& mesh) {
+RS_STEP void readMorphTargets(Context& cx, const Chunks& c, const std::vector<uint32_t>& wedgePoint, size_t P,
+                              Mesh& mesh) {
   const size_t W = wedgePoint.size();
   const size_t morphCount = c.morphInfo.present ? c.morphInfo.count : 0;
   const size_t dataCount = c.morphData.present ? c.morphData.count : 0;
@@ -735,7 +737,7 @@ void readMorphTargets(Context& cx, const Chunks& c, const std::vector<uint32_t>&
 
 // REFSKELT: names, parents (bone 0 is the root; a bad parent index hangs the bone off the root) and
 // the rest pose. Child rotations are stored conjugated (ActorX), the root's is not.
-void readBones(Context& cx, const Span& bones, size_t B) {
+RS_STEP void readBones(Context& cx, const Span& bones, size_t B) {
   Skeleton& sk = cx.out.skeleton;
   sk.names.resize(B);
   sk.parents.resize(B);
@@ -775,7 +777,7 @@ void readBones(Context& cx, const Span& bones, size_t B) {
 }
 
 // Walks each parent chain; a bone met again on the current walk is reparented to the root.
-void breakBoneCycles(Context& cx, Skeleton& sk) {
+RS_STEP void breakBoneCycles(Context& cx, Skeleton& sk) {
   const size_t B = sk.parents.size();
   std::vector<uint8_t> state(B, 0);  // 0 new, 1 on the current walk, 2 done
   if (!state.empty()) state[0] = 2;  // the root ends every walk
@@ -801,8 +803,8 @@ void breakBoneCycles(Context& cx, Skeleton& sk) {
 }
 
 // RAWWEIGHTS: influences on points, limited to the 4 strongest, then gathered to the wedges.
-void readInfluences(Context& cx, const Span& weights, size_t influences, size_t P, size_t B,
-                    const std::vector<uint32_t>& wedgePoint, Mesh& mesh) {
+RS_STEP void readInfluences(Context& cx, const Span& weights, size_t influences, size_t P, size_t B,
+                            const std::vector<uint32_t>& wedgePoint, Mesh& mesh) {
   SkinBuilder skin(P);
   size_t badInfluence = 0;
   forChunks(influences, [&](size_t begin, size_t end) {
@@ -835,7 +837,7 @@ void readInfluences(Context& cx, const Span& weights, size_t influences, size_t 
 
 // SKELSOCK -> attachments, bone looked up by name (exact, then case-insensitive), through maps
 // built once: thousands of sockets against thousands of bones stay linear.
-void readSockets(Context& cx, const std::vector<Span>& sockets) {
+RS_STEP void readSockets(Context& cx, const std::vector<Span>& sockets) {
   size_t unknownSocketBones = 0;
   std::unordered_map<std::string, int32_t> boneExact, boneFolded;
   const std::vector<std::string>& names = cx.out.skeleton.names;
@@ -872,7 +874,7 @@ void readSockets(Context& cx, const std::vector<Span>& sockets) {
 }
 
 // Counts in the format's own words, and how the file was read.
-void recordCounts(Context& cx, const Chunks& c, const Mesh& mesh, size_t influences, bool fileNormals) {
+RS_STEP void recordCounts(Context& cx, const Chunks& c, const Mesh& mesh, size_t influences, bool fileNormals) {
   Model& out = cx.out;
   out.count("points", double(c.points.count));
   out.count("wedges", double(c.wedges.count));

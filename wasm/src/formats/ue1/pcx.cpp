@@ -3,6 +3,7 @@
 // top of the image), so with UE1 UVs (U/256, 1 − V/256) the front end uploads with flipY = true.
 #include <cstring>
 
+#include "convert/chunks.h"
 #include "formats/image/pixel_cap.h"
 #include "formats/ue1/ue1.h"
 #include "io/bytes.h"
@@ -17,7 +18,7 @@ struct PcxHeader {
   uint32_t width = 0, height = 0, bytesPerLine = 0;
 };
 
-Status readPcxHeader(const uint8_t* data, size_t size, const std::string& file, PcxHeader& h) {
+RS_STEP Status readPcxHeader(const uint8_t* data, size_t size, const std::string& file, PcxHeader& h) {
   if (!data || size < 128) return fail("PCX", file, 0, "file is %zu bytes, shorter than the 128-byte header", size);
   if (data[0] != 0x0A) return fail("PCX", file, 0, "manufacturer byte is 0x%02X, not 0x0A", data[0]);
   h.version = data[1], h.encoding = data[2], h.bpp = data[3], h.planes = data[65];
@@ -38,8 +39,8 @@ Status readPcxHeader(const uint8_t* data, size_t size, const std::string& file, 
 
 // 8-bit palettised: the palette is the last 769 bytes (0x0C + 768), version 5. Returns it (or null)
 // and where the pixel data ends.
-const uint8_t* readPalette(const uint8_t* data, size_t size, const std::string& file, const PcxHeader& h,
-                           size_t& dataEnd, Model& out) {
+RS_STEP const uint8_t* readPalette(const uint8_t* data, size_t size, const std::string& file, const PcxHeader& h,
+                                   size_t& dataEnd, Model& out) {
   dataEnd = size;
   if (h.planes != 1) return nullptr;
   if (size >= 128 + 769 && data[size - 769] == 0x0C) {
@@ -53,7 +54,8 @@ const uint8_t* readPalette(const uint8_t* data, size_t size, const std::string& 
 }
 
 // RLE: a byte 0xC0 | n repeats the next byte n times; anything else is one literal byte.
-void unpackRle(const uint8_t* p, const uint8_t* end, const std::string& file, std::vector<uint8_t>& raw, Model& out) {
+RS_STEP void unpackRle(const uint8_t* p, const uint8_t* end, const std::string& file, std::vector<uint8_t>& raw,
+                       Model& out) {
   const size_t total = raw.size();
   size_t at = 0;
   bool overrun = false;
@@ -79,8 +81,8 @@ void unpackRle(const uint8_t* p, const uint8_t* end, const std::string& file, st
 }
 
 // Scan lines (one plane after another per line) to RGBA rows.
-std::vector<uint8_t> toRgba(const PcxHeader& h, const std::vector<uint8_t>& raw, const uint8_t* palette,
-                            bool maskIndexZero) {
+RS_STEP std::vector<uint8_t> toRgba(const PcxHeader& h, const std::vector<uint8_t>& raw, const uint8_t* palette,
+                                    bool maskIndexZero) {
   const uint64_t lineBytes = uint64_t(h.bytesPerLine) * h.planes;
   std::vector<uint8_t> rgba(size_t(h.width) * h.height * 4);
   uint8_t* o = rgba.data();

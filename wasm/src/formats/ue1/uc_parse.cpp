@@ -6,6 +6,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "convert/chunks.h"
 #include "formats/ue1/ue1.h"
 #include "io/ascii.h"
 #include "io/byte_reader.h"
@@ -29,7 +30,7 @@ std::string cleanName(const std::string& s) { return fixedName(reinterpret_cast<
 // Comments become spaces (newlines kept, so line numbers stay right). Double-quoted strings are
 // skipped whole so "http://..." is not a comment; single quotes (Texture'Pkg.Name', "Epic's")
 // are not tracked.
-std::string stripComments(const std::string& in) {
+RS_STEP std::string stripComments(const std::string& in) {
   std::string out(in);
   size_t n = out.size();
   size_t i = 0;
@@ -65,7 +66,7 @@ struct Arg {
 };
 
 // Splits a directive's text into words and KEY=value pairs (also "KEY = value").
-void tokenize(const char* s, size_t n, std::vector<Arg>& args) {
+RS_STEP void tokenize(const char* s, size_t n, std::vector<Arg>& args) {
   args.clear();
   size_t i = 0;
   auto readValue = [&](std::string& v) {
@@ -188,7 +189,7 @@ class Parser {
 
   // One #exec line: `MESH <sub>`, `MESHMAP <sub>`, `TEXTURE IMPORT`, `ANIM IMPORT|DIGEST` or
   // `OBJ LOAD` (spec §8).
-  void directive(const char* s, size_t n, size_t line) {
+  RS_STEP void directive(const char* s, size_t n, size_t line) {
     tokenize(s, n, args);
     const std::string* words[2] = {nullptr, nullptr};
     int w = 0;
@@ -214,7 +215,7 @@ class Parser {
 
   // ANIM IMPORT ANIM= ANIMFILE= (a .psa; COMPRESS= and IMPORTSEQS= shape only the engine's copy);
   // ANIM DIGEST ANIM= (the engine's own step: the .psa's sequences are read as they are).
-  void animDirective(const std::string& sub, size_t line) {
+  RS_STEP void animDirective(const std::string& sub, size_t line) {
     const std::string* name = findArg(args, "ANIM");
     const bool import = equalsNoCase(sub, "IMPORT"), digest = equalsNoCase(sub, "DIGEST");
     if (!import && !digest) return;
@@ -254,7 +255,7 @@ class Parser {
   }
 
   // OBJ LOAD FILE= PACKAGE=: the package file's objects become known to the script's slots.
-  void objLoad(size_t line) {
+  RS_STEP void objLoad(size_t line) {
     const std::string* file = findArg(args, "FILE");
     if (!file || file->empty()) {
       script.warnings.push_back(format("line %zu: OBJ LOAD without FILE=, ignored", line));
@@ -273,7 +274,7 @@ class Parser {
     script.objLoads.push_back(o);
   }
 
-  void meshDirective(const std::string& sub, size_t line) {
+  RS_STEP void meshDirective(const std::string& sub, size_t line) {
     const std::string* name = findArg(args, "MESH");
     if (!name || name->empty()) {
       script.warnings.push_back(format("line %zu: MESH %s without MESH=, ignored", line, cleanName(sub).c_str()));
@@ -308,7 +309,7 @@ class Parser {
   }
 
   // MESH IMPORT: the files and the unmirror / texture-number flags.
-  void meshImport(UcMesh& m, size_t line) {
+  RS_STEP void meshImport(UcMesh& m, size_t line) {
     m.imported = true;
     if (const std::string* v = findArg(args, "DATAFILE")) m.dataFile = cleanName(*v);
     if (const std::string* v = findArg(args, "ANIVFILE")) m.animFile = cleanName(*v);
@@ -320,7 +321,7 @@ class Parser {
   }
 
   // MESH MODELIMPORT MODELFILE= (a .psk; LODSTYLE= shapes only the engine's levels of detail).
-  void modelImport(UcMesh& m, size_t line) {
+  RS_STEP void modelImport(UcMesh& m, size_t line) {
     const std::string* file = findArg(args, "MODELFILE");
     if (!file || file->empty()) {
       script.warnings.push_back(format("line %zu: MESH MODELIMPORT without MODELFILE=, ignored", line));
@@ -334,7 +335,7 @@ class Parser {
   }
 
   // MESH SEQUENCE: a repeated SEQ replaces the earlier one, keeping its place.
-  void meshSequence(size_t meshNo, size_t line) {
+  RS_STEP void meshSequence(size_t meshNo, size_t line) {
     UcMesh& m = script.meshes[meshNo];
     const std::string* seq = findArg(args, "SEQ");
     if (!seq || seq->empty()) {
@@ -355,7 +356,7 @@ class Parser {
     m.sequences.push_back(q);
   }
 
-  void meshmapDirective(const std::string& sub, size_t line) {
+  RS_STEP void meshmapDirective(const std::string& sub, size_t line) {
     const std::string* name = findArg(args, "MESHMAP");
     if (!name || name->empty()) return;
     MeshmapSettings& mm = meshmap(cleanName(*name));
@@ -372,7 +373,7 @@ class Parser {
   }
 
   // MESHMAP SETTEXTURE NUM= TEXTURE=: a repeated slot takes the later texture.
-  void setTexture(MeshmapSettings& mm, size_t line) {
+  RS_STEP void setTexture(MeshmapSettings& mm, size_t line) {
     double num = -1;
     number(args, "NUM", num, line);
     const std::string* tex = findArg(args, "TEXTURE");
@@ -392,7 +393,7 @@ class Parser {
   }
 
   // TEXTURE IMPORT NAME= FILE= FLAGS=.
-  void textureImport(size_t line) {
+  RS_STEP void textureImport(size_t line) {
     UcTextureImport t;
     if (const std::string* f = findArg(args, "FILE")) t.file = cleanName(*f);
     if (const std::string* nm = findArg(args, "NAME")) t.name = cleanName(*nm);
@@ -405,7 +406,7 @@ class Parser {
 
   // A NOTIFY waits until every sequence is known: it may come before the SEQUENCE it names, and a
   // repeated SEQUENCE replaces the earlier one.
-  void notify(const std::string& meshName, size_t line) {
+  RS_STEP void notify(const std::string& meshName, size_t line) {
     const std::string* seq = findArg(args, "SEQ");
     const std::string* function = findArg(args, "FUNCTION");
     if (!seq || seq->empty() || !function || function->empty()) {
@@ -430,7 +431,7 @@ class Parser {
     notifies.push_back(n);
   }
 
-  void attachNotifies() {
+  RS_STEP void attachNotifies() {
     for (const PendingNotify& n : notifies) {
       UcSequence* target = nullptr;
       const auto mesh = meshIndex.find(nameKey(n.mesh));
@@ -450,7 +451,7 @@ class Parser {
   }
 
   // Resolves MESHMAP settings onto the meshes they name (MESHMAP NEW aliases, else same name).
-  void finish() {
+  RS_STEP void finish() {
     attachNotifies();
     for (const MeshmapSettings& mm : meshmaps) {
       const std::string& target = mm.mesh.empty() ? mm.name : mm.mesh;
@@ -507,7 +508,7 @@ std::string propertyValue(const char* s, size_t n) {
   return std::string(s, n);
 }
 
-void parseDefaultProperties(const std::string& text, size_t from, UcScript& script) {
+RS_STEP void parseDefaultProperties(const std::string& text, size_t from, UcScript& script) {
   size_t open = text.find('{', from);
   if (open == std::string::npos) return;
   size_t i = open + 1;

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "convert/chunks.h"
 #include "convert/math.h"
 #include "convert/simd.h"
 #include "formats/ue1/ue1.h"
@@ -161,7 +162,7 @@ struct DataHeader {
   uint32_t numVertices = 0;
 };
 
-Status readDataHeader(Files& f, const uint8_t* data, size_t dataSize, DataHeader& h) {
+RS_STEP Status readDataHeader(Files& f, const uint8_t* data, size_t dataSize, DataHeader& h) {
   if (!data || dataSize < kDataHeader)
     return fail("UE1", f.data, 0, "data file is %zu bytes, shorter than its 48-byte header", dataSize);
   h.numPolys = load_u16le(data);
@@ -215,7 +216,7 @@ Status readFrameEncoding(Files& f, uint32_t numVertices, AnimHeader& h) {
   return Status();
 }
 
-Status readAnimHeader(Files& f, const uint8_t* anim, size_t animSize, uint32_t numVertices, AnimHeader& h) {
+RS_STEP Status readAnimHeader(Files& f, const uint8_t* anim, size_t animSize, uint32_t numVertices, AnimHeader& h) {
   if (!anim || animSize < kAnimHeader)
     return fail("UE1", f.anim, 0, "anim file is %zu bytes, shorter than its 4-byte header", animSize);
   h.numFrames = load_u16le(anim);
@@ -242,7 +243,7 @@ Status readAnimHeader(Files& f, const uint8_t* anim, size_t animSize, uint32_t n
 
 // The .uc's MESH lines for this mesh (§8): the one whose IMPORT names the files, else the only
 // imported mesh; null when the script has none (or several that do not match).
-const UcMesh* findMeshSettings(Files& f, const UcScript& script) {
+RS_STEP const UcMesh* findMeshSettings(Files& f, const UcScript& script) {
   for (const std::string& w : script.warnings) f.warn(f.uc + ": " + w);
   const int found = findUcMesh(script, f.data, f.anim);
   if (found >= 0) return &script.meshes[size_t(found)];
@@ -311,7 +312,7 @@ void placementMatrix(Placement& pl) {
   }
 }
 
-Placement readPlacement(Files& f, const UcMesh* ucMesh, bool dx16) {
+RS_STEP Placement readPlacement(Files& f, const UcMesh* ucMesh, bool dx16) {
   Placement pl;
   pl.unmirror = ucMesh && ucMesh->unmirror;
   pl.unmirrorTex = ucMesh ? ucMesh->unmirrorTex : -1;
@@ -346,7 +347,7 @@ struct Triangles {
 };
 
 // The _d.3d triangle records (16 bytes): corners, Type, UVs, TextureNum.
-std::vector<Ue1Triangle> readTriangleRecords(const uint8_t* data, const DataHeader& h, const Placement& pl) {
+RS_STEP std::vector<Ue1Triangle> readTriangleRecords(const uint8_t* data, const DataHeader& h, const Placement& pl) {
   std::vector<Ue1Triangle> raw(h.numPolys);
   const uint8_t* tp = data + kDataHeader;
   for (uint32_t i = 0; i < h.numPolys; ++i, tp += kTriangleSize) {
@@ -371,8 +372,8 @@ void unmirrorTriangle(Tri& t, uint8_t texNum, const Placement& pl) {
 }
 
 // Triangles that index real vertices, unmirrored, each with its material key.
-Status readTriangles(Files& f, const std::vector<Ue1Triangle>& raw, const DataHeader& h, const Placement& pl,
-                     Triangles& tr) {
+RS_STEP Status readTriangles(Files& f, const std::vector<Ue1Triangle>& raw, const DataHeader& h, const Placement& pl,
+                             Triangles& tr) {
   tr.list.reserve(raw.size());
   tr.keys.reserve(raw.size());
   uint32_t badIndex = 0, weaponTris = 0;
@@ -482,8 +483,8 @@ void nameSlot(const SlotNames& slots, uint8_t texNum, Material& m) {
   if (masked && m.blend == Blend::Opaque && !m.hidden) m.blend = Blend::Masked;
 }
 
-void buildMaterials(Files& f, const Triangles& tr, const UcScript* script, const UcMesh* ucMesh,
-                    const SlotNames& slots) {
+RS_STEP void buildMaterials(Files& f, const Triangles& tr, const UcScript* script, const UcMesh* ucMesh,
+                            const SlotNames& slots) {
   CandidateCache cache;
   bool alphaBlend = false;
   for (const uint16_t k : tr.keys) {
@@ -506,7 +507,7 @@ struct Wedges {
 };
 
 // Triangles in material order (counting sort): order[groupStart[m] .. groupStart[m + 1]).
-void sortByMaterial(const Triangles& tr, std::vector<uint32_t>& groupStart, std::vector<uint32_t>& order) {
+RS_STEP void sortByMaterial(const Triangles& tr, std::vector<uint32_t>& groupStart, std::vector<uint32_t>& order) {
   const uint32_t numMaterials = uint32_t(tr.keys.size());
   groupStart.assign(numMaterials + 1, 0);
   for (const Tri& t : tr.list) groupStart[tr.materialOf(t.key) + 1]++;
@@ -544,7 +545,8 @@ class WedgeTable {
   std::vector<uint32_t> key_, value_;
 };
 
-Wedges buildWedges(const Triangles& tr, const std::vector<Material>& materials, uint32_t numVertices, Mesh& mesh) {
+RS_STEP Wedges buildWedges(const Triangles& tr, const std::vector<Material>& materials, uint32_t numVertices,
+                           Mesh& mesh) {
   std::vector<uint32_t> groupStart, order;
   sortByMaterial(tr, groupStart, order);
   Wedges w;
@@ -579,7 +581,7 @@ Wedges buildWedges(const Triangles& tr, const std::vector<Material>& materials, 
 // their product is not bounded by either: a short _d.3d repeating one triangle 65,535 times would
 // cost billions of updates. Real meshes stay far below the limits (the benchmark's 3,906 triangles
 // x 800 frames are 9.4 M updates).
-Status checkFrameWork(Files& f, uint32_t numFrames, const Wedges& w) {
+RS_STEP Status checkFrameWork(Files& f, uint32_t numFrames, const Wedges& w) {
   const size_t renderCount = w.uv.size();
   const uint64_t frameFloats = uint64_t(renderCount) * 3;
   if (uint64_t(numFrames) * frameFloats * 4 * 2 > kMaxFrameBytes)
@@ -596,7 +598,7 @@ Status checkFrameWork(Files& f, uint32_t numFrames, const Wedges& w) {
 }
 
 // UVs are texel coordinates of a 256-wide page: (U/256, 1 − V/256).
-void writeUvs(const Wedges& w, Mesh& mesh) {
+RS_STEP void writeUvs(const Wedges& w, Mesh& mesh) {
   std::vector<float>& uv0 = (mesh.uvs.emplace_back(), mesh.uvs.back());
   const size_t renderCount = w.uv.size();
   uv0.resize(renderCount * 2);
@@ -698,8 +700,8 @@ __attribute__((noinline)) void scatterFrame(const std::vector<float>& pos, const
 }
 
 // Every frame: decode, transform, per-vertex normals, scatter to the render vertices.
-void readFrames(Files& f, const uint8_t* firstFrame, const AnimHeader& ah, uint32_t numVertices, const Placement& pl,
-                const Triangles& tr, const Wedges& w) {
+RS_STEP void readFrames(Files& f, const uint8_t* firstFrame, const AnimHeader& ah, uint32_t numVertices,
+                        const Placement& pl, const Triangles& tr, const Wedges& w) {
   VertexAnimation& va = f.out.vertexAnimation;
   const size_t renderCount = w.uv.size();
   const size_t frameFloats = renderCount * 3;
@@ -757,7 +759,7 @@ bool readSequence(Files& f, const UcSequence& s, uint32_t numFrames, VertexSeque
   return true;
 }
 
-void readSequences(Files& f, const UcMesh* ucMesh, bool haveScript, uint32_t numFrames) {
+RS_STEP void readSequences(Files& f, const UcMesh* ucMesh, bool haveScript, uint32_t numFrames) {
   VertexAnimation& va = f.out.vertexAnimation;
   if (ucMesh)
     for (const UcSequence& s : ucMesh->sequences) {
@@ -774,8 +776,9 @@ void readSequences(Files& f, const UcMesh* ucMesh, bool haveScript, uint32_t num
 }
 
 // Counts and facts for the CLI and info panel.
-void recordFacts(Files& f, const DataHeader& dh, const AnimHeader& ah, const Placement& pl, const UcMesh* ucMesh,
-                 bool scripted, const Triangles& tr, const Mesh& mesh, size_t renderCount) {
+RS_STEP void recordFacts(Files& f, const DataHeader& dh, const AnimHeader& ah, const Placement& pl,
+                         const UcMesh* ucMesh, bool scripted, const Triangles& tr, const Mesh& mesh,
+                         size_t renderCount) {
   Model& out = f.out;
   out.count("polygons", dh.numPolys);
   out.count("vertices", dh.numVertices);

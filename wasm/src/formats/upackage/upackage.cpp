@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "convert/chunks.h"
 #include "formats/upackage/upackage_internal.h"
 #include "io/byte_reader.h"
 #include "io/bytes.h"
@@ -42,7 +43,7 @@ Status tableFits(const Package& pkg, const char* field, size_t countAt, uint32_t
               (unsigned long long)count * minEntry, offset, pkg.size - offset);
 }
 
-Status readNames(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
+RS_STEP Status readNames(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
   if (Status s = tableFits(pkg, "NameCount", 12, count, offset, kMinName); !s.ok()) return s;
   Reader r(pkg, data, offset, pkg.size, "name table", size_t(count) * kMaxName);
   pkg.names.reserve(count);
@@ -77,7 +78,7 @@ Status readNames(Package& pkg, const uint8_t* data, uint32_t count, uint32_t off
   return r.status();
 }
 
-Status readImports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
+RS_STEP Status readImports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
   if (Status s = tableFits(pkg, "ImportCount", 28, count, offset, kMinImport); !s.ok()) return s;
   Reader r(pkg, data, offset, pkg.size, "import table", size_t(count) * kMaxImport);
   pkg.imports.resize(count);
@@ -94,7 +95,7 @@ Status readImports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t o
   return r.status();
 }
 
-Status readExports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
+RS_STEP Status readExports(Package& pkg, const uint8_t* data, uint32_t count, uint32_t offset) {
   if (Status s = tableFits(pkg, "ExportCount", 20, count, offset, kMinExport); !s.ok()) return s;
   Reader r(pkg, data, offset, pkg.size, "export table", size_t(count) * kMaxExport);
   pkg.exports.resize(count);
@@ -152,7 +153,7 @@ const std::string& nameOf(const Package& pkg, int32_t ref) {
 }
 
 // Every object reference of the tables in range, every Outer chain ending within 32 steps (§5).
-Status checkReferences(Package& pkg) {
+RS_STEP Status checkReferences(Package& pkg) {
   for (size_t i = 0; i < pkg.imports.size(); ++i) {
     const PackageImport& im = pkg.imports[i];
     if (!validRef(pkg, im.outer))
@@ -192,7 +193,8 @@ Status checkReferences(Package& pkg) {
 
 }  // namespace
 
-Status readPackage(const uint8_t* data, size_t size, const std::string& file, Package& pkg, const Spans& present) {
+RS_STEP Status readPackage(const uint8_t* data, size_t size, const std::string& file, Package& pkg,
+                           const Spans& present) {
   pkg = Package();
   pkg.file = file;
   pkg.name = stem(file);
@@ -322,7 +324,7 @@ Status objectRange(const Package& pkg, uint32_t exportIndex, size_t& begin, size
 
 // TextBuffer: the tagged properties, Pos and Top (INT), then Text (FString: a compact length that
 // counts the closing NUL, then the bytes). A class's TextBuffer is its .uc source, #exec lines and all.
-Status decodeTextBuffer(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out) {
+RS_STEP Status decodeTextBuffer(const Package& pkg, const uint8_t* data, uint32_t exportIndex, Model& out) {
   size_t begin = 0, end = 0;
   Status st = objectRange(pkg, exportIndex, begin, end);
   if (!st.ok()) return st;

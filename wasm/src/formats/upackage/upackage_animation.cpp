@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "convert/chunks.h"
 #include "convert/math.h"
 #include "formats/upackage/upackage_internal.h"
 #include "io/bytes.h"
@@ -50,7 +51,7 @@ Keys readAnalogTrack(Reader& r) {
   return k;
 }
 
-void readMoves(Reader& r, std::vector<Motion>& moves) {
+RS_STEP void readMoves(Reader& r, std::vector<Motion>& moves) {
   const uint32_t n = r.count("Moves", kMinMotionChunk);
   for (uint32_t i = 0; i < n && !r.failed(); ++i) {
     Motion m;
@@ -67,7 +68,7 @@ void readMoves(Reader& r, std::vector<Motion>& moves) {
   }
 }
 
-void readAnimSeqs(Reader& r, std::vector<AnimSeq>& seqs) {
+RS_STEP void readAnimSeqs(Reader& r, std::vector<AnimSeq>& seqs) {
   const uint32_t n = r.count("AnimSeqs", kMinAnimSeq);
   for (uint32_t i = 0; i < n && !r.failed(); ++i) {
     AnimSeq s;
@@ -115,7 +116,7 @@ void readTrack(const Keys& k, int32_t bone, double fps, double timeScale, Track&
   }
 }
 
-void buildClip(const AnimSeq& s, const Motion* m, size_t bones, Clip& c, size_t& mismatched) {
+RS_STEP void buildClip(const AnimSeq& s, const Motion* m, size_t bones, Clip& c, size_t& mismatched) {
   c.name = s.name;
   c.fps = s.rate > 0 && std::isfinite(s.rate) ? double(s.rate) : 30.0;
   c.frameCount = uint32_t(std::max(s.numFrames, 0));

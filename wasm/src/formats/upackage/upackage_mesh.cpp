@@ -7,6 +7,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "convert/chunks.h"
 #include "formats/psk/psk.h"
 #include "formats/ue1/ue1.h"
 #include "formats/upackage/upackage_internal.h"
@@ -113,7 +114,7 @@ const uint8_t* lazyArray(Reader& r, size_t itemBytes, const char* field, uint32_
 }
 
 // Verts (§7.1): the element size is what SkipPos says, 4 (packed) or 8 (Deus Ex).
-void readVerts(Reader& r, MeshData& m) {
+RS_STEP void readVerts(Reader& r, MeshData& m) {
   const uint32_t skip = r.skipPos("Verts SkipPos");
   m.vertsAt = r.pos();
   m.vertCount = r.count("Verts", 4);
@@ -135,7 +136,7 @@ void readVerts(Reader& r, MeshData& m) {
   r.checkSkip(skip, "Verts");
 }
 
-void readSequences(Reader& r, std::vector<UcSequence>& out) {
+RS_STEP void readSequences(Reader& r, std::vector<UcSequence>& out) {
   const uint32_t n = r.count("AnimSeqs", kMinAnimSeq);
   for (uint32_t i = 0; i < n && !r.failed(); ++i) {
     UcSequence s;
@@ -158,7 +159,7 @@ void readSequences(Reader& r, std::vector<UcSequence>& out) {
   }
 }
 
-void readMesh(Reader& r, MeshData& m) {
+RS_STEP void readMesh(Reader& r, MeshData& m) {
   const Package& pkg = r.package();
   m.box = readBox(r, "BoundingBox");
   r.skip(sphereBytes(pkg), "BoundingSphere");
@@ -192,7 +193,7 @@ void readMesh(Reader& r, MeshData& m) {
   }
 }
 
-void readLod(Reader& r, LodData& l) {
+RS_STEP void readLod(Reader& r, LodData& l) {
   skipFixedArray(r, 2, "CollapsePointThus");
   skipFixedArray(r, 2, "FaceLevel");
   l.faces = fixedArray(r, kFace, "Faces", l.faceCount, &l.facesAt);
@@ -212,7 +213,7 @@ void readLod(Reader& r, LodData& l) {
   r.i32("OldFrameVerts");
 }
 
-void readSkeletal(Reader& r, SkelData& s) {
+RS_STEP void readSkeletal(Reader& r, SkelData& s) {
   skipFixedArray(r, kExtWedge, "ExtWedges");
   s.points = fixedArray(r, 12, "Points", s.pointCount);
   const uint32_t n = r.count("RefSkeleton", kMinBone);
@@ -261,8 +262,8 @@ uint8_t typeOfPolyFlags(uint32_t f) {
 
 // Texture slots (§11.5): Package.Group.Name first, then the name alone (a loose texture file of
 // that name also matches); masked when the slot's texture is a masked texture of this package.
-void slotTextures(const Package& pkg, const uint8_t* data, const std::vector<int32_t>& textures,
-                  std::vector<std::vector<std::string>>& names, std::vector<uint8_t>& masked) {
+RS_STEP void slotTextures(const Package& pkg, const uint8_t* data, const std::vector<int32_t>& textures,
+                          std::vector<std::vector<std::string>>& names, std::vector<uint8_t>& masked) {
   // TextureIndex is a byte for the triangles: slots past 255 are never drawn.
   const size_t slots = std::min<size_t>(textures.size(), 256);
   names.resize(slots);
@@ -289,7 +290,7 @@ void slotTextures(const Package& pkg, const uint8_t* data, const std::vector<int
 
 // Stored boxes (§7 items 1, 10) against the decoded raw vertices: they match exactly on every real
 // mesh, so a difference says the vertices were read wrongly.
-void checkBoxes(const MeshData& m, const std::string& what, Model& out) {
+RS_STEP void checkBoxes(const MeshData& m, const std::string& what, Model& out) {
   const size_t perFrame = size_t(m.frameVerts);
   size_t badFrames = 0;
   for (size_t f = 0; f < m.frameBoxes.size() && f < size_t(m.animFrames); ++f) {
@@ -318,8 +319,8 @@ void checkBoxes(const MeshData& m, const std::string& what, Model& out) {
                                   what.c_str(), badFrames, badFrames == 1 ? "" : "s", m.vertBytes));
 }
 
-Status readMeshObject(const Package& pkg, const uint8_t* data, uint32_t exportIndex, bool lod, bool skeletal,
-                      MeshData& m, LodData& l, SkelData& s, std::string& what) {
+RS_STEP Status readMeshObject(const Package& pkg, const uint8_t* data, uint32_t exportIndex, bool lod, bool skeletal,
+                              MeshData& m, LodData& l, SkelData& s, std::string& what) {
   size_t begin = 0, end = 0;
   Status st = objectRange(pkg, exportIndex, begin, end);
   if (!st.ok()) return st;
@@ -353,7 +354,7 @@ struct TriangleContext {
 };
 
 // Mesh: Tris hold vertex indices, UV bytes, PolyFlags and the slot (§7.2).
-Status meshTriangles(const TriangleContext& c, const MeshData& m, std::vector<Ue1Triangle>& out) {
+RS_STEP Status meshTriangles(const TriangleContext& c, const MeshData& m, std::vector<Ue1Triangle>& out) {
   out.resize(m.triCount);
   for (uint32_t i = 0; i < m.triCount; ++i) {
     const uint8_t* p = m.tris + size_t(i) * kMeshTri;
@@ -377,7 +378,7 @@ Status meshTriangles(const TriangleContext& c, const MeshData& m, std::vector<Ue
 
 // LodMesh: Faces -> Wedges -> vertex + SpecialVerts, Materials for flags and slot (§8); the
 // SpecialFaces are weapon triangles whose corners are vertex indices.
-Status lodTriangles(const TriangleContext& c, const LodData& l, std::vector<Ue1Triangle>& out) {
+RS_STEP Status lodTriangles(const TriangleContext& c, const LodData& l, std::vector<Ue1Triangle>& out) {
   out.reserve(size_t(l.faceCount) + l.specialFaceCount);
   for (uint32_t i = 0; i < l.faceCount; ++i) {
     const uint8_t* f = l.faces + size_t(i) * kFace;
@@ -439,7 +440,7 @@ void partsOf(const Package& pkg, const PackageExport& ex, const MeshData& m, Ue1
   parts.sequences = m.sequences;
 }
 
-void recordVertexFacts(const MeshData& m, const LodData& l, bool lod, Model& out) {
+RS_STEP void recordVertexFacts(const MeshData& m, const LodData& l, bool lod, Model& out) {
   out.info.emplace_back("vertexBytes", format("%u", m.vertBytes));
   out.info.emplace_back("rotOrigin", format("%d %d %d", m.rotOrigin[0], m.rotOrigin[1], m.rotOrigin[2]));
   out.count("frameVerts", m.frameVerts);
@@ -516,7 +517,8 @@ struct PskOut {
 namespace {
 
 // PNTS0000, VTXW0000 (wedge point = iVertex + SpecialVerts, UV = byte / 256), FACE0000.
-Status pskGeometry(const Package& pkg, const std::string& what, const LodData& l, const SkelData& s, PskOut& o) {
+RS_STEP Status pskGeometry(const Package& pkg, const std::string& what, const LodData& l, const SkelData& s,
+                           PskOut& o) {
   const uint32_t P = s.pointCount, W = l.wedgeCount;
   o.chunk("PNTS0000", 12, P);
   o.b.insert(o.b.end(), s.points, s.points + size_t(P) * 12);
@@ -562,7 +564,7 @@ Status pskGeometry(const Package& pkg, const std::string& what, const LodData& l
 }
 
 // REFSKELT as stored, RAWWEIGHTS from each bone's run of BoneWeights (§9).
-Status pskSkeleton(const Package& pkg, const std::string& what, size_t at, const SkelData& s, PskOut& o) {
+RS_STEP Status pskSkeleton(const Package& pkg, const std::string& what, size_t at, const SkelData& s, PskOut& o) {
   const uint32_t B = uint32_t(s.bones.size());
   o.chunk("REFSKELT", 120, B);
   for (const SkelBone& b : s.bones) {
@@ -597,7 +599,8 @@ Status pskSkeleton(const Package& pkg, const std::string& what, size_t at, const
 }
 
 // Materials named by their texture slots, as the vertex meshes name them.
-void nameSkeletalMaterials(const Package& pkg, const uint8_t* data, const MeshData& m, const LodData& l, Model& out) {
+RS_STEP void nameSkeletalMaterials(const Package& pkg, const uint8_t* data, const MeshData& m, const LodData& l,
+                                   Model& out) {
   std::vector<std::vector<std::string>> names;
   std::vector<uint8_t> masked;
   slotTextures(pkg, data, m.textures, names, masked);

@@ -1,6 +1,7 @@
 // Texture (+ procedural subclasses) and Palette (§10, §11.6) -> the image family's decoded texture.
 #include <algorithm>
 
+#include "convert/chunks.h"
 #include "formats/image/pixel_cap.h"
 #include "formats/upackage/upackage_internal.h"
 #include "io/bytes.h"
@@ -19,7 +20,7 @@ struct Mip {
   int32_t u = 0, v = 0;
 };
 
-void readMips(Reader& r, const char* field, std::vector<Mip>& mips) {
+RS_STEP void readMips(Reader& r, const char* field, std::vector<Mip>& mips) {
   const uint32_t n = r.count(field, r.package().version > 61 ? kMinMip : kMinMip - 4);
   for (uint32_t i = 0; i < n && !r.failed(); ++i) {
     Mip m;
@@ -165,8 +166,8 @@ void askPaletteWithData(const Package& pkg, const uint8_t* data, uint32_t export
 }
 
 // Properties, Mips, CompMips (when bHasComp), a FireTexture's sparks (§10), to the object's end.
-Status readTextureObject(const Package& pkg, const uint8_t* data, uint32_t exportIndex, const std::string& what,
-                         TextureData& t, Model& out) {
+RS_STEP Status readTextureObject(const Package& pkg, const uint8_t* data, uint32_t exportIndex, const std::string& what,
+                                 TextureData& t, Model& out) {
   size_t begin = 0, end = 0;
   Status st = objectRange(pkg, exportIndex, begin, end);
   if (!st.ok()) return st;
@@ -191,7 +192,8 @@ Status readTextureObject(const Package& pkg, const uint8_t* data, uint32_t expor
 
 // P8 through the Palette export (§11.6): index 0 transparent when masked; grey levels when the
 // palette is elsewhere or unreadable.
-void p8Texture(const Package& pkg, const uint8_t* data, const std::string& what, const TextureData& td, Model& out) {
+RS_STEP void p8Texture(const Package& pkg, const uint8_t* data, const std::string& what, const TextureData& td,
+                       Model& out) {
   const Mip& m0 = td.mips[0];
   const Properties& props = td.props;
   std::vector<uint8_t> palette;
@@ -223,7 +225,7 @@ void p8Texture(const Package& pkg, const uint8_t* data, const std::string& what,
 }
 
 // CompMips as stored, every level while the sizes follow the chain.
-void compTexture(const std::string& what, const TextureData& td, Model& out) {
+RS_STEP void compTexture(const std::string& what, const TextureData& td, Model& out) {
   const std::vector<Mip>& cm = td.compMips;
   const char* f = compFormatOf(td.props.compFormat, cm[0]);
   if (!f) {

@@ -59,7 +59,7 @@ struct Sections {
 };
 
 // Vertices, faces and bones: counted, checked and located; the reader left at the prop points.
-Status locateSections(ByteReader& r, const std::string& file, Model& out, Sections& s) {
+RS_STEP Status locateSections(ByteReader& r, const std::string& file, Model& out, Sections& s) {
   r.seek(12);
   if (!r.u32le(s.numVertices)) return fail(kFormat, file, r.offset(), "numVertices missing");
   if (s.layout >= 4) {
@@ -136,7 +136,7 @@ Status readPropPoint(ByteReader& r, const std::string& file, uint32_t i, uint32_
 
 // Prop points (v2+). Names make the records variable-sized, so they are parsed in the first sweep.
 // v1 and v2 get the engine's implied `root` prop (identity, on the model origin).
-Status readPropPoints(ByteReader& r, const std::string& file, Sections& s, Model& out) {
+RS_STEP Status readPropPoints(ByteReader& r, const std::string& file, Sections& s, Model& out) {
   if (s.layout <= 2) {
     Attachment root;
     root.name = "root";
@@ -168,7 +168,7 @@ Status readPropPoints(ByteReader& r, const std::string& file, Sections& s, Model
 
 // Returns the game-space matrices for the v1/v2 pre-skin, plus one identity slot for the
 // bind-shape index.
-std::vector<BoneMatrix> readRestBones(const uint8_t* data, const Sections& s, Model& out) {
+RS_STEP std::vector<BoneMatrix> readRestBones(const uint8_t* data, const Sections& s, Model& out) {
   const uint32_t numBones = s.numBones;
   std::vector<BoneMatrix> rest(size_t(numBones) + 1);
   Skeleton& sk = out.skeleton;
@@ -279,8 +279,8 @@ void preSkin(const Influences& bl, const std::vector<BoneMatrix>& rest, float* p
 }
 
 // Every vertex in one pass: position, normal, UV sets, blend.
-void readVertices(const uint8_t* data, const Sections& s, const std::vector<BoneMatrix>& rest, Mesh& mesh,
-                  SkinBuilder& skin, VertexStats& st) {
+RS_STEP void readVertices(const uint8_t* data, const Sections& s, const std::vector<BoneMatrix>& rest, Mesh& mesh,
+                          SkinBuilder& skin, VertexStats& st) {
   const bool boneRelative = s.layout <= 2;
   const bool skinned = s.numBones > 0;
   const size_t blendAt = 24 + 8 * size_t(s.numUvSets);
@@ -318,7 +318,7 @@ void readVertices(const uint8_t* data, const Sections& s, const std::vector<Bone
   });
 }
 
-void reportVertexStats(const VertexStats& st, uint32_t numBones, Model& out) {
+RS_STEP void reportVertexStats(const VertexStats& st, uint32_t numBones, Model& out) {
   if (st.outOfRange)
     out.warnings.push_back(
         format("%zu blend slots name a bone past the %u bones (and the bind shape); ignored", st.outOfRange, numBones));
@@ -336,7 +336,7 @@ void reportVertexStats(const VertexStats& st, uint32_t numBones, Model& out) {
 }
 
 // Four strongest influences per vertex, and the identity "bind shape" bone when a vertex uses it.
-void finishSkeleton(SkinBuilder& skin, const VertexStats& st, uint32_t numBones, Mesh& mesh, Model& out) {
+RS_STEP void finishSkeleton(SkinBuilder& skin, const VertexStats& st, uint32_t numBones, Mesh& mesh, Model& out) {
   Skeleton& sk = out.skeleton;
   const SkinStats ss = skin.finish(uint16_t(numBones));
   if (ss.renormalised)
@@ -357,7 +357,7 @@ void finishSkeleton(SkinBuilder& skin, const VertexStats& st, uint32_t numBones,
 
 // ---- faces: u16 triangles, index order kept (see zeroad_common.h) -------------------------------
 
-void readFaces(const uint8_t* data, const Sections& s, Mesh& mesh, Model& out) {
+RS_STEP void readFaces(const uint8_t* data, const Sections& s, Mesh& mesh, Model& out) {
   mesh.indices.reserve(size_t(s.numFaces) * 3);
   size_t badFaces = 0;
   forChunks(s.numFaces, [&](size_t begin, size_t end) {
@@ -378,7 +378,7 @@ void readFaces(const uint8_t* data, const Sections& s, Mesh& mesh, Model& out) {
 }
 
 // Area-weighted face normals for the vertices whose file normal is NaN or infinite.
-void rebuildBadNormals(size_t badNormals, Mesh& mesh, Model& out) {
+RS_STEP void rebuildBadNormals(size_t badNormals, Mesh& mesh, Model& out) {
   const size_t nv = mesh.positions.size() / 3;
   std::vector<float> faceNormals(nv * 3, 0.0f);
   accumulateFaceNormals(mesh.positions.data(), mesh.indices.data(), mesh.indices.size(), faceNormals.data());
@@ -388,7 +388,7 @@ void rebuildBadNormals(size_t badNormals, Mesh& mesh, Model& out) {
   out.warnings.push_back(format("%zu vertex normals hold NaN or infinite values; rebuilt from the faces", badNormals));
 }
 
-void recordFacts(const Sections& s, const VertexStats& st, const Mesh& mesh, Model& out) {
+RS_STEP void recordFacts(const Sections& s, const VertexStats& st, const Mesh& mesh, Model& out) {
   out.count("version", s.version);
   out.count("vertices", s.numVertices);
   out.count("faces", s.numFaces);

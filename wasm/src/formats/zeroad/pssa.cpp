@@ -31,7 +31,7 @@ struct PssaHeader {
   size_t keyOffset = 0;
 };
 
-Status readPssaHeader(const uint8_t* data, size_t size, const std::string& file, Model& out, PssaHeader& h) {
+RS_STEP Status readPssaHeader(const uint8_t* data, size_t size, const std::string& file, Model& out, PssaHeader& h) {
   Status st = zeroad::readHeader(data, size, "PSSA", kFormat, file, h.version, out);
   if (!st.ok()) return st;
   if (h.version > 1) out.warnings.push_back(format("version %u; only version 1 exists, read as version 1", h.version));
@@ -78,7 +78,7 @@ double frameLengthMs(const PssaHeader& h, Model& out) {
 }
 
 // One track per bone, translation and rotation for every frame.
-void allocateTracks(Clip& clip, size_t nb, size_t nf, double ms) {
+RS_STEP void allocateTracks(Clip& clip, size_t nb, size_t nf, double ms) {
   clip.tracks.resize(nb);
   // Only allocated with bones to fill: with none, numFrames is not backed by any bytes.
   std::vector<float> times(nb > 0 ? nf : 0);
@@ -114,7 +114,7 @@ bool readKey(const uint8_t* p, size_t f, float* tr, float* q) {
 }
 
 // Input is frame-major; read it once in order, scattering into the per-bone tracks.
-void readKeys(const uint8_t* p, size_t nb, size_t nf, Clip& clip, Model& out) {
+RS_STEP void readKeys(const uint8_t* p, size_t nb, size_t nf, Clip& clip, Model& out) {
   size_t badKeys = 0;
   // With no bones, nf is backed by no bytes. About kChunkElements keys per chunk.
   forChunks(
@@ -132,7 +132,7 @@ void readKeys(const uint8_t* p, size_t nb, size_t nf, Clip& clip, Model& out) {
   for (Track& t : clip.tracks) makeHemisphereConsistent(t.rotation.data(), nf);
 }
 
-void recordFacts(const PssaHeader& h, double ms, Model& out) {
+RS_STEP void recordFacts(const PssaHeader& h, double ms, Model& out) {
   out.count("bones", h.numBones);
   out.count("frames", h.numFrames);
   out.count("frameLengthMs", ms);
