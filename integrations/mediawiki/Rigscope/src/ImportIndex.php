@@ -411,9 +411,13 @@ class ImportIndex {
 				continue;
 			}
 			$title->invalidateCache();
+			// Not newForBacklinks: its root timestamp (this request's second) makes the job skip a
+			// page touched in that same second, an edit or a render that came just before, whose
+			// cached render would then never show the new companion. Without one, the job touches
+			// the pages not touched since it runs.
 			if ( class_exists( \HTMLCacheUpdateJob::class ) ) {
-				$jobs[] = \HTMLCacheUpdateJob::newForBacklinks( $title, 'imagelinks',
-					[ 'causeAction' => 'rigscope-companions' ] );
+				$jobs[] = new \HTMLCacheUpdateJob( $title,
+					[ 'table' => 'imagelinks', 'recursive' => true, 'causeAction' => 'rigscope-companions' ] );
 			}
 			// And their links: the new companion becomes a file those pages use (Companions::register),
 			// as core does for the pages using a file that is uploaded.
