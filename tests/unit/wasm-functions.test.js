@@ -4,11 +4,10 @@
 // during a folder drop: decodePsk, decodePsa and the result's writer were 24-34 KB each.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-
-const WASM = new URL('../../build/wasm/decoders.wasm', import.meta.url);
+import { DEFAULT_WASM_URL } from '../../web/src/decoder/node.js';
 
 /** The byte size of every function body in a WebAssembly module's code section. */
-export function functionBodySizes(bytes) {
+function functionBodySizes(bytes) {
   let at = 8; // magic and version
   const leb = () => {
     let value = 0;
@@ -41,7 +40,7 @@ export function functionBodySizes(bytes) {
 
 describe('the decoder module', () => {
   it('has no function body over 12 KB, so no hot function costs V8 a long optimising compile', () => {
-    const sizes = functionBodySizes(readFileSync(WASM));
+    const sizes = functionBodySizes(readFileSync(DEFAULT_WASM_URL));
     expect(sizes.length).toBeGreaterThan(300);
     expect(Math.max(...sizes)).toBeLessThan(12 * 1024);
   });
