@@ -431,17 +431,19 @@ RS_STEP Bounds restBounds(const std::vector<float>& p) {
   return {{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}, {c[0], c[1], c[2]}, std::sqrt(r2)};
 }
 
-// The box of an xyz array, as three's Box3.setFromBufferAttribute takes it.
+// The box of an xyz array, as three's Box3.setFromBufferAttribute takes it. Compared as floats:
+// widening each to a double first (as three reads them) gives the same extremes, one step slower.
 RS_STEP void boxOf(const std::vector<float>& p, double* lo, double* hi) {
-  for (int k = 0; k < 3; ++k) {
-    lo[k] = INFINITY;
-    hi[k] = -INFINITY;
-  }
+  float flo[3] = {INFINITY, INFINITY, INFINITY}, fhi[3] = {-INFINITY, -INFINITY, -INFINITY};
   for (size_t i = 0; i + 2 < p.size(); i += 3) {
     for (int k = 0; k < 3; ++k) {
-      lo[k] = std::min(lo[k], double(p[i + k]));
-      hi[k] = std::max(hi[k], double(p[i + k]));
+      flo[k] = std::min(flo[k], p[i + k]);
+      fhi[k] = std::max(fhi[k], p[i + k]);
     }
+  }
+  for (int k = 0; k < 3; ++k) {
+    lo[k] = flo[k];
+    hi[k] = fhi[k];
   }
 }
 

@@ -11,37 +11,6 @@ namespace rs {
 SkinBuilder::SkinBuilder(size_t vertexCount)
     : index(vertexCount * 4, 0), weight(vertexCount * 4, 0.0f), overflow_(vertexCount, 0) {}
 
-void SkinBuilder::add(size_t vertex, uint16_t bone, float w) {
-  if (!(w > 0.0f) || !std::isfinite(w)) {
-    ++stats_.rejected;
-    return;
-  }
-  uint16_t* idx = &index[vertex * 4];
-  float* wt = &weight[vertex * 4];
-  int weakest = 0;
-  for (int k = 0; k < 4; ++k) {
-    if (wt[k] > 0.0f && idx[k] == bone) {
-      wt[k] += w;
-      return;
-    }
-    if (wt[k] < wt[weakest]) weakest = k;
-  }
-  // All four slots taken by stronger influences: drop the new one, remember the cut.
-  if (wt[weakest] > 0.0f) {
-    overflow_[vertex] = 1;
-    float dropped = w;
-    if (w > wt[weakest]) {
-      dropped = wt[weakest];
-      idx[weakest] = bone;
-      wt[weakest] = w;
-    }
-    if (dropped > stats_.maxDropped) stats_.maxDropped = dropped;
-    return;
-  }
-  idx[weakest] = bone;
-  wt[weakest] = w;
-}
-
 namespace {
 
 // Renormalises one vertex's 4 weights by 1/sum; a slot whose weight is 0 gets bone 0. Four weights
